@@ -1,0 +1,30 @@
+# Two commands on a fresh machine: `make run` and `make test`. Everything else is a step of those.
+SHELL := /bin/bash
+NODE_MODULES_STAMP := node_modules/.installed
+
+.PHONY: all install build run test bench ingest sandbox clean
+
+all: build
+
+# npm ci installs exactly the lock file; the stamp makes it run again only when the lock changes.
+$(NODE_MODULES_STAMP): package.json package-lock.json
+	@command -v node >/dev/null || { echo "Node.js 20+ is required"; exit 1; }
+	npm ci --no-audit --no-fund
+	@touch $(NODE_MODULES_STAMP)
+
+install: $(NODE_MODULES_STAMP)
+
+build: $(NODE_MODULES_STAMP)
+	npx tsc -p tsconfig.json
+
+run: build
+	node dist/engine/main.js
+
+test: build
+	node dist/test/run.js
+
+bench: build
+	node dist/bench/all.js
+
+clean:
+	rm -rf dist .data

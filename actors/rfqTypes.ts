@@ -1,0 +1,84 @@
+// The RFQ domain's shared vocabulary: what the relay, the REST API, the SSE feed and the fills
+// code say to each other about live RFQs. The RfqBook (actors/book.ts) implements RfqDirectory.
+export type Address = `0x${string}`   // lowercase
+export type Hex = `0x${string}`
+
+export type RfqStatus = 'OPEN' | 'QUOTED' | 'FILLED' | 'CANCELLED' | 'EXPIRED'
+export type Visibility = 'public' | 'private'
+export type RfqKind = 0 | 1           // 0 EXACT_IN, 1 EXACT_OUT
+
+export interface Rfq {
+  id: string
+  taker: Address
+  tokenIn: Address
+  tokenOut: Address
+  kind: RfqKind
+  amountIn: bigint | null             // set for EXACT_IN
+  amountOut: bigint | null            // set for EXACT_OUT
+  expiry: number                      // unix seconds
+  visibility: Visibility
+  allowedMakers: Address[]            // private RFQs only
+  shareToken: string | null           // private RFQs only; never broadcast
+  createdAt: Date
+  /** the agent that created it, when created through the agent API */
+  agentId: string | null
+}
+
+/** A quote exactly as the maker sent it (JSON-safe: amounts as decimal strings). */
+export interface QuoteJson {
+  maker: Address
+  taker: Address
+  tokenIn: Address
+  tokenOut: Address
+  amountIn: string
+  amountOut: string
+  expiry: number
+  nonce: string
+  deadline: number
+}
+
+export interface AcceptedQuote {
+  rfqId: string
+  quote: QuoteJson
+  signature: Hex
+  receivedAt: Date
+}
+
+export interface RfqView {
+  rfq: Rfq
+  status: RfqStatus
+  quotes: AcceptedQuote[]
+  quoteCount: number
+  fillTxHash: string | null
+  cancelledAt: Date | null
+}
+
+/** A relay/REST quote outcome: the spec's text in `message`, a stable `code` for machines. */
+export type QuoteVerdict =
+  | { ok: true; quote: AcceptedQuote }
+  | { ok: false; code: string; message: string }
+
+export type CancelOutcome =
+  | { ok: true; cancelledAt: Date }
+  | { ok: false; reason: 'not_found' | 'not_open' }
+
+export interface FillInput {
+  txHash: Hex
+  taker: Address
+  maker: Address
+  tokenIn: Address
+  tokenOut: Address
+  amountIn: bigint
+  amountOut: bigint
+  amountInUsd: number
+  visibility: Visibility
+  rfqId: string | null
+}
+
+export type RfqEvent =
+  | { type: 'rfq.created'; rfq: Rfq }
+  | { type: 'rfq.quoted'; rfqId: string; quote: AcceptedQuote }
+  | { type: 'rfq.cancelled'; rfqId: string; cancelledAt: Date }
+  | { type: 'rfq.filled'; rfqId: string; txHash: string }
+  | { type: 'rfq.expired'; rfqId: string }
+  | { type: 'fill.recorded'; fill: { id: string; txHash: string; rfqId: string | null; improvementBps: number; takerPoints: number; makerPoints: number } }

@@ -1,0 +1,99 @@
+// The composition root: config -> store -> pool -> actors -> fronts. startEngine is what main.ts,
+// the tests and the benches all call, so every one of them runs the real wiring.
+import type { Logger } from 'pino'
+import type { Config } from './config.js'
+import { createLogger } from './log.js'
+import { createMetrics } from './metrics.js'
+import { openDatabase, type Database } from './store/open.js'
+import { createWorkerPool } from './pool/workerPool.js'
+import { ActorSystem } from '../actors/mailbox.js'
+import { Router } from './front/router.js'
+import { uWS, listen, closeListen, type us_listen_socket, type TemplatedApp } from './front/uws.js'
+import { serveHttp } from './front/server.js'
+import { rateLimit } from './front/guards.js'
+import { FixedWindowLimiter } from './front/limits.js'
+import type { EngineContext, Surfaces } from './context.js'
+import { mountModules } from './modules.js'
+
+export interface Engine {
+  ports: { api: number; terminal: number; relay: number }
+  ctx: EngineContext
+  db: Database
+  stop(): Promise<void>
+}
+
+export interface StartOptions {
+  log?: Logger
+}
+
+export async function startEngine(config: Config, opts: StartOptions = {}): Promise<Engine> {
+  const log = opts.log ?? createLogger(config.LOG_LEVEL)
+  const metrics = createMetrics()
+  const db = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, log })
+  const pool = createWorkerPool(config.POOL_THREADS)
+  const actors = new ActorSystem({ onError: (name, err) => log.warn({ actor: name, err }, 'actor handler failed'),
+    onEscalate: (name, err) => log.error({ actor: name, err }, 'actor stopped after repeated failures') })
+  metrics.gauge('actor_count', 'live actors', () => actors.size)
+  metrics.gauge('actor_mailbox_depth_total', 'messages waiting in all mailboxes', () => actors.totalDepth)
+  metrics.gauge('worker_pool_queue_size', 'tasks waiting for a worker thread', () => pool.queueSize)
+
+  const apps = { api: uWS.App(), terminal: uWS.App(), relay: uWS.App() }
+  const surfaces: Surfaces = { api: new Router(), terminal: new Router(), relay: new Router(), relayApp: apps.relay }
+  const shutdownHooks: (() => Promise<void> | void)[] = []
+  const ctx: EngineContext = { config, log, metrics, sql: db.sql, pool, actors, surfaces, startedAt: Date.now(), onShutdown: fn => { shutdownHooks.push(fn) } }
+
+  try {
+    await mountModules(ctx)
+  } catch (e) {
+    await pool.close(); await db.close()
+    throw e
+  }
+
+  const publicLimiter = new FixedWindowLimiter(config.PUBLIC_RATE_LIMIT_PER_MIN, 60_000)
+  const sweeper = setInterval(() => publicLimiter.sweep(), 30_000)
+  sweeper.unref()
+  const inflight = { n: 0 }
+  const common = { bodyLimit: config.BODY_LIMIT_BYTES, corsOrigin: config.CORS_ORIGIN, trustProxy: config.TRUST_PROXY, metrics, log, inflight }
+  // Agent endpoints have per-agent limits of their own; health and metrics are for operators' probes.
+  const publicOnly = (path: string) => path.startsWith('/api/v1/agent/') || path === '/health' || path === '/metrics' || path === '/api/v1/health'
+  serveHttp(apps.api, { ...common, name: 'api', router: surfaces.api, guards: [rateLimit(publicLimiter, { skip: r => publicOnly(r.path) })] })
+  serveHttp(apps.terminal, { ...common, name: 'terminal', router: surfaces.terminal })
+  serveHttp(apps.relay, { ...common, name: 'relay', router: surfaces.relay })
+
+  const sockets: us_listen_socket[] = []
+  const bind = async (app: TemplatedApp, port: number) => {
+    const l = await listen(app, config.HOST, port)
+    sockets.push(l.socket)
+    return l.port
+  }
+  let ports: Engine['ports']
+  try {
+    ports = { api: await bind(apps.api, config.API_PORT), terminal: await bind(apps.terminal, config.TERMINAL_PORT), relay: await bind(apps.relay, config.RELAY_PORT) }
+  } catch (e) {
+    sockets.forEach(closeListen)
+    await pool.close(); await db.close()
+    throw e
+  }
+  log.info({ api: ports.api, terminal: ports.terminal, relay: ports.relay, database: db.embedded ? 'embedded' : 'DATABASE_URL' }, 'engine listening')
+
+  let stopping: Promise<void> | undefined
+  const stop = () => stopping ??= (async () => {
+    clearInterval(sweeper)
+    sockets.forEach(closeListen)                                   // stop accepting
+    const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_MS
+    while (inflight.n > 0 && Date.now() < deadline) await new Promise(r => setTimeout(r, 5))
+    await actors.drain(Math.max(0, deadline - Date.now()))         // let mailboxes empty
+    log.debug('mailboxes drained')
+    for (const hook of shutdownHooks.reverse()) {
+      try { await hook() } catch (err) { log.error({ err }, 'shutdown hook failed') }
+    }
+    for (const app of Object.values(apps)) (app as { close?: () => void }).close?.()   // drops open sockets
+    log.debug('fronts closed')
+    await pool.close()
+    log.debug('worker pool closed')
+    await db.close()
+    log.info('engine stopped')
+  })()
+
+  return { ports, ctx, db, stop }
+}

@@ -1,0 +1,54 @@
+// Rebuilds the checked-in contract artifacts: node dist/engine/chain/buildContracts.js
+// Artifacts are checked in so the relay and tests deploy without a 2 s compile; a test
+// (test/contracts/artifacts.test.ts) proves a fresh compile still equals them.
+import { writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { compileSolidity, repoRoot, type CompileOptions } from './solc.js'
+
+export interface ContractArtifact {
+  contractName: string
+  sourcePath: string
+  abi: unknown[]
+  bytecode: `0x${string}`
+  deployedBytecode: `0x${string}`
+  solcVersion: string
+  settings: Required<CompileOptions>
+}
+
+/** What we build: contract name -> source path (relative to the repo root). */
+export const contractSources = {
+  SpotRFQ: 'contracts/SpotRFQ.sol',
+  TestToken: 'contracts/test/TestToken.sol',
+} as const
+
+export type BuiltContract = keyof typeof contractSources
+
+export const compileSettings: Required<CompileOptions> = { optimizerRuns: 200, evmVersion: 'cancun', viaIR: false }
+
+export function artifactPath(name: BuiltContract): string {
+  return join(repoRoot, 'contracts', 'artifacts', `${name}.json`)
+}
+
+/** Compiles every source in one solc run (same inputs as the checked-in artifacts) and returns the artifacts. */
+export function buildArtifacts(): Record<BuiltContract, ContractArtifact> {
+  const compiled = compileSolidity(Object.values(contractSources), compileSettings)
+  const solcVersion: string = createRequire(import.meta.url)('solc').version()
+  const out = {} as Record<BuiltContract, ContractArtifact>
+  for (const [contractName, sourcePath] of Object.entries(contractSources) as [BuiltContract, string][]) {
+    const c = compiled[contractName]
+    if (!c) throw new Error(`solc produced no ${contractName}`)
+    out[contractName] = { contractName, sourcePath, abi: c.abi, bytecode: c.bytecode, deployedBytecode: c.deployedBytecode, solcVersion, settings: compileSettings }
+  }
+  return out
+}
+
+function main(): void {
+  for (const [name, artifact] of Object.entries(buildArtifacts()) as [BuiltContract, ContractArtifact][]) {
+    writeFileSync(artifactPath(name), JSON.stringify(artifact, null, 2) + '\n')
+    console.log(`wrote ${artifactPath(name)} (${(artifact.deployedBytecode.length - 2) / 2} bytes deployed)`)
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main()

@@ -1,0 +1,54 @@
+// One typed config, read from the environment once at start. A bad value stops the start
+// with a message naming the variable: an operator should never have to guess which one.
+import { availableParallelism } from 'node:os'
+import { z } from 'zod'
+
+const port = z.coerce.number().int().min(0).max(65535)
+const positiveInt = z.coerce.number().int().positive()
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address (40 hex characters)').transform(s => s.toLowerCase() as `0x${string}`)
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform(v => v === 'true' || v === '1' || v === 'yes')
+
+/** Every variable the service reads, with its default. The README's table mirrors this. */
+export const configSchema = z.object({
+  API_PORT: port.default(3000),
+  TERMINAL_PORT: port.default(3001),
+  RELAY_PORT: port.default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().min(1).default('.data'),
+  API_KEY: z.string().min(1).optional(),
+  CHAIN_ID: positiveInt.default(31337),
+  SPOT_RFQ_ADDRESS: address.optional(),
+  EIP712_NAME: z.string().min(1).default('SpotRFQ'),
+  RPC_URL: z.string().url().optional(),
+  RATE_LIMIT_PER_MIN: positiveInt.default(30),
+  RFQ_TTL_SECS: positiveInt.default(60),
+  PUBLIC_RATE_LIMIT_PER_MIN: positiveInt.default(100),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: positiveInt.default(64 * 1024),
+  TRUST_PROXY: bool.default(false),
+  CORS_ORIGIN: z.string().min(1).default('*'),
+  POOL_THREADS: positiveInt.default(Math.max(1, availableParallelism() - 1)),
+  SHUTDOWN_TIMEOUT_MS: positiveInt.default(5000),
+})
+
+export type Config = z.infer<typeof configSchema>
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/** Reads and validates the environment; empty strings count as unset. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, string> = {}
+  for (const key of Object.keys(configSchema.shape)) {
+    const v = env[key]
+    if (v !== undefined && v !== '') raw[key] = v
+  }
+  const parsed = configSchema.safeParse(raw)
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(i => `${i.path.join('.')}=${JSON.stringify(raw[String(i.path[0])] ?? '')}: ${i.message}`)
+    throw new ConfigError(`invalid configuration: ${lines.join('; ')}`)
+  }
+  return parsed.data
+}

@@ -1,0 +1,34 @@
+// What every surface module receives from the composition root. Modules mount their routes on
+// the routers and hand back what other modules need; state lives in their actors.
+import type { Logger } from 'pino'
+import type { Config } from './config.js'
+import type { Metrics } from './metrics.js'
+import type { Sql } from './store/db.js'
+import type { WorkerPool } from './pool/workerPool.js'
+import type { ActorSystem } from '../actors/mailbox.js'
+import type { Router } from './front/router.js'
+import type { TemplatedApp } from './front/uws.js'
+
+export interface Surfaces {
+  /** RFQ, benchmark, route finder, league REST (API_PORT) */
+  api: Router
+  /** options market data (TERMINAL_PORT) */
+  terminal: Router
+  /** relay REST (RELAY_PORT); the relay's WebSocket is mounted on relayApp */
+  relay: Router
+  relayApp: TemplatedApp
+}
+
+export interface EngineContext {
+  config: Config
+  log: Logger
+  metrics: Metrics
+  sql: Sql
+  pool: WorkerPool
+  actors: ActorSystem
+  surfaces: Surfaces
+  /** started at, for uptime */
+  startedAt: number
+  /** work to run at shutdown, after the fronts stop accepting and mailboxes drain, before Postgres closes */
+  onShutdown(fn: () => Promise<void> | void): void
+}

@@ -1,0 +1,152 @@
+// Binds a Router to a uWS app: copies the request out of uWS, reads the body under a cap,
+// runs guards and the handler, and writes the reply corked, never after an abort.
+import type { Logger } from 'pino'
+import type { TemplatedApp, HttpResponse, HttpRequest } from './uws.js'
+import type { Router } from './router.js'
+import type { Guard, Reply, Req, StreamSink } from './request.js'
+import type { Metrics } from '../metrics.js'
+import { Errors, HttpError } from './errors.js'
+import { toJson } from './json.js'
+import { clientIp } from './ip.js'
+import { statusLine } from './status.js'
+
+export interface SurfaceOptions {
+  name: string
+  router: Router
+  guards?: Guard[]
+  bodyLimit: number
+  corsOrigin: string
+  trustProxy: boolean
+  metrics: Metrics
+  log: Logger
+  /** counts requests in flight, so shutdown can wait for them */
+  inflight?: { n: number }
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+export function serveHttp(app: TemplatedApp, opts: SurfaceOptions): void {
+  app.any('/*', (res, req) => handle(res, req, opts))
+}
+
+function handle(res: HttpResponse, uReq: HttpRequest, opts: SurfaceOptions): void {
+  const started = performance.now()
+  // uWS's request lives only for this synchronous part: copy everything out first.
+  const method = uReq.getCaseSensitiveMethod().toUpperCase()
+  const path = uReq.getUrl()
+  const rawQuery = uReq.getQuery() ?? ''
+  const headers: Record<string, string> = {}
+  uReq.forEach((k, v) => { headers[k] = v })
+  const ip = clientIp(res, headers, opts.trustProxy)
+
+  const state = { aborted: false, done: false, onAbort: [] as (() => void)[] }
+  res.onAborted(() => {
+    state.aborted = true
+    for (const cb of state.onAbort) cb()
+  })
+  const inflight = opts.inflight
+  if (inflight) inflight.n++
+  let routeLabel = 'unmatched'
+
+  const send = (reply: Reply) => {
+    if (state.done) return
+    state.done = true
+    if (inflight) inflight.n--
+    opts.metrics.httpRequests.inc({ surface: opts.name, route: routeLabel, method, status: reply.status })
+    opts.metrics.httpLatency.observe({ surface: opts.name, route: routeLabel, method }, (performance.now() - started) / 1000)
+    if (state.aborted) return
+    if (reply.stream) return openStream(res, reply, opts, state)
+    const body = reply.text ?? (reply.body === undefined ? '' : toJson(reply.body))
+    res.cork(() => {
+      res.writeStatus(statusLine(reply.status))
+      writeCors(res, opts.corsOrigin)
+      if (reply.text === undefined && reply.body !== undefined) res.writeHeader('content-type', 'application/json')
+      for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v)
+      res.end(body)
+    })
+  }
+  const fail = (e: unknown) => {
+    if (e instanceof HttpError) return send({ status: e.status, body: e.body, headers: e.headers })
+    opts.log.error({ err: e, method, path }, 'unhandled error in route')
+    send({ status: 500, body: Errors.internal().body })
+  }
+
+  if (method === 'OPTIONS') {
+    return send({ status: 204, headers: {
+      'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+      'access-control-allow-headers': headers['access-control-request-headers'] ?? 'authorization, content-type',
+      'access-control-max-age': '600',
+    } })
+  }
+
+  const match = opts.router.match(method, path)
+  if (match.kind === 'none') return send({ status: 404, body: Errors.notFound().body })
+  if (match.kind === 'method') return fail(Errors.methodNotAllowed(match.allow))
+  routeLabel = match.pattern
+
+  const run = (rawBody: Buffer | undefined) => {
+    let body: unknown
+    if (rawBody && rawBody.length) {
+      try { body = JSON.parse(rawBody.toString('utf8')) } catch { return fail(Errors.invalidJson()) }
+    }
+    const r: Req = { method, path, rawQuery, query: new URLSearchParams(rawQuery), params: match.params, headers, ip, body, rawBody, locals: {} }
+    runGuarded(r, opts.guards ?? [], match.handler).then(send, fail)
+  }
+
+  if (!BODY_METHODS.has(method)) return run(undefined)
+  const declared = Number(headers['content-length'] ?? '0')
+  if (declared > opts.bodyLimit) return fail(Errors.payloadTooLarge(opts.bodyLimit))
+  readBody(res, opts.bodyLimit, run, () => fail(Errors.payloadTooLarge(opts.bodyLimit)))
+}
+
+async function runGuarded(req: Req, guards: Guard[], handler: (r: Req) => Reply | Promise<Reply>): Promise<Reply> {
+  for (const g of guards) {
+    const stop = await g(req)
+    if (stop) return stop
+  }
+  return handler(req)
+}
+
+/** Body chunks are neutered when onData returns: copy as we go, parse at the end. */
+function readBody(res: HttpResponse, limit: number, done: (b: Buffer) => void, tooLarge: () => void): void {
+  const chunks: Buffer[] = []
+  let size = 0
+  let over = false
+  res.onData((chunk, isLast) => {
+    if (over) return
+    size += chunk.byteLength
+    if (size > limit) { over = true; return tooLarge() }
+    chunks.push(Buffer.from(new Uint8Array(chunk).slice()))
+    if (isLast) done(Buffer.concat(chunks))
+  })
+}
+
+function writeCors(res: HttpResponse, origin: string): void {
+  res.writeHeader('access-control-allow-origin', origin)
+  if (origin !== '*') res.writeHeader('vary', 'origin')
+}
+
+function openStream(res: HttpResponse, reply: Reply, opts: SurfaceOptions, state: { aborted: boolean; onAbort: (() => void)[] }): void {
+  const sink: StreamSink = {
+    get closed() { return state.aborted },
+    write(chunk) {
+      if (state.aborted) return false
+      let ok = false
+      res.cork(() => { ok = res.write(chunk) })
+      return ok
+    },
+    end() {
+      if (state.aborted) return
+      state.aborted = true
+      res.cork(() => res.end())
+      for (const cb of state.onAbort) cb()
+    },
+    onClose(cb) { state.onAbort.push(cb) },
+  }
+  res.cork(() => {
+    res.writeStatus(statusLine(reply.status))
+    writeCors(res, opts.corsOrigin)
+    for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v)
+  })
+  reply.stream!(sink)
+}

@@ -1,0 +1,18 @@
+// Health routes: the terminal's is exactly {status:"ok"} (spec); the API's also says whether
+// Postgres answers, because an operator's probe wants to know that.
+import type { EngineContext } from '../context.js'
+import { ok, json } from '../front/request.js'
+
+export function healthRoutes({ surfaces, sql }: EngineContext): void {
+  surfaces.terminal.get('/health', () => ok({ status: 'ok' }))
+  const apiHealth = async () => {
+    try {
+      await sql`select 1`
+      return ok({ status: 'ok', database: 'ok' })
+    } catch {
+      return json(503, { status: 'degraded', database: 'down', error: 'Database unavailable' })
+    }
+  }
+  surfaces.api.get('/health', apiHealth)
+  surfaces.api.get('/api/v1/health', apiHealth)
+}

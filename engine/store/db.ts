@@ -1,0 +1,28 @@
+// postgres.js with the house's types. A bare bigint would go out as int8 (porsager/postgres#874),
+// so uint256 amounts travel as numeric: serialised as decimal text, parsed back to bigint.
+import postgres from 'postgres'
+
+export type Sql = postgres.Sql<{ u256: bigint }>
+
+export interface DbOptions {
+  max?: number
+  onnotice?: (n: postgres.Notice) => void
+}
+
+export function connect(url: string, { max = 10, onnotice = () => {} }: DbOptions = {}): Sql {
+  return postgres(url, {
+    max,
+    onnotice,
+    idle_timeout: 30,
+    types: {
+      u256: { to: 1700, from: [1700], serialize: (x: bigint) => x.toString(), parse: (x: string) => BigInt(x) },
+      // int8 counts and ids fit comfortably in a JS number for everything we store as int8
+      bigint: { to: 20, from: [20], serialize: (x: number | bigint) => x.toString(), parse: (x: string) => Number(x) },
+    },
+  }) as unknown as Sql
+}
+
+/** A numeric(78,0) parameter: `${u256(x)}` in a query. */
+export function u256(sql: Sql, x: bigint) {
+  return sql.typed.u256(x)
+}

@@ -1,0 +1,43 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { Piscina } from 'piscina'
+import { privateKeyToAccount } from 'viem/accounts'
+import verifyQuotes from '../../../workers/sig/verifyQuotes.task.js'
+import { domain, MAKER_KEY, OTHER_KEY, makeQuote, quoteTypes, toHighS, toJson } from './fixtures.js'
+
+const makers = [privateKeyToAccount(MAKER_KEY), privateKeyToAccount(OTHER_KEY)]
+
+async function batch() {
+  const items = []
+  for (let i = 0; i < 6; i++) {
+    const account = makers[i % 2]!
+    const quote = makeQuote(account.address, { nonce: BigInt(i) })
+    const signature = await account.signTypedData({ domain, types: quoteTypes, primaryType: 'Quote', message: quote })
+    items.push({ quote: toJson(quote), signature })
+  }
+  items.push({ quote: { ...items[0]!.quote, amountIn: 'lots' }, signature: items[0]!.signature }) // unparsable
+  items.push({ quote: items[1]!.quote, signature: toHighS(items[1]!.signature) })                 // high-S
+  const expected = [...items.slice(0, 6).map((_, i) => makers[i % 2]!.address.toLowerCase()), null, null]
+  return { items, expected }
+}
+
+test('inline: one signer or null per item, in order', async () => {
+  const { items, expected } = await batch()
+  assert.deepEqual(verifyQuotes({ domain, items }), expected)
+})
+
+test('a malformed domain fails every item instead of throwing', async () => {
+  const { items } = await batch()
+  assert.deepEqual(verifyQuotes({ domain: { ...domain, chainId: 1.5 }, items }), items.map(() => null))
+})
+
+test('on a real Piscina worker thread the same batch gives the same answer', async () => {
+  const pool = new Piscina({
+    filename: new URL('../../../workers/sig/verifyQuotes.task.js', import.meta.url).href, minThreads: 1, maxThreads: 1 })
+  try {
+    const { items, expected } = await batch()
+    assert.deepEqual(await pool.run({ domain, items }), expected)
+  } finally {
+    await pool.destroy()
+  }
+})

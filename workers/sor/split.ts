@@ -1,0 +1,394 @@
+// The split optimiser. The input may be spread over up to maxSplit pool-disjoint routes (a pool
+// shared by two legs would make their outputs depend on each other). For a fixed set of routes
+// with concave outputs, the best split equalises their marginal output rates: find the common
+// rate lambda whose demands sum to amountIn. Which routes to use is searched three ways (the best
+// 5%-step combination over every candidate, greedy growth by marginal rate, one-for-one swaps);
+// the winner is integerised and polished with exact simulations, and the answer is the best
+// exact outcome among it, the best single route and the 5%-step split, so it is never worse
+// than either floor.
+import type { Address } from './types.js'
+import type { Path } from './graph.js'
+import { pathPools } from './graph.js'
+import { simulatePath, type Curve } from './path.js'
+
+export interface Candidate { path: Path; curve: Curve; pools: Address[] }
+export interface Route { path: Path; amountIn: bigint; amountOut: bigint }
+export interface Split { routes: Route[]; amountOut: bigint }
+
+export interface SplitReport {
+  best: Split
+  bestSingle: Split
+  stepSplit: Split
+  /** which candidate won: the marginal-rate split, the best single route or the 5%-step split */
+  winner: 'marginal' | 'single' | 'step'
+  /** the common marginal output rate of the float solution (output per unit of input) */
+  lambda: number
+  polishMoves: number
+  setsTried: number
+}
+
+export const STEPS = 20 // 5% steps, as Uniswap's AlphaRouter splits
+
+const EMPTY: Split = { routes: [], amountOut: 0n }
+
+export interface SplitOptions {
+  /** float outputs at amountIn, when the caller has them already */
+  finals?: readonly number[]
+  /** growth by marginal rate only, no 5%-step search, no swaps, no exact polish: for side answers
+   * such as the per-protocol alternatives, where a cheap good answer beats a dear best one */
+  light?: boolean
+}
+
+export function optimiseSplit(candidates: readonly Candidate[], amountIn: bigint, maxSplit: number, { finals: given, light = false }: SplitOptions = {}): SplitReport {
+  const empty: SplitReport = { best: EMPTY, bestSingle: EMPTY, stepSplit: EMPTY, winner: 'single', lambda: 0, polishMoves: 0, setsTried: 0 }
+  if (candidates.length === 0 || amountIn <= 0n) return empty
+  const total = Number(amountIn)
+  const k = Math.max(1, Math.min(maxSplit, candidates.length))
+  const finals = given ?? candidates.map(c => c.curve.out(total))
+  const rate0 = candidates.map(c => c.curve.rate(0))
+  const quarter = light ? [] : candidates.map(c => c.curve.out(total / 4))
+  const order = rank(finals)
+
+  // floor 1: the best single route, by exact simulation of the float model's leaders
+  const bestSingle = pickBestSingle(candidates, order.slice(0, light ? 2 : 4), amountIn)
+
+  // floor 2: the best 5%-step combination of float outputs, evaluated exactly. A route in it is a
+  // leader at full size, at a quarter or at zero size; the others are out of its reach
+  const shortlist = light ? [] : [...new Set([...order.slice(0, 12), ...rank(quarter).slice(0, 12), ...rank(rate0).slice(0, 12)])]
+  const table = shortlist.map(i => stepOutputs(x => candidates[i]!.curve.out(x), total))
+  const grid = light ? [] : bestStepCombination(table, shortlist.map(i => candidates[i]!.pools), k).map(p => ({ index: shortlist[p.index]!, steps: p.steps }))
+  const stepSplit = exactSplit(candidates, grid.map(p => p.index), stepLegs(amountIn, grid.map(p => p.steps)), amountIn)
+
+  // continuous: equalise marginal rates on several route sets, keep the best float outcome
+  let setsTried = 0
+  const evaluate = (set: number[]) => { setsTried++; return { set, ...equalise(set.map(i => candidates[i]!.curve), total, SCREEN) } }
+  let best = evaluate([order[0]!])
+  const consider = (set: number[]) => { const r = evaluate(set); if (r.out > best.out) best = r; return r }
+  if (grid.length > 1) consider(grid.map(p => p.index))
+  if (k > 1) {
+    grow(candidates, rate0, k, consider, [order[0]!])
+    if (grid.length > 1) grow(candidates, rate0, k, consider, grid.map(p => p.index))
+    if (!light) swapOneForOne(candidates, [...new Set([...order.slice(0, 10), ...rank(rate0).slice(0, 6)])], best.set, consider)
+  }
+
+  const final = equalise(best.set.map(i => candidates[i]!.curve), total)
+  const amounts = integerise(final.amounts, amountIn)
+  const polished = !light ? polish(candidates, best.set, amounts, amountIn) : { split: exactSplit(candidates, best.set, amounts, amountIn), moves: 0 }
+  const marginal = polished.split
+  const ranked: Array<[SplitReport['winner'], Split]> = [['marginal', marginal], ['step', stepSplit], ['single', bestSingle]]
+  const [winner, chosen] = ranked.reduce((a, b) => (b[1].amountOut > a[1].amountOut ? b : a))
+  return { best: chosen, bestSingle, stepSplit, winner, lambda: best.lambda, polishMoves: polished.moves, setsTried }
+}
+
+const SCREEN = 1e-7 // equalisation tolerance while comparing route sets
+const rank = (values: readonly number[]) => values.map((_, i) => i).sort((a, b) => values[b]! - values[a]!)
+
+/**
+ * The common marginal rate lambda at which the routes' demands sum to total (Illinois-weighted
+ * regula falsi on lambda, and on x inside each demand). `tolerance` is relative to total: an
+ * allocation off by e loses output only in e^2, so screening route sets can be coarse.
+ */
+export function equalise(curves: readonly Curve[], total: number, tolerance = 1e-10): { amounts: number[]; lambda: number; out: number } {
+  if (curves.length === 1) return { amounts: [total], lambda: curves[0]!.rate(total), out: curves[0]!.out(total) }
+  const amounts = new Array<number>(curves.length).fill(0)
+  const excess = (lambda: number) => {
+    let sum = -total
+    for (let i = 0; i < curves.length; i++) sum += amounts[i] = demandAt(curves[i]!, lambda, total, tolerance)
+    return sum
+  }
+  let hi = 0, lo = Infinity
+  for (const c of curves) { hi = Math.max(hi, c.rate(0)); lo = Math.min(lo, c.rate(total)) } // nobody / everyone wants it all
+  let fHi = -total, fLo = excess(lo)
+  let lambda = lo
+  if (fLo > 0) {
+    let side = 0
+    for (let n = 0; n < 200 && hi - lo > hi * 1e-15; n++) {
+      lambda = (lo * fHi - hi * fLo) / (fHi - fLo)
+      if (!(lambda > lo && lambda < hi)) lambda = (lo + hi) / 2
+      const f = excess(lambda)
+      if (Math.abs(f) <= total * tolerance) break
+      if (f > 0) { lo = lambda; fLo = f; if (side === 1) fHi /= 2; side = 1 }
+      else { hi = lambda; fHi = f; if (side === -1) fLo /= 2; side = -1 }
+    }
+  } else excess(lambda)
+  let sum = 0
+  for (const a of amounts) sum += a
+  // saturated routes (all loaded liquidity used) leave input over: scale to spend exactly total
+  const scaled = sum > 0 ? amounts.map(a => (a * total) / sum) : amounts.map((_, i) => (i === 0 ? total : 0))
+  let out = 0
+  for (let i = 0; i < curves.length; i++) out += curves[i]!.out(scaled[i]!)
+  return { amounts: scaled, lambda, out }
+}
+
+// The input a route takes at marginal rate lambda: rate(x) = lambda, rate falls as x grows.
+function demandAt(curve: Curve, lambda: number, top: number, tolerance: number): number {
+  const r0 = curve.rate(0)
+  if (!(r0 > lambda)) return 0
+  const rTop = curve.rate(top)
+  if (rTop >= lambda) return top
+  let a = 0, b = top, fa = r0 - lambda, fb = rTop - lambda, side = 0
+  for (let n = 0; n < 200 && b - a > top * tolerance; n++) {
+    let x = (a * fb - b * fa) / (fb - fa)
+    if (!(x > a && x < b)) x = (a + b) / 2
+    const f = curve.rate(x) - lambda
+    if (f === 0) return x
+    if (f > 0) { a = x; fa = f; if (side === 1) fb /= 2; side = 1 }
+    else { b = x; fb = f; if (side === -1) fa /= 2; side = -1 }
+  }
+  return (a + b) / 2
+}
+
+// Add, one at a time, the disjoint route that lifts the equalised output most; only routes whose
+// zero-size rate beats the current common rate can help, and the best few of those are tried.
+function grow(candidates: readonly Candidate[], rate0: readonly number[], k: number,
+  consider: (set: number[]) => { out: number; lambda: number; set: number[] }, seed: number[]): void {
+  let current = consider(seed)
+  while (current.set.length < k) {
+    const used = new Set(current.set.flatMap(i => candidates[i]!.pools))
+    const options: number[] = []
+    for (let i = 0; i < candidates.length; i++)
+      if (rate0[i]! > current.lambda && !candidates[i]!.pools.some(p => used.has(p))) options.push(i)
+    options.sort((a, b) => rate0[b]! - rate0[a]!)
+    let next = current
+    for (const i of options.slice(0, 6)) { const r = consider([...current.set, i]); if (r.out > next.out) next = r }
+    if (next === current) return
+    current = next
+  }
+}
+
+// One pass of swapping a member for an outside route that fits, keeping any improvement.
+function swapOneForOne(candidates: readonly Candidate[], outside: readonly number[], set: number[],
+  consider: (set: number[]) => { out: number; set: number[] }): void {
+  if (set.length < 2) return
+  for (let m = 0; m < set.length; m++) {
+    const rest = set.filter((_, j) => j !== m)
+    const used = new Set(rest.flatMap(i => candidates[i]!.pools))
+    for (const i of outside) if (!set.includes(i) && !candidates[i]!.pools.some(p => used.has(p))) consider([...rest, i])
+  }
+}
+
+function pickBestSingle(candidates: readonly Candidate[], indices: readonly number[], amountIn: bigint): Split {
+  let best = EMPTY
+  for (const i of indices) {
+    const out = simulatePath(candidates[i]!.path, amountIn)
+    if (out > best.amountOut) best = { routes: [{ path: candidates[i]!.path, amountIn, amountOut: out }], amountOut: out }
+  }
+  return best
+}
+
+/** Floats to exact integers that sum to amountIn: floor each, the rest to the largest leg. */
+export function integerise(amounts: readonly number[], amountIn: bigint): bigint[] {
+  const ints = amounts.map(a => (a > 0 && Number.isFinite(a) ? BigInt(Math.floor(a)) : 0n))
+  const capped = ints.map(a => (a > amountIn ? amountIn : a))
+  let rest = amountIn - capped.reduce((a, b) => a + b, 0n)
+  let largest = 0
+  capped.forEach((a, i) => { if (a > capped[largest]!) largest = i })
+  while (rest < 0n) { // float rounding overshot: take it back from the largest legs
+    const take = capped[largest]! < -rest ? capped[largest]! : -rest
+    capped[largest] = capped[largest]! - take; rest += take
+    capped.forEach((a, i) => { if (a > capped[largest]!) largest = i })
+  }
+  capped[largest] = capped[largest]! + rest
+  return capped
+}
+
+/** Exact outcome of giving amounts[j] to candidates[set[j]]; empty legs are dropped. */
+export function exactSplit(candidates: readonly Candidate[], set: readonly number[], amounts: readonly bigint[], amountIn: bigint): Split {
+  if (set.length === 0) return EMPTY
+  const routes: Route[] = []
+  let sum = 0n
+  set.forEach((i, j) => {
+    const a = amounts[j]!
+    if (a <= 0n) return
+    const out = simulatePath(candidates[i]!.path, a)
+    routes.push({ path: candidates[i]!.path, amountIn: a, amountOut: out }); sum += out
+  })
+  return routes.reduce((s, r) => s + r.amountIn, 0n) === amountIn ? { routes, amountOut: sum } : EMPTY
+}
+
+// Exact hill-climb: move delta from the leg that loses least to the leg that gains most while the
+// exact total rises, at shrinking delta. The float solution is close, so few moves happen.
+function polish(candidates: readonly Candidate[], set: number[], amounts: bigint[], amountIn: bigint): { split: Split; moves: number } {
+  const paths = set.map(i => candidates[i]!.path)
+  const a = [...amounts]
+  const outs = a.map((x, j) => (x > 0n ? simulatePath(paths[j]!, x) : 0n))
+  let moves = 0
+  if (paths.length > 1) {
+    for (const shift of [12n, 18n, 24n]) {
+      const delta = amountIn >> shift
+      if (delta <= 0n) break
+      const up: bigint[] = [], down: Array<bigint | null> = []
+      const probe = (j: number) => {
+        up[j] = simulatePath(paths[j]!, a[j]! + delta) - outs[j]!
+        down[j] = a[j]! >= delta ? outs[j]! - simulatePath(paths[j]!, a[j]! - delta) : null
+      }
+      a.forEach((_, j) => probe(j))
+      for (let round = 0; round < 4; round++) {
+        let from = -1, to = -1, gain = 0n
+        for (let i = 0; i < a.length; i++) for (let j = 0; j < a.length; j++) {
+          if (i === j || down[i] === null) continue
+          const g = up[j]! - down[i]!
+          if (g > gain) { gain = g; from = i; to = j }
+        }
+        if (from < 0) break
+        a[from] = a[from]! - delta; a[to] = a[to]! + delta
+        outs[from] = outs[from]! - down[from]!; outs[to] = outs[to]! + up[to]!
+        moves++
+        probe(from); probe(to)
+      }
+    }
+  }
+  const routes = paths.map((path, j) => ({ path, amountIn: a[j]!, amountOut: outs[j]! })).filter(r => r.amountIn > 0n)
+  return { split: { routes, amountOut: outs.reduce((s, o) => s + o, 0n) }, moves }
+}
+
+// ---- the 5%-step split (Uniswap AlphaRouter's method) -------------------------------------------
+
+/** Input of `steps` 5% steps; the last step of a split takes the remainder so legs sum exactly. */
+export function stepAmount(amountIn: bigint, steps: number): bigint {
+  return (amountIn * BigInt(steps)) / BigInt(STEPS)
+}
+
+function stepOutputs(out: (x: number) => number, total: number): Float64Array {
+  const row = new Float64Array(STEPS + 1)
+  for (let s = 1; s <= STEPS; s++) row[s] = out((total * s) / STEPS)
+  return row
+}
+
+/**
+ * The best combination of up to k pool-disjoint routes taking whole 5% steps that sum to 100%,
+ * over every candidate: depth-first with a bound from a table that ignores disjointness.
+ */
+export function bestStepCombination(table: readonly Float64Array[], pools: readonly Address[][], k: number): Array<{ index: number; steps: number }> {
+  const R = table.length
+  const order = table.map((_, i) => i).sort((a, b) => table[b]![STEPS]! - table[a]![STEPS]!)
+  const S = STEPS + 1, K = k + 1
+  // bound[i][kk][s]: best value from order[i..] with at most kk routes and exactly s steps
+  const bound = new Float64Array((R + 1) * K * S).fill(-Infinity)
+  const at = (i: number, kk: number, s: number) => (i * K + kk) * S + s
+  for (let kk = 0; kk < K; kk++) bound[at(R, kk, 0)] = 0
+  for (let i = R - 1; i >= 0; i--) {
+    const row = table[order[i]!]!
+    for (let kk = 0; kk < K; kk++) for (let s = 0; s < S; s++) {
+      let v = bound[at(i + 1, kk, s)]!
+      if (kk > 0) for (let t = 1; t <= s; t++) {
+        const w = row[t]! + bound[at(i + 1, kk - 1, s - t)]!
+        if (w > v) v = w
+      }
+      bound[at(i, kk, s)] = v
+    }
+  }
+  let best = 0
+  let bestPicks: Array<{ index: number; steps: number }> = []
+  const picks: Array<{ index: number; steps: number }> = []
+  const used = new Set<Address>()
+  const search = (i: number, kk: number, s: number, value: number) => {
+    if (s === 0) { if (value > best) { best = value; bestPicks = [...picks] } return }
+    if (kk === 0 || value + bound[at(i, kk, s)]! <= best) return
+    for (let r = i; r < R; r++) {
+      if (value + bound[at(r, kk, s)]! <= best) return // the bound only falls as r grows
+      const index = order[r]!
+      const routePools = pools[index]!
+      if (routePools.some(p => used.has(p))) continue
+      const row = table[index]!
+      for (const p of routePools) used.add(p)
+      for (let t = s; t >= 1; t--) {
+        if (value + row[t]! + bound[at(r + 1, kk - 1, s - t)]! <= best) continue
+        picks.push({ index, steps: t })
+        search(r + 1, kk - 1, s - t, value + row[t]!)
+        picks.pop()
+      }
+      for (const p of routePools) used.delete(p)
+    }
+  }
+  search(0, k, STEPS, 0)
+  return bestPicks
+}
+
+/** The 5%-step split with exact quotes for every step of every candidate: the baseline to beat. */
+export function stepSplitExact(paths: readonly Path[], amountIn: bigint, maxSplit: number): Split {
+  const candidates = paths.map(path => ({ path, curve: NO_CURVE, pools: pathPools(path) }))
+  const table = paths.map(path => {
+    const row = new Float64Array(STEPS + 1)
+    for (let s = 1; s <= STEPS; s++) row[s] = Number(simulatePath(path, stepAmount(amountIn, s)))
+    return row
+  })
+  const picks = bestStepCombination(table, candidates.map(c => c.pools), Math.max(1, maxSplit))
+  return exactSplit(candidates, picks.map(p => p.index), stepLegs(amountIn, picks.map(p => p.steps)), amountIn)
+}
+
+function stepLegs(amountIn: bigint, steps: number[]): bigint[] {
+  const legs = steps.map(s => stepAmount(amountIn, s))
+  if (legs.length > 0) legs[legs.length - 1] = amountIn - legs.slice(0, -1).reduce((a, b) => a + b, 0n)
+  return legs
+}
+
+const NO_CURVE: Curve = { out: () => 0, rate: () => 0 }
+
+// ---- the fine-grained optimum, by brute force (bench and tests only) ---------------------------
+
+/**
+ * A brute-force optimum to measure the optimiser against: every pool-disjoint set of up to
+ * maxSplit routes among the `top` routes best at amountIn/maxSplit and at amountIn, each filled
+ * greedily in 1/chunks slices by exact marginal gain (optimal on that grid for concave outputs),
+ * then refined by exact pairwise transfers down to 1/(chunks*2^10) of the input.
+ */
+export function fineOptimum(paths: readonly Path[], amountIn: bigint, maxSplit: number, { top = 8, chunks = 400, keep = 3 } = {}): Split {
+  if (paths.length === 0 || amountIn <= 0n) return EMPTY
+  const k = Math.max(1, maxSplit)
+  const part = amountIn / BigInt(k) > 0n ? amountIn / BigInt(k) : amountIn
+  const byPart = paths.map((p, i) => ({ i, a: simulatePath(p, part), b: simulatePath(p, amountIn) }))
+  const shortlist = [...new Set([
+    ...[...byPart].sort((x, y) => (y.a > x.a ? 1 : y.a < x.a ? -1 : 0)).slice(0, top).map(x => x.i),
+    ...[...byPart].sort((x, y) => (y.b > x.b ? 1 : y.b < x.b ? -1 : 0)).slice(0, top).map(x => x.i),
+  ])]
+  const sets: number[][] = []
+  const walk = (from: number, set: number[], used: Set<Address>) => {
+    if (set.length > 0) sets.push([...set])
+    if (set.length === k) return
+    for (let r = from; r < shortlist.length; r++) {
+      const pools = pathPools(paths[shortlist[r]!]!)
+      if (pools.some(p => used.has(p))) continue
+      walk(r + 1, [...set, shortlist[r]!], new Set([...used, ...pools]))
+    }
+  }
+  walk(0, [], new Set())
+  // coarse exact water-filling on every set, then the best few refined
+  const coarse = sets.map(set => waterFill(set.map(i => paths[i]!), amountIn, Math.min(chunks, 40)))
+  const leaders = coarse.map((s, i) => ({ s, i })).sort((x, y) => (y.s.amountOut > x.s.amountOut ? 1 : -1)).slice(0, keep)
+  let best = EMPTY
+  for (const { i } of leaders) {
+    const filled = waterFill(sets[i]!.map(j => paths[j]!), amountIn, chunks)
+    if (filled.amountOut > best.amountOut) best = filled
+  }
+  return best
+}
+
+function waterFill(paths: readonly Path[], amountIn: bigint, chunks: number): Split {
+  const slice = amountIn / BigInt(chunks)
+  const a = paths.map(() => 0n), outs = paths.map(() => 0n)
+  a[0] = amountIn - slice * BigInt(chunks) // the indivisible rest starts on the first leg
+  outs[0] = a[0]! > 0n ? simulatePath(paths[0]!, a[0]!) : 0n
+  if (slice > 0n) {
+    const gain = paths.map((p, j) => simulatePath(p, a[j]! + slice) - outs[j]!)
+    for (let c = 0; c < chunks; c++) {
+      let j = 0
+      for (let m = 1; m < paths.length; m++) if (gain[m]! > gain[j]!) j = m
+      a[j] = a[j]! + slice; outs[j] = outs[j]! + gain[j]!
+      gain[j] = simulatePath(paths[j]!, a[j]! + slice) - outs[j]!
+    }
+  }
+  // exact pairwise refinement below the grid
+  for (let d = slice / 2n; d > 0n && d >= slice >> 10n; d /= 2n) {
+    for (let improved = true, guard = 0; improved && guard < 16; guard++) {
+      improved = false
+      for (let i = 0; i < paths.length; i++) for (let j = 0; j < paths.length; j++) {
+        if (i === j || a[i]! < d) continue
+        const oi = simulatePath(paths[i]!, a[i]! - d), oj = simulatePath(paths[j]!, a[j]! + d)
+        if (oi + oj > outs[i]! + outs[j]!) { a[i] = a[i]! - d; a[j] = a[j]! + d; outs[i] = oi; outs[j] = oj; improved = true }
+      }
+    }
+  }
+  const routes = paths.map((path, j) => ({ path, amountIn: a[j]!, amountOut: outs[j]! })).filter(r => r.amountIn > 0n)
+  return { routes, amountOut: outs.reduce((s, o) => s + o, 0n) }
+}
