@@ -1,5 +1,7 @@
 // The RFQ domain's shared vocabulary: what the relay, the REST API, the SSE feed and the fills
 // code say to each other about live RFQs. The RfqBook (actors/book.ts) implements RfqDirectory.
+import type { EventBus } from './events.js'
+
 export type Address = `0x${string}`   // lowercase
 export type Hex = `0x${string}`
 
@@ -82,3 +84,32 @@ export type RfqEvent =
   | { type: 'rfq.filled'; rfqId: string; txHash: string }
   | { type: 'rfq.expired'; rfqId: string }
   | { type: 'fill.recorded'; fill: { id: string; txHash: string; rfqId: string | null; improvementBps: number; takerPoints: number; makerPoints: number } }
+
+export type FillOutcome<R> =
+  | { ok: true; result: R }
+  | { ok: false; reason: 'not_found' | 'not_open' }
+
+/**
+ * The directory of live RFQs (implemented by actors/book.ts). Every change to a live RFQ goes
+ * through its actor, one message at a time, so a fill racing a cancel has exactly one winner.
+ */
+export interface RfqDirectory {
+  /** persists the RFQ, spawns its actor, publishes `rfq.created` (the relay broadcasts it) */
+  create(rfq: Rfq): Promise<void>
+  /** the live view; undefined when the RFQ is not live (never created, or already gone) */
+  describe(id: string): Promise<RfqView | undefined>
+  /** live RFQs, newest first */
+  listLive(): Promise<RfqView[]>
+  /** the relay's QUOTE_SUBMIT path, shared by POST /api/v1/quotes; shareToken for private RFQs */
+  submitQuote(rfqId: string, quote: unknown, signature: unknown, opts?: { shareToken?: string }): Promise<QuoteVerdict>
+  /** authorisation is the caller's job; this only moves the state (OPEN/QUOTED -> CANCELLED) */
+  cancel(rfqId: string): Promise<CancelOutcome>
+  /**
+   * OPEN/QUOTED -> FILLED. `commit` runs inside the actor's turn (e.g. the fill insert and the rfqs
+   * update in one transaction); if it throws, the state is unchanged and the error propagates.
+   */
+  fill<R>(rfqId: string, txHash: string, commit: () => Promise<R>): Promise<FillOutcome<R>>
+  /** live RFQs of a taker, for the per-wallet cap */
+  activeCount(taker: Address): number
+  readonly events: EventBus<RfqEvent>
+}

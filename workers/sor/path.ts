@@ -159,7 +159,8 @@ function stableCurve(pool: StablePool, tokenIn: Address, tokenOut: Address): Cur
     }
     return y
   }
-  const dp = (xi: number, y: number) => { let v = D; for (const x of [xi, y, ...others]) v = (v * D) / (x * n); return v }
+  let othersDp = 1 // prod over the untouched coins of D / (x n)
+  for (const x of others) othersDp *= D / (x * n)
   return {
     out: x => {
       if (!(x > 0)) return 0
@@ -169,7 +170,7 @@ function stableCurve(pool: StablePool, tokenIn: Address, tokenOut: Address): Cur
     rate: x => {
       const xi = xp[i]! + Math.max(0, x) * scaleIn
       const y = x > 0 ? yAt(xi) : xp[j]!
-      const Dp = dp(xi, y)
+      const Dp = ((D * D) / (xi * n)) * (D / (y * n)) * othersDp
       return (keep * (alpha + Dp / xi) / (alpha + Dp / y)) * (scaleIn / scaleOut)
     },
   }

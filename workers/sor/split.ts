@@ -47,14 +47,14 @@ export function optimiseSplit(candidates: readonly Candidate[], amountIn: bigint
   const finals = given ?? candidates.map(c => c.curve.out(total))
   const rate0 = candidates.map(c => c.curve.rate(0))
   const quarter = light ? [] : candidates.map(c => c.curve.out(total / 4))
-  const order = rank(finals)
+  const order = top(finals, 12)
 
   // floor 1: the best single route, by exact simulation of the float model's leaders
   const bestSingle = pickBestSingle(candidates, order.slice(0, light ? 2 : 4), amountIn)
 
   // floor 2: the best 5%-step combination of float outputs, evaluated exactly. A route in it is a
   // leader at full size, at a quarter or at zero size; the others are out of its reach
-  const shortlist = light ? [] : [...new Set([...order.slice(0, 12), ...rank(quarter).slice(0, 12), ...rank(rate0).slice(0, 12)])]
+  const shortlist = light ? [] : [...new Set([...order.slice(0, 12), ...top(quarter, 12), ...top(rate0, 12)])]
   const table = shortlist.map(i => stepOutputs(x => candidates[i]!.curve.out(x), total))
   const grid = light ? [] : bestStepCombination(table, shortlist.map(i => candidates[i]!.pools), k).map(p => ({ index: shortlist[p.index]!, steps: p.steps }))
   const stepSplit = exactSplit(candidates, grid.map(p => p.index), stepLegs(amountIn, grid.map(p => p.steps)), amountIn)
@@ -68,7 +68,7 @@ export function optimiseSplit(candidates: readonly Candidate[], amountIn: bigint
   if (k > 1) {
     grow(candidates, rate0, k, consider, [order[0]!])
     if (grid.length > 1) grow(candidates, rate0, k, consider, grid.map(p => p.index))
-    if (!light) swapOneForOne(candidates, [...new Set([...order.slice(0, 10), ...rank(rate0).slice(0, 6)])], best.set, consider)
+    if (!light) swapOneForOne(candidates, [...new Set([...order.slice(0, 6), ...top(rate0, 4)])], best.set, consider)
   }
 
   const final = equalise(best.set.map(i => candidates[i]!.curve), total)
@@ -80,8 +80,20 @@ export function optimiseSplit(candidates: readonly Candidate[], amountIn: bigint
   return { best: chosen, bestSingle, stepSplit, winner, lambda: best.lambda, polishMoves: polished.moves, setsTried }
 }
 
-const SCREEN = 1e-7 // equalisation tolerance while comparing route sets
-const rank = (values: readonly number[]) => values.map((_, i) => i).sort((a, b) => values[b]! - values[a]!)
+const SCREEN = 1e-5 // equalisation tolerance while comparing route sets
+/** Indices of the n largest values, largest first: a partial selection, the lists can be long. */
+function top(values: readonly number[], n: number): number[] {
+  const picked: number[] = []
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!
+    if (picked.length === n && !(v > values[picked[n - 1]!]!)) continue
+    let at = picked.length < n ? picked.length : n - 1
+    while (at > 0 && v > values[picked[at - 1]!]!) at--
+    picked.splice(at, 0, i)
+    if (picked.length > n) picked.pop()
+  }
+  return picked
+}
 
 /**
  * The common marginal rate lambda at which the routes' demands sum to total (Illinois-weighted
@@ -93,24 +105,22 @@ export function equalise(curves: readonly Curve[], total: number, tolerance = 1e
   const amounts = new Array<number>(curves.length).fill(0)
   const excess = (lambda: number) => {
     let sum = -total
-    for (let i = 0; i < curves.length; i++) sum += amounts[i] = demandAt(curves[i]!, lambda, total, tolerance)
+    for (let i = 0; i < curves.length; i++) sum += amounts[i] = demandAt(curves[i]!, lambda, total, tolerance / 16) // finer than the sum's test, or its noise stalls it
     return sum
   }
   let hi = 0, lo = Infinity
   for (const c of curves) { hi = Math.max(hi, c.rate(0)); lo = Math.min(lo, c.rate(total)) } // nobody / everyone wants it all
-  let fHi = -total, fLo = excess(lo)
+  lo = Math.max(lo, hi * 1e-12) // below this every route is as good as full: saturated
+  const fLo = excess(lo)
+  // Solved in u = 1/sqrt(lambda), where a constant-product leg's demand is linear (and a V3 leg's
+  // piecewise linear), so the secant steps land almost at once; the excess rises with u
   let lambda = lo
   if (fLo > 0) {
-    let side = 0
-    for (let n = 0; n < 200 && hi - lo > hi * 1e-15; n++) {
-      lambda = (lo * fHi - hi * fLo) / (fHi - fLo)
-      if (!(lambda > lo && lambda < hi)) lambda = (lo + hi) / 2
-      const f = excess(lambda)
-      if (Math.abs(f) <= total * tolerance) break
-      if (f > 0) { lo = lambda; fLo = f; if (side === 1) fHi /= 2; side = 1 }
-      else { hi = lambda; fHi = f; if (side === -1) fLo /= 2; side = -1 }
-    }
-  } else excess(lambda)
+    const u = fallingRoot(v => -excess(1 / (v * v)), 1 / Math.sqrt(hi), 1 / Math.sqrt(lo), total, -fLo,
+      (a, b, f) => Math.abs(f) <= total * tolerance || b - a <= b * 1e-15)
+    lambda = 1 / (u * u)
+  }
+  excess(lambda)
   let sum = 0
   for (const a of amounts) sum += a
   // saturated routes (all loaded liquidity used) leave input over: scale to spend exactly total
@@ -126,14 +136,30 @@ function demandAt(curve: Curve, lambda: number, top: number, tolerance: number):
   if (!(r0 > lambda)) return 0
   const rTop = curve.rate(top)
   if (rTop >= lambda) return top
-  let a = 0, b = top, fa = r0 - lambda, fb = rTop - lambda, side = 0
-  for (let n = 0; n < 200 && b - a > top * tolerance; n++) {
-    let x = (a * fb - b * fa) / (fb - fa)
+  // in 1/sqrt(rate), which is linear in x on a constant-product or single-range V3 leg
+  // clipped at -target (rate under lambda/4, far past the root), so a leg that runs dry does not
+  // throw the secant off with a near-infinite value
+  const target = 1 / Math.sqrt(lambda)
+  const f = (x: number) => { const r = curve.rate(x); return r > lambda / 4 ? target - 1 / Math.sqrt(r) : -target }
+  return fallingRoot(f, 0, top, f(0), f(top), (a, b) => b - a <= top * tolerance)
+}
+
+/**
+ * The root of a falling function bracketed by f(a) > 0 > f(b): Illinois-weighted regula falsi,
+ * which is fast on smooth curves, with every third step a bisection, which bounds it on kinked
+ * ones (a route entering the split, a pool running out of loaded liquidity).
+ */
+function fallingRoot(f: (x: number) => number, a: number, b: number, fa: number, fb: number,
+  done: (a: number, b: number, fx: number) => boolean): number {
+  let side = 0, x = a
+  for (let n = 0; n < 120; n++) {
+    x = n % 3 === 2 ? (a + b) / 2 : (a * fb - b * fa) / (fb - fa)
     if (!(x > a && x < b)) x = (a + b) / 2
-    const f = curve.rate(x) - lambda
-    if (f === 0) return x
-    if (f > 0) { a = x; fa = f; if (side === 1) fb /= 2; side = 1 }
-    else { b = x; fb = f; if (side === -1) fa /= 2; side = -1 }
+    const fx = f(x)
+    if (fx === 0 || done(a, b, fx)) return x
+    if (fx > 0) { a = x; fa = fx; if (side === 1) fb /= 2; side = 1 }
+    else { b = x; fb = fx; if (side === -1) fa /= 2; side = -1 }
+    if (done(a, b, fx)) break
   }
   return (a + b) / 2
 }

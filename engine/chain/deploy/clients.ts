@@ -16,11 +16,12 @@ export async function deploy({ wallet, public: pub }: DeployClients, abi: Abi, b
 
 /**
  * Sends one contract call and waits for it to be mined; throws when it reverts. The gas limit is the estimate plus
- * a quarter: anvil's estimate comes out short for calls with gas refunds under the 63/64 rule (a V3 pool resets
- * its lock inside a callee's call), and such a transaction then runs out of gas. gas: a limit of your own.
+ * half plus 100k, because an estimate can come out short: it runs in the current block, where the pairs' and
+ * pools' first-write-per-block oracle updates (timeElapsed == 0) are skipped, and refunds under the 63/64 rule
+ * shift it too; such a transaction then runs out of gas. gas: a limit of your own.
  */
 export async function send({ wallet, public: pub }: DeployClients, address: Address, abi: Abi, functionName: string, args: readonly unknown[] = [], { gas }: { gas?: bigint } = {}): Promise<Hex> {
-  const limit = gas ?? (await pub.estimateContractGas({ address, abi, functionName, args, account: wallet.account })) * 5n / 4n
+  const limit = gas ?? (await pub.estimateContractGas({ address, abi, functionName, args, account: wallet.account })) * 3n / 2n + 100_000n
   const hash = await wallet.writeContract({ address, abi, functionName, args, account: wallet.account, chain: wallet.chain, gas: limit })
   const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 20 })
   if (receipt.status !== 'success') {
