@@ -6,10 +6,10 @@ NODE_MODULES_STAMP := node_modules/.installed
 
 all: build
 
-# npm ci installs exactly the lock file; the stamp makes it run again only when the lock changes.
+# npm install follows the lock file; the stamp makes it run again only when the lock changes.
 $(NODE_MODULES_STAMP): package.json package-lock.json
 	@command -v node >/dev/null || { echo "Node.js 20+ is required"; exit 1; }
-	npm ci --no-audit --no-fund
+	npm install --no-audit --no-fund
 	@touch $(NODE_MODULES_STAMP)
 
 install: $(NODE_MODULES_STAMP)

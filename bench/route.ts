@@ -169,7 +169,7 @@ await bench.run()
 const routeTask = bench.tasks[0]!
 if (routeTask.result.state !== 'completed') throw new Error(`bench task ${routeTask.result.state}`)
 const lat = routeTask.result.latency
-console.log(`quote latency (ms): p50 ${fmt(lat.p50)}  p99 ${fmt(lat.p99)}  mean ${fmt(lat.mean)}  samples ${lat.samples?.length ?? '?'}  `
+console.log(`quote latency (ms): p50 ${fmt(lat.p50)}  p99 ${fmt(lat.p99)}  mean ${fmt(lat.mean)}  `
   + `[targets: p50 < 5, p99 < 25]`)
 
 // ---- quality against the floors and the optimum ---------------------------------------------------

@@ -243,6 +243,7 @@ function polish(candidates: readonly Candidate[], set: number[], amounts: bigint
     for (const shift of [12n, 18n, 24n]) {
       const delta = amountIn >> shift
       if (delta <= 0n) break
+      const movesBefore = moves
       const up: bigint[] = [], down: Array<bigint | null> = []
       const probe = (j: number) => {
         up[j] = simulatePath(paths[j]!, a[j]! + delta) - outs[j]!
@@ -262,6 +263,7 @@ function polish(candidates: readonly Candidate[], set: number[], amounts: bigint
         moves++
         probe(from); probe(to)
       }
+      if (moves === movesBefore) break // the float split already holds at this scale: finer will not pay
     }
   }
   const routes = paths.map((path, j) => ({ path, amountIn: a[j]!, amountOut: outs[j]! })).filter(r => r.amountIn > 0n)
