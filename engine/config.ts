@@ -30,6 +30,13 @@ export const configSchema = z.object({
   CORS_ORIGIN: z.string().min(1).default('*'),
   POOL_THREADS: positiveInt.default(Math.max(1, availableParallelism() - 1)),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(5000),
+  // Aggregator price proxy (0x Swap API v2 price format); unset AGG_BASE_URL = not configured
+  AGG_BASE_URL: z.string().url().optional(),
+  AGG_API_KEY: z.string().min(1).optional(),
+  AGG_TIMEOUT_MS: positiveInt.default(2000),
+  AGG_ID: z.string().min(1).default('agg'),
+  AGG_CHAIN_ID: positiveInt.optional(),
+  AGG_PRICE_PATH: z.enum(['/swap/permit2/price', '/swap/allowance-holder/price']).default('/swap/permit2/price'),
 })
 
 export type Config = z.infer<typeof configSchema>

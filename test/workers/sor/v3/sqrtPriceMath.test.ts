@@ -8,9 +8,8 @@ const E18 = 10n ** 18n
 /** encodePriceSqrt(reserve1, reserve0) of the spec: floor(sqrt(reserve1 / reserve0) * 2^96). */
 function encodePriceSqrt(reserve1: bigint, reserve0: bigint): bigint {
   const x = (reserve1 << 192n) / reserve0
-  let r = BigInt(Math.floor(Math.sqrt(Number(x))))
-  while (r * r > x) r--
-  while ((r + 1n) * (r + 1n) <= x) r++
+  let r = x, y = (x + 1n) / 2n // Newton's integer square root
+  while (y < r) { r = y; y = (x / y + y) / 2n }
   return r
 }
 

@@ -1,0 +1,46 @@
+// Baseline upsert and the performance reports (spec "Benchmark").
+import type { EngineContext } from '../context.js'
+import { ok } from '../front/request.js'
+import { Errors } from '../front/errors.js'
+import { isAddress } from '../fills/values.js'
+import { parseBaselineBody } from './parseBaseline.js'
+import { storeBaseline } from './storeBaseline.js'
+import { rfqPerformance, performanceSummary } from '../store/fills.js'
+import { improvementBps } from '../../workers/fills/improvement.js'
+import { roundTo } from '../../workers/fills/round.js'
+
+export const WINDOWS = { '24h': 24 * 3600_000, '7d': 7 * 24 * 3600_000, '30d': 30 * 24 * 3600_000 } as const
+
+export function benchmarkRoutes({ surfaces, sql }: EngineContext, o: { clientSourceId: string }): void {
+  surfaces.api.post('/api/v1/rfq/baseline', async req => {
+    const baseline = parseBaselineBody(req.body)
+    const id = await storeBaseline(sql, baseline)
+    return ok({ success: true, id })
+  })
+
+  surfaces.api.get('/api/v1/rfq/performance', async req => {
+    const rfqId = req.query.get('rfqId')
+    if (!rfqId) throw Errors.badRequest('Missing rfqId')
+    const p = await rfqPerformance(sql, rfqId)
+    if (!p) throw Errors.notFound('No baseline or fill found for this RFQ')
+    // A fill recorded before its baseline arrived was not benchmarked then: report it against the baseline now.
+    const bps = p.benchmarkAvailable ? p.improvementBps
+      : improvementBps({ kind: p.kind, rfqAmountIn: p.rfqAmountIn, rfqAmountOut: p.rfqAmountOut, baselineAmountIn: p.baselineAmountIn, baselineAmountOut: p.baselineAmountOut })
+    return ok({ rfqId, improvementBps: bps, rfqAmountOut: p.rfqAmountOut.toString(), baselineAmountOut: p.baselineAmountOut.toString(),
+      baselineSource: p.baselineSource === 'sor' ? 'sor' : o.clientSourceId, computedAt: (p.benchmarkAvailable ? p.filledAt : new Date()).toISOString() })
+  })
+
+  surfaces.api.get('/api/v1/rfq/performance-summary', async req => {
+    const window = req.query.get('window') ?? '7d'
+    if (!Object.hasOwn(WINDOWS, window)) throw Errors.badRequest('Invalid window (24h, 7d or 30d)')
+    const tokenIn = req.query.get('tokenIn') ?? undefined, tokenOut = req.query.get('tokenOut') ?? undefined
+    if ((tokenIn !== undefined && !isAddress(tokenIn)) || (tokenOut !== undefined && !isAddress(tokenOut))) throw Errors.badRequest('Invalid token address format')
+    const since = new Date(Date.now() - WINDOWS[window as keyof typeof WINDOWS])
+    const s = await performanceSummary(sql, { since, tokenIn: tokenIn?.toLowerCase(), tokenOut: tokenOut?.toLowerCase() })
+    return ok({ window, totalFills: s.totalFills, avgImprovementBps: round(s.avgImprovementBps), medianImprovementBps: round(s.medianImprovementBps),
+      totalVolumeUsd: roundTo(s.totalVolumeUsd, 2), pctBetterThanBaseline: round(s.pctBetterThanBaseline) })
+  })
+}
+
+/** No benchmarked fills in the window: the averages are 0, not null, so clients can plot them. */
+const round = (x: number | null) => (x === null ? 0 : roundTo(x, 2))

@@ -1,0 +1,85 @@
+// Recording a fill: one transaction inserts the fill (the txHash's unique constraint picks the one
+// winner), benchmarks it against the RFQ's stored baseline, awards points v2 and bumps the league
+// rollups. Called by POST /api/v1/fills and, inside its own transaction, by the agent fill.
+import type { FillInput, RfqEvent } from '../../actors/rfqTypes.js'
+import type { EventBus } from '../../actors/events.js'
+import type { Sql } from '../store/db.js'
+import type { Tx } from '../store/baselines.js'
+import { baselineForRfq } from '../store/baselines.js'
+import { insertFill } from '../store/fills.js'
+import { bumpRollups } from '../store/league.js'
+import { Errors } from '../front/errors.js'
+import { improvementCentiBps, centiToBps, centiToDecimal } from '../../workers/fills/improvement.js'
+import { pointsV2, POINTS_VERSION } from '../../workers/fills/points.js'
+
+export interface FillRecord {
+  id: string
+  txHash: string
+  improvementBps: number
+  takerPoints: number
+  makerPoints: number
+  version: typeof POINTS_VERSION
+}
+
+export interface RecordFillDeps {
+  /** when the fill happened; default the database's now(). Tests and backfills set it. */
+  filledAt?: Date
+  /**
+   * Published with `fill.recorded` after commit. Only when recordFill owns the transaction (it was
+   * given the pool): inside a caller's transaction the caller publishes after its own commit
+   * (use fillRecordedEvent).
+   */
+  events?: EventBus<RfqEvent>
+}
+
+export const DUPLICATE_FILL = 'Fill already recorded for this transaction'
+
+/**
+ * Records one fill. `sql` is the pool (recordFill opens and commits its own transaction) or a
+ * transaction from `sql.begin` (the caller commits; a 409 thrown here should roll it back).
+ * Throws HttpError 409 `Fill already recorded for this transaction` when txHash was recorded before.
+ */
+export async function recordFill(sql: Sql | Tx, input: FillInput, deps: RecordFillDeps = {}): Promise<FillRecord> {
+  if ('begin' in sql && typeof sql.begin === 'function') {
+    const record = await (sql as Sql).begin(tx => recordIn(tx, input, deps))
+    deps.events?.publish(fillRecordedEvent(record, input.rfqId))
+    return record
+  }
+  return recordIn(sql, input, deps)
+}
+
+export function fillRecordedEvent(fill: FillRecord, rfqId: string | null): RfqEvent {
+  return { type: 'fill.recorded', fill: { id: fill.id, txHash: fill.txHash, rfqId, improvementBps: fill.improvementBps,
+    takerPoints: fill.takerPoints, makerPoints: fill.makerPoints } }
+}
+
+async function recordIn(tx: Tx, input: FillInput, deps: RecordFillDeps): Promise<FillRecord> {
+  const txHash = input.txHash.toLowerCase()
+  const taker = input.taker.toLowerCase(), maker = input.maker.toLowerCase()
+  const baseline = input.rfqId ? await baselineForRfq(tx, input.rfqId) : undefined
+  const centi = baseline
+    ? improvementCentiBps({ kind: baseline.kind, rfqAmountIn: input.amountIn, rfqAmountOut: input.amountOut,
+        baselineAmountIn: baseline.amountIn, baselineAmountOut: baseline.baselineAmountOut })
+    : 0n
+  const improvementBps = centiToBps(centi)
+  const isPrivate = input.visibility === 'private'
+  const points = pointsV2({ notionalUsd: input.amountInUsd, improvementBps, isPrivate, taker, maker,
+    amountIn: input.amountIn, amountOut: input.amountOut })
+  let inserted
+  try {
+    inserted = await insertFill(tx, {
+      txHash, rfqId: input.rfqId, taker, maker, tokenIn: input.tokenIn.toLowerCase(), tokenOut: input.tokenOut.toLowerCase(),
+      amountIn: input.amountIn, amountOut: input.amountOut, amountInUsd: input.amountInUsd, isPrivate,
+      benchmarkAvailable: !!baseline, improvementBps: centiToDecimal(centi), baselineSource: baseline?.source ?? null,
+      takerPoints: points.takerPoints, makerPoints: points.makerPoints, pointsVersion: POINTS_VERSION, filledAt: deps.filledAt ?? null,
+    })
+  } catch (e) {
+    if ((e as { code?: string }).code === '23505') throw Errors.conflict(DUPLICATE_FILL)
+    throw e
+  }
+  if (!inserted) throw Errors.conflict(DUPLICATE_FILL)
+  // A self-trade is recorded (its txHash is spent) but stays out of the league: no volume to farm.
+  if (taker !== maker) await bumpRollups(tx, { taker, maker, day: inserted.day, notionalUsd: input.amountInUsd, benchmarkAvailable: !!baseline,
+    improvementBps: centiToDecimal(centi), isPrivate, takerPoints: points.takerPoints, makerPoints: points.makerPoints })
+  return { id: inserted.id, txHash, improvementBps, takerPoints: points.takerPoints, makerPoints: points.makerPoints, version: POINTS_VERSION }
+}
