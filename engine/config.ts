@@ -21,6 +21,13 @@ export const configSchema = z.object({
   SPOT_RFQ_ADDRESS: address.optional(),
   EIP712_NAME: z.string().min(1).default('SpotRFQ'),
   RPC_URL: z.string().url().optional(),
+  // Route finder (engine/sor): protocols file, pool scan range, one-block state reads, quote timeout
+  SOR_PROTOCOLS_FILE: z.string().min(1).optional(),
+  SOR_SCAN_BLOCK_RANGE: positiveInt.default(2000),
+  MULTICALL_ADDRESS: address.optional(),
+  SOR_V3_WORDS: z.coerce.number().int().min(0).max(64).default(4),
+  SOR_QUOTE_TIMEOUT_MS: positiveInt.default(2000),
+  SOR_STALE_AFTER_SECS: positiveInt.default(300),
   RATE_LIMIT_PER_MIN: positiveInt.default(30),
   RFQ_TTL_SECS: positiveInt.default(60),
   PUBLIC_RATE_LIMIT_PER_MIN: positiveInt.default(100),
@@ -37,6 +44,34 @@ export const configSchema = z.object({
   AGG_ID: z.string().min(1).default('agg'),
   AGG_CHAIN_ID: positiveInt.optional(),
   AGG_PRICE_PATH: z.enum(['/swap/permit2/price', '/swap/allowance-holder/price']).default('/swap/permit2/price'),
+  // RFQ REST API and agents (engine/agents, engine/rfqApi, engine/feed, engine/profile)
+  AGENT_RATE_PER_MIN: positiveInt.default(60),
+  AGENT_RATE_PER_HOUR: positiveInt.default(1000),
+  AGENT_REGISTRATION_PER_HOUR: positiveInt.default(5),
+  AGENT_REGISTRATION_PER_DAY: positiveInt.default(15),
+  MAX_ACTIVE_RFQS_PER_WALLET: positiveInt.default(10),
+  SSE_HEARTBEAT_MS: positiveInt.default(15000),
+  BADGE_CACHE_MS: positiveInt.default(600000),
+  TOKENS_FILE: z.string().min(1).optional(),
+  // Relay (engine/relay): cancel auth defaults to open on CHAIN_ID 31337, signature elsewhere
+  RELAY_CANCEL_AUTH: z.enum(['open', 'signature']).optional(),
+  RELAY_PING_INTERVAL_MS: positiveInt.default(30_000),
+  RELAY_MAX_BACKPRESSURE: positiveInt.default(4 * 1024 * 1024),
+  RELAY_MAX_PAYLOAD_BYTES: positiveInt.default(64 * 1024),
+  // Options market data ingestion (engine/ingest): its own process, started by `make ingest`, or by `make run` when not off
+  INGEST_SOURCE: z.enum(['off', 'deribit', 'replay', 'synthetic']).default('off'),
+  INGEST_FILE: z.string().min(1).optional(),
+  DERIBIT_BASE_URL: z.string().url().default('https://www.deribit.com/api/v2'),
+  INGEST_CURRENCIES: z.string().regex(/^[A-Z0-9_]+(,[A-Z0-9_]+)*$/, 'must be comma-separated currency codes, e.g. BTC,ETH').default('BTC,ETH'),
+  INGEST_INTERVAL_MS: positiveInt.default(10_000),
+  INGEST_SNAPSHOT_INTERVAL_MS: positiveInt.default(60_000),
+  INGEST_TICKERS_PER_CYCLE: z.coerce.number().int().min(0).default(10),
+  INGEST_TRADES_PAGE: z.coerce.number().int().min(1).max(1000).default(1000),
+  INGEST_BACKFILL_MINUTES: z.coerce.number().int().min(0).default(60),
+  INGEST_TIMEOUT_MS: positiveInt.default(10_000),
+  INGEST_BACKOFF_MAX_MS: positiveInt.default(60_000),
+  INGEST_REPLAY_REBASE: bool.default(false),
+  INGEST_SYNTHETIC_TRADES_PER_CYCLE: positiveInt.default(20),
 })
 
 export type Config = z.infer<typeof configSchema>

@@ -7,7 +7,7 @@ import type { Sql } from '../store/db.js'
 import type { Tx } from '../store/baselines.js'
 import { baselineForRfq } from '../store/baselines.js'
 import { insertFill } from '../store/fills.js'
-import { bumpRollups } from '../store/league.js'
+import { bumpRollups, invalidateBases } from '../store/league.js'
 import { Errors } from '../front/errors.js'
 import { improvementCentiBps, centiToBps, centiToDecimal } from '../../workers/fills/improvement.js'
 import { pointsV2, POINTS_VERSION } from '../../workers/fills/points.js'
@@ -78,6 +78,7 @@ async function recordIn(tx: Tx, input: FillInput, deps: RecordFillDeps): Promise
     throw e
   }
   if (!inserted) throw Errors.conflict(DUPLICATE_FILL)
+  if (deps.filledAt) await invalidateBases(tx, inserted.day)   // a backdated fill can fall before a period's first day
   // A self-trade is recorded (its txHash is spent) but stays out of the league: no volume to farm.
   if (taker !== maker) await bumpRollups(tx, { taker, maker, day: inserted.day, notionalUsd: input.amountInUsd, benchmarkAvailable: !!baseline,
     improvementBps: centiToDecimal(centi), isPrivate, takerPoints: points.takerPoints, makerPoints: points.makerPoints })

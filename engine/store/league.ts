@@ -1,8 +1,10 @@
-// League rollups and standings. Rollups are bumped in the fill's own transaction; standings read
-// the rollups (addresses x days in the period, or the all-time rows), never the fills table, so
-// their cost does not grow with the number of fills. The score is computed here in SQL with the
-// constants of workers/fills/leagueScore.ts so ranking and paging happen in the database.
+// League rollups and standings. Rollups are bumped in the fill's own transaction; a period's
+// standings are the all-time rows minus the period's base (everything before its first day,
+// computed once per day), so their cost does not grow with the number of fills or the period's
+// length. The score is computed here in SQL with the constants of workers/fills/leagueScore.ts so
+// ranking and paging happen in the database.
 import type { Tx } from './baselines.js'
+import type { Sql } from './db.js'
 import { leagueParams } from '../../workers/fills/leagueScore.js'
 
 export type Role = 'maker' | 'taker'
@@ -49,9 +51,13 @@ export async function bumpRollups(sql: Tx, f: RollupFill): Promise<void> {
   }
 }
 
-/** Rebuilds every rollup from the fills table (after a bulk load, or to repair); self-trades stay out, as in recordFill. */
+/**
+ * Rebuilds the fill columns of every rollup from the fills table (after a bulk load, or to repair);
+ * makers' judged/failed counts (from RFQ outcomes, not fills) are kept. Self-trades stay out, as in recordFill.
+ */
 export async function rebuildRollups(sql: Tx): Promise<void> {
-  await sql`truncate league_daily, league_totals`
+  await sql`delete from league_daily where judged = 0`
+  await sql`update league_daily set fills = 0, notional_usd = 0, benchmarked_fills = 0, improvement_sum = 0, private_fills = 0, points = 0`
   await sql`
     insert into league_daily (address, role, day, fills, notional_usd, benchmarked_fills, improvement_sum, private_fills, points)
     select address, role, day, count(*), sum(usd), count(*) filter (where b), coalesce(sum(imp) filter (where b), 0),
@@ -61,16 +67,56 @@ export async function rebuildRollups(sql: Tx): Promise<void> {
              benchmark_available as b, improvement_bps as imp, is_private as p, taker_points as pts from fills where taker <> maker
       union all
       select maker, 'maker', (filled_at at time zone 'utc')::date, amount_in_usd, benchmark_available, improvement_bps, is_private, maker_points from fills where taker <> maker
-    ) s group by address, role, day`
+    ) s group by address, role, day
+    on conflict (role, day, address) do update set fills = excluded.fills, notional_usd = excluded.notional_usd,
+      benchmarked_fills = excluded.benchmarked_fills, improvement_sum = excluded.improvement_sum,
+      private_fills = excluded.private_fills, points = excluded.points`
+  await totalsFromDaily(sql)
+}
+
+/** league_totals := sums of league_daily (and every period base is stale). */
+export async function totalsFromDaily(sql: Tx): Promise<void> {
+  await sql`truncate league_totals, league_base, league_base_meta`
   await sql`
-    insert into league_totals (address, role, fills, notional_usd, benchmarked_fills, improvement_sum, private_fills, points)
-    select address, role, sum(fills), sum(notional_usd), sum(benchmarked_fills), sum(improvement_sum), sum(private_fills), sum(points)
+    insert into league_totals (address, role, fills, notional_usd, benchmarked_fills, improvement_sum, private_fills, points, judged, failed)
+    select address, role, sum(fills), sum(notional_usd), sum(benchmarked_fills), sum(improvement_sum), sum(private_fills), sum(points),
+           sum(judged), sum(failed)
     from league_daily group by address, role`
+}
+
+/** A fill dated before today (backfill, tests) changes the "before the period" part of later bases. */
+export async function invalidateBases(sql: Tx, day: string): Promise<void> {
+  await sql`delete from league_base where period in (select period from league_base_meta where base_day > ${day}::date)`
+  await sql`delete from league_base_meta where base_day > ${day}::date`
+}
+
+/**
+ * Makes sure league_base holds, for `period`, the sums of every daily row before `baseDay`.
+ * Computed once per period per day (the first query after the day turns); an advisory lock makes
+ * concurrent first queries compute it once.
+ */
+export async function ensureBase(sql: Sql, period: string, baseDay: string): Promise<void> {
+  const [m] = await sql`select base_day::text as d from league_base_meta where period = ${period}`
+  if (m?.d === baseDay) return
+  await sql.begin(async tx => {
+    await tx`select pg_advisory_xact_lock(7318230, hashtext(${period}))`
+    const [again] = await tx`select base_day::text as d from league_base_meta where period = ${period}`
+    if (again?.d === baseDay) return
+    await tx`delete from league_base where period = ${period}`
+    await tx`
+      insert into league_base (period, address, role, fills, notional_usd, benchmarked_fills, improvement_sum, private_fills, points, judged, failed)
+      select ${period}, address, role, sum(fills), sum(notional_usd), sum(benchmarked_fills), sum(improvement_sum), sum(private_fills),
+             sum(points), sum(judged), sum(failed)
+      from league_daily where day < ${baseDay}::date group by address, role`
+    await tx`insert into league_base_meta (period, base_day) values (${period}, ${baseDay}::date)
+             on conflict (period) do update set base_day = excluded.base_day`
+  })
 }
 
 export interface StandingsQuery {
   role: Role
-  /** first UTC day of the period; null for all time */
+  /** the period's name and first UTC day (null for all time); call ensureBase(period, sinceDay) first */
+  period: string
   sinceDay: string | null
   minUsd: number
   /** lowercase substring of the address */
@@ -97,16 +143,7 @@ export interface Standings { rows: StandingRow[]; total: number }
 
 export async function standings(sql: Tx, q: StandingsQuery): Promise<Standings> {
   const p = leagueParams
-  const source = q.sinceDay === null
-    ? sql`select address, fills, notional_usd, benchmarked_fills, improvement_sum, private_fills, points
-          from league_totals where role = ${q.role}`
-    : sql`select address, sum(fills)::int as fills, sum(notional_usd) as notional_usd, sum(benchmarked_fills)::int as benchmarked_fills,
-                 sum(improvement_sum) as improvement_sum, sum(private_fills)::int as private_fills, sum(points) as points
-          from league_daily where role = ${q.role} and day >= ${q.sinceDay}::date group by address`
-  const quality = q.role === 'maker'
-    ? sql`left join (select maker, sum(failed)::float8 / nullif(sum(judged), 0) as cancel_rate from maker_quality_daily
-                     ${q.sinceDay === null ? sql`` : sql`where day >= ${q.sinceDay}::date`} group by maker) mq on mq.maker = a.address`
-    : sql`left join (select null::text as maker, null::float8 as cancel_rate) mq on false`
+  const source = periodSource(sql, q.role, q.period)
   const search = q.search === null ? sql`` : sql`where address like ${'%' + q.search.replace(/[\\%_]/g, m => '\\' + m) + '%'}`
   // rawScore = w*log10(1+notional) * (1 + clamp(avgImp)/d) * (1 + bonus*privateShare) * reliability (makers)
   const rows = await sql`
@@ -115,16 +152,17 @@ export async function standings(sql: Tx, q: StandingsQuery): Promise<Standings> 
       select a.address, a.fills, a.notional_usd, a.points,
              case when a.benchmarked_fills > 0 then (a.improvement_sum / a.benchmarked_fills)::float8 else 0 end as avg_imp,
              a.private_fills::float8 / a.fills as private_share,
-             case when ${q.role} = 'maker' then coalesce(mq.cancel_rate, 0) end as cancel_rate
-      from a ${quality}
-      where a.notional_usd >= ${q.minUsd}
+             case when ${q.role} = 'maker' then coalesce(a.failed::float8 / nullif(a.judged, 0), 0) end as cancel_rate
+      from a
+      where a.fills > 0 and a.notional_usd >= ${q.minUsd}
     ),
     s as (
-      select m.*, least(greatest(1.1 - cancel_rate * 1.5, 0.5), 1.1) as reliability,
+      select m.*, case when cancel_rate is not null then least(greatest(1.1 - cancel_rate * 1.5, 0.5), 1.1) end as reliability,
              ${p.notionalWeight}::float8 * log(1 + greatest(notional_usd, 0))
                * (1 + least(greatest(avg_imp, ${-p.improvementClampBps}::float8), ${p.improvementClampBps}::float8) / ${p.improvementDivisor}::float8)
                * (1 + ${p.privacyBonus}::float8 * private_share)
-               * coalesce(least(greatest(1.1 - cancel_rate * 1.5, 0.5), 1.1), 1) as raw_score
+               -- greatest/least skip NULLs, so takers (cancel_rate null) need the explicit case
+               * case when cancel_rate is not null then least(greatest(1.1 - cancel_rate * 1.5, 0.5), 1.1) else 1 end as raw_score
       from m
     ),
     r as (
@@ -138,7 +176,7 @@ export async function standings(sql: Tx, q: StandingsQuery): Promise<Standings> 
   if (!rows.length) {
     if (q.offset > 0) {   // past the end: count without the page
       const [c] = await sql`
-        with a as (${source}) select count(*)::int as n from a where a.notional_usd >= ${q.minUsd}
+        with a as (${source}) select count(*)::int as n from a where a.fills > 0 and a.notional_usd >= ${q.minUsd}
         ${q.search === null ? sql`` : sql`and address like ${'%' + q.search.replace(/[\\%_]/g, m => '\\' + m) + '%'}`}`
       total = c!.n as number
     }
@@ -153,13 +191,27 @@ export async function standings(sql: Tx, q: StandingsQuery): Promise<Standings> 
 
 export interface Kpi { totalNotional: number; avgImprovementBps: number | null; privateVolumePct: number | null; fillCount: number }
 
-/** Over every fill of the period (each fill has exactly one taker row, so the taker rollup counts each fill once). */
-export async function kpi(sql: Tx, sinceDay: string | null): Promise<Kpi> {
-  const from = sinceDay === null ? sql`league_totals where role = 'taker'` : sql`league_daily where role = 'taker' and day >= ${sinceDay}::date`
+/** Over every fill of the period (each fill has exactly one taker row, so the taker rows count each fill once). */
+export async function kpi(sql: Tx, period: string, sinceDay: string | null): Promise<Kpi> {
   const [r] = await sql`
+    with a as (${periodSource(sql, 'taker', sinceDay === null ? 'all' : period)})
     select coalesce(sum(fills), 0)::int as fills, coalesce(sum(notional_usd), 0)::float8 as notional,
            (sum(improvement_sum) / nullif(sum(benchmarked_fills), 0))::float8 as avg_imp,
            (100.0 * sum(private_fills) / nullif(sum(fills), 0))::float8 as private_pct
-    from ${from}`
+    from a`
   return { totalNotional: r!.notional, avgImprovementBps: r!.avg_imp, privateVolumePct: r!.private_pct, fillCount: r!.fills }
+}
+
+/** Per-address figures of one role over a period: the all-time row, minus the period's base when there is one. */
+function periodSource(sql: Tx, role: Role, period: string) {
+  if (period === 'all')
+    return sql`select address, fills, notional_usd, benchmarked_fills, improvement_sum, private_fills, points, judged, failed
+               from league_totals where role = ${role}`
+  return sql`
+    select t.address, t.fills - coalesce(b.fills, 0) as fills, t.notional_usd - coalesce(b.notional_usd, 0) as notional_usd,
+           t.benchmarked_fills - coalesce(b.benchmarked_fills, 0) as benchmarked_fills,
+           t.improvement_sum - coalesce(b.improvement_sum, 0) as improvement_sum, t.private_fills - coalesce(b.private_fills, 0) as private_fills,
+           t.points - coalesce(b.points, 0) as points, t.judged - coalesce(b.judged, 0) as judged, t.failed - coalesce(b.failed, 0) as failed
+    from league_totals t left join league_base b on b.period = ${period} and b.role = t.role and b.address = t.address
+    where t.role = ${role}`
 }

@@ -48,7 +48,7 @@ create index fills_taker_time on fills (taker, filled_at desc);
 create index fills_rfq on fills (rfq_id, filled_at desc) where rfq_id is not null;
 
 -- League rollups, maintained in the fill's own transaction: one row per (address, role, UTC day)
--- and one all-time row per (address, role). A league query reads addresses x days, never fills.
+-- and one all-time row per (address, role). judged/failed are makers' reliability evidence (below).
 create table league_daily (
   address text not null,
   role text not null check (role in ('maker', 'taker')),
@@ -59,9 +59,10 @@ create table league_daily (
   improvement_sum numeric not null,
   private_fills integer not null,
   points double precision not null,
+  judged integer not null default 0,
+  failed integer not null default 0,
   primary key (role, day, address)
 );
-create index league_daily_address on league_daily (address, role, day);
 
 create table league_totals (
   address text not null,
@@ -72,35 +73,53 @@ create table league_totals (
   improvement_sum numeric not null,
   private_fills integer not null,
   points double precision not null,
+  judged integer not null default 0,
+  failed integer not null default 0,
   primary key (role, address)
+);
+
+-- A period's figures are totals minus everything before its first day. That "before" part changes
+-- only when the first day moves (once a day), so it is computed once per (period, first day) on
+-- first use and a league query is one join of two per-address tables, whatever the fill count.
+create table league_base_meta (
+  period text primary key,
+  base_day date not null
+);
+create table league_base (
+  period text not null,
+  address text not null,
+  role text not null,
+  fills integer not null,
+  notional_usd double precision not null,
+  benchmarked_fills integer not null,
+  improvement_sum numeric not null,
+  private_fills integer not null,
+  points double precision not null,
+  judged integer not null,
+  failed integer not null,
+  primary key (period, role, address)
 );
 
 -- Makers' reliability evidence. When an RFQ reaches a final state, the maker of its best quote
 -- (highest amountOut for EXACT_IN, lowest amountIn for EXACT_OUT; earliest on ties) is judged:
 -- the RFQ EXPIRED unfilled -> that maker failed to honour a winning quote. A taker's own
 -- cancellation is the taker's choice and judges no one. cancelRate = failed / judged.
-create table maker_quality_daily (
-  maker text not null,
-  day date not null,
-  judged integer not null,
-  failed integer not null,
-  primary key (day, maker)
-);
-
 create function judge_best_quote() returns trigger language plpgsql as $$
-declare best text;
+declare best text; bad integer; d date := (now() at time zone 'utc')::date;
 begin
   select q.maker into best from quotes q where q.rfq_id = new.id
    order by case when new.kind = 0 then q.amount_out end desc nulls last,
             case when new.kind = 1 then q.amount_in end asc nulls last,
             q.received_at, q.id
    limit 1;
-  if best is not null then
-    insert into maker_quality_daily (maker, day, judged, failed)
-    values (best, (now() at time zone 'utc')::date, 1, case when new.status = 'EXPIRED' then 1 else 0 end)
-    on conflict (day, maker) do update
-      set judged = maker_quality_daily.judged + 1, failed = maker_quality_daily.failed + excluded.failed;
-  end if;
+  if best is null then return null; end if;
+  bad := case when new.status = 'EXPIRED' then 1 else 0 end;
+  insert into league_daily (address, role, day, fills, notional_usd, benchmarked_fills, improvement_sum, private_fills, points, judged, failed)
+  values (best, 'maker', d, 0, 0, 0, 0, 0, 0, 1, bad)
+  on conflict (role, day, address) do update set judged = league_daily.judged + 1, failed = league_daily.failed + excluded.failed;
+  insert into league_totals (address, role, fills, notional_usd, benchmarked_fills, improvement_sum, private_fills, points, judged, failed)
+  values (best, 'maker', 0, 0, 0, 0, 0, 0, 1, bad)
+  on conflict (role, address) do update set judged = league_totals.judged + 1, failed = league_totals.failed + excluded.failed;
   return null;
 end $$;
 

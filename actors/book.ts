@@ -1,0 +1,183 @@
+// RfqBook: the directory of live RFQ actors (RfqDirectory). It spawns one RfqActor per RFQ, finds
+// it by id, keeps the per-taker counts and the share-token index, and forgets an RFQ when its
+// actor stops (cancel, fill, expiry or RFQ_TTL_SECS). Every change to a live RFQ is a message to
+// its actor; the book itself holds only indexes.
+import { createHash } from 'node:crypto'
+import type { ActorRef, ActorSystem } from './mailbox.js'
+import { ActorStopped } from './mailbox.js'
+import { EventBus } from './events.js'
+import type { AcceptedQuote, Address, CancelOutcome, FillOutcome, QuoteVerdict, Rfq, RfqDirectory, RfqEvent, RfqView } from './rfqTypes.js'
+import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.js'
+import { RelayErrors } from './errors.js'
+
+export interface RfqStorePort {
+  insertRfq(rfq: Rfq, shareTokenHash: string | null): Promise<void>
+  persistStatus: RfqDeps['persistStatus']
+  commitQuote: RfqDeps['commitQuote']
+}
+
+export interface BookDeps {
+  store: RfqStorePort
+  recoverSigner: RfqDeps['recoverSigner']
+  ttlSecs: number
+  askTimeoutMs?: number
+  onWarn?(msg: string, detail: object): void
+}
+
+/** A live RFQ as it was when the engine stopped: its row and its stored quotes. */
+export interface RestoredRfq {
+  rfq: Rfq
+  shareTokenHash: string | null
+  quotes: AcceptedQuote[]
+}
+
+interface Entry { ref: ActorRef<RfqMsg>; rfq: Rfq; shareTokenHash: string | null; quotes: number }
+
+// An RFQ that keeps failing is stopped rather than restarted: its state lives in Postgres and a
+// client can read it there; three failures in ten seconds means something is wrong with it.
+const rfqSupervision = { intensity: 3, periodMs: 10_000 }
+
+export function hashShareToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex')
+}
+
+export class RfqBook implements RfqDirectory {
+  readonly events = new EventBus<RfqEvent>()
+  private readonly live = new Map<string, Entry>()
+  private readonly byTaker = new Map<Address, number>()
+  private readonly byShareHash = new Map<string, string>()
+  private liveQuotes = 0
+  private readonly askTimeoutMs: number
+  private readonly actorDeps: RfqDeps
+
+  constructor(private readonly system: ActorSystem, private readonly deps: BookDeps) {
+    this.askTimeoutMs = deps.askTimeoutMs ?? 10_000
+    this.actorDeps = {
+      recoverSigner: deps.recoverSigner,
+      commitQuote: deps.store.commitQuote,
+      persistStatus: deps.store.persistStatus,
+      publish: e => {
+        if (e.type === 'rfq.quoted') { const en = this.live.get(e.rfqId); if (en) { en.quotes++; this.liveQuotes++ } }
+        this.events.publish(e)
+      },
+      onGone: id => this.forget(id),
+      onWarn: deps.onWarn,
+    }
+  }
+
+  async create(rfq: Rfq): Promise<void> {
+    if (this.live.has(rfq.id)) throw new Error(`RFQ ${rfq.id} is already live`)
+    const shareTokenHash = rfq.shareToken ? hashShareToken(rfq.shareToken) : null
+    await this.deps.store.insertRfq(rfq, shareTokenHash)
+    this.spawn(rfq, shareTokenHash, [])
+    this.events.publish({ type: 'rfq.created', rfq })
+  }
+
+  /** Brings back RFQs that were live when the engine stopped (no insert, no broadcast). */
+  restore(rfqs: readonly RestoredRfq[]): void {
+    for (const r of rfqs) if (!this.live.has(r.rfq.id)) this.spawn(r.rfq, r.shareTokenHash, r.quotes)
+  }
+
+  async describe(id: string): Promise<RfqView | undefined> {
+    const e = this.live.get(id)
+    if (!e) return undefined
+    try {
+      return await e.ref.ask<RfqView>(replyTo => ({ type: 'Describe', replyTo }), this.askTimeoutMs)
+    } catch (err) {
+      if (err instanceof ActorStopped) return undefined
+      throw err
+    }
+  }
+
+  async listLive(): Promise<RfqView[]> {
+    const views = await Promise.all([...this.live.keys()].map(id => this.describe(id)))
+    return views.filter((v): v is RfqView => v !== undefined)
+      .sort((a, b) => b.rfq.createdAt.getTime() - a.rfq.createdAt.getTime() || (a.rfq.id < b.rfq.id ? 1 : -1))
+  }
+
+  async submitQuote(rfqId: unknown, quote: unknown, signature: unknown, opts: { shareToken?: string } = {}): Promise<QuoteVerdict> {
+    if (typeof rfqId !== 'string' || rfqId === '' || typeof quote !== 'object' || quote === null || Array.isArray(quote)
+      || typeof signature !== 'string' || signature === '') return verdict(RelayErrors.missingFields())
+    const e = this.live.get(rfqId)
+    if (!e) return verdict(RelayErrors.rfqNotFound())
+    const shareTokenHash = typeof opts.shareToken === 'string' ? hashShareToken(opts.shareToken) : null
+    try {
+      return await e.ref.ask<QuoteVerdict>(replyTo => ({ type: 'QuoteSubmitted', raw: quote as Record<string, unknown>, signature, shareTokenHash, replyTo }), this.askTimeoutMs)
+    } catch (err) {
+      if (err instanceof ActorStopped) return verdict(RelayErrors.rfqNotFound())   // it left while we asked
+      this.deps.onWarn?.('quote submission failed', { rfqId, err })
+      return verdict(RelayErrors.internal())
+    }
+  }
+
+  async cancel(rfqId: string): Promise<CancelOutcome> {
+    const e = this.live.get(rfqId)
+    if (!e) return { ok: false, reason: 'not_found' }
+    try {
+      const outcome = await e.ref.ask<CancelOutcome>(replyTo => ({ type: 'Cancel', replyTo }), this.askTimeoutMs)
+      if (outcome.ok) this.forget(rfqId)     // gone for every reader from the moment the caller hears so
+      return outcome
+    } catch (err) {
+      if (err instanceof ActorStopped) return { ok: false, reason: 'not_found' }
+      throw err
+    }
+  }
+
+  async fill<R>(rfqId: string, txHash: string, commit: () => Promise<R>): Promise<FillOutcome<R>> {
+    const e = this.live.get(rfqId)
+    if (!e) return { ok: false, reason: 'not_found' }
+    try {
+      const outcome = await e.ref.ask<FillOutcome<R>>(replyTo => ({ type: 'Fill', txHash, commit, replyTo: replyTo as (v: FillOutcome<unknown>) => void }), this.askTimeoutMs)
+      if (outcome.ok) this.forget(rfqId)
+      return outcome
+    } catch (err) {
+      if (err instanceof ActorStopped) return { ok: false, reason: 'not_found' }
+      throw err
+    }
+  }
+
+  activeCount(taker: Address): number {
+    return this.byTaker.get(taker.toLowerCase() as Address) ?? 0
+  }
+
+  /** The live RFQ a share token opens, if any: how a private RFQ's makers find it. */
+  rfqForShareToken(token: string): Rfq | undefined {
+    const id = this.byShareHash.get(hashShareToken(token))
+    return id === undefined ? undefined : this.live.get(id)?.rfq
+  }
+
+  /** The RFQ's visibility and share-token check without asking its actor (REST reads, broadcasts). */
+  peek(id: string): { rfq: Rfq; shareTokenHash: string | null } | undefined {
+    const e = this.live.get(id)
+    return e && { rfq: e.rfq, shareTokenHash: e.shareTokenHash }
+  }
+
+  get activeRfqs(): number { return this.live.size }
+  /** quotes held by RFQs in the active store */
+  get totalQuotes(): number { return this.liveQuotes }
+
+  private spawn(rfq: Rfq, shareTokenHash: string | null, quotes: AcceptedQuote[]): void {
+    const state = initialRfqState(rfq, { ttlSecs: this.deps.ttlSecs, shareTokenHash, quotes })
+    const ref = this.system.spawn(`rfq:${rfq.id}`, rfqBehavior(this.actorDeps), state, { supervision: rfqSupervision })
+    this.live.set(rfq.id, { ref, rfq, shareTokenHash, quotes: quotes.length })
+    this.liveQuotes += quotes.length
+    this.byTaker.set(rfq.taker, (this.byTaker.get(rfq.taker) ?? 0) + 1)
+    if (shareTokenHash) this.byShareHash.set(shareTokenHash, rfq.id)
+    ref.tell({ type: 'Arm' })
+  }
+
+  private forget(id: string): void {
+    const e = this.live.get(id)
+    if (!e) return
+    this.live.delete(id)
+    this.liveQuotes -= e.quotes
+    const n = (this.byTaker.get(e.rfq.taker) ?? 1) - 1
+    if (n > 0) this.byTaker.set(e.rfq.taker, n)
+    else this.byTaker.delete(e.rfq.taker)
+    if (e.shareTokenHash) this.byShareHash.delete(e.shareTokenHash)
+  }
+}
+
+function verdict(e: { code: string; message: string }): QuoteVerdict {
+  return { ok: false, code: e.code, message: e.message }
+}

@@ -1,0 +1,72 @@
+// The relay's cheap quote checks, synchronous and in the spec's order: maker address, tokenIn,
+// tokenOut, deadline, amountIn, amountOut. The signature (rule 5) and the one-quote-per-maker rule
+// (rule 6) need the pool and the actor's state; rule 1 (RFQ live) is the actor's existence.
+// The first failure is the one reported. A passing quote comes back normalised: lowercase
+// addresses, canonical decimal strings, times as numbers.
+import type { Address, QuoteJson } from './rfqTypes.js'
+import { RelayErrors, type RelayError } from './errors.js'
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+const DECIMAL = /^(?:0|[1-9][0-9]{0,77})$/
+const MAX_UINT256 = (1n << 256n) - 1n
+
+export interface RfqTerms {
+  tokenIn: Address
+  tokenOut: Address
+  /** private RFQs with a non-empty list: only these makers may quote */
+  allowedMakers: readonly Address[]
+}
+
+export type QuoteCheck = { ok: true; quote: QuoteJson } | { ok: false; error: RelayError }
+
+export function checkQuote(rfq: RfqTerms, raw: Record<string, unknown>, nowSec: number): QuoteCheck {
+  if (!isAddress(raw.maker)) return fail(RelayErrors.invalidMaker())
+  const maker = raw.maker.toLowerCase() as Address
+  if (rfq.allowedMakers.length && !rfq.allowedMakers.includes(maker)) return fail(RelayErrors.makerNotAllowed())
+  if (!isAddress(raw.tokenIn) || raw.tokenIn.toLowerCase() !== rfq.tokenIn) return fail(RelayErrors.tokenInMismatch())
+  if (!isAddress(raw.tokenOut) || raw.tokenOut.toLowerCase() !== rfq.tokenOut) return fail(RelayErrors.tokenOutMismatch())
+
+  const deadline = unixSeconds(raw.deadline)
+  if (typeof deadline === 'string') return fail(RelayErrors.invalidQuoteField('deadline', deadline))
+  if (!(deadline > nowSec)) return fail(RelayErrors.deadlinePast())
+  const amountIn = uint256(raw.amountIn)
+  if (typeof amountIn === 'string') return fail(RelayErrors.invalidQuoteField('amountIn', amountIn))
+  if (amountIn === 0n) return fail(RelayErrors.amountInZero())
+  const amountOut = uint256(raw.amountOut)
+  if (typeof amountOut === 'string') return fail(RelayErrors.invalidQuoteField('amountOut', amountOut))
+  if (amountOut === 0n) return fail(RelayErrors.amountOutZero())
+
+  // the fields no rule names: still part of the signed struct, so they must be well formed
+  if (!isAddress(raw.taker)) return fail(RelayErrors.invalidQuoteField('taker', 'must be 0x + 40 hex digits'))
+  const expiry = unixSeconds(raw.expiry)
+  if (typeof expiry === 'string') return fail(RelayErrors.invalidQuoteField('expiry', expiry))
+  const nonce = uint256(raw.nonce)
+  if (typeof nonce === 'string') return fail(RelayErrors.invalidQuoteField('nonce', nonce))
+
+  return { ok: true, quote: {
+    maker, taker: raw.taker.toLowerCase() as Address, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
+    amountIn: amountIn.toString(), amountOut: amountOut.toString(), expiry, nonce: nonce.toString(), deadline,
+  } }
+}
+
+function isAddress(x: unknown): x is string {
+  return typeof x === 'string' && ADDRESS.test(x)
+}
+
+/** A uint256 from its canonical decimal string, or the reason it is not one. */
+function uint256(x: unknown): bigint | string {
+  if (typeof x !== 'string') return 'must be a decimal BigInt string'
+  if (!DECIMAL.test(x)) return 'must be a non-negative decimal integer string'
+  const v = BigInt(x)
+  return v > MAX_UINT256 ? 'exceeds uint256' : v
+}
+
+/** Unix seconds as a safe integer (number or decimal string), or the reason it is not. */
+function unixSeconds(x: unknown): number | string {
+  const n = typeof x === 'number' ? x : typeof x === 'string' && DECIMAL.test(x) ? Number(x) : NaN
+  return Number.isSafeInteger(n) && n >= 0 ? n : 'must be unix seconds (a non-negative integer)'
+}
+
+function fail(error: RelayError): QuoteCheck {
+  return { ok: false, error }
+}

@@ -1,0 +1,192 @@
+// RfqActor: one per live RFQ. It owns the RFQ's quotes and its state machine, so everything that
+// can race on one RFQ (two quotes from one maker, a cancel and a fill, a quote and the expiry) is
+// decided here, one message at a time. Slow work (signer recovery on the pool, the durable write)
+// leaves the actor through pipeToSelf and comes back as a message, so the actor is never held by
+// it; a maker's slot is reserved when its first valid quote comes back, before the write, so a
+// burst of the same maker's quotes yields exactly one acceptance.
+import type { ActorContext, Behavior, Reply } from './mailbox.js'
+import type { AcceptedQuote, Address, CancelOutcome, FillOutcome, Hex, QuoteJson, QuoteVerdict, Rfq, RfqEvent, RfqStatus, RfqView } from './rfqTypes.js'
+import { checkQuote } from './quoteChecks.js'
+import { RelayErrors, type RelayError } from './errors.js'
+
+/** What an RFQ actor needs from outside; the engine supplies the real ones. */
+export interface RfqDeps {
+  recoverSigner(quote: QuoteJson, signature: string): Promise<Address | null>
+  /** durable before it resolves (group commit); also bumps quote_count and OPEN -> QUOTED */
+  commitQuote(quote: AcceptedQuote): Promise<void>
+  persistStatus(rfqId: string, change: { status: 'CANCELLED'; at: Date } | { status: 'EXPIRED' }): Promise<void>
+  publish(event: RfqEvent): void
+  /** the actor has stopped: its RFQ has left the active store */
+  onGone(rfqId: string): void
+  onWarn?(msg: string, detail: object): void
+}
+
+export type RfqMsg =
+  | { type: 'Arm' }
+  | { type: 'QuoteSubmitted'; raw: Record<string, unknown>; signature: string; shareTokenHash: string | null; replyTo: Reply<QuoteVerdict> }
+  | { type: 'SignerRecovered'; quote: QuoteJson; signature: string; signer: Address | null | Error; replyTo: Reply<QuoteVerdict> }
+  | { type: 'QuoteCommitted'; accepted: AcceptedQuote; error: Error | null; replyTo: Reply<QuoteVerdict> }
+  | { type: 'Describe'; replyTo: Reply<RfqView> }
+  | { type: 'Cancel'; replyTo: Reply<CancelOutcome> }
+  | { type: 'Fill'; txHash: string; commit: () => Promise<unknown>; replyTo: Reply<FillOutcome<unknown>> }
+  | { type: 'Expire' }
+
+export interface RfqState {
+  rfq: Rfq
+  /** sha256 of the share token (private RFQs); the token itself is never kept after creation */
+  shareTokenHash: string | null
+  status: RfqStatus
+  /** ms since epoch: the earlier of the RFQ's own expiry and createdAt + RFQ_TTL_SECS */
+  liveUntil: number
+  quotes: AcceptedQuote[]
+  /** makers with an accepted quote or one being written: rule 6 */
+  makers: Set<Address>
+  committing: number
+  fillTxHash: string | null
+  cancelledAt: Date | null
+}
+
+export function initialRfqState(rfq: Rfq, opts: { ttlSecs: number; shareTokenHash: string | null; quotes?: AcceptedQuote[] }): RfqState {
+  const quotes = opts.quotes ?? []
+  return {
+    rfq, shareTokenHash: opts.shareTokenHash, status: quotes.length ? 'QUOTED' : 'OPEN',
+    liveUntil: Math.min(rfq.expiry * 1000, rfq.createdAt.getTime() + opts.ttlSecs * 1000),
+    quotes, makers: new Set(quotes.map(q => q.quote.maker)), committing: 0, fillTxHash: null, cancelledAt: null,
+  }
+}
+
+export function rfqBehavior(deps: RfqDeps): Behavior<RfqState, RfqMsg> {
+  return {
+    async receive(state, msg, ctx) {
+      switch (msg.type) {
+        case 'Arm':
+          ctx.setTimer('expire', Math.max(0, state.liveUntil - ctx.now()), { type: 'Expire' })
+          return state
+        case 'QuoteSubmitted': return quoteSubmitted(state, msg, ctx, deps)
+        case 'SignerRecovered': return signerRecovered(state, msg, ctx, deps)
+        case 'QuoteCommitted': return quoteCommitted(state, msg, ctx, deps)
+        case 'Describe':
+          msg.replyTo(view(state))
+          return state
+        case 'Cancel': return cancel(state, msg, ctx, deps)
+        case 'Fill': return fill(state, msg, ctx, deps)
+        case 'Expire': return expire(state, ctx, deps)
+      }
+    },
+    onStop(state) { deps.onGone(state.rfq.id) },
+  }
+}
+
+type Ctx = ActorContext<RfqMsg>
+
+function isOpen(s: RfqState): boolean {
+  return s.status === 'OPEN' || s.status === 'QUOTED'
+}
+
+/** Rule 1: active and unexpired, right now (a due expiry timer may not have fired yet). */
+function isLive(s: RfqState, nowMs: number): boolean {
+  return isOpen(s) && nowMs < s.liveUntil
+}
+
+function reject(replyTo: Reply<QuoteVerdict>, e: RelayError): void {
+  replyTo({ ok: false, code: e.code, message: e.message })
+}
+
+function quoteSubmitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteSubmitted' }>, ctx: Ctx, deps: RfqDeps): RfqState {
+  const now = ctx.now()
+  // a private RFQ without its token is indistinguishable from an unknown one: nothing leaks
+  const allowed = state.rfq.visibility === 'public' || (state.shareTokenHash !== null && msg.shareTokenHash === state.shareTokenHash)
+  if (!isLive(state, now) || !allowed) { reject(msg.replyTo, RelayErrors.rfqNotFound()); return state }
+  const checked = checkQuote(state.rfq, msg.raw, Math.floor(now / 1000))
+  if (!checked.ok) { reject(msg.replyTo, checked.error); return state }
+  const { quote } = checked
+  ctx.pipeToSelf(deps.recoverSigner(quote, msg.signature),
+    signer => ({ type: 'SignerRecovered', quote, signature: msg.signature, signer, replyTo: msg.replyTo }))
+  return state
+}
+
+function signerRecovered(state: RfqState, msg: Extract<RfqMsg, { type: 'SignerRecovered' }>, ctx: Ctx, deps: RfqDeps): RfqState {
+  if (msg.signer instanceof Error) deps.onWarn?.('signer recovery failed', { rfqId: state.rfq.id, err: msg.signer })
+  if (msg.signer !== msg.quote.maker) { reject(msg.replyTo, RelayErrors.badSignature()); return state }
+  // the RFQ may have been cancelled, filled or expired while the signature was on the pool
+  if (!isLive(state, ctx.now())) { reject(msg.replyTo, RelayErrors.rfqNotFound()); return state }
+  if (state.makers.has(msg.quote.maker)) { reject(msg.replyTo, RelayErrors.duplicateQuote()); return state }
+  state.makers.add(msg.quote.maker)                  // reserved: later duplicates fail from here on
+  state.committing++
+  const accepted: AcceptedQuote = { rfqId: state.rfq.id, quote: msg.quote, signature: msg.signature.toLowerCase() as Hex, receivedAt: new Date(ctx.now()) }
+  ctx.pipeToSelf(deps.commitQuote(accepted), r => ({ type: 'QuoteCommitted', accepted, error: r instanceof Error ? r : null, replyTo: msg.replyTo }))
+  return state
+}
+
+function quoteCommitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteCommitted' }>, ctx: Ctx, deps: RfqDeps): RfqState {
+  state.committing--
+  if (msg.error) {
+    state.makers.delete(msg.accepted.quote.maker)   // not stored, so not accepted: the maker may retry
+    deps.onWarn?.('quote not stored', { rfqId: state.rfq.id, err: msg.error })
+    reject(msg.replyTo, RelayErrors.internal())
+  } else {
+    state.quotes.push(msg.accepted)
+    if (state.status === 'OPEN') state.status = 'QUOTED'
+    // accepted before a cancel/fill/expiry landed: durable and acknowledged, but not broadcast for a gone RFQ
+    if (isOpen(state)) deps.publish({ type: 'rfq.quoted', rfqId: state.rfq.id, quote: msg.accepted })
+    msg.replyTo({ ok: true, quote: msg.accepted })
+  }
+  stopIfClosed(state, ctx)
+  return state
+}
+
+async function cancel(state: RfqState, msg: Extract<RfqMsg, { type: 'Cancel' }>, ctx: Ctx, deps: RfqDeps): Promise<RfqState> {
+  if (!isOpen(state)) { msg.replyTo({ ok: false, reason: 'not_open' }); return state }
+  if (!isLive(state, ctx.now())) { msg.replyTo({ ok: false, reason: 'not_found' }); return state }
+  const at = new Date(ctx.now())
+  await deps.persistStatus(state.rfq.id, { status: 'CANCELLED', at })  // throws: state unchanged, asker gets the error
+  state.status = 'CANCELLED'
+  state.cancelledAt = at
+  ctx.cancelTimer('expire')
+  deps.publish({ type: 'rfq.cancelled', rfqId: state.rfq.id, cancelledAt: at })
+  msg.replyTo({ ok: true, cancelledAt: at })
+  stopIfClosed(state, ctx)
+  return state
+}
+
+/** The caller's commit runs inside this turn: nothing else reaches this RFQ until it settles. */
+async function fill(state: RfqState, msg: Extract<RfqMsg, { type: 'Fill' }>, ctx: Ctx, deps: RfqDeps): Promise<RfqState> {
+  if (!isOpen(state)) { msg.replyTo({ ok: false, reason: 'not_open' }); return state }
+  const result = await msg.commit()
+  state.status = 'FILLED'
+  state.fillTxHash = msg.txHash
+  ctx.cancelTimer('expire')
+  deps.publish({ type: 'rfq.filled', rfqId: state.rfq.id, txHash: msg.txHash })
+  msg.replyTo({ ok: true, result })
+  stopIfClosed(state, ctx)
+  return state
+}
+
+async function expire(state: RfqState, ctx: Ctx, deps: RfqDeps): Promise<RfqState> {
+  if (!isOpen(state)) return state
+  if (ctx.now() < state.liveUntil) {               // a timer that fired early: re-arm
+    ctx.setTimer('expire', state.liveUntil - ctx.now(), { type: 'Expire' })
+    return state
+  }
+  try {
+    await deps.persistStatus(state.rfq.id, { status: 'EXPIRED' })
+  } catch (err) {
+    deps.onWarn?.('EXPIRED status not stored; readers still see it expired by time', { rfqId: state.rfq.id, err })
+  }
+  state.status = 'EXPIRED'
+  deps.publish({ type: 'rfq.expired', rfqId: state.rfq.id })
+  stopIfClosed(state, ctx)
+  return state
+}
+
+/** A closed RFQ leaves the active store once no accepted quote is still being written. */
+function stopIfClosed(state: RfqState, ctx: Ctx): void {
+  if (!isOpen(state) && state.committing === 0) ctx.stop()
+}
+
+export function view(state: RfqState): RfqView {
+  return {
+    rfq: state.rfq, status: state.status, quotes: [...state.quotes], quoteCount: state.quotes.length,
+    fillTxHash: state.fillTxHash, cancelledAt: state.cancelledAt,
+  }
+}

@@ -1,0 +1,75 @@
+// The agent guard: `Authorization: Bearer rfq_live_...` -> the agent, then its sliding limits
+// (per key hash), then the role. Agents are cached by key hash; keys are never revoked here.
+import type { Guard, Handler, Req } from '../front/request.js'
+import type { Sql } from '../store/db.js'
+import { agentByKeyHash, type Agent, type Role } from '../store/agents.js'
+import { Errors } from '../front/errors.js'
+import { MultiWindowLimiter, SlidingWindowLimiter } from '../front/limits.js'
+import { hashApiKey, isWellFormedKey } from './keys.js'
+
+export const AuthErrors = {
+  missing: 'Missing API key (Authorization: Bearer <API_KEY>)',
+  malformed: 'Invalid API key format',
+  unknown: 'Invalid API key',
+  role: (role: Role) => `Forbidden: agent lacks the ${role} role`,
+  rate: 'Agent rate limit exceeded',
+} as const
+
+export interface AgentAuth {
+  /** the guard for agent routes; with a role, a missing role answers 403 */
+  requireAgent(role?: Role): Guard
+  /** the agent behind a request's key, or undefined when it carries no Authorization header */
+  optionalAgent(req: Req): Promise<Agent | undefined>
+  readonly limits: { perMinute: number; perHour: number }
+  sweep(): void
+}
+
+export function agentOf(req: Req): Agent {
+  const a = req.locals.agent as Agent | undefined
+  if (!a) throw new Error('agentOf: route is not behind requireAgent')
+  return a
+}
+
+export function createAgentAuth(sql: Sql, limits: { perMinute: number; perHour: number }): AgentAuth {
+  const byHash = new Map<string, Agent>()
+  const limiter = new MultiWindowLimiter([new SlidingWindowLimiter(limits.perMinute, 60_000), new SlidingWindowLimiter(limits.perHour, 3_600_000)])
+
+  async function authenticate(header: string | undefined): Promise<{ agent: Agent; keyHash: string }> {
+    if (!header) throw Errors.unauthorized(AuthErrors.missing)
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header)
+    if (!m || !isWellFormedKey(m[1]!)) throw Errors.unauthorized(AuthErrors.malformed)
+    const keyHash = hashApiKey(m[1]!)
+    let agent = byHash.get(keyHash)
+    if (!agent) {
+      agent = await agentByKeyHash(sql, keyHash)
+      if (!agent) throw Errors.unauthorized(AuthErrors.unknown)
+      byHash.set(keyHash, agent)
+    }
+    const v = limiter.hit(keyHash)
+    if (!v.ok) throw Errors.tooManyRequests(AuthErrors.rate, v.retryAfterSec)
+    return { agent, keyHash }
+  }
+
+  return {
+    limits,
+    requireAgent: role => async req => {
+      const { agent } = await authenticate(req.headers.authorization)
+      if (role && !agent.roles.includes(role)) throw Errors.forbidden(AuthErrors.role(role))
+      req.locals.agent = agent
+    },
+    async optionalAgent(req) {
+      if (req.headers.authorization === undefined) return undefined
+      return (await authenticate(req.headers.authorization)).agent
+    },
+    sweep: () => limiter.sweep(),
+  }
+}
+
+/** Runs guards then the handler: routes here are mounted one by one, each with its own guard. */
+export function guarded(guard: Guard, handler: Handler): Handler {
+  return async req => {
+    const stop = await guard(req)
+    if (stop) return stop
+    return handler(req)
+  }
+}

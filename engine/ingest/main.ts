@@ -1,0 +1,45 @@
+// Entry point of the ingestion process: `make ingest` / `node dist/engine/ingest/main.js`, or the
+// engine's child when INGEST_SOURCE is set (engine/ingest/child.ts). Same environment as the engine.
+// Exits 0 when a replay is done or on SIGINT/SIGTERM, 1 on failure, 2 on bad configuration.
+import { loadConfig, ConfigError, type Config } from '../config.js'
+import { createLogger } from '../log.js'
+import { openIngestDatabase } from './database.js'
+import { runIngestion } from './run.js'
+
+async function main(): Promise<number> {
+  let config: Config
+  try {
+    config = loadConfig()
+  } catch (e) {
+    if (e instanceof ConfigError) { console.error(e.message); return 2 }
+    throw e
+  }
+  if (config.INGEST_SOURCE === 'off') {
+    console.error('INGEST_SOURCE is off: set INGEST_SOURCE=deribit, replay (with INGEST_FILE) or synthetic')
+    return 2
+  }
+  if (config.INGEST_SOURCE === 'replay' && !config.INGEST_FILE) {
+    console.error('INGEST_SOURCE=replay needs INGEST_FILE (a JSON-lines recording, e.g. fixtures/deribit/options-sample.jsonl)')
+    return 2
+  }
+  const log = createLogger(config.LOG_LEVEL, 'rfq-ingest')
+  const db = await openIngestDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, log })
+  const stop = new AbortController()
+  const onSignal = (signal: string) => { log.info({ signal }, 'ingest: stopping'); stop.abort() }
+  process.on('SIGINT', () => onSignal('SIGINT'))
+  process.on('SIGTERM', () => onSignal('SIGTERM'))
+  try {
+    await runIngestion({ config, sql: db.sql, log, signal: stop.signal })
+    return 0
+  } catch (err) {
+    log.error({ err }, 'ingest: failed')
+    return 1
+  } finally {
+    await db.close()
+  }
+}
+
+main().then(code => process.exit(code), err => {
+  console.error(err instanceof Error ? err.stack ?? err.message : err)
+  process.exit(1)
+})

@@ -1,0 +1,50 @@
+// Rows to the spec's resources: Trade (tape item), Ladder strike, Expiry summary, Strike detail.
+import type { TapeRow, LadderRow, ExpiryRow, StrikeDetailRow, QuoteRow, LastTradeRow } from '../store/options.js'
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null)
+
+export function tradeView(r: TapeRow) {
+  return {
+    venue: r.venue, trade_ref: r.trade_ref, instrument: r.instrument, underlying: r.underlying, is_call: r.is_call,
+    strike_display: r.strike, expiry: r.expiry_ts.toISOString(), price: r.price, quantity_display: r.amount,
+    premium_usd: r.premium_usd, iv: r.iv, spot_ref: r.spot_ref, side: r.side, counterparty: r.counterparty,
+    venue_a_liquidity_guess: r.liquidity_guess, ts: r.ts.toISOString(),
+  }
+}
+
+export function ladderStrikeView(r: LadderRow) {
+  return {
+    instrument: r.name, strike: r.strike, isCall: r.is_call,
+    bid: r.bid, bidSize: r.bid_size, ask: r.ask, askSize: r.ask_size, mark: r.mark, index: r.index_price, iv: r.iv, delta: r.delta,
+    oi: r.open_interest, volume24h: r.volume_24h,
+    lastTrade: lastTrade(r, true),
+    snapshotAt: iso(r.taken_at),
+  }
+}
+
+export function expiryView(r: ExpiryRow, spot: number | null) {
+  return {
+    expiry: r.expiry_ts.toISOString(), instruments: r.instruments, calls: r.calls, puts: r.puts, tradeCount24h: r.trade_count_24h,
+    spot, totalOI: r.total_oi, totalVolume24h: r.total_volume_24h, lastSnapshot: iso(r.last_snapshot),
+  }
+}
+
+export const EMPTY_STRIKE_DETAIL = {
+  instrument: null, bid: null, ask: null, mark: null, iv: null, lastTrade: null, volume1h: null, tradeCount1h: null, spot: null,
+} as const
+
+export function strikeDetailView(r: StrikeDetailRow, spot: number | null) {
+  return {
+    instrument: r.name, bid: r.bid, ask: r.ask, mark: r.mark, iv: r.iv, lastTrade: lastTrade(r, false),
+    volume1h: r.volume_1h, tradeCount1h: r.trade_count_1h, spot,
+  }
+}
+
+function lastTrade(r: LastTradeRow, withDirection: boolean) {
+  if (r.trade_ts == null) return null
+  return withDirection
+    ? { price: r.trade_price, amount: r.trade_amount, direction: r.trade_side, tradedAt: r.trade_ts.toISOString() }
+    : { price: r.trade_price, amount: r.trade_amount, tradedAt: r.trade_ts.toISOString() }
+}
+
+export type { QuoteRow }

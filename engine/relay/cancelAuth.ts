@@ -1,0 +1,26 @@
+// Who may cancel an RFQ over the relay. The spec's relay has no authentication (anyone may send
+// CANCEL_REQUEST {rfqId}); that stays the rule on the local chain. Elsewhere the taker must sign,
+// with EIP-191 personal_sign, the fixed text `Cancel RFQ <rfqId>` and send it as data.signature.
+// RELAY_CANCEL_AUTH=open|signature overrides the default (open on CHAIN_ID 31337, else signature).
+// A replayed signature can only cancel the RFQ it names, and an RFQ is cancelled at most once.
+import type { Address } from '../../actors/rfqTypes.js'
+import { RelayErrors, type RelayError } from '../../actors/errors.js'
+import { recoverPersonalSigner } from '../../workers/sig/eip191.js'
+
+export type CancelAuthMode = 'open' | 'signature'
+
+export function cancelAuthMode(config: { RELAY_CANCEL_AUTH?: CancelAuthMode; CHAIN_ID: number }): CancelAuthMode {
+  return config.RELAY_CANCEL_AUTH ?? (config.CHAIN_ID === 31337 ? 'open' : 'signature')
+}
+
+/** The exact text the taker signs. */
+export function relayCancelMessage(rfqId: string): string {
+  return `Cancel RFQ ${rfqId}`
+}
+
+/** null when the cancel may proceed, else the ERROR to send. */
+export function checkCancelAuth(mode: CancelAuthMode, rfqId: string, taker: Address, signature: unknown): RelayError | null {
+  if (mode === 'open') return null
+  if (signature === undefined || signature === null || signature === '') return RelayErrors.cancelSignatureRequired()
+  return recoverPersonalSigner(relayCancelMessage(rfqId), signature) === taker ? null : RelayErrors.cancelNotTaker()
+}

@@ -1,0 +1,29 @@
+// Relay frames: JSON text by default, msgpack binary for clients that ask (`?encoding=msgpack` or
+// the `msgpack` subprotocol). Plain maps, no msgpackr records, so any msgpack decoder reads them.
+import { Packr } from 'msgpackr'
+
+export type Encoding = 'json' | 'msgpack'
+
+export interface RelayMessage {
+  type: string
+  data: unknown
+}
+
+const packr = new Packr({ useRecords: false, mapsAsObjects: true })
+
+export function encode(enc: Encoding, msg: RelayMessage): string | Uint8Array {
+  return enc === 'json' ? JSON.stringify(msg) : packr.pack(msg)
+}
+
+/** The frame as a value; throws with a short reason a client can read. */
+export function decode(enc: Encoding, frame: ArrayBuffer, isBinary: boolean): unknown {
+  const bytes = Buffer.from(frame)
+  if (enc === 'msgpack' && isBinary) return packr.unpack(bytes)
+  return JSON.parse(bytes.toString('utf8'))
+}
+
+/** Encodes one message at most once per encoding, and only when someone will receive it. */
+export function lazyFrames(msg: RelayMessage): (enc: Encoding) => string | Uint8Array {
+  const cache: Partial<Record<Encoding, string | Uint8Array>> = {}
+  return enc => cache[enc] ??= encode(enc, msg)
+}

@@ -1,0 +1,56 @@
+// The relay: the RFQ book (one actor per live RFQ), its durable stores, the WebSocket front and the
+// REST polling routes on RELAY_PORT. Returns the book: the RFQ REST API and the fills code reach
+// live RFQs only through it. RFQs that were live when the engine last stopped come back first.
+import type { EngineContext } from '../context.js'
+import { RfqBook } from '../../actors/book.js'
+import { createQuoteWriter } from '../store/quotes.js'
+import { insertRfq, loadLiveRfqs, persistStatus } from '../store/rfqs.js'
+import { quoteSigner } from './signer.js'
+import { relayDomain } from './domain.js'
+import { cancelAuthMode } from './cancelAuth.js'
+import { mountRelaySockets } from './sessions.js'
+import { relayRoutes } from './routes.js'
+
+const books = new WeakMap<EngineContext, RfqBook>()
+
+/** The book of an engine (tests and benches create RFQs through it, as the RFQ API does). */
+export function relayBookOf(ctx: EngineContext): RfqBook {
+  const book = books.get(ctx)
+  if (!book) throw new Error('the relay module is not mounted on this engine')
+  return book
+}
+
+export async function relayModule(ctx: EngineContext): Promise<{ book: RfqBook }> {
+  const { config: c, log, sql } = ctx
+  const domain = relayDomain(c)
+  if (!c.SPOT_RFQ_ADDRESS) log.warn('SPOT_RFQ_ADDRESS is not set: quotes are verified against verifyingContract 0x0000000000000000000000000000000000000000')
+  const writer = createQuoteWriter(sql)
+  const book = new RfqBook(ctx.actors, {
+    store: {
+      insertRfq: (rfq, hash) => insertRfq(sql, rfq, hash),
+      persistStatus: (id, change) => persistStatus(sql, id, change),
+      commitQuote: q => writer.write(q),
+    },
+    recoverSigner: quoteSigner(ctx, domain),
+    ttlSecs: c.RFQ_TTL_SECS,
+    onWarn: (msg, detail) => log.warn(detail, msg),
+  })
+  books.set(ctx, book)
+  const restored = await loadLiveRfqs(sql, c.RFQ_TTL_SECS)
+  book.restore(restored)
+  if (restored.length) log.info({ rfqs: restored.length }, 'live RFQs restored into the relay')
+
+  const sockets = mountRelaySockets(ctx.surfaces.relayApp, {
+    book, log, rateLimitPerMin: c.RATE_LIMIT_PER_MIN, pingIntervalMs: c.RELAY_PING_INTERVAL_MS,
+    maxBackpressure: c.RELAY_MAX_BACKPRESSURE, maxPayload: c.RELAY_MAX_PAYLOAD_BYTES, cancelAuth: cancelAuthMode(c), trustProxy: c.TRUST_PROXY,
+  })
+  relayRoutes(ctx, { book, domain, connectedClients: () => sockets.connected })
+  ctx.metrics.gauge('relay_connected_clients', 'open relay WebSocket connections', () => sockets.connected)
+  ctx.metrics.gauge('relay_active_rfqs', 'RFQs in the relay active store', () => book.activeRfqs)
+  ctx.metrics.gauge('relay_quote_commits_total', 'group commits of accepted quotes', () => writer.stats.commits)
+  ctx.onShutdown(async () => {
+    sockets.close()
+    await writer.flush()      // every accepted quote is committed before Postgres closes
+  })
+  return { book }
+}

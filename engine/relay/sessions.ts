@@ -1,0 +1,269 @@
+// The relay's WebSocket front on the relay port, beside the REST routes (uWS hands a GET without
+// an Upgrade header on to the HTTP handler). Each frame is charged to the sender's IP, decoded
+// (JSON, or msgpack for clients that asked), and dispatched: QUOTE_SUBMIT and CANCEL_REQUEST go
+// to the book, PING is answered, anything else is an ERROR. Broadcasts go through uWS topics, one
+// per encoding, so each message is encoded at most twice however many clients listen.
+//
+// Topics: `<enc>:rfqs` (public RFQ_BROADCAST), `<enc>:quotes` (public QUOTE_BROADCAST) and
+// `<enc>:share:<sha256(shareToken)>` (both kinds for one private RFQ, only for sockets that
+// presented its token). Extensions beyond the spec, all optional:
+//   ?encoding=msgpack or subprotocol `msgpack`    binary msgpack frames
+//   ?channels=rfqs,quotes                         which public broadcasts to receive (default both)
+//   ?shareToken=T                                 join a private RFQ's broadcasts at connect
+//   SUBSCRIBE {shareToken?, channels?}            the same after connecting; answered SUBSCRIBED
+//   QUOTE_SUBMIT {..., shareToken}                the token of the private RFQ being quoted
+import type { TemplatedApp, WebSocket } from '../front/uws.js'
+import { uWS } from '../front/uws.js'
+import type { Logger } from 'pino'
+import type { RfqBook } from '../../actors/book.js'
+import { hashShareToken } from '../../actors/book.js'
+import type { AcceptedQuote, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
+import { RelayErrors, type RelayError } from '../../actors/errors.js'
+import { FixedWindowLimiter } from '../front/limits.js'
+import { clientIp, socketIp } from '../front/ip.js'
+import { decode, encode, lazyFrames, type Encoding, type RelayMessage } from './codec.js'
+import { checkCancelAuth, type CancelAuthMode } from './cancelAuth.js'
+
+export type Channel = 'rfqs' | 'quotes'
+const CHANNELS: readonly Channel[] = ['rfqs', 'quotes']
+const MAX_SHARE_TOKENS = 64
+
+export interface RelayOptions {
+  book: RfqBook
+  log: Logger
+  rateLimitPerMin: number
+  pingIntervalMs: number
+  maxBackpressure: number
+  maxPayload: number
+  cancelAuth: CancelAuthMode
+  trustProxy: boolean
+}
+
+interface Session {
+  ip: string
+  enc: Encoding
+  channels: Set<Channel>
+  /** share-token hash -> the token, for private RFQs this socket may see and quote */
+  shares: Map<string, string>
+  lastSeen: number
+  awaitingPong: boolean
+  limitedUntil: number
+  closed: boolean
+}
+
+export interface RelaySockets {
+  readonly connected: number
+  close(): void
+}
+
+export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySockets {
+  const limiter = new FixedWindowLimiter(o.rateLimitPerMin, 60_000)
+  const sessions = new Set<WebSocket<Session>>()
+
+  app.ws<Session>('/*', {
+    compression: uWS.DISABLED,
+    maxPayloadLength: o.maxPayload,
+    maxBackpressure: o.maxBackpressure,
+    closeOnBackpressureLimit: 1,      // a client that cannot keep up is closed, not silently skipped
+    idleTimeout: 0,                   // liveness is the spec's PING/PONG, below
+    upgrade(res, req, context) {
+      // req is gone after this synchronous part: copy everything first
+      const query = new URLSearchParams(req.getQuery() ?? '')
+      const headers: Record<string, string> = {}
+      req.forEach((k, v) => { headers[k] = v })
+      const offered = (headers['sec-websocket-protocol'] ?? '').split(',').map(s => s.trim()).filter(Boolean)
+      const enc: Encoding = query.get('encoding') === 'msgpack' || offered.includes('msgpack') ? 'msgpack' : 'json'
+      const protocol = offered.includes(enc) ? enc : ''
+      const session: Session = {
+        ip: clientIp(res, headers, o.trustProxy), enc, channels: parseChannels(query.get('channels')), shares: new Map(),
+        lastSeen: Date.now(), awaitingPong: false, limitedUntil: 0, closed: false,
+      }
+      const token = query.get('shareToken')
+      if (token) session.shares.set(hashShareToken(token), token)
+      res.upgrade(session, headers['sec-websocket-key'] ?? '', protocol, headers['sec-websocket-extensions'] ?? '', context)
+    },
+    open(ws) {
+      const s = ws.getUserData()
+      if (!s.ip) s.ip = socketIp(ws)
+      sessions.add(ws)
+      for (const c of s.channels) ws.subscribe(`${s.enc}:${c}`)
+      for (const hash of s.shares.keys()) ws.subscribe(`${s.enc}:share:${hash}`)
+    },
+    message(ws, frame, isBinary) {
+      const s = ws.getUserData()
+      s.lastSeen = Date.now()
+      s.awaitingPong = false
+      const verdict = limiter.hit(s.ip)
+      if (!verdict.ok) {
+        // one ERROR per window, then silence until the window resets
+        if (s.limitedUntil <= s.lastSeen) {
+          s.limitedUntil = s.lastSeen + verdict.retryAfterSec * 1000
+          sendError(ws, s, RelayErrors.rateLimited(o.rateLimitPerMin))
+        }
+        return
+      }
+      let msg: unknown
+      try {
+        msg = decode(s.enc, frame, isBinary)
+      } catch (e) {
+        return sendError(ws, s, RelayErrors.parseError(e instanceof Error ? e.message : String(e)))
+      }
+      if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return sendError(ws, s, RelayErrors.parseError('expected an object {type, data}'))
+      const { type, data } = msg as { type?: unknown; data?: unknown }
+      const d = (typeof data === 'object' && data !== null && !Array.isArray(data) ? data : {}) as Record<string, unknown>
+      switch (type) {
+        case 'QUOTE_SUBMIT': return void submitQuote(ws, d)
+        case 'CANCEL_REQUEST': return void cancel(ws, d)
+        case 'PING': return send(ws, s, { type: 'PONG', data: {} })
+        case 'PONG': return
+        case 'SUBSCRIBE': return subscribe(ws, d)
+        default: return sendError(ws, s, RelayErrors.unknownType(typeof type === 'string' ? type : JSON.stringify(type) ?? 'undefined'))
+      }
+    },
+    drain() { /* uWS buffers up to maxBackpressure; past it the socket is closed */ },
+    close(ws) {
+      ws.getUserData().closed = true
+      sessions.delete(ws)
+    },
+  })
+
+  async function submitQuote(ws: WebSocket<Session>, d: Record<string, unknown>): Promise<void> {
+    const s = ws.getUserData()
+    const rfqId = typeof d.rfqId === 'string' ? d.rfqId : undefined
+    let shareToken: string | undefined
+    if (typeof d.shareToken === 'string' && d.shareToken) {
+      shareToken = d.shareToken
+      addShare(ws, shareToken)     // before submitting: the broadcast of this quote goes to the token's topic
+    } else if (rfqId) {
+      const hash = o.book.peek(rfqId)?.shareTokenHash
+      if (hash) shareToken = s.shares.get(hash)
+    }
+    try {
+      const v = await o.book.submitQuote(d.rfqId as string, d.quote, d.signature, { shareToken })
+      if (!v.ok) sendError(ws, s, { code: v.code, message: v.message }, rfqId)
+      // accepted: no direct reply; the QUOTE_BROADCAST reaches the submitter like everyone else
+    } catch (err) {
+      o.log.error({ err, rfqId }, 'quote submission failed')
+      sendError(ws, s, RelayErrors.internal(), rfqId)
+    }
+  }
+
+  async function cancel(ws: WebSocket<Session>, d: Record<string, unknown>): Promise<void> {
+    const s = ws.getUserData()
+    const rfqId = d.rfqId
+    if (typeof rfqId !== 'string' || !rfqId) return sendError(ws, s, RelayErrors.cancelMissingRfqId())
+    const live = o.book.peek(rfqId)
+    const visible = live && (live.rfq.visibility === 'public' || (live.shareTokenHash !== null && (s.shares.has(live.shareTokenHash)
+      || (typeof d.shareToken === 'string' && hashShareToken(d.shareToken) === live.shareTokenHash))))
+    if (!live || !visible) return sendError(ws, s, RelayErrors.cancelNotFound(), rfqId)
+    const denied = checkCancelAuth(o.cancelAuth, rfqId, live.rfq.taker, d.signature)
+    if (denied) return sendError(ws, s, denied, rfqId)
+    try {
+      const outcome = await o.book.cancel(rfqId)
+      if (!outcome.ok) sendError(ws, s, RelayErrors.cancelNotFound(), rfqId)
+      // success: no reply (spec)
+    } catch (err) {
+      o.log.error({ err, rfqId }, 'cancel failed')
+      sendError(ws, s, { code: 'INTERNAL', message: 'Internal error: the cancel could not be stored; retry' }, rfqId)
+    }
+  }
+
+  function subscribe(ws: WebSocket<Session>, d: Record<string, unknown>): void {
+    const s = ws.getUserData()
+    if (Array.isArray(d.channels)) {
+      const wanted = new Set(d.channels.filter((c): c is Channel => CHANNELS.includes(c as Channel)))
+      for (const c of CHANNELS) {
+        if (wanted.has(c) && !s.channels.has(c)) ws.subscribe(`${s.enc}:${c}`)
+        if (!wanted.has(c) && s.channels.has(c)) ws.unsubscribe(`${s.enc}:${c}`)
+      }
+      s.channels = wanted
+    }
+    const rfqIds: string[] = []
+    if (typeof d.shareToken === 'string' && d.shareToken) {
+      addShare(ws, d.shareToken)
+      // the RFQ was announced before this maker had its token: announce it again, to this socket only
+      const rfq = o.book.rfqForShareToken(d.shareToken)
+      if (rfq) { rfqIds.push(rfq.id); send(ws, s, rfqBroadcast(rfq)) }
+    }
+    send(ws, s, { type: 'SUBSCRIBED', data: { channels: [...s.channels], rfqIds } })
+  }
+
+  function addShare(ws: WebSocket<Session>, token: string): void {
+    const s = ws.getUserData()
+    const hash = hashShareToken(token)
+    if (s.shares.has(hash) || s.shares.size >= MAX_SHARE_TOKENS) return
+    s.shares.set(hash, token)
+    ws.subscribe(`${s.enc}:share:${hash}`)
+  }
+
+  // Takes the session, not ws.getUserData(): after an await the socket may be closed, and a closed
+  // uWS socket throws on every method call.
+  function send(ws: WebSocket<Session>, s: Session, msg: RelayMessage): void {
+    if (s.closed) return
+    const frame = encode(s.enc, msg)
+    ws.cork(() => ws.send(frame, s.enc === 'msgpack'))
+  }
+
+  function sendError(ws: WebSocket<Session>, s: Session, e: RelayError, rfqId?: string): void {
+    send(ws, s, { type: 'ERROR', data: rfqId === undefined ? { message: e.message, code: e.code } : { message: e.message, rfqId, code: e.code } })
+  }
+
+  const unsubscribe = o.book.events.subscribe(event => broadcast(app, o.book, event))
+
+  // Clients idle for a whole interval get a PING; one still silent an interval later is closed.
+  const pinger = setInterval(() => {
+    const now = Date.now()
+    for (const ws of sessions) {
+      const s = ws.getUserData()
+      if (s.awaitingPong) { s.closed = true; ws.end(4000, 'ping timeout'); continue }
+      if (now - s.lastSeen >= o.pingIntervalMs * 0.9) { s.awaitingPong = true; send(ws, s, { type: 'PING', data: {} }) }
+    }
+  }, o.pingIntervalMs)
+  pinger.unref()
+  const sweeper = setInterval(() => limiter.sweep(), 30_000)
+  sweeper.unref()
+
+  return {
+    get connected() { return sessions.size },
+    close() {
+      clearInterval(pinger)
+      clearInterval(sweeper)
+      unsubscribe()
+    },
+  }
+}
+
+function parseChannels(raw: string | null): Set<Channel> {
+  if (raw === null) return new Set(CHANNELS)
+  return new Set(raw.split(',').map(c => c.trim()).filter((c): c is Channel => CHANNELS.includes(c as Channel)))
+}
+
+/** The spec's RFQ_BROADCAST data: plain address strings, amounts as strings (null when absent). */
+export function rfqBroadcast(rfq: Rfq): RelayMessage {
+  return { type: 'RFQ_BROADCAST', data: { rfqId: rfq.id, rfq: {
+    taker: rfq.taker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
+    amountIn: rfq.amountIn === null ? null : rfq.amountIn.toString(), amountOut: rfq.amountOut === null ? null : rfq.amountOut.toString(),
+    kind: rfq.kind, expiry: rfq.expiry, visibility: rfq.visibility,
+  } } }
+}
+
+export function quoteBroadcast(q: AcceptedQuote): RelayMessage {
+  return { type: 'QUOTE_BROADCAST', data: { rfqId: q.rfqId, quote: q.quote, signature: q.signature } }
+}
+
+function broadcast(app: TemplatedApp, book: RfqBook, event: RfqEvent): void {
+  let msg: RelayMessage
+  let rfqId: string
+  let channel: Channel
+  if (event.type === 'rfq.created') { msg = rfqBroadcast(event.rfq); rfqId = event.rfq.id; channel = 'rfqs' }
+  else if (event.type === 'rfq.quoted') { msg = quoteBroadcast(event.quote); rfqId = event.rfqId; channel = 'quotes' }
+  else return
+  const live = book.peek(rfqId)
+  const topic = live?.shareTokenHash ? `share:${live.shareTokenHash}` : live?.rfq.visibility === 'private' ? null : channel
+  if (topic === null) return                       // private without a token (restored): nobody may see it
+  const frames = lazyFrames(msg)
+  for (const enc of ['json', 'msgpack'] as const) {
+    const t = `${enc}:${topic}`
+    if (app.numSubscribers(t) > 0) app.publish(t, frames(enc), enc === 'msgpack')
+  }
+}

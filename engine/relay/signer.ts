@@ -1,0 +1,15 @@
+// Quote signer recovery on the Piscina pool: quotes submitted in the same tick travel together in
+// batches of up to 64 (one quote per task is slower than the main thread), with about two batches
+// per thread in flight so no thread waits for the next one.
+import type { EngineContext } from '../context.js'
+import type { Address, QuoteJson } from '../../actors/rfqTypes.js'
+import type { Domain } from '../../workers/sig/types.js'
+import type { SignedQuote, VerifyQuotesBatch } from '../../workers/sig/verifyQuotes.task.js'
+import { createBatcher } from '../pool/batcher.js'
+
+export function quoteSigner(ctx: Pick<EngineContext, 'pool'>, domain: Domain): (quote: QuoteJson, signature: string) => Promise<Address | null> {
+  const batcher = createBatcher<SignedQuote, string | null>(
+    items => ctx.pool.run<VerifyQuotesBatch, (string | null)[]>('sig/verifyQuotes', { domain, items }),
+    { maxBatch: 64, concurrency: Math.max(2, ctx.pool.threads * 2) })
+  return (quote, signature) => batcher.submit({ quote, signature }) as Promise<Address | null>
+}

@@ -1,0 +1,43 @@
+// POST /api/v1/agent/rfqs (taker role): validate, reserve a slot under the wallet's cap, hand the
+// RFQ to the book (which persists it, spawns its actor and publishes rfq.created for the relay
+// and the SSE feed), log the agent's activity.
+import { randomBytes } from 'node:crypto'
+import type { Rfq, RfqDirectory } from '../../actors/rfqTypes.js'
+import type { Sql } from '../store/db.js'
+import type { Handler } from '../front/request.js'
+import type { TokenRegistry } from '../tokens/registry.js'
+import type { ActiveCap } from './activeCap.js'
+import { created } from '../front/request.js'
+import { agentOf } from '../agents/auth.js'
+import { logActivity } from '../store/agents.js'
+import { parseCreate } from './parseCreate.js'
+
+/** Unguessable: 128 random bits. */
+export function newRfqId(): string {
+  return 'rfq_' + randomBytes(16).toString('hex')
+}
+
+export function createRfqHandler(deps: { sql: Sql; book: RfqDirectory; tokens: TokenRegistry; cap: ActiveCap; log: { warn(o: object, m: string): void } }): Handler {
+  return async req => {
+    const agent = agentOf(req)
+    const c = await parseCreate(req.body, deps.tokens)
+    const taker = agent.agentWallet
+    const release = deps.cap.reserve(taker)
+    const now = Date.now()
+    const rfq: Rfq = {
+      id: newRfqId(), taker, tokenIn: c.tokenIn.address, tokenOut: c.tokenOut.address, kind: c.kind,
+      amountIn: c.amountIn, amountOut: c.amountOut, expiry: Math.floor(now / 1000) + c.ttlSeconds,
+      visibility: c.visibility, allowedMakers: c.allowedMakers,
+      shareToken: c.visibility === 'private' ? randomBytes(24).toString('base64url') : null,
+      createdAt: new Date(now), agentId: agent.id,
+    }
+    try {
+      await deps.book.create(rfq)
+    } finally {
+      release()
+    }
+    await logActivity(deps.sql, { agentId: agent.id, action: 'rfq.create', rfqId: rfq.id, detail: { visibility: rfq.visibility, kind: rfq.kind } })
+      .catch(err => deps.log.warn({ err, rfqId: rfq.id }, 'agent activity not logged'))
+    return created({ rfqId: rfq.id, shareToken: rfq.shareToken, expiry: rfq.expiry, ttlSeconds: c.ttlSeconds, activeCount: deps.book.activeCount(taker) })
+  }
+}

@@ -1,0 +1,47 @@
+// The RFQ REST surface on API_PORT: agents (registration, auth, activity), tokens, RFQs (create,
+// list, detail, cancel, agent list/detail/fill), REST quotes, the SSE feed, badges, profiles,
+// the points leaderboard and the OpenAPI document. Live RFQs are reached only through the book.
+import type { RfqDirectory } from '../../actors/rfqTypes.js'
+import type { EngineContext } from '../context.js'
+import { ok } from '../front/request.js'
+import { createAgentAuth, guarded } from '../agents/auth.js'
+import { agentRoutes } from '../agents/routes.js'
+import { createTokenRegistry, type TokenRegistry } from '../tokens/registry.js'
+import { feedRoutes } from '../feed/sse.js'
+import { profileRoutes } from '../profile/routes.js'
+import { openapiRoutes } from '../openapi/routes.js'
+import { activeCap } from './activeCap.js'
+import { createRfqHandler } from './create.js'
+import { agentListHandler, detailHandler, listHandler } from './read.js'
+import { cancelHandler } from './cancel.js'
+import { fillHandler } from './fill.js'
+import { submitQuoteHandler } from './quotes.js'
+
+export async function rfqApiModule(ctx: EngineContext, { book }: { book: RfqDirectory }): Promise<{ tokens: TokenRegistry }> {
+  const { surfaces: { api }, sql, config } = ctx
+  const tokens = await createTokenRegistry(sql, config.CHAIN_ID, { file: config.TOKENS_FILE })
+  const auth = createAgentAuth(sql, { perMinute: config.AGENT_RATE_PER_MIN, perHour: config.AGENT_RATE_PER_HOUR })
+  const registrations = agentRoutes(ctx, auth)
+  const deps = { sql, book, tokens }
+
+  api.get('/api/v1/tokens', async () => ok({ chainId: tokens.chainId, tokens: (await tokens.list()).map(t => ({ address: t.address, symbol: t.symbol, decimals: t.decimals })) }))
+
+  api.get('/api/v1/rfqs', listHandler(deps))
+  api.get('/api/v1/rfqs/:id', detailHandler(deps))
+  api.post('/api/v1/rfqs/:id/cancel', cancelHandler({ ...deps, auth }))
+  api.post('/api/v1/agent/rfqs', guarded(auth.requireAgent('taker'),
+    createRfqHandler({ ...deps, cap: activeCap(book, config.MAX_ACTIVE_RFQS_PER_WALLET), log: ctx.log })))
+  api.get('/api/v1/agent/rfqs', guarded(auth.requireAgent('monitor'), agentListHandler(deps)))
+  api.get('/api/v1/agent/rfqs/:id', guarded(auth.requireAgent(), detailHandler(deps)))
+  api.post('/api/v1/agent/rfqs/:id/fill', guarded(auth.requireAgent('taker'), fillHandler(deps)))
+  api.post('/api/v1/quotes', submitQuoteHandler(book))
+
+  const feed = feedRoutes(ctx, book, tokens)
+  profileRoutes(ctx)
+  openapiRoutes(ctx)
+
+  const sweeper = setInterval(() => { auth.sweep(); registrations.sweep() }, 60_000)
+  sweeper.unref()
+  ctx.onShutdown(() => { clearInterval(sweeper); feed.close() })
+  return { tokens }
+}

@@ -1,0 +1,80 @@
+// Reading RFQs: the public list (storage, keyset-paged), the detail (live first, then storage),
+// and the agent listing (live, db or both).
+import type { RfqDirectory } from '../../actors/rfqTypes.js'
+import type { Sql } from '../store/db.js'
+import type { Handler, Req } from '../front/request.js'
+import type { TokenRegistry } from '../tokens/registry.js'
+import { ok, intParam } from '../front/request.js'
+import { Errors } from '../front/errors.js'
+import { rfqById, rfqPage } from '../store/rfqQueries.js'
+import { encodeCursor, decodeCursor } from './cursor.js'
+import { liveDetail, liveItem, persistedDetail, rowItem, tokensOf } from './views.js'
+
+export const PAGE = { default: 50, max: 100 } as const
+
+interface Deps { sql: Sql; book: RfqDirectory; tokens: TokenRegistry }
+
+export function listHandler(deps: Deps): Handler {
+  return async req => ok(await dbPage(deps, req))
+}
+
+export function detailHandler(deps: Deps): Handler {
+  return async req => {
+    const found = await findRfq(deps, req.params.id!)
+    if (!found) throw Errors.notFound('Not found')
+    return ok(found.detail)
+  }
+}
+
+/** GET /api/v1/agent/rfqs: `{source, items, nextCursor}` for live or db; `{source: 'both', live: {items}, db: {items, nextCursor}}`. */
+export function agentListHandler(deps: Deps): Handler {
+  return async req => {
+    const source = req.query.get('source') ?? 'live'
+    if (source !== 'live' && source !== 'db' && source !== 'both') throw Errors.badRequest('source must be live, db or both')
+    const db = source === 'live' ? null : await dbPage(deps, req)
+    if (source === 'live') paging(req)                              // reject bad paging parameters even when unused
+    const live = source === 'db' ? null : await liveItems(deps)
+    if (source === 'live') return ok({ source, items: live, nextCursor: null })
+    if (source === 'db') return ok({ source, ...db })
+    return ok({ source, live: { items: live }, db })
+  }
+}
+
+/** Live view first (it has the quotes), then storage. */
+export async function findRfq(deps: Deps, id: string) {
+  const view = await deps.book.describe(id)
+  if (view) return { live: view, row: undefined, taker: view.rfq.taker, detail: liveDetail(view, await tokensOf([view.rfq], deps.tokens)) }
+  const row = await rfqById(deps.sql, id)
+  if (row) return { live: undefined, row, taker: row.taker, detail: persistedDetail(row, await tokensOf([row], deps.tokens)) }
+  return undefined
+}
+
+function paging(req: Req): { open: boolean; limit: number; beforeSeq: number | null } {
+  const q = req.query
+  const status = q.get('status') ?? 'all'
+  if (status !== 'open' && status !== 'all') throw Errors.badRequest('status must be open or all')
+  const limit = intParam(q, 'limit', PAGE.default, 1, PAGE.max)
+  if (limit === null) throw Errors.badRequest(`limit must be an integer from 1 to ${PAGE.max}`)
+  const cursor = q.get('cursor')
+  let beforeSeq: number | null = null
+  if (cursor !== null && cursor !== '') {
+    beforeSeq = decodeCursor(cursor)
+    if (beforeSeq === null) throw Errors.badRequest('Invalid cursor')
+  }
+  return { open: status === 'open', limit, beforeSeq }
+}
+
+async function dbPage(deps: Deps, req: Req) {
+  const p = paging(req)
+  const rows = await rfqPage(deps.sql, p)
+  const page = rows.slice(0, p.limit)
+  const tokens = await tokensOf(page, deps.tokens)
+  return { items: page.map(r => rowItem(r, tokens)), nextCursor: rows.length > p.limit ? encodeCursor(page[page.length - 1]!.seq) : null }
+}
+
+/** Every live RFQ, newest first (status, limit and cursor apply to source=db only, as the spec says). */
+async function liveItems(deps: Deps) {
+  const views = await deps.book.listLive()
+  const tokens = await tokensOf(views.map(v => v.rfq), deps.tokens)
+  return views.map(v => liveItem(v, tokens))
+}

@@ -1,0 +1,62 @@
+// The REST shapes of an RFQ. Tokens are {address, symbol, decimals} objects here (plain
+// addresses on the relay); amounts are bigint and serialise as decimal strings.
+import type { RfqView, RfqStatus } from '../../actors/rfqTypes.js'
+import type { RfqRow } from '../store/rfqQueries.js'
+import { effectiveStatus } from '../store/rfqQueries.js'
+import type { TokenRegistry, TokenView } from '../tokens/registry.js'
+
+export type Tokens = Map<string, TokenView>
+
+/** A list item (public list and the agent db listing). */
+export function rowItem(r: RfqRow, tokens: Tokens, nowSec?: number) {
+  return {
+    id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
+    amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility,
+    status: effectiveStatus(r.status, r.expiry, nowSec), quoteCount: r.quoteCount, createdAt: r.createdAt.toISOString(),
+  }
+}
+
+/** A live RFQ as a list item (the agent live listing). */
+export function liveItem(v: RfqView, tokens: Tokens, nowSec?: number) {
+  const r = v.rfq
+  return {
+    id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
+    amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility,
+    status: liveStatus(v, nowSec), quoteCount: v.quoteCount, createdAt: r.createdAt.toISOString(),
+  }
+}
+
+/** GET /api/v1/rfqs/:id for a live RFQ (amountOut added beside the spec's fields: EXACT_OUT needs it). */
+export function liveDetail(v: RfqView, tokens: Tokens, nowSec?: number) {
+  const r = v.rfq
+  return {
+    rfq: { id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
+      amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility },
+    quotes: v.quotes.map(q => ({ maker: q.quote.maker, amountOut: q.quote.amountOut, signature: q.signature })),
+    status: liveStatus(v, nowSec),
+    quoteCount: v.quoteCount,
+  }
+}
+
+/** GET /api/v1/rfqs/:id from storage. */
+export function persistedDetail(r: RfqRow, tokens: Tokens, nowSec?: number) {
+  return {
+    rfq: { id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
+      amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility, createdAt: r.createdAt.toISOString() },
+    status: effectiveStatus(r.status, r.expiry, nowSec),
+    quoteCount: r.quoteCount,
+    fillTxHash: r.fillTxHash,
+  }
+}
+
+export function liveStatus(v: RfqView, nowSec?: number): RfqStatus {
+  return effectiveStatus(v.status, v.rfq.expiry, nowSec)
+}
+
+export function tokensOf(rows: { tokenIn: string; tokenOut: string }[], registry: TokenRegistry): Promise<Tokens> {
+  return registry.views(rows.flatMap(r => [r.tokenIn, r.tokenOut]))
+}
+
+function token(tokens: Tokens, address: string): TokenView {
+  return tokens.get(address.toLowerCase()) ?? { address: address.toLowerCase(), symbol: null, decimals: null }
+}

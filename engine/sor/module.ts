@@ -1,0 +1,15 @@
+// The route finder (SOR) surface: protocol registry, pool scan, pool-state refresh, quotes. Returns
+// the RouteFinder other modules use (a server-side baseline at RFQ creation).
+import type { EngineContext } from '../context.js'
+import { createSorService, type RouteFinder } from './service.js'
+import { sorRoutes } from './routes.js'
+
+export type { RouteFinder }
+export type { SorQuote } from './quote.js'
+export type { QuoteParams } from './quoteParams.js'
+
+export async function sorModule(ctx: EngineContext): Promise<{ routeFinder: RouteFinder }> {
+  const sor = await createSorService({ config: ctx.config, sql: ctx.sql, pool: ctx.pool, log: ctx.log.child({ module: 'sor' }) })
+  sorRoutes(ctx, sor)
+  return { routeFinder: sor.routeFinder }
+}

@@ -1,0 +1,70 @@
+// GET /api/v1/sor/quote's query, validated in the spec's order: presence, address format, distinct
+// tokens, amount; then the optional parameters with their defaults (maxHops 2, maxRoutes 5, maxSplit 4,
+// explain true).
+import type { Address } from '../../workers/sor/types.js'
+import { SorErrors } from './errors.js'
+
+export const MAX_ROUTES_LIMIT = 20
+export const MAX_SPLIT_LIMIT = 10
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+const MAX_UINT256 = (1n << 256n) - 1n
+
+export interface QuoteParams {
+  tokenIn: Address
+  tokenOut: Address
+  amountIn: bigint
+  maxHops?: 1 | 2
+  maxRoutes?: number
+  maxSplit?: number
+  /** protocol slugs to use; absent or empty: all */
+  slugs?: string[]
+  explain?: boolean
+  /** the addresses as the caller wrote them, for the 404 text; defaults to tokenIn / tokenOut */
+  given?: { tokenIn: string; tokenOut: string }
+}
+
+export function parseQuoteQuery(q: URLSearchParams): Required<Omit<QuoteParams, 'slugs'>> & { slugs: string[] } {
+  const tokenIn = q.get('tokenIn')?.trim() ?? '', tokenOut = q.get('tokenOut')?.trim() ?? '', amount = q.get('amountIn')?.trim() ?? ''
+  if (!tokenIn || !tokenOut || !amount) throw SorErrors.missingParams()
+  if (!ADDRESS.test(tokenIn) || !ADDRESS.test(tokenOut)) throw SorErrors.invalidAddress()
+  if (tokenIn.toLowerCase() === tokenOut.toLowerCase()) throw SorErrors.sameToken()
+  if (!/^\d{1,78}$/.test(amount)) throw SorErrors.invalidAmount()
+  const amountIn = BigInt(amount)
+  if (amountIn <= 0n || amountIn > MAX_UINT256) throw SorErrors.invalidAmount()
+
+  const maxHops = int(q, 'maxHops', 2, 1, 2)
+  if (maxHops === null) throw SorErrors.maxHops()
+  const maxRoutes = int(q, 'maxRoutes', 5, 1, MAX_ROUTES_LIMIT)
+  if (maxRoutes === null) throw SorErrors.maxRoutes(MAX_ROUTES_LIMIT)
+  const maxSplit = int(q, 'maxSplit', 4, 1, MAX_SPLIT_LIMIT)
+  if (maxSplit === null) throw SorErrors.maxSplit(MAX_SPLIT_LIMIT)
+  const slugs = parseSlugs(q.get('slugs'))
+  const explain = parseBool(q.get('explain'), true)
+  return {
+    tokenIn: tokenIn.toLowerCase() as Address, tokenOut: tokenOut.toLowerCase() as Address, amountIn,
+    maxHops: maxHops as 1 | 2, maxRoutes, maxSplit, slugs, explain, given: { tokenIn, tokenOut },
+  }
+}
+
+function int(q: URLSearchParams, name: string, def: number, min: number, max: number): number | null {
+  const raw = q.get(name)?.trim()
+  if (raw === undefined || raw === '') return def
+  if (!/^\d+$/.test(raw)) return null
+  const n = Number(raw)
+  return n < min || n > max ? null : n
+}
+
+function parseSlugs(raw: string | null): string[] {
+  if (raw === null || raw.trim() === '') return []
+  const slugs = raw.split(',').map(s => s.trim()).filter(Boolean)
+  if (!slugs.every(s => /^[a-z0-9][a-z0-9._-]{0,63}$/i.test(s))) throw SorErrors.slugs()
+  return [...new Set(slugs.map(s => s.toLowerCase()))]
+}
+
+function parseBool(raw: string | null, def: boolean): boolean {
+  if (raw === null || raw.trim() === '') return def
+  const v = raw.trim().toLowerCase()
+  if (v === 'true' || v === '1') return true
+  if (v === 'false' || v === '0') return false
+  throw SorErrors.explain()
+}

@@ -1,0 +1,71 @@
+// The route finder's REST surface under /api/v1/sor: thin handlers over the service.
+import type { EngineContext } from '../context.js'
+import { ok } from '../front/request.js'
+import { tokensByAddresses, type Token } from '../store/tokens.js'
+import type { Address } from '../../workers/sor/types.js'
+import type { SorService } from './service.js'
+import { parseQuoteQuery } from './quoteParams.js'
+import { coverage, healthView, poolView, stateView } from './views.js'
+import { SorErrors } from './errors.js'
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+
+export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorService): void {
+  const api = surfaces.api
+  const tokenMap = async (addresses: Address[]): Promise<Map<string, Token>> =>
+    new Map((await tokensByAddresses(sql, config.CHAIN_ID, addresses)).map(t => [t.address, t]))
+  const optionalAddress = (q: URLSearchParams, name: string): Address | null => {
+    const raw = q.get(name)?.trim()
+    if (!raw) return null
+    if (!ADDRESS.test(raw)) throw SorErrors.invalidAddressParam()
+    return raw.toLowerCase() as Address
+  }
+
+  api.get('/api/v1/sor/quote', async req => ok(await sor.routeFinder.quote(parseQuoteQuery(req.query))))
+
+  api.get('/api/v1/sor/protocols', () => ok({ protocols: sor.protocols }))
+
+  api.post('/api/v1/sor/protocols/sync', async () => {
+    const r = await sor.sync()
+    return ok({ success: true, file: r.file, fromFile: r.fromFile, protocols: sor.protocols })
+  })
+
+  api.post('/api/v1/sor/pools/scan', async () => {
+    const r = await sor.scan()
+    return ok({ success: true, ...r, poolsTracked: sor.graph.pools.size })
+  })
+
+  api.get('/api/v1/sor/pools', async req => {
+    const protocol = req.query.get('protocol')?.trim() || null
+    const token = optionalAddress(req.query, 'token')
+    const pools = [...sor.graph.pools.values()].filter(p => (!protocol || p.protocol === protocol) && (!token || p.tokens.includes(token)))
+    const tokens = await tokenMap([...new Set(pools.flatMap(p => p.tokens))])
+    return ok({ total: pools.length, pools: pools.map(p => poolView(p, sor.graph, tokens)) })
+  })
+
+  api.post('/api/v1/sor/pool-state/refresh', async () => ok({ success: true, ...(await sor.refresh()) }))
+
+  api.get('/api/v1/sor/pool-state', req => {
+    const g = sor.graph
+    const head = { asOfBlock: g.asOfBlock === null ? null : String(g.asOfBlock), refreshedAt: g.refreshedAt === null ? null : new Date(g.refreshedAt).toISOString() }
+    const address = optionalAddress(req.query, 'address')
+    if (address) {
+      const p = g.pools.get(address)
+      if (!p) throw SorErrors.poolNotTracked(address)
+      return ok({ ...head, ...stateView(p, g.states.get(address)) })
+    }
+    const states = [...g.pools.values()].filter(p => g.states.has(p.address)).map(p => stateView(p, g.states.get(p.address)))
+    return ok({ ...head, count: states.length, states })
+  })
+
+  api.get('/api/v1/sor/health', () => ok(healthView(sor.graph, {
+    rpcConfigured: !!sor.client, protocols: sor.protocols.length, staleAfterSecs: config.SOR_STALE_AFTER_SECS, lastScan: sor.lastScan,
+  })))
+
+  api.get('/api/v1/sor/coverage', async () => {
+    const g = sor.graph
+    const tokens = await tokenMap(g.tokens())
+    const pairs = coverage(g, tokens)
+    return ok({ asOfBlock: g.asOfBlock === null ? null : String(g.asOfBlock), tokens: new Set(pairs.flatMap(p => [p.tokenA.address, p.tokenB.address])).size, pairCount: pairs.length, pairs })
+  })
+}

@@ -1,0 +1,124 @@
+// The route finder's state and operations: the protocol registry, the cached graph, pool scans and
+// state refreshes (one of each at a time: a second caller shares the running one), and quotes.
+import type { Logger } from 'pino'
+import { BaseError, type PublicClient } from 'viem'
+import type { Config } from '../config.js'
+import type { Sql } from '../store/db.js'
+import type { WorkerPool } from '../pool/workerPool.js'
+import { listPools, loadPoolStates as loadStoredStates, savePoolStates, type Address, type Protocol } from '../store/sor.js'
+import { createChainClient } from '../chain/client.js'
+import { PoolGraph } from './poolGraph.js'
+import { protocolView, syncProtocols, ProtocolsFileError, type SyncReport } from './protocols.js'
+import { scanPools, type ScanReport } from './scan.js'
+import { loadPoolStates } from './refresh.js'
+import { stateFromJson, stateToJson } from './stateCodec.js'
+import { SorErrors } from './errors.js'
+import { quote, type SorQuote } from './quote.js'
+import type { QuoteParams } from './quoteParams.js'
+
+export interface SorDeps { config: Config; sql: Sql; pool: WorkerPool; log: Logger; client?: PublicClient | null }
+
+export interface RefreshReport {
+  asOfBlock: string
+  poolsTracked: number
+  loaded: number
+  failed: { address: Address; error: string }[]
+  durationMs: number
+}
+
+/** What other modules call: a quote object exactly as GET /api/v1/sor/quote answers it. */
+export interface RouteFinder {
+  quote(params: QuoteParams): Promise<SorQuote>
+}
+
+export type SorService = Awaited<ReturnType<typeof createSorService>>
+
+export async function createSorService(d: SorDeps) {
+  const { config, sql, log } = d
+  const client = d.client !== undefined ? d.client : config.RPC_URL ? createChainClient(config.RPC_URL) : null
+  const graph = new PoolGraph()
+  let protocols: Protocol[] = []
+  let lastScan: (ScanReport & { at: string }) | null = null
+  let scanning: Promise<ScanReport> | null = null
+  let refreshing: Promise<RefreshReport> | null = null
+
+  // at start: the file into the database (a bad file stops the start), then the cache from the database
+  protocols = (await syncProtocols(sql, config.SOR_PROTOCOLS_FILE)).protocols
+  for (const p of await listPools(sql)) graph.track(p)
+  const stored = await loadStoredStates(sql)
+  const newest = stored.reduce((m, s) => Math.max(m, s.blockNumber), -1)
+  if (newest >= 0) {
+    // only the newest refresh's rows: a pool that failed then keeps an older row, which would mix blocks
+    graph.setStates(stored.filter(s => s.blockNumber === newest && graph.pools.has(s.address)).map(s => stateFromJson(s.state)), BigInt(newest), Date.now())
+  }
+  log.info({ protocols: protocols.length, pools: graph.pools.size, withState: graph.states.size, asOfBlock: newest >= 0 ? newest : null }, 'sor route finder ready')
+
+  const chain = () => { if (!client) throw SorErrors.noRpc(); return client }
+
+  async function sync(): Promise<SyncReport> {
+    try {
+      const report = await syncProtocols(sql, config.SOR_PROTOCOLS_FILE)
+      protocols = report.protocols
+      return report
+    } catch (e) {
+      if (e instanceof ProtocolsFileError) throw SorErrors.protocolsFile(e.message)
+      throw e
+    }
+  }
+
+  function scan(): Promise<ScanReport> {
+    return scanning ??= (async () => {
+      try {
+        await sync()
+        const report = await scanPools({ sql, client: chain(), log, chainId: config.CHAIN_ID, blockRange: config.SOR_SCAN_BLOCK_RANGE,
+          multicallAddress: config.MULTICALL_ADDRESS, onPool: p => graph.track(p) })
+        protocols = (await syncProtocols(sql, undefined)).protocols   // re-read: last scanned blocks moved
+        lastScan = { ...report, at: new Date().toISOString() }
+        return report
+      } catch (e) {
+        throw rpcError(e)
+      } finally { scanning = null }
+    })()
+  }
+
+  function refresh(): Promise<RefreshReport> {
+    return refreshing ??= (async () => {
+      const started = Date.now()
+      try {
+        const c = chain()
+        const blockNumber = await c.getBlockNumber({ cacheTime: 0 })   // viem caches the head for a polling interval
+        const pools = [...graph.pools.values()]
+        const { states, failed } = await loadPoolStates(c, pools, { blockNumber, multicallAddress: config.MULTICALL_ADDRESS, wordsAround: config.SOR_V3_WORDS })
+        await savePoolStates(sql, states.map(s => ({ address: s.address, blockNumber: Number(blockNumber), state: stateToJson(s) })))
+        const at = Date.now()
+        graph.setStates(states, blockNumber, at)
+        graph.lastRefreshError = failed.length ? `${failed.length} of ${pools.length} pools unreadable at block ${blockNumber}; first: ${failed[0]!.address}: ${failed[0]!.error}` : null
+        const report = { asOfBlock: String(blockNumber), poolsTracked: pools.length, loaded: states.length, failed, durationMs: at - started }
+        graph.lastRefresh = { asOfBlock: blockNumber, at, durationMs: report.durationMs, loaded: states.length, failed }
+        log.info({ asOfBlock: report.asOfBlock, loaded: states.length, failed: failed.length, durationMs: report.durationMs }, 'sor pool state refreshed')
+        return report
+      } catch (e) {
+        const err = rpcError(e)
+        graph.lastRefreshError = err instanceof Error ? err.message : String(err)
+        log.warn({ err: graph.lastRefreshError }, 'sor pool state refresh failed')
+        throw err
+      } finally { refreshing = null }
+    })()
+  }
+
+  const routeFinder: RouteFinder = {
+    quote: params => quote({ graph, sql, pool: d.pool, config, protocols: () => protocols }, params),
+  }
+
+  return {
+    graph, routeFinder, sync, scan, refresh,
+    get client() { return client },
+    get protocols() { return protocols.map(protocolView) },
+    get lastScan() { return lastScan },
+  }
+}
+
+// viem's errors are the chain's (unreachable, reverted, timed out): 503 with its short message; the rest stay as they are
+function rpcError(e: unknown): unknown {
+  return e instanceof BaseError ? SorErrors.rpc(e.shortMessage) : e
+}

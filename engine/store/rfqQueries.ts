@@ -1,0 +1,106 @@
+// The REST API's reads (and its few guarded writes) of the shared `rfqs` table. Live RFQs change
+// only through the RfqDirectory; the writes here touch RFQs that are no longer live, and only
+// with a condition on the status, so a racing actor write and this one cannot both win.
+import type { Tx } from './baselines.js'
+import type { RfqStatus, Visibility, RfqKind } from '../../actors/rfqTypes.js'
+
+export interface RfqRow {
+  seq: number
+  id: string
+  taker: `0x${string}`
+  tokenIn: `0x${string}`
+  tokenOut: `0x${string}`
+  kind: RfqKind
+  amountIn: bigint | null
+  amountOut: bigint | null
+  expiry: number
+  visibility: Visibility
+  agentId: string | null
+  /** as stored; use effectiveStatus() for what a reader should see */
+  status: RfqStatus
+  quoteCount: number
+  fillTxHash: string | null
+  cancelledAt: Date | null
+  createdAt: Date
+}
+
+/** An OPEN or QUOTED RFQ whose expiry has passed shows EXPIRED even before the sweep persists it. */
+export function effectiveStatus(status: RfqStatus, expiry: number, nowSec = Date.now() / 1000): RfqStatus {
+  return (status === 'OPEN' || status === 'QUOTED') && expiry <= nowSec ? 'EXPIRED' : status
+}
+
+const COLUMNS = 'seq, id, taker, token_in, token_out, kind, amount_in, amount_out, expiry, visibility, agent_id, status, quote_count, fill_tx_hash, cancelled_at, created_at'
+
+/**
+ * One page, newest first, keyset-paged on `seq` (strictly increasing, unique): rows inserted
+ * while a client pages have larger seqs than its cursor, so nothing is skipped or repeated.
+ * Returns limit + 1 rows at most; the caller uses the extra one to know there is a next page.
+ */
+export async function rfqPage(sql: Tx, q: { open: boolean; beforeSeq: number | null; limit: number; nowSec?: number }): Promise<RfqRow[]> {
+  const now = q.nowSec ?? Math.floor(Date.now() / 1000)
+  const rows = await sql`
+    select ${sql.unsafe(COLUMNS)} from rfqs
+    where true
+      ${q.beforeSeq !== null ? sql`and seq < ${q.beforeSeq}` : sql``}
+      ${q.open ? sql`and status in ('OPEN', 'QUOTED') and expiry > ${now}` : sql``}
+    order by seq desc limit ${q.limit + 1}`
+  return rows.map(toRow)
+}
+
+export async function rfqById(sql: Tx, id: string): Promise<RfqRow | undefined> {
+  const [r] = await sql`select ${sql.unsafe(COLUMNS)} from rfqs where id = ${id}`
+  return r ? toRow(r) : undefined
+}
+
+/** Cancels a persisted (not live) RFQ that is still open and unexpired; undefined when it was not. */
+export async function cancelPersisted(sql: Tx, id: string): Promise<Date | undefined> {
+  const [r] = await sql`
+    update rfqs set status = 'CANCELLED', cancelled_at = now()
+    where id = ${id} and status in ('OPEN', 'QUOTED') and expiry > extract(epoch from now())
+    returning cancelled_at`
+  return r?.cancelled_at
+}
+
+/**
+ * Marks an RFQ filled. For a live RFQ this runs inside the actor's turn; for a persisted one the
+ * condition is what keeps a second fill or a cancel from winning too. An expired RFQ may still be
+ * filled: the on-chain quote deadline can outlive the RFQ's own expiry. False when not fillable.
+ */
+export async function markFilled(sql: Tx, id: string, txHash: string): Promise<boolean> {
+  const rows = await sql`
+    update rfqs set status = 'FILLED', fill_tx_hash = ${txHash}, filled_at = now()
+    where id = ${id} and status in ('OPEN', 'QUOTED', 'EXPIRED')
+    returning id`
+  return rows.length === 1
+}
+
+export async function fillExists(sql: Tx, txHash: string): Promise<boolean> {
+  const [r] = await sql`select 1 from fills where tx_hash = ${txHash.toLowerCase()}`
+  return !!r
+}
+
+/** Counts of a taker's RFQs by effective status, for the profile. */
+export async function rfqCountsOfTaker(sql: Tx, taker: string): Promise<Record<'active' | 'filled' | 'cancelled' | 'expired' | 'total', number>> {
+  const [r] = await sql`
+    select count(*)::int as total,
+      (count(*) filter (where status in ('OPEN', 'QUOTED') and expiry > extract(epoch from now())))::int as active,
+      (count(*) filter (where status = 'FILLED'))::int as filled,
+      (count(*) filter (where status = 'CANCELLED'))::int as cancelled,
+      (count(*) filter (where status = 'EXPIRED' or (status in ('OPEN', 'QUOTED') and expiry <= extract(epoch from now()))))::int as expired
+    from rfqs where taker = ${taker}`
+  return { total: r!.total, active: r!.active, filled: r!.filled, cancelled: r!.cancelled, expired: r!.expired }
+}
+
+function toRow(r: Record<string, unknown>): RfqRow {
+  return {
+    seq: Number(r.seq), id: r.id as string, taker: r.taker as `0x${string}`, tokenIn: r.token_in as `0x${string}`, tokenOut: r.token_out as `0x${string}`,
+    kind: Number(r.kind) as RfqKind, amountIn: big(r.amount_in), amountOut: big(r.amount_out), expiry: Number(r.expiry),
+    visibility: r.visibility as Visibility, agentId: (r.agent_id as string | null) ?? null, status: r.status as RfqStatus,
+    quoteCount: Number(r.quote_count), fillTxHash: (r.fill_tx_hash as string | null) ?? null, cancelledAt: (r.cancelled_at as Date | null) ?? null,
+    createdAt: r.created_at as Date,
+  }
+}
+
+function big(x: unknown): bigint | null {
+  return x === null || x === undefined ? null : BigInt(x as string | bigint)
+}

@@ -1,0 +1,72 @@
+// The relay's writes to the shared `rfqs` table: the insert at creation and the status changes the
+// RFQ actors make (CANCELLED, EXPIRED). Status updates are conditional on the RFQ still being open,
+// so they never undo a FILLED written by the fill path. Also the start-up read that brings live
+// RFQs back into the book after a restart.
+import type { AcceptedQuote, Address, Hex, Rfq, RfqKind, RfqStatus, Visibility } from '../../actors/rfqTypes.js'
+import type { RestoredRfq } from '../../actors/book.js'
+import type { Sql } from './db.js'
+
+export async function insertRfq(sql: Sql, rfq: Rfq, shareTokenHash: string | null): Promise<void> {
+  await sql`
+    insert into rfqs (id, taker, token_in, token_out, kind, amount_in, amount_out, expiry, visibility, allowed_makers, share_token_hash, agent_id, created_at)
+    values (${rfq.id}, ${rfq.taker}, ${rfq.tokenIn}, ${rfq.tokenOut}, ${rfq.kind},
+      ${rfq.amountIn === null ? null : sql.typed.u256(rfq.amountIn)}, ${rfq.amountOut === null ? null : sql.typed.u256(rfq.amountOut)},
+      ${rfq.expiry}, ${rfq.visibility}, ${sql.array(rfq.allowedMakers)}, ${shareTokenHash}, ${rfq.agentId}, ${rfq.createdAt})`
+}
+
+export async function persistStatus(sql: Sql, rfqId: string, change: { status: 'CANCELLED'; at: Date } | { status: 'EXPIRED' }): Promise<void> {
+  if (change.status === 'CANCELLED') {
+    await sql`update rfqs set status = 'CANCELLED', cancelled_at = ${change.at} where id = ${rfqId} and status in ('OPEN', 'QUOTED')`
+  } else {
+    await sql`update rfqs set status = 'EXPIRED' where id = ${rfqId} and status in ('OPEN', 'QUOTED')`
+  }
+}
+
+/**
+ * RFQs still open whose relay lifetime (the earlier of expiry and created_at + ttl) has not ended,
+ * with their stored quotes: what the book held when the engine stopped.
+ */
+export async function loadLiveRfqs(sql: Sql, ttlSecs: number, nowMs = Date.now()): Promise<RestoredRfq[]> {
+  const nowSec = Math.floor(nowMs / 1000)
+  const rows = await sql`
+    select * from rfqs
+    where status in ('OPEN', 'QUOTED') and expiry > ${nowSec}
+      and created_at > ${new Date(nowMs - ttlSecs * 1000)}
+    order by seq`
+  if (!rows.length) return []
+  const quotes = await quotesOfRfqs(sql, rows.map(r => r.id as string))
+  return rows.map(r => ({
+    rfq: {
+      id: r.id, taker: r.taker, tokenIn: r.token_in, tokenOut: r.token_out, kind: Number(r.kind) as RfqKind,
+      amountIn: r.amount_in === null ? null : BigInt(r.amount_in), amountOut: r.amount_out === null ? null : BigInt(r.amount_out),
+      expiry: Number(r.expiry), visibility: r.visibility as Visibility, allowedMakers: r.allowed_makers as Address[],
+      shareToken: null, createdAt: r.created_at as Date, agentId: r.agent_id ?? null,
+    },
+    shareTokenHash: r.share_token_hash ?? null,
+    quotes: quotes.get(r.id) ?? [],
+  }))
+}
+
+/** Stored quotes by RFQ id, each RFQ's in arrival order. */
+export async function quotesOfRfqs(sql: Sql, rfqIds: string[]): Promise<Map<string, AcceptedQuote[]>> {
+  const rows = await sql`
+    select rfq_id, maker, taker, token_in, token_out, amount_in::text, amount_out::text, expiry, nonce::text, deadline, signature, received_at
+    from quotes where rfq_id = any(${sql.array(rfqIds)}) order by id`
+  const out = new Map<string, AcceptedQuote[]>()
+  for (const r of rows) {
+    const list = out.get(r.rfq_id) ?? []
+    list.push({
+      rfqId: r.rfq_id, signature: r.signature as Hex, receivedAt: r.received_at as Date,
+      quote: { maker: r.maker, taker: r.taker, tokenIn: r.token_in, tokenOut: r.token_out, amountIn: r.amount_in, amountOut: r.amount_out,
+        expiry: Number(r.expiry), nonce: r.nonce, deadline: Number(r.deadline) },
+    })
+    out.set(r.rfq_id, list)
+  }
+  return out
+}
+
+/** A stored RFQ's visibility and share-token hash, for the relay's /quotes fallback; undefined when unknown. */
+export async function rfqAccess(sql: Sql, rfqId: string): Promise<{ visibility: Visibility; shareTokenHash: string | null; status: RfqStatus } | undefined> {
+  const [r] = await sql`select visibility, share_token_hash, status from rfqs where id = ${rfqId}`
+  return r ? { visibility: r.visibility as Visibility, shareTokenHash: r.share_token_hash ?? null, status: r.status as RfqStatus } : undefined
+}
