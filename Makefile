@@ -26,5 +26,13 @@ test: build
 bench: build
 	node dist/bench/all.js
 
+# the options-data ingestion as its own process (INGEST_SOURCE=deribit|replay|synthetic)
+ingest: build
+	node dist/engine/ingest/main.js
+
+# a whole venue on this machine: anvil, SpotRFQ, tokens, AMM pools, the engine and a maker bot
+sandbox: build
+	node dist/engine/sandbox/main.js
+
 clean:
 	rm -rf dist .data

@@ -79,10 +79,17 @@ export class ActorSystem {
     return n
   }
 
+  /** Messages waiting plus messages being handled right now. */
+  get pendingWork(): number {
+    let n = 0
+    for (const a of this.actors) n += a.depth + (a.busy ? 1 : 0)
+    return n
+  }
+
   /** Lets every mailbox empty (no new timers fire), then stops all actors. */
   async drain(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs
-    while (this.totalDepth > 0 && Date.now() < deadline) await new Promise(r => setTimeout(r, 5))
+    while (this.pendingWork > 0 && Date.now() < deadline) await new Promise(r => setTimeout(r, 5))
     for (const a of [...this.actors]) a.stopNow()
   }
 }
@@ -93,6 +100,8 @@ class Actor<S, M> implements ActorRef<M> {
   private queue: M[] = []
   private head = 0
   private running = false
+  /** a message has been taken off the queue and its handler has not finished */
+  busy = false
   private isStopped = false
   private stopRequested = false
   private readonly timers = new Map<string, NodeJS.Timeout>()
@@ -157,11 +166,14 @@ class Actor<S, M> implements ActorRef<M> {
       const msg = this.queue[this.head]!
       this.queue[this.head++] = undefined as M          // let the message be collected
       if (this.head > 1024 && this.head * 2 > this.queue.length) { this.queue = this.queue.slice(this.head); this.head = 0 }
+      this.busy = true
       try {
         const next = this.behavior.receive(this.state, msg, this.ctx)
         this.state = next instanceof Promise ? await next : next
       } catch (e) {
         this.failed(msg, e)
+      } finally {
+        this.busy = false
       }
       if (this.stopRequested) { this.stopNow(); break }
       if (++handled % YIELD_EVERY === 0) await new Promise(r => setImmediate(r))

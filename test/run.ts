@@ -1,8 +1,8 @@
-// `make test`: one PostgreSQL for the whole run (DATABASE_URL's server, or an embedded one under
-// .data/test), every compiled *.test.js under dist/test through node's test runner. Each suite
+// `make test`: one PostgreSQL for the whole run (DATABASE_URL's server, or an embedded one of its own under
+// .data/test-run-<pid>), every compiled *.test.js under dist/test through node's test runner. Each suite
 // makes its own database on that server (test/helpers/db.ts), so suites never see each other.
 import { spawn } from 'node:child_process'
-import { readdirSync, statSync } from 'node:fs'
+import { readdirSync, statSync, existsSync, readFileSync, rmSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { startEmbeddedPostgres } from '../engine/store/embedded.js'
 import { repoRoot } from '../engine/paths.js'
@@ -18,21 +18,48 @@ function findTests(dir: string): string[] {
   }).sort()
 }
 
+/** Data folders of runs that were killed: stop their postmaster if it is still up, then delete them. */
+async function removeDeadRuns(): Promise<void> {
+  const root = join(repoRoot, '.data')
+  if (!existsSync(root)) return
+  for (const name of readdirSync(root)) {
+    const m = /^test-run-(\d+)$/.exec(name)
+    if (!m || alive(Number(m[1]))) continue
+    const pidFile = join(root, name, 'pg', 'postmaster.pid')
+    if (existsSync(pidFile)) {
+      const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0])
+      if (pid > 0 && alive(pid)) {
+        process.kill(pid, 'SIGKILL')
+        for (let i = 0; i < 40 && alive(pid); i++) await new Promise(r => setTimeout(r, 50))
+      }
+    }
+    rmSync(join(root, name), { recursive: true, force: true })
+  }
+}
+
+function alive(pid: number): boolean {
+  try { process.kill(pid, 0); return true } catch { return false }
+}
+
 async function main(): Promise<number> {
   const files = findTests(distTest).filter(f => !filters.length || filters.some(x => relative(repoRoot, f).includes(x)))
   if (!files.length) { console.error('no test files found under dist/test'); return 1 }
   let adminUrl = process.env.DATABASE_URL
   let stop: (() => Promise<void>) | undefined
   if (!adminUrl) {
-    const pg = await startEmbeddedPostgres({ dataDir: join(repoRoot, '.data/test'), fast: true })
+    // One server per run, so runs started side by side (developers, helpers) never stop each other's.
+    await removeDeadRuns()
+    const dataDir = join(repoRoot, '.data', `test-run-${process.pid}`)
+    const pg = await startEmbeddedPostgres({ dataDir, fast: true })
     adminUrl = pg.adminUrl
-    stop = () => pg.stop()
+    stop = async () => { await pg.stop(); rmSync(dataDir, { recursive: true, force: true }) }
   }
   const concurrency = process.env.TEST_CONCURRENCY ?? '2'
   const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...files], {
     stdio: 'inherit',
     env: { ...process.env, TEST_DATABASE_ADMIN_URL: adminUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
   })
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => { child.kill(sig) })
   const code = await new Promise<number>(resolve => child.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0))))
   await stop?.()
   return code

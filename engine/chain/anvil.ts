@@ -11,6 +11,8 @@ export interface Anvil {
 
 export interface AnvilOptions {
   chainId?: number
+  /** 0 (default) picks a free port */
+  port?: number
   /** extra CLI flags, e.g. ['--block-time', '1'] */
   args?: string[]
 }
@@ -22,8 +24,8 @@ export function anvilBinary(): string {
   return require.resolve(`@foundry-rs/anvil-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}/bin/anvil`)
 }
 
-export async function startAnvil({ chainId = 31337, args = [] }: AnvilOptions = {}): Promise<Anvil> {
-  const child = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(chainId), ...args],
+export async function startAnvil({ chainId = 31337, port: wanted = 0, args = [] }: AnvilOptions = {}): Promise<Anvil> {
+  const child = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', String(wanted), '--chain-id', String(chainId), ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] })
   const port = await listeningPort(child)
   return {

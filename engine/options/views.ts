@@ -1,5 +1,5 @@
 // Rows to the spec's resources: Trade (tape item), Ladder strike, Expiry summary, Strike detail.
-import type { TapeRow, LadderRow, ExpiryRow, StrikeDetailRow, QuoteRow, LastTradeRow } from '../store/options.js'
+import type { TapeRow, LadderRow, ExpiryRow, StrikeDetailRow, LastTradeRow } from '../store/options.js'
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null)
 
@@ -46,5 +46,3 @@ function lastTrade(r: LastTradeRow, withDirection: boolean) {
     ? { price: r.trade_price, amount: r.trade_amount, direction: r.trade_side, tradedAt: r.trade_ts.toISOString() }
     : { price: r.trade_price, amount: r.trade_amount, tradedAt: r.trade_ts.toISOString() }
 }
-
-export type { QuoteRow }

@@ -46,6 +46,11 @@ export function usdAmount(t: { decimals: number; usd: number }, usd: number): bi
   return BigInt(Math.round(usd / t.usd * 1e6)) * 10n ** BigInt(t.decimals) / 1_000_000n
 }
 
+/** USD value of a raw amount, to the cent. */
+export function usdValue(t: { decimals: number; usd: number }, raw: bigint): number {
+  return Number(raw * BigInt(Math.round(t.usd * 100)) / 10n ** BigInt(t.decimals)) / 100
+}
+
 export async function deployVenue(rpcUrl: string, { chainId = 31337, liquidityUsd = 20_000_000, log = (_: string) => {} } = {}): Promise<Venue> {
   const c = clientsFor(rpcUrl, ANVIL_KEYS[ROLES.deployer]!, chainId)
   const me = c.wallet.account.address

@@ -147,19 +147,20 @@ export interface TapeRow {
   counterparty: string | null; liquidity_guess: string; ts: Date
 }
 
-/** One page, newest first (ts, then id, so equal timestamps page stably), and the exact total matching. */
+/** One page, newest first (ts, then id, so equal timestamps page stably), and the exact total matching: one round trip. */
 export async function tape(sql: Sql, f: TapeFilter): Promise<{ rows: TapeRow[]; total: number }> {
-  const where = (u: string | null, l: LiqClass | null, v: string | null) => sql`
-    where true ${u === null ? sql`` : sql`and underlying = ${u}`} ${l === null ? sql`` : sql`and liq_class = ${l}`} ${v === null ? sql`` : sql`and venue = ${v}`}`
-  const [rows, [count]] = await Promise.all([
-    sql<TapeRow[]>`
-      select venue, trade_ref, instrument, underlying, is_call, strike, expiry_ts, price, amount, premium_usd, iv, spot_ref, side,
+  const where = sql`
+    where true ${f.underlying === null ? sql`` : sql`and underlying = ${f.underlying}`} ${f.liqClass === null ? sql`` : sql`and liq_class = ${f.liqClass}`}
+    ${f.venue === null ? sql`` : sql`and venue = ${f.venue}`}`
+  const rows = await sql<(TapeRow & { total: number; id: number | null })[]>`
+    with total as (select coalesce(sum(n), 0)::int8 as total from option_trade_counts ${where})
+    select total.total, p.* from total left join lateral (
+      select id, venue, trade_ref, instrument, underlying, is_call, strike, expiry_ts, price, amount, premium_usd, iv, spot_ref, side,
         counterparty, liquidity_guess, ts
-      from option_trades ${where(f.underlying, f.liqClass, f.venue)}
-      order by ts desc, id desc limit ${f.limit} offset ${f.offset}`,
-    sql<{ n: number }[]>`select coalesce(sum(n), 0)::int8 as n from option_trade_counts ${where(f.underlying, f.liqClass, f.venue)}`,
-  ])
-  return { rows, total: Number(count!.n) }
+      from option_trades ${where}
+      order by ts desc, id desc limit ${f.limit} offset ${f.offset}) p on true
+    order by p.ts desc, p.id desc`
+  return { rows: rows.filter(r => r.id !== null), total: Number(rows[0]?.total ?? 0) }
 }
 
 export interface QuoteRow {

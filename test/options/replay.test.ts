@@ -261,3 +261,18 @@ test('a database failure is 500 with {error}', async () => {
   }
   assert.equal((await get(t.terminal, '/options/tape')).status, 200)
 })
+
+test('VENUE_B: its trades are on the tape under venue=VENUE_B, and the own venue turns live', async () => {
+  const [inst] = await t.db.sql`
+    insert into option_instruments (venue, name, venue_name, underlying, expiry_day, expiry_ts, strike, is_call, source)
+    values ('VENUE_B', 'BTC-20241227-100000-C', 'BTC-20241227-100000-C', 'BTC', '2024-12-27', '2024-12-27T08:00:00Z', 100000, true, 'replay') returning id`
+  await t.db.sql`
+    insert into option_trades (venue, trade_ref, instrument_id, instrument, underlying, is_call, strike, expiry_ts, price, amount, side, liquidity_guess, source, ts)
+    values ('VENUE_B', '0xabc:0', ${inst!.id}, 'BTC-20241227-100000-C', 'BTC', true, 100000, '2024-12-27T08:00:00Z', 2100, 1, 'buy', 'UNKNOWN', 'replay', '2024-12-20T11:00:00Z')`
+  const b = await get(t.terminal, '/options/tape?venue=VENUE_B')
+  assert.deepEqual([b.body.count, b.body.trades.map((x: any) => [x.venue, x.trade_ref])], [1, [['VENUE_B', '0xabc:0']]])
+  assert.equal((await get(t.terminal, '/options/tape?venue=VENUE_A')).body.count, 8)
+  assert.equal((await get(t.terminal, '/options/tape')).body.count, 9)
+  assert.equal((await get(t.terminal, '/options/venues?underlying=BTC')).body.own_venue.status, 'live')
+  assert.equal((await get(t.terminal, '/options/venues?underlying=ETH')).body.own_venue.status, 'coming_soon')
+})

@@ -1,0 +1,55 @@
+// `make sandbox`: start the local venue and print what a newcomer needs to try it.
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { createLogger } from '../log.js'
+import { repoRoot } from '../paths.js'
+import { startSandbox } from './start.js'
+
+const dir = join(repoRoot, '.data/sandbox')
+const log = createLogger(process.env.LOG_LEVEL ?? 'info', 'sandbox')
+const sandbox = await startSandbox({ dir, rpcPort: Number(process.env.SANDBOX_RPC_PORT ?? 8545), log })
+const { urls, venue } = sandbox
+writeFileSync(join(dir, 'sandbox.json'), JSON.stringify({ urls, chainId: venue.chainId, spotRfq: venue.spotRfq, accounts: venue.accounts, tokens: venue.tokens }, null, 2))
+
+const a = venue.accounts
+process.stdout.write(`
+Sandbox is up (chain 31337). Addresses: ${sandbox.files.addresses}
+
+  api       ${urls.api}         (RFQs, agents, fills, route finder, league; /api/v1/openapi.json)
+  terminal  ${urls.terminal}    (options market data)
+  relay     ${urls.relayWs}     (WebSocket; REST on ${urls.relay})
+  chain     ${urls.rpc}         (anvil, chain id 31337)
+  SpotRFQ   ${venue.spotRfq}
+
+Tokens: ${Object.entries(venue.tokens).map(([s, t]) => `${s} ${t.address} (${t.decimals} dp)`).join('\n        ')}
+
+Accounts (anvil's public development keys; never use them elsewhere):
+  maker  ${a.maker.address}  (the sandbox maker bot quotes with it)
+  taker  ${a.taker.address}  key ${a.taker.privateKey}
+  owner  ${a.agentOwner.address}  key ${a.agentOwner.privateKey}
+
+Try it (in another terminal, from this folder):
+  1. Register an agent (the owner signs; the agent's wallet is the taker):
+       export KEY=$(node dist/engine/sandbox/cli.js register)
+  2. Ask for a price on 1 WETH -> USDC:
+       curl -s -X POST ${urls.api}/api/v1/agent/rfqs -H "Authorization: Bearer $KEY" \\
+         -H 'content-type: application/json' -d '{"tokenIn":"WETH","tokenOut":"USDC","amountIn":"1000000000000000000"}'
+  3. Watch the maker's quote arrive:  curl -s ${urls.relay}/quotes?rfqId=<rfqId>
+  4. Fill the best quote on chain as the taker and record the fill:
+       node dist/engine/sandbox/cli.js fill <rfqId>
+  5. See it benchmarked and ranked:
+       curl -s '${urls.api}/api/v1/rfq/performance?rfqId=<rfqId>'
+       curl -s '${urls.api}/api/v1/league?role=taker'
+       curl -s '${urls.api}/api/v1/league/activity?address=${a.taker.address}&role=taker'
+
+Ctrl-C stops everything.
+`)
+
+let stopping = false
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    if (stopping) return
+    stopping = true
+    sandbox.stop().then(() => process.exit(0), err => { log.error({ err }, 'sandbox stop failed'); process.exit(1) })
+  })
+}

@@ -1,0 +1,95 @@
+// `make sandbox`: a whole venue on this machine. anvil (chain 31337) with SpotRFQ, test tokens,
+// Uniswap V2/V3 pools and a StableSwap pool; the engine wired to it (RPC_URL, SPOT_RFQ_ADDRESS,
+// token registry, route-finder protocols); a maker quoting every RFQ. The test suite starts the
+// same thing in-process, so what a newcomer runs is what the end-to-end test proves.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Logger } from 'pino'
+import { startAnvil, type Anvil } from '../chain/anvil.js'
+import { loadConfig } from '../config.js'
+import { startEngine, type Engine } from '../app.js'
+import { upsertToken } from '../store/tokens.js'
+import type { MakerClient } from '../../sdk/maker.js'
+import { deployVenue, type Venue } from './venue.js'
+import { startSandboxMaker } from './maker.js'
+
+export interface Sandbox {
+  venue: Venue
+  anvil: Anvil
+  engine: Engine
+  urls: { api: string; terminal: string; relay: string; relayWs: string; rpc: string }
+  maker: MakerClient
+  files: { addresses: string; protocols: string }
+  /** reloads pool state from the chain (the route finder quotes what it last loaded) */
+  refreshPools(): Promise<void>
+  stop(): Promise<void>
+}
+
+export interface SandboxOptions {
+  dir: string
+  rpcPort?: number
+  /** environment for the engine (ports, DATABASE_URL, LOG_LEVEL...) */
+  env?: Record<string, string | undefined>
+  log: Logger
+  refreshEveryMs?: number
+}
+
+export async function startSandbox({ dir, rpcPort = 0, env = process.env, log, refreshEveryMs = 15_000 }: SandboxOptions): Promise<Sandbox> {
+  mkdirSync(dir, { recursive: true })
+  const anvil = await startAnvil({ chainId: 31337, port: rpcPort, args: ['--gas-limit', '1000000000'] })
+  let engine: Engine | undefined
+  let maker: MakerClient | undefined
+  try {
+    log.info({ rpc: anvil.rpcUrl }, 'anvil started; deploying the venue')
+    const venue = await deployVenue(anvil.rpcUrl, { log: m => log.info(m) })
+    const files = { addresses: join(dir, 'addresses.json'), protocols: join(dir, 'protocols.json') }
+    writeFileSync(files.addresses, JSON.stringify(venue, null, 2))
+    writeFileSync(files.protocols, JSON.stringify([
+      { slug: 'uniswap-v2', name: 'Uniswap V2', poolType: 'v2', factoryAddress: venue.uniswapV2.factory },
+      { slug: 'uniswap-v3', name: 'Uniswap V3', poolType: 'v3', factoryAddress: venue.uniswapV3.factory },
+      { slug: 'stableswap', name: 'StableSwap', poolType: 'stable', factoryAddress: '0x0000000000000000000000000000000000000000', pools: Object.values(venue.stable.pools) },
+    ], null, 2))
+
+    const config = loadConfig({
+      ...env,
+      CHAIN_ID: '31337', RPC_URL: anvil.rpcUrl, SPOT_RFQ_ADDRESS: venue.spotRfq, SOR_PROTOCOLS_FILE: files.protocols,
+    })
+    engine = await startEngine(config, { log })
+    for (const [symbol, t] of Object.entries(venue.tokens)) await upsertToken(engine.ctx.sql, { chainId: 31337, address: t.address, symbol, decimals: t.decimals })
+
+    const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST
+    const urls = {
+      api: `http://${host}:${engine.ports.api}`, terminal: `http://${host}:${engine.ports.terminal}`,
+      relay: `http://${host}:${engine.ports.relay}`, relayWs: `ws://${host}:${engine.ports.relay}`, rpc: anvil.rpcUrl,
+    }
+    const post = async (path: string) => {
+      const r = await fetch(`${urls.api}${path}`, { method: 'POST' })
+      if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`)
+      return r.json()
+    }
+    await post('/api/v1/sor/pools/scan')
+    const refreshPools = async () => { await post('/api/v1/sor/pool-state/refresh') }
+    await refreshPools()
+
+    maker = await startSandboxMaker(venue, urls.relayWs, venue.accounts.maker.privateKey, 5n,
+      (rfqId, ok, detail) => log.info({ rfqId, ok, detail }, 'sandbox maker quote'))
+    const timer = setInterval(() => { refreshPools().catch(err => log.warn({ err }, 'pool refresh failed')) }, refreshEveryMs)
+    timer.unref()
+
+    const running = { engine, maker }
+    return {
+      venue, anvil, engine, urls, maker, files, refreshPools,
+      async stop() {
+        clearInterval(timer)
+        await running.maker.close().catch(() => {})
+        await running.engine.stop()
+        await anvil.stop()
+      },
+    }
+  } catch (e) {
+    await maker?.close().catch(() => {})
+    await engine?.stop().catch(() => {})
+    await anvil.stop()
+    throw e
+  }
+}
