@@ -58,6 +58,7 @@ try {
   engine = await startEngineProcess({ DATABASE_URL: url.toString(), PUBLIC_RATE_LIMIT_PER_MIN: '100000000', POOL_THREADS: '1' })
   const api = `http://127.0.0.1:${engine.ports.api}`
   const cases = [
+    '/api/v1/health',   // reference: one SELECT 1 through the same front, on the same (shared) machine
     ...['7d', '30d', 'all'].flatMap(p => ['maker', 'taker'].map(r => `/api/v1/league?role=${r}&period=${p}`)),
     '/api/v1/league?role=maker&period=30d&offset=2500&limit=50',
     '/api/v1/league?role=maker&period=30d&search=0abc',

@@ -18,6 +18,8 @@ import { mountModules } from './modules.js'
 export interface Engine {
   ports: { api: number; terminal: number; relay: number }
   ctx: EngineContext
+  /** what the modules handed back: the RFQ book, the route finder, server-side baselines */
+  modules: Awaited<ReturnType<typeof mountModules>>
   db: Database
   stop(): Promise<void>
 }
@@ -42,8 +44,9 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   const shutdownHooks: (() => Promise<void> | void)[] = []
   const ctx: EngineContext = { config, log, metrics, sql: db.sql, pool, actors, surfaces, startedAt: Date.now(), onShutdown: fn => { shutdownHooks.push(fn) } }
 
+  let modules: Engine['modules']
   try {
-    await mountModules(ctx)
+    modules = await mountModules(ctx)
   } catch (e) {
     await pool.close(); await db.close()
     throw e
@@ -95,5 +98,5 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
     log.info('engine stopped')
   })()
 
-  return { ports, ctx, db, stop }
+  return { ports, ctx, modules, db, stop }
 }

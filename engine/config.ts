@@ -21,6 +21,8 @@ export const configSchema = z.object({
   SPOT_RFQ_ADDRESS: address.optional(),
   EIP712_NAME: z.string().min(1).default('SpotRFQ'),
   RPC_URL: z.string().url().optional(),
+  /** chain: fills must show on chain (needs RPC_URL and SPOT_RFQ_ADDRESS); off: trust the body (the spec's behaviour) */
+  FILL_VERIFY: z.enum(['chain', 'off']).default('chain'),
   // Route finder (engine/sor): protocols file, pool scan range, one-block state reads, quote timeout
   SOR_PROTOCOLS_FILE: z.string().min(1).optional(),
   SOR_SCAN_BLOCK_RANGE: positiveInt.default(2000),

@@ -7,13 +7,22 @@ import { rfqApiModule } from './rfqApi/module.js'
 import { relayModule } from './relay/module.js'
 import { sorModule } from './sor/module.js'
 import { optionsModule } from './options/module.js'
+import { storeServerBaselines } from './sor/baselineOnCreate.js'
+import { createFillVerifier } from './chain/verifyFill.js'
+import { createChainClient } from './chain/client.js'
 
-export async function mountModules(ctx: EngineContext): Promise<void> {
+export async function mountModules(ctx: EngineContext) {
   const { book } = await relayModule(ctx)
   healthRoutes(ctx)
   metricsRoutes(ctx)
   optionsModule(ctx)
-  fillsModule(ctx, { events: book.events })
-  await rfqApiModule(ctx, { book })
-  await sorModule(ctx)   // returns { routeFinder }: the RFQ-creation baseline (issue 5 point 4) is the lead's to wire
+  const { RPC_URL, SPOT_RFQ_ADDRESS, FILL_VERIFY } = ctx.config
+  const verifyFill = FILL_VERIFY === 'chain' && RPC_URL && SPOT_RFQ_ADDRESS ? createFillVerifier(createChainClient(RPC_URL), SPOT_RFQ_ADDRESS) : undefined
+  if (verifyFill) ctx.log.info({ spotRfq: SPOT_RFQ_ADDRESS }, 'fills are verified on chain')
+  fillsModule(ctx, { events: book.events, verifyFill })
+  await rfqApiModule(ctx, { book, verifyFill })
+  const { routeFinder } = await sorModule(ctx)
+  const baselines = storeServerBaselines({ events: book.events, routeFinder, sql: ctx.sql, log: ctx.log })
+  ctx.onShutdown(async () => { baselines.stop(); await baselines.settled() })
+  return { book, routeFinder, baselines }
 }

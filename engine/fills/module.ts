@@ -11,10 +11,13 @@ import { aggRoutes } from '../benchmark/aggRoutes.js'
 import { storeBaseline } from '../benchmark/storeBaseline.js'
 import { zeroExV2Adapter } from '../benchmark/aggregator/zeroExV2.js'
 import { leagueRoutes } from '../league/routes.js'
+import type { FillVerifier } from '../chain/verifyFill.js'
 
 export interface FillsDeps {
   /** the RFQ event bus (book.events): `fill.recorded` is published on it after commit */
   events?: EventBus<RfqEvent>
+  /** when set, a fill is accepted only if the chain shows it (engine/chain/verifyFill.ts) */
+  verifyFill?: FillVerifier
 }
 
 export function fillsModule(ctx: EngineContext, deps: FillsDeps = {}) {

@@ -13,6 +13,7 @@ import { logActivity } from '../store/agents.js'
 import { effectiveStatus, fillExists, markFilled, rfqById } from '../store/rfqQueries.js'
 import { recordFill, fillRecordedEvent, DUPLICATE_FILL, type FillRecord } from '../fills/record.js'
 import { findRfq } from './read.js'
+import type { FillVerifier } from '../chain/verifyFill.js'
 
 export const FillErrors = {
   txHash: 'Missing or invalid txHash (expected 0x + 64 hex chars)',
@@ -26,7 +27,7 @@ export const FillErrors = {
 
 const MAX_U256 = (1n << 256n) - 1n
 
-interface Deps { sql: Sql; book: RfqDirectory; tokens: TokenRegistry }
+interface Deps { sql: Sql; book: RfqDirectory; tokens: TokenRegistry; verifyFill?: FillVerifier }
 
 export function fillHandler(deps: Deps): Handler {
   return async req => {
@@ -43,6 +44,7 @@ export function fillHandler(deps: Deps): Handler {
     }
     const activity = { agentId: agent.id, action: 'rfq.fill', rfqId: id, detail: { txHash: body.txHash, maker: body.maker } }
 
+    await deps.verifyFill?.(input)            // on-chain check when the chain is configured
     let fill: FillRecord | undefined
     if (found.live) {
       const outcome = await deps.book.fill(id, body.txHash, () => deps.sql.begin(async tx => {

@@ -15,14 +15,15 @@ import { createRfqHandler } from './create.js'
 import { agentListHandler, detailHandler, listHandler } from './read.js'
 import { cancelHandler } from './cancel.js'
 import { fillHandler } from './fill.js'
+import type { FillVerifier } from '../chain/verifyFill.js'
 import { submitQuoteHandler } from './quotes.js'
 
-export async function rfqApiModule(ctx: EngineContext, { book }: { book: RfqDirectory }): Promise<{ tokens: TokenRegistry }> {
+export async function rfqApiModule(ctx: EngineContext, { book, verifyFill }: { book: RfqDirectory; verifyFill?: FillVerifier }): Promise<{ tokens: TokenRegistry }> {
   const { surfaces: { api }, sql, config } = ctx
   const tokens = await createTokenRegistry(sql, config.CHAIN_ID, { file: config.TOKENS_FILE })
   const auth = createAgentAuth(sql, { perMinute: config.AGENT_RATE_PER_MIN, perHour: config.AGENT_RATE_PER_HOUR })
   const registrations = agentRoutes(ctx, auth)
-  const deps = { sql, book, tokens }
+  const deps = { sql, book, tokens, verifyFill }
 
   api.get('/api/v1/tokens', async () => ok({ chainId: tokens.chainId, tokens: (await tokens.list()).map(t => ({ address: t.address, symbol: t.symbol, decimals: t.decimals })) }))
 

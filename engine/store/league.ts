@@ -6,6 +6,7 @@
 import type { Tx } from './baselines.js'
 import type { Sql } from './db.js'
 import { leagueParams } from '../../workers/fills/leagueScore.js'
+import { roundTo } from '../../workers/fills/round.js'
 
 export type Role = 'maker' | 'taker'
 
@@ -148,7 +149,7 @@ export async function standings(sql: Tx, q: StandingsQuery): Promise<Standings> 
   // rawScore = w*log10(1+notional) * (1 + clamp(avgImp)/d) * (1 + bonus*privateShare) * reliability (makers)
   const rows = await sql`
     with a as (${source}),
-    m as (
+    m as materialized (
       select a.address, a.fills, a.notional_usd, a.points,
              case when a.benchmarked_fills > 0 then (a.improvement_sum / a.benchmarked_fills)::float8 else 0 end as avg_imp,
              a.private_fills::float8 / a.fills as private_share,
@@ -156,7 +157,7 @@ export async function standings(sql: Tx, q: StandingsQuery): Promise<Standings> 
       from a
       where a.fills > 0 and a.notional_usd >= ${q.minUsd}
     ),
-    s as (
+    s as materialized (
       select m.*, case when cancel_rate is not null then least(greatest(1.1 - cancel_rate * 1.5, 0.5), 1.1) end as reliability,
              ${p.notionalWeight}::float8 * log(1 + greatest(notional_usd, 0))
                * (1 + least(greatest(avg_imp, ${-p.improvementClampBps}::float8), ${p.improvementClampBps}::float8) / ${p.improvementDivisor}::float8)
@@ -165,13 +166,10 @@ export async function standings(sql: Tx, q: StandingsQuery): Promise<Standings> 
                * case when cancel_rate is not null then least(greatest(1.1 - cancel_rate * 1.5, 0.5), 1.1) else 1 end as raw_score
       from m
     ),
-    r as (
-      select s.*, round(raw_score::numeric, 2)::float8 as score,
-             row_number() over (order by round(raw_score::numeric, 2) desc, raw_score desc, notional_usd desc, address) as rank
-      from s
-    ),
+    -- score = round(rawScore, 2) is monotone in rawScore, so ordering by rawScore orders by score too
+    r as (select s.*, row_number() over (order by raw_score desc, notional_usd desc, address) as rank from s),
     f as (select * from r ${search})
-    select f.*, (select count(*) from f)::int as total from f order by rank limit ${q.limit} offset ${q.offset}`
+    select f.*, count(*) over ()::int as total from f order by rank limit ${q.limit} offset ${q.offset}`
   let total: number = rows[0]?.total ?? 0
   if (!rows.length) {
     if (q.offset > 0) {   // past the end: count without the page
@@ -183,7 +181,7 @@ export async function standings(sql: Tx, q: StandingsQuery): Promise<Standings> 
   }
   return {
     total,
-    rows: rows.map(r => ({ rank: Number(r.rank), address: r.address, rawScore: r.raw_score, score: r.score, filledNotional: r.notional_usd,
+    rows: rows.map(r => ({ rank: Number(r.rank), address: r.address, rawScore: r.raw_score, score: roundTo(r.raw_score, 2), filledNotional: r.notional_usd,
       avgImprovementBps: r.avg_imp, privateShare: r.private_share, fills: r.fills, cancelRate: r.cancel_rate ?? null,
       reliability: r.reliability ?? null, points: r.points })),
   }
