@@ -59,6 +59,9 @@ export const configSchema = z.object({
   RELAY_CANCEL_AUTH: z.enum(['open', 'signature']).optional(),
   RELAY_PING_INTERVAL_MS: positiveInt.default(30_000),
   RELAY_MAX_BACKPRESSURE: positiveInt.default(4 * 1024 * 1024),
+  RELAY_SIG_BATCH: positiveInt.default(64),
+  RELAY_SIG_BATCHES_PER_THREAD: positiveInt.default(2),
+  RELAY_COMMITS_IN_FLIGHT: positiveInt.default(2),
   RELAY_MAX_PAYLOAD_BYTES: positiveInt.default(64 * 1024),
   // Options market data ingestion (engine/ingest): its own process, started by `make ingest`, or by `make run` when not off
   INGEST_SOURCE: z.enum(['off', 'deribit', 'replay', 'synthetic']).default('off'),

@@ -19,7 +19,9 @@ export function taskUrl(task: string): string {
 }
 
 export function createWorkerPool(threads: number): WorkerPool {
-  const piscina = new Piscina({ minThreads: threads, maxThreads: threads, idleTimeout: 60_000, maxQueue: 'auto' })
+  // Callers bound their own concurrency (the batcher, the route finder's timeout). Piscina's 'auto'
+  // queue (threads squared) would reject a relay batch while route searches wait, or the reverse.
+  const piscina = new Piscina({ minThreads: threads, maxThreads: threads, idleTimeout: 60_000, maxQueue: 4096 })
   return {
     threads,
     run: <I, O>(task: string, input: I) => piscina.run(input, { filename: taskUrl(task) }) as Promise<O>,

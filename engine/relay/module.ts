@@ -24,7 +24,7 @@ export async function relayModule(ctx: EngineContext): Promise<{ book: RfqBook }
   const { config: c, log, sql } = ctx
   const domain = relayDomain(c)
   if (!c.SPOT_RFQ_ADDRESS) log.warn('SPOT_RFQ_ADDRESS is not set: quotes are verified against verifyingContract 0x0000000000000000000000000000000000000000')
-  const writer = createQuoteWriter(sql)
+  const writer = createQuoteWriter(sql, { maxInFlight: ctx.config.RELAY_COMMITS_IN_FLIGHT })
   const book = new RfqBook(ctx.actors, {
     store: {
       insertRfq: (rfq, hash) => insertRfq(sql, rfq, hash),
