@@ -2,14 +2,9 @@
 // in bulk (generate_series), rollups rebuilt from them, then GET /api/v1/league per role and
 // period and GET /api/v1/rfq/performance-summary per window, one request at a time (latency, not
 // throughput), through the real engine in its own process on a fresh database.
-import { randomBytes } from 'node:crypto'
-import { join } from 'node:path'
-import { startEmbeddedPostgres } from '../engine/store/embedded.js'
-import { connect } from '../engine/store/db.js'
-import { migrate } from '../engine/store/migrate.js'
 import { rebuildRollups, totalsFromDaily } from '../engine/store/league.js'
-import { repoRoot } from '../engine/paths.js'
 import { startEngineProcess } from './lib/engineProcess.js'
+import { benchDatabase } from './lib/benchDb.js'
 import { load } from './lib/load.js'
 
 const FILLS = Number(process.env.BENCH_FILLS ?? 1_000_000)
@@ -17,16 +12,10 @@ const ADDRESSES = Number(process.env.BENCH_ADDRESSES ?? 5_000)
 const DAYS = Number(process.env.BENCH_DAYS ?? 60)
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200)
 
-const pg = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir: join(repoRoot, '.data/bench-league'), fast: true })
-const name = `league_${randomBytes(4).toString('hex')}`
-const adminUrl = process.env.DATABASE_URL ?? pg!.adminUrl
-const admin = connect(adminUrl, { max: 1 })
-await admin.unsafe(`create database ${name}`)
-const url = new URL(adminUrl); url.pathname = '/' + name
-const sql = connect(url.toString(), { max: 2 })
+const db = await benchDatabase('league', { max: 2 })
+const sql = db.sql
 let engine: Awaited<ReturnType<typeof startEngineProcess>> | undefined
 try {
-  await migrate(sql)
   let t0 = performance.now()
   // addresses 0x...<i>; the maker is i, the taker a different address; 30% benchmarked, 20% private
   await sql`
@@ -55,7 +44,7 @@ try {
   const [{ daily }] = await sql`select count(*)::int as daily from league_daily` as unknown as [{ daily: number }]
   console.log(`bench/league: ${FILLS.toLocaleString()} fills, ${ADDRESSES} addresses over ${DAYS} days; seed ${(seeded / 1000).toFixed(1)} s, rollups ${(rolled / 1000).toFixed(1)} s (${daily.toLocaleString()} daily rows)`)
 
-  engine = await startEngineProcess({ DATABASE_URL: url.toString(), PUBLIC_RATE_LIMIT_PER_MIN: '100000000', POOL_THREADS: '1' })
+  engine = await startEngineProcess({ DATABASE_URL: db.url, PUBLIC_RATE_LIMIT_PER_MIN: '100000000', POOL_THREADS: '1' })
   const api = `http://127.0.0.1:${engine.ports.api}`
   const cases = [
     '/api/v1/health',   // reference: one SELECT 1 through the same front, on the same (shared) machine
@@ -73,8 +62,5 @@ try {
   }
 } finally {
   await engine?.stop()
-  await sql.end()
-  await admin.unsafe(`drop database if exists ${name} with (force)`)
-  await admin.end()
-  await pg?.stop()
+  await db.drop()
 }

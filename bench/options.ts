@@ -4,18 +4,13 @@
 // /options/strike-detail and /options/venues one request at a time (latency, not throughput),
 // through the real engine in its own process. Targets: tape p99 < 10 ms, ladder p99 < 25 ms.
 // `node dist/bench/options.js` (BENCH_TRADES, BENCH_SNAPSHOTS, BENCH_REQUESTS to scale).
-import { randomBytes } from 'node:crypto'
-import { join } from 'node:path'
-import { startEmbeddedPostgres } from '../engine/store/embedded.js'
-import { connect } from '../engine/store/db.js'
-import { migrate } from '../engine/store/migrate.js'
-import { repoRoot } from '../engine/paths.js'
 import { SyntheticMarket } from '../engine/ingest/sources/synthetic.js'
 import { mapTrade, mapTicker, type TradeRow, type SnapshotRow } from '../engine/ingest/deribit/map.js'
 import { upsertInstruments, insertTrades, insertSnapshots, insertSpotRefs } from '../engine/store/options.js'
 import { mapInstrument, type InstrumentRow } from '../engine/ingest/deribit/map.js'
 import type { DeribitInstrument } from '../engine/ingest/deribit/types.js'
 import { startEngineProcess } from './lib/engineProcess.js'
+import { benchDatabase } from './lib/benchDb.js'
 import { load } from './lib/load.js'
 
 const TRADES = Number(process.env.BENCH_TRADES ?? 1_000_000)
@@ -24,16 +19,10 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 500)
 const DAYS = 30
 const BATCH = 10_000
 
-const pg = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir: join(repoRoot, '.data/bench-options'), fast: true })
-const name = `options_${randomBytes(4).toString('hex')}`
-const adminUrl = process.env.DATABASE_URL ?? pg!.adminUrl
-const admin = connect(adminUrl, { max: 1 })
-await admin.unsafe(`create database ${name}`)
-const url = new URL(adminUrl); url.pathname = '/' + name
-const sql = connect(url.toString(), { max: 4 })
+const db = await benchDatabase('options', { max: 4 })
+const sql = db.sql
 let engine: Awaited<ReturnType<typeof startEngineProcess>> | undefined
 try {
-  await migrate(sql)
   const end = Date.now(), start = end - DAYS * 86_400_000
   const market = new SyntheticMarket(['BTC', 'ETH'], end - 3 * 86_400_000, { seed: 42, strikesPerExpiry: 40 })
   const ids = new Map<string, number>()
@@ -80,7 +69,7 @@ try {
       `select coalesce(sum(n), 0)::int8 as n from option_trade_counts where true`,
     ]) console.log((await sql.unsafe(`explain analyze ${q}`)).map(r => r['QUERY PLAN']).join('\n'))
   }
-  engine = await startEngineProcess({ DATABASE_URL: url.toString(), POOL_THREADS: '1' })
+  engine = await startEngineProcess({ DATABASE_URL: db.url, POOL_THREADS: '1' })
   const terminal = `http://127.0.0.1:${engine.ports.terminal}`
   const chain = market.chains[0]!
   const lastExpiry = chain.instruments[chain.instruments.length - 1]!
@@ -107,8 +96,5 @@ try {
   }
 } finally {
   await engine?.stop()
-  await sql.end()
-  await admin.unsafe(`drop database if exists ${name} with (force)`)
-  await admin.end()
-  await pg?.stop()
+  await db.drop()
 }

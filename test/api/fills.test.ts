@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { startTestEngine, type TestEngine } from '../helpers/engine.js'
-import { addr, txHash, fillBody, baselineBody, post, TEST_ENV, TOKEN_A, TOKEN_B } from './fillsFixtures.js'
+import { addr, fillBody, baselineBody, post, TEST_ENV, TOKEN_A, TOKEN_B } from './fillsFixtures.js'
 import { recordFill, DUPLICATE_FILL } from '../../engine/fills/record.js'
 import { EventBus } from '../../actors/events.js'
 import type { RfqEvent, FillInput } from '../../actors/rfqTypes.js'

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { Wallet, TypedDataEncoder } from 'ethers'
 import { startTestEngine, type TestEngine } from '../helpers/engine.js'
-import { Client, account, createRfq, domainOf, makeQuote, sign, waitFor, TOKEN_IN, TOKEN_OUT, ZERO } from './helpers.js'
+import { Client, account, createRfq, domainOf, makeQuote, sign, waitFor, TOKEN_IN, TOKEN_OUT } from './helpers.js'
 import { quoteTypes } from '../../sdk/sign.js'
 import { swappedTypes, toHighS } from '../workers/sig/fixtures.js'
 

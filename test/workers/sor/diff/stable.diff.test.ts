@@ -46,7 +46,7 @@ test('stable-swap quotes equal StableSwapPool.exchange to the wei', { timeout: 2
       for (const d of decimals) coins.push(await deployTestToken(chain.clients, { decimals: d }))
       const pool = await deployStableSwapPool(chain.clients, { coins, decimals, A: BigInt(A), fee: BigInt(fee) })
       const amounts = decimals.map((d, k) => (base + 1000n) * BigInt(skew[k]![0]) / BigInt(skew[k]![1]) * 10n ** BigInt(d))
-      for (const [k, coin] of coins.entries()) {
+      for (const coin of coins) {
         await mintTestToken(chain.clients, coin, chain.me, 1n << 200n)
         await approveToken(chain.clients, coin, pool)
       }

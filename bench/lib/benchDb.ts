@@ -1,0 +1,31 @@
+// A fresh, migrated database for a bench: on DATABASE_URL's server, or on an embedded server of the
+// bench's own under .data/bench-<name> (tuned for loading, not durability). drop() removes it all.
+import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
+import { startEmbeddedPostgres } from '../../engine/store/embedded.js'
+import { connect, type Sql } from '../../engine/store/db.js'
+import { migrate } from '../../engine/store/migrate.js'
+import { repoRoot } from '../../engine/paths.js'
+
+export interface BenchDatabase { sql: Sql; url: string; drop(): Promise<void> }
+
+export async function benchDatabase(bench: string, { max = 4 } = {}): Promise<BenchDatabase> {
+  const pg = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir: join(repoRoot, `.data/bench-${bench}`), fast: true })
+  const name = `${bench}_${randomBytes(4).toString('hex')}`
+  const adminUrl = process.env.DATABASE_URL ?? pg!.adminUrl
+  const admin = connect(adminUrl, { max: 1 })
+  await admin.unsafe(`create database ${name}`)
+  const url = new URL(adminUrl)
+  url.pathname = '/' + name
+  const sql = connect(url.toString(), { max })
+  await migrate(sql)
+  return {
+    sql, url: url.toString(),
+    async drop() {
+      await sql.end()
+      await admin.unsafe(`drop database if exists ${name} with (force)`)
+      await admin.end()
+      await pg?.stop()
+    },
+  }
+}
