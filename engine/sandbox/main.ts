@@ -1,13 +1,23 @@
 // `make sandbox`: start the local venue and print what a newcomer needs to try it.
-import { writeFileSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { stopStale } from '../store/embedded.js'
 import { createLogger } from '../log.js'
 import { repoRoot } from '../paths.js'
 import { startSandbox } from './start.js'
 
 const dir = join(repoRoot, '.data/sandbox')
 const log = createLogger(process.env.LOG_LEVEL ?? 'info', 'sandbox')
-const sandbox = await startSandbox({ dir, rpcPort: Number(process.env.SANDBOX_RPC_PORT ?? 8545), log })
+// The chain is new every run (same deterministic addresses), so its database must be too: old fills
+// would show in the league and the pool scan would resume past the new chain's blocks.
+const env = { ...process.env }
+if (!env.DATABASE_URL) {
+  const dataDir = join(dir, 'db')
+  await stopStale(join(dataDir, 'pg'))
+  rmSync(dataDir, { recursive: true, force: true })
+  env.DATA_DIR = dataDir
+}
+const sandbox = await startSandbox({ dir, rpcPort: Number(process.env.SANDBOX_RPC_PORT ?? 8545), log, env })
 const { urls, venue } = sandbox
 writeFileSync(join(dir, 'sandbox.json'), JSON.stringify({ urls, chainId: venue.chainId, spotRfq: venue.spotRfq, accounts: venue.accounts, tokens: venue.tokens }, null, 2))
 

@@ -76,7 +76,7 @@ export async function startEmbeddedPostgres({ dataDir, port, fast = false, onLog
 }
 
 /** Stops a postmaster left behind by a killed run (its pid is line 1 of postmaster.pid). */
-async function stopStale(dir: string): Promise<void> {
+export async function stopStale(dir: string): Promise<void> {
   const pidFile = resolve(dir, 'postmaster.pid')
   if (!existsSync(pidFile)) return
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0])
