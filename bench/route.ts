@@ -13,6 +13,7 @@ import { stepSplitExact } from '../workers/sor/split.js'
 import { fineOptimum } from '../workers/sor/fineOptimum.js'
 import type { Address, PoolState, StablePool, V2Pool, V3Pool } from '../workers/sor/types.js'
 import { getSqrtRatioAtTick, MAX_TICK, MIN_TICK } from '../workers/sor/v3/tickMath.js'
+import { v3PoolFromPositions, type V3Position } from '../workers/sor/v3/poolFromPositions.js'
 
 // the SDKs' ESM builds use directory imports Node rejects; their CommonJS builds load fine
 const require = createRequire(import.meta.url)
@@ -114,25 +115,9 @@ for (let n = 0; n < POOLS.stable; n++) {
   poolMeta[pool.address] = { protocol: 'stableswap', poolType: 'stable', fee: 400 }
 }
 
-function v3Pool(addr: Address, token0: Address, token1: Address, fee: number, tickSpacing: number, tick: number,
-  positions: Array<{ lower: number; upper: number; liquidity: bigint }>): V3Pool {
-  const net = new Map<number, bigint>()
-  let liquidity = 0n
-  for (const p of positions) {
-    net.set(p.lower, (net.get(p.lower) ?? 0n) + p.liquidity)
-    net.set(p.upper, (net.get(p.upper) ?? 0n) - p.liquidity)
-    if (p.lower <= tick && tick < p.upper) liquidity += p.liquidity
-  }
-  const ticks = [...net].filter(([, v]) => v !== 0n).sort((x, y) => x[0] - y[0]).map(([t, liquidityNet]) => ({ tick: t, liquidityNet }))
-  const bitmap: Record<string, bigint> = {}
-  for (const { tick: t } of ticks) {
-    const compressed = Math.floor(t / tickSpacing)
-    bitmap[String(compressed >> 8)] = (bitmap[String(compressed >> 8)] ?? 0n) | (1n << BigInt(compressed & 0xff))
-  }
-  const words = [tick, ...ticks.map(t => t.tick)].map(t => Math.floor(t / tickSpacing) >> 8)
+function v3Pool(addr: Address, token0: Address, token1: Address, fee: number, tickSpacing: number, tick: number, positions: V3Position[]): V3Pool {
   const sqrtPriceX96 = (getSqrtRatioAtTick(tick) + getSqrtRatioAtTick(tick + 1)) / 2n
-  return { kind: 'v3', address: addr, token0, token1, fee, tickSpacing, sqrtPriceX96, liquidity, tick, bitmap, ticks,
-    wordRange: [Math.min(...words) - 1, Math.max(...words) + 1] }
+  return v3PoolFromPositions({ address: addr, tokenA: token0, tokenB: token1, fee, tickSpacing, tick, positions, sqrtPriceX96 })
 }
 
 // ---- the queries: the engine hands over only pools touching tokenIn or tokenOut -----------------

@@ -6,30 +6,16 @@ import fc from 'fast-check'
 import { quoteExactIn } from '../../../../workers/sor/pool.js'
 import { swap } from '../../../../workers/sor/v3/swap.js'
 import { getAmount0Delta, getAmount1Delta } from '../../../../workers/sor/v3/sqrtPriceMath.js'
-import { compress, fullWordRange, position } from '../../../../workers/sor/v3/tickBitmap.js'
+import { compress, fullWordRange } from '../../../../workers/sor/v3/tickBitmap.js'
+import { v3PoolFromPositions, type V3Position } from '../../../../workers/sor/v3/poolFromPositions.js'
 import { getSqrtRatioAtTick, MAX_SQRT_RATIO, MIN_SQRT_RATIO } from '../../../../workers/sor/v3/tickMath.js'
 import type { Address, V3Pool } from '../../../../workers/sor/types.js'
 
 const T0: Address = '0x0000000000000000000000000000000000000001', T1: Address = '0x0000000000000000000000000000000000000002'
-interface Position { lower: number; upper: number; liquidity: bigint }
 
-/** Builds the pool a chain would hold after minting these positions at this tick: bitmap, liquidityNet, active liquidity. */
-function poolOf(fee: number, tickSpacing: number, tick: number, positions: Position[], wordRange?: [number, number]): V3Pool {
-  const nets = new Map<number, bigint>()
-  let liquidity = 0n
-  for (const p of positions) {
-    nets.set(p.lower, (nets.get(p.lower) ?? 0n) + p.liquidity)
-    nets.set(p.upper, (nets.get(p.upper) ?? 0n) - p.liquidity)
-    if (p.lower <= tick && tick < p.upper) liquidity += p.liquidity
-  }
-  const bitmap: Record<string, bigint> = {}
-  for (const t of nets.keys()) {
-    const { wordPos, bitPos } = position(t / tickSpacing)
-    bitmap[wordPos] = (bitmap[wordPos] ?? 0n) | (1n << BigInt(bitPos))
-  }
-  const ticks = [...nets].map(([t, liquidityNet]) => ({ tick: t, liquidityNet })).sort((a, b) => a.tick - b.tick)
-  return { kind: 'v3', address: '0x00000000000000000000000000000000000000aa', token0: T0, token1: T1, fee, tickSpacing,
-    sqrtPriceX96: getSqrtRatioAtTick(tick), liquidity, tick, bitmap, ticks, wordRange: wordRange ?? fullWordRange(tickSpacing) }
+function poolOf(fee: number, tickSpacing: number, tick: number, positions: V3Position[], wordRange?: [number, number]): V3Pool {
+  return v3PoolFromPositions({ address: '0x00000000000000000000000000000000000000aa', tokenA: T0, tokenB: T1, fee, tickSpacing, tick, positions,
+    wordRange: wordRange ?? fullWordRange(tickSpacing) })
 }
 
 const poolArb = fc.record({
