@@ -12,8 +12,12 @@
 // QUOTE_BROADCAST. Delivering every quote to all 200 Node `ws` clients would measure the load
 // generator (15k/s x 200 = 3M frames/s to parse), not the relay.
 // Env: BENCH_QUOTES (default 60000), BENCH_PACED_RATE (5000), BENCH_PACED_SECS (3), BENCH_POOL_THREADS
-// (default: the engine's, cores - 1), BENCH_WINDOW (quotes in flight, default 2048).
+// (default: the engine's, cores - 1), BENCH_WINDOW (quotes in flight, default 2048), BENCH_PROFILE=<dir>
+// (a CPU profile of the engine's main thread during the throughput phase, written to <dir>).
 import { fork, type ChildProcess } from 'node:child_process'
+import { Session } from 'node:inspector'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -23,6 +27,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { recoverTypedDataAddress } from 'viem'
 import { measureRecoveryCeiling } from './sig.js'
 import { percentiles } from './lib/load.js'
+import { benchDatabase } from './lib/benchDb.js'
 import { domainSeparator, quoteDigest } from '../workers/sig/quoteHash.js'
 import type { Domain } from '../workers/sig/types.js'
 import { quoteTypes } from '../sdk/sign.js'
@@ -44,11 +49,23 @@ async function engineMain(): Promise<void> {
   const { relayBookOf } = await import('../engine/relay/module.js')
   const engine = await startEngine(loadConfig({
     ...process.env, API_PORT: '0', TERMINAL_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MIN: '1000000000', RFQ_TTL_SECS: '3600', DATA_DIR: process.env.DATA_DIR ?? '.data/bench-relay',
+    RATE_LIMIT_PER_MIN: '1000000000', RFQ_TTL_SECS: '3600',
     ...(process.env.BENCH_POOL_THREADS ? { POOL_THREADS: process.env.BENCH_POOL_THREADS } : {}),
   }))
   const book = relayBookOf(engine.ctx)
+  const profiler = process.env.BENCH_PROFILE ? new Session() : undefined
+  const post = (method: string, params?: object) => new Promise<any>((res, rej) => profiler!.post(method, params, (e, r) => e ? rej(e) : res(r)))
   process.on('message', async (m: { cmd: string; rfqs?: WireRfq[] }) => {
+    if (m.cmd === 'profile-start' && profiler) {
+      profiler.connect()
+      await post('Profiler.enable')
+      await post('Profiler.start')
+    } else if (m.cmd === 'profile-stop' && profiler) {
+      const { profile } = await post('Profiler.stop')
+      mkdirSync(process.env.BENCH_PROFILE!, { recursive: true })
+      writeFileSync(join(process.env.BENCH_PROFILE!, 'relay-main.cpuprofile'), JSON.stringify(profile))
+      profiler.disconnect()
+    }
     if (m.cmd === 'create') {
       for (let i = 0; i < m.rfqs!.length; i += 50) {
         await Promise.all(m.rfqs!.slice(i, i + 50).map(r => book.create({
@@ -129,8 +146,10 @@ async function main(): Promise<void> {
     message: { ...q, amountIn: BigInt(q.amountIn), amountOut: BigInt(q.amountOut), expiry: BigInt(q.expiry), nonce: BigInt(q.nonce), deadline: BigInt(q.deadline) }, signature: sample.signature })
   if (viemSigner.toLowerCase() !== q.maker) throw new Error('pre-signed quotes do not recover under viem')
 
+  // a fresh database each run: RFQs live from an earlier run would be restored into this one
+  const db = await benchDatabase('relay', { max: 1 })
   const child = fork(fileURLToPath(import.meta.url), ['--engine'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/relay-prof'] : [] })
+    env: { ...process.env, DATABASE_URL: db.url } })
   const ready = await new Promise<{ port: number; threads: number }>((resolve, reject) => {
     child.once('message', resolve)
     child.once('exit', code => reject(new Error(`engine exited ${code}`)))
@@ -160,6 +179,7 @@ async function main(): Promise<void> {
   await new Promise(r => setTimeout(r, 500))   // let the RFQ broadcasts drain
 
   // phase 1: throughput with a bounded window in flight
+  child.send({ cmd: 'profile-start' })
   let next = 0
   const started = performance.now()
   await new Promise<void>(resolve => {
@@ -179,6 +199,7 @@ async function main(): Promise<void> {
   const rate = accepted / elapsed
   const burst = percentiles(latencies)
   const phase1 = { accepted, errors }
+  child.send({ cmd: 'profile-stop' })
   const { commits } = await request(child, { cmd: 'stats' }, 'stats')
 
   // phase 2: paced
@@ -207,6 +228,7 @@ async function main(): Promise<void> {
 
   await Promise.all([observer, ...submitters].map(ws => new Promise(r => { ws.once('close', r); ws.close() })))
   await new Promise(resolve => { child.once('exit', resolve); child.send({ cmd: 'stop' }) })
+  await db.drop()
 
   console.table([
     { measure: 'signer-recovery ceiling (1-thread native x pool threads)', value: `${Math.round(perThread)}/s x ${ready.threads} = ${Math.round(ceiling)}/s` },

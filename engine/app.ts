@@ -32,7 +32,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   const log = opts.log ?? createLogger(config.LOG_LEVEL)
   const metrics = createMetrics()
   const db = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, log })
-  const pool = createWorkerPool(config.POOL_THREADS)
+  const pool = createWorkerPool(config.POOL_THREADS, config.POOL_TASKS_PER_THREAD)
   const actors = new ActorSystem({ onError: (name, err) => log.warn({ actor: name, err }, 'actor handler failed'),
     onEscalate: (name, err) => log.error({ actor: name, err }, 'actor stopped after repeated failures') })
   metrics.gauge('actor_count', 'live actors', () => actors.size)

@@ -38,6 +38,7 @@ export const configSchema = z.object({
   TRUST_PROXY: bool.default(false),
   CORS_ORIGIN: z.string().min(1).default('*'),
   POOL_THREADS: positiveInt.default(Math.max(1, availableParallelism() - 1)),
+  POOL_TASKS_PER_THREAD: positiveInt.default(4),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(5000),
   // Aggregator price proxy (0x Swap API v2 price format); unset AGG_BASE_URL = not configured
   AGG_BASE_URL: z.string().url().optional(),
@@ -60,7 +61,7 @@ export const configSchema = z.object({
   RELAY_PING_INTERVAL_MS: positiveInt.default(30_000),
   RELAY_MAX_BACKPRESSURE: positiveInt.default(4 * 1024 * 1024),
   RELAY_SIG_BATCH: positiveInt.default(64),
-  RELAY_SIG_BATCHES_PER_THREAD: positiveInt.default(2),
+  RELAY_SIG_BATCHES_PER_THREAD: positiveInt.default(4),
   RELAY_COMMITS_IN_FLIGHT: positiveInt.default(2),
   RELAY_MAX_PAYLOAD_BYTES: positiveInt.default(64 * 1024),
   // Options market data ingestion (engine/ingest): its own process, started by `make ingest`, or by `make run` when not off

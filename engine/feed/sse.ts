@@ -2,7 +2,7 @@
 // are kept so a client reconnecting with Last-Event-ID misses nothing that is still held. A
 // comment line every SSE_HEARTBEAT_MS keeps proxies from closing an idle stream. One connection
 // per client IP: a second gets 429 while the first is open.
-import type { RfqDirectory } from '../../actors/rfqTypes.js'
+import type { RfqDirectory, RfqEvent } from '../../actors/rfqTypes.js'
 import type { EngineContext } from '../context.js'
 import type { StreamSink } from '../front/request.js'
 import type { TokenRegistry } from '../tokens/registry.js'
@@ -18,14 +18,18 @@ export interface Feed { readonly connections: number; close(): void }
 
 export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: TokenRegistry): Feed {
   const byIp = new Map<string, StreamSink | 'opening'>()
-  const recent: { id: number; frame: string }[] = []
+  // Frames are built only when someone reads them: at relay rates most events have no listener,
+  // and the replay buffer would otherwise encode every quote for nobody.
+  const recent: { id: number; event: RfqEvent; frame?: string }[] = []
   let nextId = 1
+  const frameOf = (r: { id: number; event: RfqEvent; frame?: string }) =>
+    r.frame ??= `id: ${r.id}\nevent: ${r.event.type}\ndata: ${toJson(eventData(r.event, tokens))}\n\n`
 
-  const unsubscribe = book.events.subscribe(e => {
-    const frame = `id: ${nextId}\nevent: ${e.type}\ndata: ${toJson(eventData(e, tokens))}\n\n`
-    recent.push({ id: nextId++, frame })
+  const unsubscribe = book.events.subscribe(event => {
+    const r = { id: nextId++, event }
+    recent.push(r)
     if (recent.length > REPLAY) recent.shift()
-    for (const sink of byIp.values()) if (sink !== 'opening') sink.write(frame)
+    for (const sink of byIp.values()) if (sink !== 'opening') sink.write(frameOf(r))
   })
   const heartbeat = setInterval(() => {
     const frame = `: heartbeat ${new Date().toISOString()}\n\n`
@@ -48,7 +52,7 @@ export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: Token
         byIp.set(ip, sink)
         sink.onClose(() => { if (byIp.get(ip) === sink) byIp.delete(ip) })
         sink.write(`retry: 3000\n: connected\n\n`)
-        if (Number.isInteger(lastId)) for (const r of recent) if (r.id > lastId) sink.write(r.frame)
+        if (Number.isInteger(lastId)) for (const r of recent) if (r.id > lastId) sink.write(frameOf(r))
       },
     }
   })

@@ -1,5 +1,5 @@
 // Quote signer recovery on the Piscina pool: quotes submitted in the same tick travel together in
-// batches of up to 64 (one quote per task is slower than the main thread), with about two batches
+// batches of up to 64 (one quote per task is slower than the main thread), with about four batches
 // per thread in flight so no thread waits for the next one.
 import type { EngineContext } from '../context.js'
 import type { Address, QuoteJson } from '../../actors/rfqTypes.js'
