@@ -1,5 +1,6 @@
 // A fresh, migrated database for a bench: on DATABASE_URL's server, or on an embedded server of the
-// bench's own under .data/bench-<name> (tuned for loading, not durability). drop() removes it all.
+// bench's own under .data/bench-<name> (tuned for loading, not durability). drop() removes it all
+// (unless BENCH_KEEP_DB is set: then the database and its server are left for inspection).
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { startEmbeddedPostgres } from '../../engine/store/embedded.js'
@@ -23,6 +24,11 @@ export async function benchDatabase(bench: string, { max = 4 } = {}): Promise<Be
     sql, url: url.toString(),
     async drop() {
       await sql.end()
+      if (process.env.BENCH_KEEP_DB) {     // for EXPLAIN sessions after the run; the server keeps running
+        console.log(`BENCH_KEEP_DB: kept ${url.toString()}`)
+        await admin.end()
+        return
+      }
       await admin.unsafe(`drop database if exists ${name} with (force)`)
       await admin.end()
       await pg?.stop()

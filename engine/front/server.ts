@@ -56,11 +56,11 @@ function handle(res: HttpResponse, uReq: HttpRequest, opts: SurfaceOptions): voi
     opts.metrics.httpLatency.observe({ surface: opts.name, route: routeLabel, method }, (performance.now() - started) / 1000)
     if (state.aborted) return
     if (reply.stream) return openStream(res, reply, opts, state)
-    const body = reply.text ?? (reply.body === undefined ? '' : toJson(reply.body))
+    const body = reply.text ?? reply.rawJson ?? (reply.body === undefined ? '' : toJson(reply.body))
     res.cork(() => {
       res.writeStatus(statusLine(reply.status))
       writeCors(res, opts.corsOrigin)
-      if (reply.text === undefined && reply.body !== undefined) res.writeHeader('content-type', 'application/json')
+      if (reply.text === undefined && (reply.body !== undefined || reply.rawJson !== undefined)) res.writeHeader('content-type', 'application/json')
       for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v)
       res.end(body)
     })

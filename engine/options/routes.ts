@@ -3,11 +3,11 @@
 // A database failure throws out of the handler and the server answers 500 {error}.
 import type { EngineContext } from '../context.js'
 import { ok, type Handler } from '../front/request.js'
-import { tape, ladder, expirySummaries, latestSpot, ownVenueActive, strikeDetail } from '../store/options.js'
+import { tapeBody, ladder, expirySummaries, latestSpot, ownVenueActive, strikeDetail } from '../store/options.js'
 import { parseExpiryDay } from '../ingest/deribit/instrumentName.js'
 import { terminalAuthGuard, guarded } from './auth.js'
 import { requireParams, underlyingParam, expiryParam, limitParam, offsetParam, liquidityParam, venueParam, strikeParam, isCallParam } from './params.js'
-import { tradeView, ladderStrikeView, expiryView, strikeDetailView, EMPTY_STRIKE_DETAIL } from './views.js'
+import { ladderStrikeView, expiryView, strikeDetailView, EMPTY_STRIKE_DETAIL } from './views.js'
 
 /** The own venue's key in /options/venues and its status while it has no on-chain activity. */
 export const OWN_VENUE_KEY = 'own_venue'
@@ -20,9 +20,8 @@ export function optionsRoutes({ surfaces, sql, config }: EngineContext): void {
   get('/options/tape', async req => {
     const q = req.query
     const filter = { underlying: underlyingParam(q), liqClass: liquidityParam(q), venue: venueParam(q), limit: limitParam(q), offset: offsetParam(q) }
-    const { rows, total } = await tape(sql, filter)
     // count is the total matching the filters (not the page size): a client pages with it
-    return ok({ trades: rows.map(tradeView), count: total })
+    return { status: 200, rawJson: await tapeBody(sql, filter) }
   })
 
   get('/options/ladder', async req => {

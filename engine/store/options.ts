@@ -149,18 +149,36 @@ export interface TapeRow {
 
 /** One page, newest first (ts, then id, so equal timestamps page stably), and the exact total matching: one round trip. */
 export async function tape(sql: Sql, f: TapeFilter): Promise<{ rows: TapeRow[]; total: number }> {
-  const where = sql`
-    where true ${f.underlying === null ? sql`` : sql`and underlying = ${f.underlying}`} ${f.liqClass === null ? sql`` : sql`and liq_class = ${f.liqClass}`}
-    ${f.venue === null ? sql`` : sql`and venue = ${f.venue}`}`
   const rows = await sql<(TapeRow & { total: number; id: number | null })[]>`
-    with total as (select coalesce(sum(n), 0)::int8 as total from option_trade_counts ${where})
+    with total as (select coalesce(sum(n), 0)::int8 as total from option_trade_counts ${tapeWhere(sql, f)})
     select total.total, p.* from total left join lateral (
       select id, venue, trade_ref, instrument, underlying, is_call, strike, expiry_ts, price, amount, premium_usd, iv, spot_ref, side,
         counterparty, liquidity_guess, ts
-      from option_trades ${where}
+      from option_trades ${tapeWhere(sql, f)}
       order by ts desc, id desc limit ${f.limit} offset ${f.offset}) p on true
     order by p.ts desc, p.id desc`
   return { rows: rows.filter(r => r.id !== null), total: Number(rows[0]?.total ?? 0) }
+}
+
+/**
+ * The whole tape reply, `{"trades":[...],"count":N}`, as UTF-8 bytes: the same page as tape(), each
+ * trade's document having been written with the trade (migration 060). PostgreSQL concatenates the
+ * page and Node passes the bytes on without decoding them: shaping 500 rows per request, or even
+ * holding 500 strings, made the garbage collector the tape's p99 (above 10 ms). tape() and
+ * tradeView are the reference the tests compare it with.
+ */
+export async function tapeBody(sql: Sql, f: TapeFilter): Promise<Buffer> {
+  const [row] = await sql`
+    with page as (select doc, ts, id from option_trades ${tapeWhere(sql, f)} order by ts desc, id desc limit ${f.limit} offset ${f.offset})
+    select '{"trades":[' || coalesce((select string_agg(doc, ',' order by ts desc, id desc) from page), '') || '],"count":'
+      || (select coalesce(sum(n), 0)::int8 from option_trade_counts ${tapeWhere(sql, f)}) || '}' as body`.raw()
+  return row![0] as Buffer
+}
+
+function tapeWhere(sql: Sql, f: TapeFilter) {
+  return sql`
+    where true ${f.underlying === null ? sql`` : sql`and underlying = ${f.underlying}`} ${f.liqClass === null ? sql`` : sql`and liq_class = ${f.liqClass}`}
+    ${f.venue === null ? sql`` : sql`and venue = ${f.venue}`}`
 }
 
 export interface QuoteRow {
