@@ -1,5 +1,5 @@
-// GET /api/v1/league and /api/v1/league/activity. Standings come from the rollups (all-time rows
-// minus the period's base, see engine/store/league.ts); paging is limit/offset over a total order (score, rawScore, notional,
+// GET /api/v1/league and /api/v1/league/activity. Standings come from the materialised scores
+// (all-time rollups minus the period's base, see engine/store/league.ts); paging is limit/offset over a total order (score, rawScore, notional,
 // address), so pages never overlap and hasMore is exactly offset + entries < totalParticipants.
 import type { EngineContext } from '../context.js'
 import { ok, intParam } from '../front/request.js'
@@ -29,7 +29,7 @@ export function leagueRoutes({ surfaces, sql }: EngineContext): void {
     if (offset === null) throw Errors.badRequest('Invalid offset (an integer >= 0)')
     const sinceDay = periodStartDay(period)
     if (sinceDay !== null) await ensureBase(sql, period, sinceDay)
-    const [s, k] = await Promise.all([standings(sql, { role, period, sinceDay, minUsd, search, limit, offset }), kpi(sql, period, sinceDay)])
+    const [s, k] = await Promise.all([standings(sql, { role, period, minUsd, search, limit, offset }), kpi(sql, period)])
     const entries = s.rows.map(r => ({
       rank: r.rank, address: r.address, score: r.score, rawScore: r.rawScore, filledNotional: roundTo(r.filledNotional, 2),
       avgImprovementBps: roundTo(r.avgImprovementBps, 2), privateShare: roundTo(r.privateShare, 4), fills: r.fills,

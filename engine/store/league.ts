@@ -1,11 +1,11 @@
 // League rollups and standings. Rollups are bumped in the fill's own transaction; a period's
-// standings are the all-time rows minus the period's base (everything before its first day,
+// figures are the all-time rows minus the period's base (everything before its first day,
 // computed once per day), so their cost does not grow with the number of fills or the period's
-// length. The score is computed here in SQL with the constants of workers/fills/leagueScore.ts so
-// ranking and paging happen in the database.
+// length. Scores are materialised in league_scores (migration 070): a trigger on league_totals
+// rescores an address whenever its rows change, ensureBase rescores a period when its base turns,
+// so a league page is a walk of the (period, role, raw_score) index, not a scoring of everyone.
 import type { Tx } from './baselines.js'
 import type { Sql } from './db.js'
-import { leagueParams } from '../../workers/fills/leagueScore.js'
 import { roundTo } from '../../workers/fills/round.js'
 
 export type Role = 'maker' | 'taker'
@@ -77,7 +77,7 @@ export async function rebuildRollups(sql: Tx): Promise<void> {
 
 /** league_totals := sums of league_daily (and every period base is stale). */
 export async function totalsFromDaily(sql: Tx): Promise<void> {
-  await sql`truncate league_totals, league_base, league_base_meta`
+  await sql`truncate league_totals, league_base, league_base_meta, league_scores`
   await sql`
     insert into league_totals (address, role, fills, notional_usd, benchmarked_fills, improvement_sum, private_fills, points, judged, failed)
     select address, role, sum(fills), sum(notional_usd), sum(benchmarked_fills), sum(improvement_sum), sum(private_fills), sum(points),
@@ -87,14 +87,16 @@ export async function totalsFromDaily(sql: Tx): Promise<void> {
 
 /** A fill dated before today (backfill, tests) changes the "before the period" part of later bases. */
 export async function invalidateBases(sql: Tx, day: string): Promise<void> {
+  await sql`delete from league_scores where period in (select period from league_base_meta where base_day > ${day}::date)`
   await sql`delete from league_base where period in (select period from league_base_meta where base_day > ${day}::date)`
   await sql`delete from league_base_meta where base_day > ${day}::date`
 }
 
 /**
  * Makes sure league_base holds, for `period`, the sums of every daily row before `baseDay`.
- * Computed once per period per day (the first query after the day turns); an advisory lock makes
- * concurrent first queries compute it once.
+ * Computed once per period per day (the first query after the day turns), with the period's
+ * scores; an advisory lock makes concurrent first queries compute it once, and fills (which take
+ * it shared to rescore) wait for the new base rather than score against a half-built one.
  */
 export async function ensureBase(sql: Sql, period: string, baseDay: string): Promise<void> {
   const [m] = await sql`select base_day::text as d from league_base_meta where period = ${period}`
@@ -111,14 +113,14 @@ export async function ensureBase(sql: Sql, period: string, baseDay: string): Pro
       from league_daily where day < ${baseDay}::date group by address, role`
     await tx`insert into league_base_meta (period, base_day) values (${period}, ${baseDay}::date)
              on conflict (period) do update set base_day = excluded.base_day`
+    await tx`select league_rescore(${period}, null, null)`
   })
 }
 
 export interface StandingsQuery {
   role: Role
-  /** the period's name and first UTC day (null for all time); call ensureBase(period, sinceDay) first */
+  /** '7d', '30d' or 'all'; for 7d/30d call ensureBase(period, firstDay) first */
   period: string
-  sinceDay: string | null
   minUsd: number
   /** lowercase substring of the address */
   search: string | null
@@ -143,41 +145,13 @@ export interface StandingRow {
 export interface Standings { rows: StandingRow[]; total: number }
 
 export async function standings(sql: Tx, q: StandingsQuery): Promise<Standings> {
-  const p = leagueParams
-  const source = periodSource(sql, q.role, q.period)
-  const search = q.search === null ? sql`` : sql`where address like ${'%' + q.search.replace(/[\\%_]/g, m => '\\' + m) + '%'}`
-  // rawScore = w*log10(1+notional) * (1 + clamp(avgImp)/d) * (1 + bonus*privateShare) * reliability (makers)
-  const rows = await sql`
-    with a as (${source}),
-    m as materialized (
-      select a.address, a.fills, a.notional_usd, a.points,
-             case when a.benchmarked_fills > 0 then (a.improvement_sum / a.benchmarked_fills)::float8 else 0 end as avg_imp,
-             a.private_fills::float8 / a.fills as private_share,
-             case when ${q.role} = 'maker' then coalesce(a.failed::float8 / nullif(a.judged, 0), 0) end as cancel_rate
-      from a
-      where a.fills > 0 and a.notional_usd >= ${q.minUsd}
-    ),
-    s as materialized (
-      select m.*, case when cancel_rate is not null then least(greatest(1.1 - cancel_rate * 1.5, 0.5), 1.1) end as reliability,
-             ${p.notionalWeight}::float8 * log(1 + greatest(notional_usd, 0))
-               * (1 + least(greatest(avg_imp, ${-p.improvementClampBps}::float8), ${p.improvementClampBps}::float8) / ${p.improvementDivisor}::float8)
-               * (1 + ${p.privacyBonus}::float8 * private_share)
-               -- greatest/least skip NULLs, so takers (cancel_rate null) need the explicit case
-               * case when cancel_rate is not null then least(greatest(1.1 - cancel_rate * 1.5, 0.5), 1.1) else 1 end as raw_score
-      from m
-    ),
-    -- score = round(rawScore, 2) is monotone in rawScore, so ordering by rawScore orders by score too
-    r as (select s.*, row_number() over (order by raw_score desc, notional_usd desc, address) as rank from s),
-    f as (select * from r ${search})
-    select f.*, count(*) over ()::int as total from f order by rank limit ${q.limit} offset ${q.offset}`
+  const rows = q.search === null ? await page(sql, q) : await searched(sql, q, q.search)
   let total: number = rows[0]?.total ?? 0
-  if (!rows.length) {
-    if (q.offset > 0) {   // past the end: count without the page
-      const [c] = await sql`
-        with a as (${source}) select count(*)::int as n from a where a.fills > 0 and a.notional_usd >= ${q.minUsd}
-        ${q.search === null ? sql`` : sql`and address like ${'%' + q.search.replace(/[\\%_]/g, m => '\\' + m) + '%'}`}`
-      total = c!.n as number
-    }
+  if (!rows.length && q.offset > 0) {   // past the end: count without the page
+    const [c] = await sql`
+      select count(*)::int as n from league_scores where period = ${q.period} and role = ${q.role} and notional_usd >= ${q.minUsd}
+      ${q.search === null ? sql`` : sql`and address like ${likePattern(q.search)}`}`
+    total = c!.n as number
   }
   return {
     total,
@@ -187,29 +161,39 @@ export async function standings(sql: Tx, q: StandingsQuery): Promise<Standings> 
   }
 }
 
+// score = round(rawScore, 2) is monotone in rawScore, so ordering by rawScore orders by score too.
+const COLUMNS = 'address, fills, notional_usd, points, avg_imp, private_share, cancel_rate, reliability, raw_score'
+
+/** Without a search, a page is a walk of the rank index from `offset`, and the rank is the position. */
+function page(sql: Tx, q: StandingsQuery) {
+  return sql`
+    select ${sql.unsafe(COLUMNS)}, ${q.offset}::int8 + row_number() over (order by raw_score desc, notional_usd desc, address) as rank,
+      (select count(*)::int from league_scores where period = ${q.period} and role = ${q.role} and notional_usd >= ${q.minUsd}) as total
+    from (select * from league_scores where period = ${q.period} and role = ${q.role} and notional_usd >= ${q.minUsd}
+          order by raw_score desc, notional_usd desc, address limit ${q.limit} offset ${q.offset}) p
+    order by rank`
+}
+
+/** Ranks are taken before the search filter, so an entry found by search keeps its place. */
+function searched(sql: Tx, q: StandingsQuery, search: string) {
+  return sql`
+    with r as (
+      select ${sql.unsafe(COLUMNS)}, row_number() over (order by raw_score desc, notional_usd desc, address) as rank
+      from league_scores where period = ${q.period} and role = ${q.role} and notional_usd >= ${q.minUsd}),
+    f as (select * from r where address like ${likePattern(search)})
+    select f.*, count(*) over ()::int as total from f order by rank limit ${q.limit} offset ${q.offset}`
+}
+
+const likePattern = (search: string) => '%' + search.replace(/[\\%_]/g, m => '\\' + m) + '%'
+
 export interface Kpi { totalNotional: number; avgImprovementBps: number | null; privateVolumePct: number | null; fillCount: number }
 
 /** Over every fill of the period (each fill has exactly one taker row, so the taker rows count each fill once). */
-export async function kpi(sql: Tx, period: string, sinceDay: string | null): Promise<Kpi> {
+export async function kpi(sql: Tx, period: string): Promise<Kpi> {
   const [r] = await sql`
-    with a as (${periodSource(sql, 'taker', sinceDay === null ? 'all' : period)})
     select coalesce(sum(fills), 0)::int as fills, coalesce(sum(notional_usd), 0)::float8 as notional,
            (sum(improvement_sum) / nullif(sum(benchmarked_fills), 0))::float8 as avg_imp,
            (100.0 * sum(private_fills) / nullif(sum(fills), 0))::float8 as private_pct
-    from a`
+    from league_scores where period = ${period} and role = 'taker'`
   return { totalNotional: r!.notional, avgImprovementBps: r!.avg_imp, privateVolumePct: r!.private_pct, fillCount: r!.fills }
-}
-
-/** Per-address figures of one role over a period: the all-time row, minus the period's base when there is one. */
-function periodSource(sql: Tx, role: Role, period: string) {
-  if (period === 'all')
-    return sql`select address, fills, notional_usd, benchmarked_fills, improvement_sum, private_fills, points, judged, failed
-               from league_totals where role = ${role}`
-  return sql`
-    select t.address, t.fills - coalesce(b.fills, 0) as fills, t.notional_usd - coalesce(b.notional_usd, 0) as notional_usd,
-           t.benchmarked_fills - coalesce(b.benchmarked_fills, 0) as benchmarked_fills,
-           t.improvement_sum - coalesce(b.improvement_sum, 0) as improvement_sum, t.private_fills - coalesce(b.private_fills, 0) as private_fills,
-           t.points - coalesce(b.points, 0) as points, t.judged - coalesce(b.judged, 0) as judged, t.failed - coalesce(b.failed, 0) as failed
-    from league_totals t left join league_base b on b.period = ${period} and b.role = t.role and b.address = t.address
-    where t.role = ${role}`
 }

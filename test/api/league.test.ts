@@ -170,7 +170,7 @@ describe('property: league entries match a straightforward recomputation', () =>
     let run = 0
     await fc.assert(fc.asyncProperty(fc.array(fillArb, { minLength: 1, maxLength: 25 }), outcomeArb, async (fills, outcomes) => {
       run++
-      await t.db.sql`truncate fills, baselines, league_daily, league_totals, league_base, league_base_meta, quotes, rfqs`
+      await t.db.sql`truncate fills, baselines, league_daily, league_totals, league_base, league_base_meta, league_scores, quotes, rfqs`
       for (const [i, o] of outcomes.entries())
         await rfqWithQuotes(t, `p${run}-${i}`, [[makers[o.maker]!, 1n]], o.expired ? 'EXPIRED' : 'FILLED')
       const recorded: { taker: string; maker: string; usd: number; isPrivate: boolean; imp: number | null; pts: { takerPoints: number; makerPoints: number } }[] = []
