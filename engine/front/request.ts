@@ -32,11 +32,8 @@ export interface Reply {
   headers?: Record<string, string>
   /** raw text body (e.g. Prometheus exposition) instead of JSON */
   text?: string
-  /**
-   * a body already serialised as JSON (built by the database), sent as application/json; given as
-   * parts, they are written one after the other under one Content-Length, never joined in memory
-   */
-  rawJson?: string | Buffer | Buffer[]
+  /** a body already serialised as JSON (built by the database), sent as application/json */
+  rawJson?: string | Buffer
   stream?: (sink: StreamSink) => void
 }
 

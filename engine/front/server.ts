@@ -62,8 +62,7 @@ function handle(res: HttpResponse, uReq: HttpRequest, opts: SurfaceOptions): voi
       writeCors(res, opts.corsOrigin)
       if (reply.text === undefined && (reply.body !== undefined || reply.rawJson !== undefined)) res.writeHeader('content-type', 'application/json')
       for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v)
-      if (Array.isArray(body)) endWithParts(res, body, state)
-      else res.end(body)
+      res.end(body)
     })
   }
   const fail = (e: unknown) => {
@@ -120,34 +119,6 @@ function readBody(res: HttpResponse, limit: number, done: (b: Buffer) => void, t
     chunks.push(Buffer.from(new Uint8Array(chunk).slice()))
     if (isLast) done(Buffer.concat(chunks))
   })
-}
-
-/**
- * Ends the response with the parts' bytes in order under one Content-Length, without joining them:
- * a 500-trade tape page is ~200 kB, and a joined copy per request is as much again for the garbage
- * collector to reclaim. Under backpressure the rest is written as the socket drains (onWritable
- * gets the body offset reached so far).
- */
-function endWithParts(res: HttpResponse, parts: Buffer[], state: { aborted: boolean }): void {
-  let total = 0
-  for (const p of parts) total += p.length
-  if (total === 0) { res.end(); return }
-  const writeFrom = (offset: number): boolean => {
-    let start = 0
-    for (const p of parts) {
-      const end = start + p.length
-      if (end > offset && p.length) {
-        if (state.aborted) return true      // the response is gone; uWS must not be touched again
-        const [ok, done] = res.tryEnd(offset === start ? p : p.subarray(offset - start), total)
-        if (done) return true
-        if (!ok) return false
-        offset = end
-      }
-      start = end
-    }
-    return true
-  }
-  if (!writeFrom(0)) res.onWritable(offset => writeFrom(offset))
 }
 
 function writeCors(res: HttpResponse, origin: string): void {

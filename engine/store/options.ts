@@ -160,25 +160,19 @@ export async function tape(sql: Sql, f: TapeFilter): Promise<{ rows: TapeRow[]; 
   return { rows: rows.filter(r => r.id !== null), total: Number(rows[0]?.total ?? 0) }
 }
 
-const TAPE_OPEN = Buffer.from('{"trades":['), TAPE_COUNT = Buffer.from('],"count":'), TAPE_CLOSE = Buffer.from('}'), EMPTY = Buffer.alloc(0)
-
 /**
- * The whole tape reply, `{"trades":[...],"count":N}`, as UTF-8 parts to be written in order: the
- * same page as tape(), each trade's document having been written with the trade (migrations 060,
- * 065). PostgreSQL joins the page's documents and Node passes the bytes on without decoding or
- * copying them: shaping 500 rows per request, or even holding 500 strings, made the garbage
- * collector the tape's p99. The page is read in index order and the aggregate's ORDER BY is then
- * already satisfied (no sort); the brackets and the count are not concatenated in PostgreSQL, where
- * each || copies the whole ~200 kB page again. tape() and tradeView are the reference the tests
- * compare it with.
+ * The whole tape reply, `{"trades":[...],"count":N}`, as UTF-8 bytes: the same page as tape(), each
+ * trade's document having been written with the trade (migration 060). PostgreSQL concatenates the
+ * page and Node passes the bytes on without decoding them: shaping 500 rows per request, or even
+ * holding 500 strings, made the garbage collector the tape's p99 (above 10 ms). tape() and
+ * tradeView are the reference the tests compare it with.
  */
-export async function tapeBody(sql: Sql, f: TapeFilter): Promise<Buffer[]> {
+export async function tapeBody(sql: Sql, f: TapeFilter): Promise<Buffer> {
   const [row] = await sql`
-    select string_agg(doc, ',' order by ts desc, id desc) as docs,
-      (select coalesce(sum(n), 0)::int8 from option_trade_counts ${tapeWhere(sql, f)}) as count
-    from (select doc, ts, id from option_trades ${tapeWhere(sql, f)} order by ts desc, id desc limit ${f.limit} offset ${f.offset}) page`.raw()
-  const [docs, count] = row as unknown as [Buffer | null, Buffer]
-  return [TAPE_OPEN, docs ?? EMPTY, TAPE_COUNT, count, TAPE_CLOSE]
+    with page as (select doc, ts, id from option_trades ${tapeWhere(sql, f)} order by ts desc, id desc limit ${f.limit} offset ${f.offset})
+    select '{"trades":[' || coalesce((select string_agg(doc, ',' order by ts desc, id desc) from page), '') || '],"count":'
+      || (select coalesce(sum(n), 0)::int8 from option_trade_counts ${tapeWhere(sql, f)}) || '}' as body`.raw()
+  return row![0] as Buffer
 }
 
 function tapeWhere(sql: Sql, f: TapeFilter) {
