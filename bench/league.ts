@@ -40,7 +40,7 @@ try {
     from generate_series(0, ${ADDRESSES - 1}) a, generate_series(0, ${DAYS - 1}, 7) d
     on conflict (role, day, address) do update set judged = excluded.judged, failed = excluded.failed`
   await totalsFromDaily(sql)
-  for (const table of ['fills', 'league_daily', 'league_totals']) await sql.unsafe(`vacuum analyze ${table}`)
+  for (const table of ['fills', 'league_daily', 'league_totals', 'fill_summary', 'fill_summary_buckets', 'fill_summary_values']) await sql.unsafe(`vacuum analyze ${table}`)
   const [{ daily }] = await sql`select count(*)::int as daily from league_daily` as unknown as [{ daily: number }]
   console.log(`bench/league: ${FILLS.toLocaleString()} fills, ${ADDRESSES} addresses over ${DAYS} days; seed ${(seeded / 1000).toFixed(1)} s, rollups ${(rolled / 1000).toFixed(1)} s (${daily.toLocaleString()} daily rows)`)
 
@@ -53,8 +53,9 @@ try {
     '/api/v1/league?role=maker&period=30d&search=0abc',
     ...['24h', '7d', '30d'].map(w => `/api/v1/rfq/performance-summary?window=${w}`),
     '/api/v1/rfq/performance-summary?window=30d&tokenIn=0x' + '1'.padStart(40, '0') + '&tokenOut=0x' + 'b'.padStart(40, '0'),
+    '/api/v1/rfq/performance-summary?window=7d&tokenIn=0x' + '1'.padStart(40, '0'),
   ]
-  console.log(`sequential requests (concurrency 1), ${REQUESTS} per case after 10 warm-up (the first league request of a day per period computes that period's base)`)
+  console.log(`sequential requests (concurrency 1), ${REQUESTS} per case after 10 warm-up (the first league request of a day per period computes that period's base; the first summary request of an hour per window moves that window's base)`)
   for (const path of cases) {
     await load(api + path, { concurrency: 1, maxRequests: 10, durationMs: 60_000 })
     const r = await load(api + path, { concurrency: 1, maxRequests: REQUESTS, durationMs: 60_000 })

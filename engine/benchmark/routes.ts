@@ -36,7 +36,7 @@ export function benchmarkRoutes({ surfaces, sql }: EngineContext, o: { clientSou
     const tokenIn = req.query.get('tokenIn') ?? undefined, tokenOut = req.query.get('tokenOut') ?? undefined
     if ((tokenIn !== undefined && !isAddress(tokenIn)) || (tokenOut !== undefined && !isAddress(tokenOut))) throw Errors.badRequest('Invalid token address format')
     const since = new Date(Date.now() - WINDOWS[window as keyof typeof WINDOWS])
-    const s = await performanceSummary(sql, { since, tokenIn: tokenIn?.toLowerCase(), tokenOut: tokenOut?.toLowerCase() })
+    const s = await performanceSummary(sql, { window, since, tokenIn: tokenIn?.toLowerCase(), tokenOut: tokenOut?.toLowerCase() })
     return ok({ window, totalFills: s.totalFills, avgImprovementBps: round(s.avgImprovementBps), medianImprovementBps: round(s.medianImprovementBps),
       totalVolumeUsd: roundTo(s.totalVolumeUsd, 2), pctBetterThanBaseline: round(s.pctBetterThanBaseline) })
   })

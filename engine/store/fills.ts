@@ -69,22 +69,74 @@ export interface Summary {
   pctBetterThanBaseline: number | null
 }
 
+const HOUR = 3600_000
+
 /**
- * One SQL pass over the window: every fill counts for totalFills and volume; the improvement
- * figures count only fills that had a baseline (benchmarked), as a fill without one has no
- * improvement to speak of. pctBetterThanBaseline is a percentage (0-100) of benchmarked fills.
+ * The window's figures from the rollups of migration 080: all-time sums minus the window's base
+ * (fills before the hour the window starts in), corrected by the raw fills between that hour and
+ * `since`, so the cost does not grow with the fills in the window. Every fill counts for
+ * totalFills and volume; the improvement figures count only benchmarked fills (a fill without a
+ * baseline has no improvement to speak of). pctBetterThanBaseline is a percentage (0-100) of
+ * benchmarked fills. The median is exact: the mean of the two middle values for an even count.
  */
-export async function performanceSummary(sql: Tx, q: { since: Date; tokenIn?: string; tokenOut?: string }): Promise<Summary> {
-  const pairFilter = q.tokenIn && q.tokenOut ? sql`and token_in = ${q.tokenIn} and token_out = ${q.tokenOut}`
+export async function performanceSummary(sql: Tx, q: { window: string; since: Date; tokenIn?: string; tokenOut?: string }): Promise<Summary> {
+  await sql`select fill_summary_advance(${q.window}, ${new Date(Math.floor(q.since.getTime() / HOUR) * HOUR)})`
+  const pair = q.tokenIn && q.tokenOut ? sql`and token_in = ${q.tokenIn} and token_out = ${q.tokenOut}`
     : q.tokenIn ? sql`and token_in = ${q.tokenIn}` : q.tokenOut ? sql`and token_out = ${q.tokenOut}` : sql``
+  const since = sql`${q.since}::timestamptz`
+  // One statement, so the rollups, the base and the raw edge are read from one snapshot. Without a
+  // base (never built, or truncated since) the edge is every fill before `since`: slow but right.
   const [r] = await sql`
-    select count(*)::int as total_fills,
-      (avg(improvement_bps) filter (where benchmark_available))::float8 as avg_improvement,
-      percentile_cont(0.5) within group (order by improvement_bps::float8) filter (where benchmark_available) as median_improvement,
-      coalesce(sum(amount_in_usd), 0)::float8 as total_volume,
-      (100.0 * count(*) filter (where benchmark_available and improvement_bps > 0)
-        / nullif(count(*) filter (where benchmark_available), 0))::float8 as pct_better
-    from fills where filled_at >= ${q.since} ${pairFilter}`
+    with base as (select coalesce((select boundary from fill_summary_bases where scope = ${q.window}), '-infinity'::timestamptz) as b),
+    edge as (select least(b, ${since}) as lo, greatest(b, ${since}) as hi, case when b <= ${since} then -1 else 1 end as s from base),
+    head as (
+      select f.*, edge.s from edge, lateral (
+        select improvement_bps as v, benchmark_available as ba, amount_in_usd as u from fills
+        where filled_at >= edge.lo and filled_at < edge.hi ${pair}) f),
+    tot as (
+      select coalesce(sum(fills), 0) as fills, coalesce(sum(volume), 0) as volume, coalesce(sum(bench), 0) as bench,
+             coalesce(sum(isum), 0) as isum, coalesce(sum(better), 0) as better
+      from (
+        select fills, volume_usd as volume, benchmarked as bench, improvement_sum as isum, better from fill_summary where scope = 'all' ${pair}
+        union all
+        select -fills, -volume_usd, -benchmarked, -improvement_sum, -better from fill_summary where scope = ${q.window} ${pair}
+        union all
+        select s, s * u::numeric, case when ba then s else 0 end, case when ba then s * v else 0 end,
+               case when ba and v > 0 then s else 0 end from head
+      ) x),
+    -- 1-based ranks of the middle: one rank for an odd count, two neighbours for an even one
+    mid as (select (bench::int8 + 1) / 2 as k1, bench::int8 / 2 + 1 as k2 from tot where bench > 0),
+    buckets as (
+      select bucket, sum(n) as n from (
+        select bucket, n from fill_summary_buckets where scope = 'all' ${pair}
+        union all select bucket, -n from fill_summary_buckets where scope = ${q.window} ${pair}
+        union all select fill_summary_bucket(v), s from head where ba
+      ) x group by bucket),
+    ranked as (select bucket, sum(n) over (order by bucket) - n as below, n from buckets where n <> 0),
+    picked as (
+      select r.bucket, r.below from ranked r, mid
+      where (mid.k1 > r.below and mid.k1 <= r.below + r.n) or (mid.k2 > r.below and mid.k2 <= r.below + r.n)),
+    -- as a range of scalars, so the lookups below are index range scans (at most two buckets hold the middle)
+    span as (select min(bucket) as lo, max(bucket) as hi from picked),
+    vals as (
+      select bucket, improvement, sum(n) as n from (
+        select bucket, improvement, n from fill_summary_values
+        where scope = 'all' and bucket >= (select lo from span) and bucket <= (select hi from span) ${pair}
+        union all
+        select bucket, improvement, -n from fill_summary_values
+        where scope = ${q.window} and bucket >= (select lo from span) and bucket <= (select hi from span) ${pair}
+        union all
+        select fill_summary_bucket(v), v, s from head where ba
+      ) x group by bucket, improvement),
+    vranked as (
+      select v.improvement, p.below + sum(v.n) over (partition by v.bucket order by v.improvement) - v.n as below, v.n
+      from vals v join picked p using (bucket) where v.n <> 0)
+    select tot.fills::int8 as total_fills, tot.volume::float8 as total_volume,
+      (tot.isum / nullif(tot.bench, 0))::float8 as avg_improvement,
+      (100.0 * tot.better / nullif(tot.bench, 0))::float8 as pct_better,
+      (((select improvement from vranked, mid where mid.k1 > below and mid.k1 <= below + n)
+        + (select improvement from vranked, mid where mid.k2 > below and mid.k2 <= below + n)) / 2)::float8 as median_improvement
+    from tot`
   return { totalFills: r!.total_fills, avgImprovementBps: r!.avg_improvement, medianImprovementBps: r!.median_improvement,
     totalVolumeUsd: r!.total_volume, pctBetterThanBaseline: r!.pct_better }
 }
