@@ -55,7 +55,7 @@ try {
     '/api/v1/rfq/performance-summary?window=30d&tokenIn=0x' + '1'.padStart(40, '0') + '&tokenOut=0x' + 'b'.padStart(40, '0'),
     '/api/v1/rfq/performance-summary?window=7d&tokenIn=0x' + '1'.padStart(40, '0'),
   ]
-  console.log(`sequential requests (concurrency 1), ${REQUESTS} per case after 10 warm-up (the first league request of a day per period computes that period's base; the first summary request of an hour per window moves that window's base)`)
+  console.log(`sequential requests (concurrency 1), ${REQUESTS} per case after 10 warm-up (the first league request of a day per period computes that period's base; the first summary request of a minute per window moves that window's base)`)
   for (const path of cases) {
     await load(api + path, { concurrency: 1, maxRequests: 10, durationMs: 60_000 })
     const r = await load(api + path, { concurrency: 1, maxRequests: REQUESTS, durationMs: 60_000 })

@@ -69,18 +69,20 @@ export interface Summary {
   pctBetterThanBaseline: number | null
 }
 
-const HOUR = 3600_000
+// A window's base moves in whole minutes: the raw edge read per request is at most a minute of fills,
+// and a move adds only the minute (or minutes, after a quiet spell) that left the window.
+const BASE_STEP_MS = 60_000
 
 /**
  * The window's figures from the rollups of migration 080: all-time sums minus the window's base
- * (fills before the hour the window starts in), corrected by the raw fills between that hour and
+ * (fills before the minute the window starts in), corrected by the raw fills between that minute and
  * `since`, so the cost does not grow with the fills in the window. Every fill counts for
  * totalFills and volume; the improvement figures count only benchmarked fills (a fill without a
  * baseline has no improvement to speak of). pctBetterThanBaseline is a percentage (0-100) of
  * benchmarked fills. The median is exact: the mean of the two middle values for an even count.
  */
 export async function performanceSummary(sql: Tx, q: { window: string; since: Date; tokenIn?: string; tokenOut?: string }): Promise<Summary> {
-  await sql`select fill_summary_advance(${q.window}, ${new Date(Math.floor(q.since.getTime() / HOUR) * HOUR)})`
+  await sql`select fill_summary_advance(${q.window}, ${new Date(Math.floor(q.since.getTime() / BASE_STEP_MS) * BASE_STEP_MS)})`
   const pair = q.tokenIn && q.tokenOut ? sql`and token_in = ${q.tokenIn} and token_out = ${q.tokenOut}`
     : q.tokenIn ? sql`and token_in = ${q.tokenIn}` : q.tokenOut ? sql`and token_out = ${q.tokenOut}` : sql``
   const since = sql`${q.since}::timestamptz`

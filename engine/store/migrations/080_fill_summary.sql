@@ -2,8 +2,8 @@
 -- the window (a 30d scan with an exact median took about 300 ms at 500,000 fills).
 --
 -- A window's figures are the all-time sums (scope 'all') minus the window's base (scope '24h',
--- '7d' or '30d': every fill before the base's boundary, the hour the window starts in), corrected
--- by the raw fills between that boundary and the window's exact start (at most an hour of them).
+-- '7d' or '30d': every fill before the base's boundary, the minute the window starts in), corrected
+-- by the raw fills between that boundary and the window's exact start (at most a minute of them).
 -- The median stays exact: its rank is located in a histogram of coarse buckets, then among the
 -- exact 2-decimal values of the one or two buckets that hold the middle (engine/store/fills.ts).
 -- Fills are append-only, so every rollup only ever grows.
