@@ -58,27 +58,38 @@ create table fill_summary_bases (
   boundary timestamptz not null
 );
 
--- Adds the fills with from_ts <= filled_at < to_ts to one scope.
-create function fill_summary_merge(p_scope text, from_ts timestamptz, to_ts timestamptz) returns void language plpgsql as $$
+-- Adds a set of fills to the rollups, given as parallel arrays: one row per (fill, scope). Arrays,
+-- because the trigger's rows are its transition table, which only the trigger's own statements can
+-- see; fill_summary_merge passes a time range of the fills table the same way. (Statement text run
+-- by EXECUTE would share the code too, but re-planning it cost about 1 ms per fill.)
+create function fill_summary_add(scopes text[], tokens_in text[], tokens_out text[], usd float8[], benchmarked boolean[],
+                                 improvements numeric[]) returns void language plpgsql as $$
 begin
   insert into fill_summary as s (scope, token_in, token_out, fills, volume_usd, benchmarked, improvement_sum, better)
-  select p_scope, token_in, token_out, count(*), sum(amount_in_usd::numeric), count(*) filter (where benchmark_available),
-         coalesce(sum(improvement_bps) filter (where benchmark_available), 0), count(*) filter (where benchmark_available and improvement_bps > 0)
-  from fills where filled_at >= from_ts and filled_at < to_ts
-  group by token_in, token_out order by token_in, token_out
+  select r.scope, r.token_in, r.token_out, count(*), sum(r.usd::numeric), count(*) filter (where r.b),
+         coalesce(sum(r.imp) filter (where r.b), 0), count(*) filter (where r.b and r.imp > 0)
+  from unnest(scopes, tokens_in, tokens_out, usd, benchmarked, improvements) as r(scope, token_in, token_out, usd, b, imp)
+  group by 1, 2, 3 order by 1, 2, 3
   on conflict (scope, token_in, token_out) do update set fills = s.fills + excluded.fills, volume_usd = s.volume_usd + excluded.volume_usd,
     benchmarked = s.benchmarked + excluded.benchmarked, improvement_sum = s.improvement_sum + excluded.improvement_sum, better = s.better + excluded.better;
   insert into fill_summary_buckets as s (scope, token_in, token_out, bucket, n)
-  select p_scope, token_in, token_out, fill_summary_bucket(improvement_bps), count(*)
-  from fills where filled_at >= from_ts and filled_at < to_ts and benchmark_available
-  group by 2, 3, 4 order by 2, 3, 4
+  select r.scope, r.token_in, r.token_out, fill_summary_bucket(r.imp), count(*)
+  from unnest(scopes, tokens_in, tokens_out, benchmarked, improvements) as r(scope, token_in, token_out, b, imp)
+  where r.b group by 1, 2, 3, 4 order by 1, 2, 3, 4
   on conflict (scope, token_in, token_out, bucket) do update set n = s.n + excluded.n;
   insert into fill_summary_values as s (scope, bucket, token_in, token_out, improvement, n)
-  select p_scope, fill_summary_bucket(improvement_bps), token_in, token_out, improvement_bps, count(*)
-  from fills where filled_at >= from_ts and filled_at < to_ts and benchmark_available
-  group by 2, 3, 4, 5 order by 2, 3, 4, 5
+  select r.scope, fill_summary_bucket(r.imp), r.token_in, r.token_out, r.imp, count(*)
+  from unnest(scopes, tokens_in, tokens_out, benchmarked, improvements) as r(scope, token_in, token_out, b, imp)
+  where r.b group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
   on conflict (scope, bucket, token_in, token_out, improvement) do update set n = s.n + excluded.n;
 end $$;
+
+-- Adds the fills with from_ts <= filled_at < to_ts to one scope.
+create function fill_summary_merge(p_scope text, from_ts timestamptz, to_ts timestamptz) returns void language sql as $$
+  select fill_summary_add(array_agg(p_scope), array_agg(token_in), array_agg(token_out), array_agg(amount_in_usd),
+                          array_agg(benchmark_available), array_agg(improvement_bps))
+  from fills where filled_at >= from_ts and filled_at < to_ts
+$$;
 
 -- Moves a window's base forward to p_boundary (builds it on first use). Cheap when the base is
 -- current (one indexed read); otherwise it adds the fills between the old and the new boundary.
@@ -107,25 +118,10 @@ $$;
 create function fills_summary_added() returns trigger language plpgsql as $$
 begin
   perform pg_advisory_xact_lock_shared(7318240, 0);
-  -- each statement reads the bases after the lock: a base moved meanwhile is seen with its new boundary
-  insert into fill_summary as s (scope, token_in, token_out, fills, volume_usd, benchmarked, improvement_sum, better)
-  select sc.scope, a.token_in, a.token_out, count(*), sum(a.amount_in_usd::numeric), count(*) filter (where a.benchmark_available),
-         coalesce(sum(a.improvement_bps) filter (where a.benchmark_available), 0),
-         count(*) filter (where a.benchmark_available and a.improvement_bps > 0)
-  from added a join fill_summary_scopes() sc on a.filled_at < sc.boundary
-  group by 1, 2, 3 order by 1, 2, 3
-  on conflict (scope, token_in, token_out) do update set fills = s.fills + excluded.fills, volume_usd = s.volume_usd + excluded.volume_usd,
-    benchmarked = s.benchmarked + excluded.benchmarked, improvement_sum = s.improvement_sum + excluded.improvement_sum, better = s.better + excluded.better;
-  insert into fill_summary_buckets as s (scope, token_in, token_out, bucket, n)
-  select sc.scope, a.token_in, a.token_out, fill_summary_bucket(a.improvement_bps), count(*)
-  from added a join fill_summary_scopes() sc on a.filled_at < sc.boundary
-  where a.benchmark_available group by 1, 2, 3, 4 order by 1, 2, 3, 4
-  on conflict (scope, token_in, token_out, bucket) do update set n = s.n + excluded.n;
-  insert into fill_summary_values as s (scope, bucket, token_in, token_out, improvement, n)
-  select sc.scope, fill_summary_bucket(a.improvement_bps), a.token_in, a.token_out, a.improvement_bps, count(*)
-  from added a join fill_summary_scopes() sc on a.filled_at < sc.boundary
-  where a.benchmark_available group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
-  on conflict (scope, bucket, token_in, token_out, improvement) do update set n = s.n + excluded.n;
+  -- the bases are read after the lock: a base moved meanwhile is seen with its new boundary
+  perform fill_summary_add(array_agg(sc.scope), array_agg(a.token_in), array_agg(a.token_out), array_agg(a.amount_in_usd),
+                           array_agg(a.benchmark_available), array_agg(a.improvement_bps))
+  from added a join fill_summary_scopes() sc on a.filled_at < sc.boundary;
   return null;
 end $$;
 
