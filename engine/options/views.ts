@@ -1,16 +1,8 @@
-// Rows to the spec's resources: Trade (tape item), Ladder strike, Expiry summary, Strike detail.
-import type { TapeRow, LadderRow, ExpiryRow, StrikeDetailRow, LastTradeRow } from '../store/options.js'
+// Rows to the spec's resources: Ladder strike, Expiry summary, Strike detail. (A Trade, the tape's
+// item, is written by PostgreSQL with the trade: migration 060.)
+import type { LadderRow, ExpiryRow, StrikeDetailRow, LastTradeRow } from '../store/options.js'
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null)
-
-export function tradeView(r: TapeRow) {
-  return {
-    venue: r.venue, trade_ref: r.trade_ref, instrument: r.instrument, underlying: r.underlying, is_call: r.is_call,
-    strike_display: r.strike, expiry: r.expiry_ts.toISOString(), price: r.price, quantity_display: r.amount,
-    premium_usd: r.premium_usd, iv: r.iv, spot_ref: r.spot_ref, side: r.side, counterparty: r.counterparty,
-    venue_a_liquidity_guess: r.liquidity_guess, ts: r.ts.toISOString(),
-  }
-}
 
 export function ladderStrikeView(r: LadderRow) {
   return {

@@ -141,31 +141,13 @@ export interface TapeFilter {
   offset: number
 }
 
-export interface TapeRow {
-  venue: string; trade_ref: string; instrument: string; underlying: string; is_call: boolean; strike: number; expiry_ts: Date
-  price: number; amount: number; premium_usd: number | null; iv: number | null; spot_ref: number | null; side: string
-  counterparty: string | null; liquidity_guess: string; ts: Date
-}
-
-/** One page, newest first (ts, then id, so equal timestamps page stably), and the exact total matching: one round trip. */
-export async function tape(sql: Sql, f: TapeFilter): Promise<{ rows: TapeRow[]; total: number }> {
-  const rows = await sql<(TapeRow & { total: number; id: number | null })[]>`
-    with total as (select coalesce(sum(n), 0)::int8 as total from option_trade_counts ${tapeWhere(sql, f)})
-    select total.total, p.* from total left join lateral (
-      select id, venue, trade_ref, instrument, underlying, is_call, strike, expiry_ts, price, amount, premium_usd, iv, spot_ref, side,
-        counterparty, liquidity_guess, ts
-      from option_trades ${tapeWhere(sql, f)}
-      order by ts desc, id desc limit ${f.limit} offset ${f.offset}) p on true
-    order by p.ts desc, p.id desc`
-  return { rows: rows.filter(r => r.id !== null), total: Number(rows[0]?.total ?? 0) }
-}
-
 /**
- * The whole tape reply, `{"trades":[...],"count":N}`, as UTF-8 bytes: the same page as tape(), each
- * trade's document having been written with the trade (migration 060). PostgreSQL concatenates the
+ * The whole tape reply, `{"trades":[...],"count":N}`, as UTF-8 bytes: one page newest first (ts, then
+ * id, so equal timestamps page stably) and the exact total matching, each trade's document having
+ * been written with the trade (migration 060). PostgreSQL concatenates the
  * page and Node passes the bytes on without decoding them: shaping 500 rows per request, or even
- * holding 500 strings, made the garbage collector the tape's p99 (above 10 ms). tape() and
- * tradeView are the reference the tests compare it with.
+ * holding 500 strings, made the garbage collector the tape's p99 (above 10 ms).
+ * test/options/tapeReference.ts shapes the same page row by row, as the reference.
  */
 export async function tapeBody(sql: Sql, f: TapeFilter): Promise<Buffer> {
   const [row] = await sql`

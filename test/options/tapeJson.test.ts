@@ -1,5 +1,5 @@
 // The tape's JSON is built by PostgreSQL (store/options.ts tapeBody). It must say exactly what the
-// row-by-row shaping (tape() + tradeView) says: same fields, same order, numbers that parse to the
+// row-by-row shaping (tapeReference.ts: tape() + tradeView) says: same fields, same order, numbers that parse to the
 // same doubles (tiny, huge, negative, many digits) and timestamps as Date#toISOString writes them.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
@@ -7,8 +7,8 @@ import fc from 'fast-check'
 import { testDatabase, type TestDatabase } from '../helpers/db.js'
 import { runReplay } from '../../engine/ingest/sources/replay.js'
 import { createLogger } from '../../engine/log.js'
-import { tape, tapeBody, type TapeFilter } from '../../engine/store/options.js'
-import { tradeView } from '../../engine/options/views.js'
+import { tapeBody, type TapeFilter } from '../../engine/store/options.js'
+import { tape, tradeView } from './tapeReference.js'
 import { SAMPLE } from './fixture.js'
 
 let db: TestDatabase
