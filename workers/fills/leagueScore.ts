@@ -1,6 +1,6 @@
 // The league's composite score: performance only (no badges, no points). The same formula runs
-// in SQL for ranking (engine/store/league.ts interpolates these constants); this is the reference
-// the tests recompute with.
+// in SQL for ranking (league_raw_score, migration 070, with these constants); this is the reference
+// the tests hold it equal to.
 import { clamp, roundTo } from './round.js'
 
 export const leagueParams = {
