@@ -1,0 +1,6 @@
+// The values module: the one owner of every wire value's grammar (addresses, uint256 strings, hex,
+// unix seconds, text). Pure, so every floor may import it: workers, actors and engine alike.
+export * from './address.js'
+export * from './uint.js'
+export * from './hex.js'
+export * from './text.js'
