@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.installed
 
-.PHONY: all install build run test bench ingest sandbox clean
+.PHONY: all install build run test bench ingest sandbox clean docs
 
 all: build
 
@@ -36,3 +36,7 @@ sandbox: build
 
 clean:
 	rm -rf dist .data
+
+# regenerate docs/endpoints.md from the route tables (test/docs/truth.test.ts holds them equal)
+docs: build
+	node dist/engine/openapi/endpointsMarkdown.js

@@ -1,0 +1,35 @@
+// docs/endpoints.md is generated from the OpenAPI operations (the list a test holds equal to every
+// mounted route), so the endpoint reference cannot drift from the route tables. `make docs` rewrites
+// it; test/docs/truth.test.ts fails when the file and this rendering disagree.
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { operations } from './document.js'
+import { repoRoot } from '../paths.js'
+
+const SURFACES = [
+  { surface: 'api', title: 'API (`API_PORT`, default 3000)' },
+  { surface: 'terminal', title: 'Terminal: options market data (`TERMINAL_PORT`, default 3001)' },
+  { surface: 'relay', title: 'Relay REST (`RELAY_PORT`, default 8080; the WebSocket is on the same port: docs/relay.md)' },
+] as const
+
+export function endpointsMarkdown(): string {
+  const out = ['# Endpoints', '',
+    'Generated from `engine/openapi/document.ts` by `make docs`; a test keeps this page equal to the route tables.',
+    'The full schemas are in the OpenAPI document at `GET /api/v1/openapi.json`.', '']
+  for (const { surface, title } of SURFACES) {
+    out.push(`## ${title}`, '', '| method | path | auth | what |', '|---|---|---|---|')
+    for (const op of operations.filter(o => o.surface === surface)) {
+      out.push(`| ${op.method.toUpperCase()} | \`${op.path}\` | ${op.auth ?? ''} | ${cell(op.summary)} |`)
+    }
+    out.push('')
+  }
+  return out.join('\n')
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  writeFileSync(join(repoRoot, 'docs/endpoints.md'), endpointsMarkdown())
+}
