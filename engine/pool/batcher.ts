@@ -1,42 +1,60 @@
-// Many small items, few thread hops: items submitted in the same tick (or while the previous
-// batches are in flight) travel together, up to `maxBatch` per task. One item per task is
-// slower than doing it on the main thread (see ARCHITECTURE.md's measured facts).
+// One batcher for every "many small items, few expensive trips" path: signer recovery (a trip to a
+// pool thread) and the quote group commit (a trip to PostgreSQL and an fsync). Items submitted in
+// the same tick, or while earlier batches are in flight, travel together, up to `maxBatch` per trip,
+// with at most `concurrency` trips at once. An idle batcher sends its first item on the next turn
+// with whatever joined it in this one: no timer, so a lone item never waits.
 export type BatchRunner<I, O> = (items: I[]) => Promise<O[]>
 
 export interface Batcher<I, O> {
+  /** resolves with this item's own result once its batch's trip has ended */
   submit(item: I): Promise<O>
+  /** resolves when everything submitted so far has finished its trip */
+  flush(): Promise<void>
   readonly inFlight: number
+  readonly waiting: number
+  readonly stats: { batches: number; items: number; maxBatch: number }
 }
 
 export interface BatcherOptions {
   maxBatch?: number
-  /** batches allowed in flight at once: about the pool's thread count, so none sits idle */
+  /** trips allowed at once: about the pool's thread count, or the commits that may overlap */
   concurrency?: number
 }
 
-export function createBatcher<I, O>(run: BatchRunner<I, O>, { maxBatch = 64, concurrency = 2 }: BatcherOptions = {}): Batcher<I, O> {
-  let waiting: { item: I; resolve(o: O): void; reject(e: unknown): void }[] = []
-  let inFlight = 0
-  let scheduled = false
+interface Waiting<I, O> { item: I; resolve(o: O): void; reject(e: unknown): void }
 
-  const flush = () => {
+export function createBatcher<I, O>(run: BatchRunner<I, O>, { maxBatch = 64, concurrency = 2 }: BatcherOptions = {}): Batcher<I, O> {
+  let waiting: Waiting<I, O>[] = []
+  const trips = new Set<Promise<void>>()
+  let scheduled = false
+  const stats = { batches: 0, items: 0, maxBatch: 0 }
+
+  const send = (): void => {
     scheduled = false
-    while (waiting.length && inFlight < concurrency) {
+    while (waiting.length && trips.size < concurrency) {
       const batch = waiting.slice(0, maxBatch)
       waiting = waiting.slice(batch.length)
-      inFlight++
-      run(batch.map(b => b.item)).then(
-        outs => batch.forEach((b, i) => b.resolve(outs[i] as O)),
+      const trip: Promise<void> = run(batch.map(b => b.item)).then(
+        outs => {
+          stats.batches++; stats.items += batch.length; stats.maxBatch = Math.max(stats.maxBatch, batch.length)
+          batch.forEach((b, i) => b.resolve(outs[i] as O))
+        },
         e => batch.forEach(b => b.reject(e)),
-      ).finally(() => { inFlight--; if (waiting.length) schedule() })
+      ).finally(() => { trips.delete(trip); if (waiting.length) schedule() })
+      trips.add(trip)
     }
   }
-  const schedule = () => { if (!scheduled) { scheduled = true; setImmediate(flush) } }
+  const schedule = () => { if (!scheduled) { scheduled = true; setImmediate(send) } }
 
   return {
     submit(item) {
       return new Promise<O>((resolve, reject) => { waiting.push({ item, resolve, reject }); schedule() })
     },
-    get inFlight() { return inFlight },
+    async flush() {
+      while (trips.size || waiting.length) { send(); await Promise.allSettled(trips) }
+    },
+    get inFlight() { return trips.size },
+    get waiting() { return waiting.length },
+    stats,
   }
 }

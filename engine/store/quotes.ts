@@ -4,47 +4,31 @@
 // quote_count and moves OPEN to QUOTED. A quote's promise resolves only after its commit.
 import type { AcceptedQuote } from '../../actors/rfqTypes.js'
 import type { Sql } from './db.js'
+import { createBatcher } from '../pool/batcher.js'
 
 export interface QuoteWriter {
+  /** resolves once the quote is committed; rejects with DuplicateQuoteError when (rfq, maker) was already stored */
   write(q: AcceptedQuote): Promise<void>
   /** resolves when everything written so far is committed */
   flush(): Promise<void>
   readonly stats: { commits: number; quotes: number; maxBatch: number }
 }
 
-interface Waiting { q: AcceptedQuote; resolve(): void; reject(e: unknown): void }
+/** The store already holds a quote of this maker for this RFQ (a replay, or another node's). */
+export class DuplicateQuoteError extends Error {
+  override name = 'DuplicateQuoteError'
+  readonly code = 'DUPLICATE_QUOTE'
+}
 
+// A few commits may overlap (each on its own connection): quote inserts and count increments
+// commute, and overlapping hides one commit's round trip and fsync behind another's.
 export function createQuoteWriter(sql: Sql, { maxBatch = 2000, maxInFlight = 2 }: { maxBatch?: number; maxInFlight?: number } = {}): QuoteWriter {
-  let waiting: Waiting[] = []
-  const writing = new Set<Promise<void>>()
-  let scheduled = false
-  const stats = { commits: 0, quotes: 0, maxBatch: 0 }
-
-  // A few commits may overlap (each on its own connection): quote inserts and count increments
-  // commute, and overlapping hides one commit's round trip and fsync behind another's.
-  const next = (): void => {
-    scheduled = false
-    while (waiting.length && writing.size < maxInFlight) {
-      const batch = waiting.slice(0, maxBatch)
-      waiting = waiting.slice(batch.length)
-      const w: Promise<void> = commit(sql, batch.map(x => x.q)).then(
-        () => { stats.commits++; stats.quotes += batch.length; stats.maxBatch = Math.max(stats.maxBatch, batch.length); batch.forEach(x => x.resolve()) },
-        e => batch.forEach(x => x.reject(e)),
-      ).finally(() => { writing.delete(w); if (waiting.length) schedule() })
-      writing.add(w)
-    }
-  }
-  // the first quote of an idle writer goes out on the next turn, with whatever joined it in this one
-  const schedule = () => { if (!scheduled) { scheduled = true; setImmediate(next) } }
-
+  const batcher = createBatcher<AcceptedQuote, boolean>(quotes => commit(sql, quotes), { maxBatch, concurrency: maxInFlight })
+  const stats = batcher.stats
   return {
-    write(q) {
-      return new Promise<void>((resolve, reject) => { waiting.push({ q, resolve, reject }); schedule() })
-    },
-    async flush() {
-      while (writing.size || waiting.length) { next(); await Promise.all(writing) }
-    },
-    stats,
+    write: q => batcher.submit(q).then(stored => { if (!stored) throw new DuplicateQuoteError('Duplicate quote from this maker for this RFQ') }),
+    flush: () => batcher.flush(),
+    get stats() { return { commits: stats.batches, quotes: stats.items, maxBatch: stats.maxBatch } },
   }
 }
 
@@ -53,19 +37,24 @@ export function createQuoteWriter(sql: Sql, { maxBatch = 2000, maxInFlight = 2 }
  * The batch travels as one JSON parameter: binding hundreds of parameters cost the relay's main
  * thread more than the native JSON.stringify, and PostgreSQL parses it on its own core.
  */
-async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<void> {
+async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<boolean[]> {
   const rows = JSON.stringify(quotes.map(({ rfqId, quote: q, signature, receivedAt }) => [
     rfqId, q.maker, q.taker, q.tokenIn, q.tokenOut, q.amountIn, q.amountOut, q.expiry, q.nonce, q.deadline, signature, receivedAt,
   ]))
-  // on conflict: a replay of a stored quote (two quotes of one maker never get here: the actor guards that)
-  await sql`
+  // on conflict: a replay of a stored quote, or (with several nodes) another node's quote of the same maker:
+  // such a row is not stored, and its writer is told so instead of being acknowledged
+  const stored = await sql`
     with ins as (
       insert into quotes (rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, received_at)
       select r->>0, r->>1, r->>2, r->>3, r->>4, (r->>5)::numeric, (r->>6)::numeric, (r->>7)::int8, (r->>8)::numeric, (r->>9)::int8,
              r->>10, (r->>11)::timestamptz
       from json_array_elements(${rows}::text::json) r
-      on conflict (rfq_id, maker) do nothing returning rfq_id),
-    c as (select rfq_id, count(*)::int as n from ins group by rfq_id)
-    update rfqs set quote_count = quote_count + c.n, status = case when status = 'OPEN' then 'QUOTED' else status end
-    from c where rfqs.id = c.rfq_id`
+      on conflict (rfq_id, maker) do nothing returning rfq_id, maker),
+    c as (select rfq_id, count(*)::int as n from ins group by rfq_id),
+    bump as (
+      update rfqs set quote_count = quote_count + c.n, status = case when status = 'OPEN' then 'QUOTED' else status end
+      from c where rfqs.id = c.rfq_id)
+    select rfq_id, maker from ins`
+  const inserted = new Set(stored.map(r => `${r.rfq_id} ${r.maker}`))
+  return quotes.map(q => inserted.has(`${q.rfqId} ${q.quote.maker}`))
 }

@@ -1,0 +1,54 @@
+// The group commit reports what it stored: a quote whose (RFQ, maker) row already exists (a replay,
+// or another node's quote) is refused with DuplicateQuoteError, never acknowledged, and does not bump
+// quote_count; the other quotes of the same batch are stored and acknowledged.
+import { test, before, after, describe } from 'node:test'
+import assert from 'node:assert/strict'
+import { testDatabase, type TestDatabase } from '../../helpers/db.js'
+import { insertRfq } from '../../../engine/store/rfqs.js'
+import { createQuoteWriter, DuplicateQuoteError } from '../../../engine/store/quotes.js'
+import type { AcceptedQuote, Address, Rfq } from '../../../actors/rfqTypes.js'
+
+const A = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address
+
+function rfq(id: string): Rfq {
+  return { id, taker: A(1), tokenIn: A(2), tokenOut: A(3), kind: 0, amountIn: 10n, amountOut: null, expiry: Math.floor(Date.now() / 1000) + 60,
+    visibility: 'public', allowedMakers: [], shareToken: null, createdAt: new Date(), agentId: null }
+}
+
+function quote(rfqId: string, maker: number): AcceptedQuote {
+  return { rfqId, signature: `0x${'11'.repeat(65)}`, receivedAt: new Date(), quote: {
+    maker: A(maker), taker: A(0), tokenIn: A(2), tokenOut: A(3), amountIn: '10', amountOut: '20', expiry: 1, nonce: '1', deadline: 2 } }
+}
+
+describe('quote writer (group commit)', () => {
+  let db: TestDatabase
+  before(async () => { db = await testDatabase('qw') })
+  after(() => db.drop())
+
+  test('a batch with a stored (RFQ, maker) acknowledges the new quotes and refuses the duplicate', async () => {
+    await insertRfq(db.sql, rfq('rfq_a'), null)
+    const first = createQuoteWriter(db.sql)
+    await first.write(quote('rfq_a', 10))
+    const second = createQuoteWriter(db.sql)             // another writer: another node, or a replay after restart
+    const results = await Promise.allSettled([second.write(quote('rfq_a', 10)), second.write(quote('rfq_a', 11)), second.write(quote('rfq_a', 12))])
+    assert.equal(results[0]!.status, 'rejected')
+    assert.ok((results[0] as PromiseRejectedResult).reason instanceof DuplicateQuoteError)
+    assert.deepEqual(results.slice(1).map(r => r.status), ['fulfilled', 'fulfilled'])
+    const [row] = await db.sql`select quote_count, status from rfqs where id = 'rfq_a'`
+    assert.equal(row!.quote_count, 3)
+    assert.equal(row!.status, 'QUOTED')
+    const [{ n }] = await db.sql`select count(*)::int as n from quotes where rfq_id = 'rfq_a'` as unknown as [{ n: number }]
+    assert.equal(n, 3)
+  })
+
+  test('flush waits for every write; stats count commits and quotes', async () => {
+    await insertRfq(db.sql, rfq('rfq_b'), null)
+    const w = createQuoteWriter(db.sql)
+    const writes = Array.from({ length: 50 }, (_, i) => w.write(quote('rfq_b', 100 + i)))
+    await w.flush()
+    await Promise.all(writes)
+    assert.equal(w.stats.quotes, 50)
+    assert.ok(w.stats.commits >= 1 && w.stats.commits <= 50)
+    assert.ok(w.stats.maxBatch >= 1)
+  })
+})
