@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.installed
 
-.PHONY: all install build run test bench ingest sandbox clean docs
+.PHONY: all install build run test bench ingest sandbox clean docs loadtest
 
 all: build
 
@@ -40,3 +40,8 @@ clean:
 # regenerate docs/endpoints.md from the route tables (test/docs/truth.test.ts holds them equal)
 docs: build
 	node dist/engine/openapi/endpointsMarkdown.js
+
+# load-test a running deployment's relay (see docs/benchmarks.md), e.g.
+#   make loadtest ARGS="--relay ws://HOST:8080 --api http://HOST:3000 --key rfq_live_... --rate 2000 --seconds 30"
+loadtest: build
+	node dist/bench/loadtest.js $(ARGS)
