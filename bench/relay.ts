@@ -18,20 +18,15 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { Session } from 'node:inspector'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { randomBytes } from 'node:crypto'
 import WebSocket from 'ws'
-import { privateKeyToAccount } from 'viem/accounts'
-import { recoverTypedDataAddress } from 'viem'
 import { measureRecoveryCeiling } from './sig.js'
 import { percentiles } from './lib/load.js'
 import { benchDatabase } from './lib/benchDb.js'
-import { domainSeparator, quoteDigest } from '../workers/sig/quoteHash.js'
+import { freshMakers, presignQuotes, checkAgainstViem, type Maker } from './lib/presign.js'
 import type { Domain } from '../workers/sig/types.js'
-import { quoteTypes } from '../sdk/sign.js'
-import type { Quote } from '../sdk/types.js'
 
 const CLIENTS = 200
 const MAKERS = 50
@@ -86,24 +81,11 @@ async function engineMain(): Promise<void> {
 }
 
 // ---------------------------------------------------------------- load side (parent)
-interface Signed { key: string; frame: string }
-
-function signAll(rfqs: WireRfq[], makers: Uint8Array[], makerAddrs: string[]): Signed[] {
-  const secp = createRequire(import.meta.url)('secp256k1/bindings') as { ecdsaSign(m: Uint8Array, k: Uint8Array): { signature: Uint8Array; recid: number } }
-  const sep = domainSeparator(domain)
+/** Every maker quotes every RFQ: `${rfqId}:${maker}` keys the broadcast back to its send time. */
+function signAll(rfqs: WireRfq[], makers: Maker[]): { key: string; frame: string }[] {
   const deadline = Math.floor(Date.now() / 1000) + 3600
-  const out: Signed[] = []
-  for (const r of rfqs) {
-    for (let m = 0; m < makers.length; m++) {
-      const quote: Quote = { maker: makerAddrs[m] as `0x${string}`, taker: r.taker as `0x${string}`, tokenIn: TOKEN_IN, tokenOut: TOKEN_OUT,
-        amountIn: '1000000000000000000', amountOut: String(2_500_000_000 + m), expiry: r.expiry, nonce: String(out.length), deadline }
-      const digest = quoteDigest(sep, { ...quote, amountIn: BigInt(quote.amountIn), amountOut: BigInt(quote.amountOut), expiry: BigInt(quote.expiry), nonce: BigInt(quote.nonce), deadline: BigInt(quote.deadline) } as any)
-      const { signature, recid } = secp.ecdsaSign(digest, makers[m]!)
-      const sig = `0x${Buffer.from(signature).toString('hex')}${(27 + recid).toString(16)}`
-      out.push({ key: `${r.id}:${quote.maker}`, frame: JSON.stringify({ type: 'QUOTE_SUBMIT', data: { rfqId: r.id, quote, signature: sig } }) })
-    }
-  }
-  return out
+  const terms = rfqs.map(r => ({ rfqId: r.id, taker: r.taker, tokenIn: TOKEN_IN, tokenOut: TOKEN_OUT, amountIn: 10n ** 18n, expiry: r.expiry }))
+  return presignQuotes(domain, terms, makers, rfqs.length * makers.length, deadline).map(q => ({ key: `${q.rfqId}:${q.maker}`, frame: q.frame }))
 }
 
 async function connect(url: string): Promise<WebSocket> {
@@ -130,21 +112,16 @@ async function main(): Promise<void> {
   console.log(`machine: ${availableParallelism()} cores, node ${process.version}`)
   const perThread = await measureRecoveryCeiling({ timeMs: 1500 })
 
-  const makerKeys = Array.from({ length: MAKERS }, () => randomBytes(32))
-  const makerAddrs = makerKeys.map(k => privateKeyToAccount(`0x${k.toString('hex')}`).address.toLowerCase())
+  const makers = freshMakers(MAKERS)
+  const makerAddrs = makers.map(m => m.address)
   const now = Date.now()
   const mkRfqs = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `rfq_b${i}_${randomBytes(4).toString('hex')}`, taker: makerAddrs[i % MAKERS]!, expiry: Math.floor(now / 1000) + 3000, createdAt: now }))
   const rfqsA = mkRfqs(Math.ceil(total / MAKERS)), rfqsB = mkRfqs(Math.ceil(pacedTotal / MAKERS))
   const t0 = performance.now()
-  const loadA = signAll(rfqsA, makerKeys, makerAddrs).slice(0, total)
-  const loadB = signAll(rfqsB, makerKeys, makerAddrs).slice(0, pacedTotal)
+  const loadA = signAll(rfqsA, makers).slice(0, total)
+  const loadB = signAll(rfqsB, makers).slice(0, pacedTotal)
   console.log(`pre-signed ${loadA.length + loadB.length} quotes in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
-  // our digest and signature, checked once against viem
-  const sample = JSON.parse(loadA[0]!.frame).data
-  const q = sample.quote
-  const viemSigner = await recoverTypedDataAddress({ domain: { ...domain, chainId: BigInt(domain.chainId), verifyingContract: domain.verifyingContract }, types: quoteTypes, primaryType: 'Quote',
-    message: { ...q, amountIn: BigInt(q.amountIn), amountOut: BigInt(q.amountOut), expiry: BigInt(q.expiry), nonce: BigInt(q.nonce), deadline: BigInt(q.deadline) }, signature: sample.signature })
-  if (viemSigner.toLowerCase() !== q.maker) throw new Error('pre-signed quotes do not recover under viem')
+  await checkAgainstViem(domain, { rfqId: '', maker: '', frame: loadA[0]!.frame })   // our digest and signature, checked once against viem
 
   // a fresh database each run: RFQs live from an earlier run would be restored into this one
   const db = await benchDatabase('relay', { max: 1 })
