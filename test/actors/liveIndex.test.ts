@@ -1,0 +1,73 @@
+// The live read model: sequences, `since`, the ETag's source, long-poll wake-ups and retention.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { EventBus } from '../../actors/events.js'
+import { LiveIndex } from '../../actors/liveIndex.js'
+import type { AcceptedQuote, Address, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
+
+const A = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address
+const rfq = (id: string, createdMs: number, expirySec = 4_000_000_000): Rfq => ({ id, taker: A(1), tokenIn: A(2), tokenOut: A(3), kind: 0, amountIn: 1n, amountOut: null,
+  expiry: expirySec, visibility: 'public', allowedMakers: [], shareToken: null, createdAt: new Date(createdMs), agentId: null })
+const quote = (rfqId: string, maker: number): AcceptedQuote => ({ rfqId, signature: '0x', receivedAt: new Date(), quote: {
+  maker: A(maker), taker: A(0), tokenIn: A(2), tokenOut: A(3), amountIn: '1', amountOut: '2', expiry: 1, nonce: '1', deadline: 2 } })
+
+function setup(now = { t: 1_000_000 }) {
+  const bus = new EventBus<RfqEvent>()
+  return { bus, now, index: new LiveIndex(bus, { retainMs: 1000, now: () => now.t }) }
+}
+
+test('every change takes the next sequence; since returns only what came after', () => {
+  const { bus, index } = setup()
+  bus.publish({ type: 'rfq.created', rfq: rfq('a', 1) })
+  const afterA = index.seq
+  bus.publish({ type: 'rfq.created', rfq: rfq('b', 2) })
+  bus.publish({ type: 'rfq.quoted', rfqId: 'a', quote: quote('a', 7) })
+  assert.equal(index.seq, 3)
+  assert.deepEqual(index.live().map(r => r.rfq.id), ['b', 'a'])            // newest first
+  assert.deepEqual(index.live(afterA).map(r => r.rfq.id), ['b'])
+  const a = index.get('a')!
+  assert.equal(a.status, 'QUOTED')
+  assert.equal(a.quoteCount, 1)
+  assert.deepEqual(a.quotes.filter(q => q.seq > afterA).map(q => q.quote.quote.maker), [A(7)])
+})
+
+test('a closed RFQ leaves the live list at once, stays readable with its end state, and is forgotten after retention', () => {
+  const { bus, index, now } = setup()
+  bus.publish({ type: 'rfq.created', rfq: rfq('a', 1) })
+  const before = index.seq
+  bus.publish({ type: 'rfq.cancelled', rfqId: 'a', cancelledAt: new Date() })
+  assert.ok(index.seq > before, 'a close is a change (a new ETag)')
+  assert.deepEqual(index.live(), [])
+  assert.equal(index.get('a')!.status, 'CANCELLED')
+  now.t += 1001
+  assert.equal(index.get('a'), undefined)
+})
+
+test('an RFQ past its expiry is not listed even before its actor says so', () => {
+  const { bus, index, now } = setup({ t: 10_000_000 })
+  bus.publish({ type: 'rfq.created', rfq: rfq('old', 1, 10_001) })
+  assert.equal(index.live().length, 1)
+  now.t = 10_002_000
+  assert.equal(index.live().length, 0)
+})
+
+test('changed() wakes every waiter at the next change, times out with false, and can be cancelled', async () => {
+  const { bus, index } = setup()
+  const w1 = index.changed(5000), w2 = index.changed(5000)
+  assert.equal(index.waiting, 2)
+  bus.publish({ type: 'rfq.created', rfq: rfq('a', 1) })
+  assert.deepEqual(await Promise.all([w1.done, w2.done]), [true, true])
+  assert.equal(index.waiting, 0)
+  assert.equal(await index.changed(20).done, false)
+  const w3 = index.changed(5000)
+  w3.cancel()
+  assert.equal(await w3.done, false)
+  assert.equal(index.waiting, 0)
+})
+
+test('events for an RFQ it never saw are ignored (no change, no sequence)', () => {
+  const { bus, index } = setup()
+  bus.publish({ type: 'rfq.quoted', rfqId: 'ghost', quote: quote('ghost', 1) })
+  bus.publish({ type: 'rfq.filled', rfqId: 'ghost', txHash: '0x' })
+  assert.equal(index.seq, 0)
+})
