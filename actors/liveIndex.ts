@@ -6,9 +6,12 @@
 // `changed()`, which resolves at the next change or at the timeout.
 import type { AcceptedQuote, Rfq, RfqEvent, RfqStatus } from './rfqTypes.js'
 import type { EventBus } from './events.js'
+import { hashShareToken } from './book.js'
 
 export interface IndexedRfq {
   rfq: Rfq
+  /** sha256 of a private RFQ's share token (the token itself is not kept), for the visibility rule */
+  shareTokenHash: string | null
   status: RfqStatus
   quoteCount: number
   /** the sequence of the change that created it */
@@ -39,15 +42,15 @@ export class LiveIndex {
   /** The sequence of the last change: the ETag's source and a fresh poller's cursor. */
   get seq(): number { return this.lastSeq }
 
-  /** RFQs restored at start: indexed without a change of their own (they predate every cursor). */
-  restore(items: { rfq: Rfq; quotes: AcceptedQuote[] }[]): void {
-    for (const { rfq, quotes } of items) {
-      this.byId.set(rfq.id, { rfq, status: quotes.length ? 'QUOTED' : 'OPEN', quoteCount: quotes.length, seq: 0, quotes: quotes.map(quote => ({ quote, seq: 0 })), closedAt: null })
+  /** RFQs restored at start: indexed at sequence 0, without a change of their own (they predate every cursor). */
+  restore(items: { rfq: Rfq; shareTokenHash: string | null; quotes: AcceptedQuote[] }[]): void {
+    for (const { rfq, shareTokenHash, quotes } of items) {
+      this.byId.set(rfq.id, { rfq, shareTokenHash, status: quotes.length ? 'QUOTED' : 'OPEN', quoteCount: quotes.length, seq: 0, quotes: quotes.map(quote => ({ quote, seq: 0 })), closedAt: null })
     }
   }
 
   /** Live, unexpired RFQs (OPEN or QUOTED), newest first; with `since`, only those created after it. */
-  live(since = 0): IndexedRfq[] {
+  live(since = -1): IndexedRfq[] {
     this.sweep()
     const nowSec = this.now() / 1000
     const out: IndexedRfq[] = []
@@ -82,7 +85,7 @@ export class LiveIndex {
   private apply(e: RfqEvent): void {
     switch (e.type) {
       case 'rfq.created':
-        this.byId.set(e.rfq.id, { rfq: e.rfq, status: 'OPEN', quoteCount: 0, seq: ++this.lastSeq, quotes: [], closedAt: null })
+        this.byId.set(e.rfq.id, { rfq: e.rfq, shareTokenHash: e.rfq.shareToken ? hashShareToken(e.rfq.shareToken) : null, status: 'OPEN', quoteCount: 0, seq: ++this.lastSeq, quotes: [], closedAt: null })
         break
       case 'rfq.quoted': {
         const r = this.byId.get(e.rfqId)

@@ -16,6 +16,8 @@ export interface Req {
   rawBody: Buffer | undefined
   /** set by guards (auth) for the handler */
   locals: Record<string, unknown>
+  /** aborted when the client goes away before the reply: a held request (a long poll) frees itself on it */
+  signal?: AbortSignal
 }
 
 /** A streamed reply (SSE): the server writes headers, then hands the sink to `open`. */

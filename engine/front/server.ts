@@ -40,8 +40,10 @@ function handle(res: HttpResponse, uReq: HttpRequest, opts: SurfaceOptions): voi
   const ip = clientIp(res, headers, opts.trustProxy)
 
   const state = { aborted: false, done: false, onAbort: [] as (() => void)[] }
+  const abort = new AbortController()
   res.onAborted(() => {
     state.aborted = true
+    abort.abort()
     for (const cb of state.onAbort) cb()
   })
   const inflight = opts.inflight
@@ -89,7 +91,7 @@ function handle(res: HttpResponse, uReq: HttpRequest, opts: SurfaceOptions): voi
     if (rawBody && rawBody.length) {
       try { body = JSON.parse(rawBody.toString('utf8')) } catch { return fail(Errors.invalidJson()) }
     }
-    const r: Req = { method, path, rawQuery, query: new URLSearchParams(rawQuery), params: match.params, headers, ip, body, rawBody, locals: {} }
+    const r: Req = { method, path, rawQuery, query: new URLSearchParams(rawQuery), params: match.params, headers, ip, body, rawBody, locals: {}, signal: abort.signal }
     runGuarded(r, opts.guards ?? [], match.handler).then(send, fail)
   }
 

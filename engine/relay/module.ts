@@ -3,6 +3,7 @@
 // live RFQs only through it. RFQs that were live when the engine last stopped come back first.
 import type { EngineContext } from '../context.js'
 import { RfqBook } from '../../actors/book.js'
+import { LiveIndex } from '../../actors/liveIndex.js'
 import { createQuoteWriter } from '../store/quotes.js'
 import { insertRfq, loadLiveRfqs, persistStatus } from '../store/rfqs.js'
 import { quoteSigner } from './signer.js'
@@ -36,20 +37,24 @@ export async function relayModule(ctx: EngineContext): Promise<{ book: RfqBook }
     onWarn: (msg, detail) => log.warn(detail, msg),
   })
   books.set(ctx, book)
+  const index = new LiveIndex(book.events)   // the pollers' read model, kept from the book's events
   const restored = await loadLiveRfqs(sql, c.RFQ_TTL_SECS)
   book.restore(restored)
+  index.restore(restored)
   if (restored.length) log.info({ rfqs: restored.length }, 'live RFQs restored into the relay')
 
   const sockets = mountRelaySockets(ctx.surfaces.relayApp, {
     book, log, rateLimitPerMin: c.RATE_LIMIT_PER_MIN, pingIntervalMs: c.RELAY_PING_INTERVAL_MS,
     maxBackpressure: c.RELAY_MAX_BACKPRESSURE, maxPayload: c.RELAY_MAX_PAYLOAD_BYTES, cancelAuth: cancelAuthMode(c), trustProxy: c.TRUST_PROXY,
   })
-  relayRoutes(ctx, { book, domain, connectedClients: () => sockets.connected })
+  relayRoutes(ctx, { book, domain, index, connectedClients: () => sockets.connected })
+  ctx.metrics.gauge('relay_held_polls', 'long polls waiting for a change', () => index.waiting)
   ctx.metrics.gauge('relay_connected_clients', 'open relay WebSocket connections', () => sockets.connected)
   ctx.metrics.gauge('relay_active_rfqs', 'RFQs in the relay active store', () => book.activeRfqs)
   ctx.metrics.gauge('relay_quote_commits_total', 'group commits of accepted quotes', () => writer.stats.commits)
   ctx.onShutdown(async () => {
     sockets.close()
+    index.close()
     await writer.flush()      // every accepted quote is committed before Postgres closes
   })
   return { book }

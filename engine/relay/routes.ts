@@ -10,16 +10,18 @@
 import type { EngineContext } from '../context.js'
 import type { RfqBook } from '../../actors/book.js'
 import { hashShareToken } from '../../actors/book.js'
-import type { AcceptedQuote, Rfq, RfqView } from '../../actors/rfqTypes.js'
+import type { IndexedRfq, LiveIndex } from '../../actors/liveIndex.js'
 import type { Domain } from '../../workers/sig/types.js'
 import { ok } from '../front/request.js'
 import { Errors } from '../front/errors.js'
 import { quotesOfRfqs, rfqAccess } from '../store/rfqs.js'
+import { poll, pollParams, rfqItems, quoteItems, quoteListItem, encodeCursor } from './polling.js'
 
 export interface RelayRouteDeps {
   book: RfqBook
   domain: Domain & { chainId: number }
   connectedClients: () => number
+  index: LiveIndex
 }
 
 export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
@@ -33,44 +35,41 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
     domain: { name: domain.name, version: domain.version, chainId: domain.chainId, verifyingContract: domain.verifyingContract },
   }))
 
+  // Polling is served from the LiveIndex (memory); see polling.ts for ETag, cursor, since and wait.
+  const { index } = deps
   r.get('/rfqs', async req => {
-    const token = req.query.get('shareToken')
-    const hash = token ? hashShareToken(token) : null
-    const nowSec = Date.now() / 1000
-    const views = (await book.listLive()).filter(v => v.rfq.expiry > nowSec && canSee(v.rfq, book, hash))
-    return ok({ rfqs: views.map(listItem), count: views.length })
+    const p = pollParams(req)
+    if ('code' in p) throw Errors.badRequest(p.message, { code: p.code })
+    const hash = shareHash(req)
+    return poll(index, p, hash ?? '-', req, rfqItems(index, r => canSee(r, hash)),
+      (rfqs, cursor) => ({ rfqs, count: rfqs.length, cursor }))
   })
 
   r.get('/quotes', async req => {
     const rfqId = req.query.get('rfqId')
     if (!rfqId) throw Errors.badRequest('Missing rfqId')
-    const token = req.query.get('shareToken')
-    const hash = token ? hashShareToken(token) : null
-    const live = book.peek(rfqId)
-    if (live) {
-      const view = live.rfq.visibility === 'public' || live.shareTokenHash === hash ? await book.describe(rfqId) : undefined
-      if (view) return ok({ rfqId, status: view.status, quotes: view.quotes.map(quoteItem), count: view.quoteCount })
+    const p = pollParams(req)
+    if ('code' in p) throw Errors.badRequest(p.message, { code: p.code })
+    const hash = shareHash(req)
+    const indexed = index.get(rfqId)
+    if (indexed) {
+      return poll(index, p, hash ?? '-', req, quoteItems(index, rfqId, r => canSee(r, hash)),
+        (items, cursor) => ({ rfqId, status: index.get(rfqId)?.status ?? indexed.status, quotes: items.map(i => quoteListItem(i.quote)), count: items.length, cursor }))
     }
+    // not in memory (left the relay long ago, or before this process started): storage
     const stored = await rfqAccess(ctx.sql, rfqId)
     if (!stored || (stored.visibility === 'private' && stored.shareTokenHash !== hash)) throw Errors.notFound('RFQ not found')
     const quotes = (await quotesOfRfqs(ctx.sql, [rfqId])).get(rfqId) ?? []
-    return ok({ rfqId, status: stored.status, quotes: quotes.map(quoteItem), count: quotes.length })
+    return ok({ rfqId, status: stored.status, quotes: quotes.map(quoteListItem), count: quotes.length, cursor: encodeCursor(index.seq) })
   })
 }
 
-function canSee(rfq: Rfq, book: RfqBook, hash: string | null): boolean {
-  return rfq.visibility === 'public' || (hash !== null && book.peek(rfq.id)?.shareTokenHash === hash)
+function shareHash(req: { query: URLSearchParams }): string | null {
+  const token = req.query.get('shareToken')
+  return token ? hashShareToken(token) : null
 }
 
-function listItem(v: RfqView) {
-  const q = v.rfq
-  return {
-    id: q.id, taker: q.taker, tokenIn: q.tokenIn, tokenOut: q.tokenOut, kind: q.kind,
-    amountIn: q.amountIn === null ? null : q.amountIn.toString(), amountOut: q.amountOut === null ? null : q.amountOut.toString(),
-    expiry: q.expiry, visibility: q.visibility, status: v.status, quoteCount: v.quoteCount, createdAt: q.createdAt.toISOString(),
-  }
-}
-
-function quoteItem(q: AcceptedQuote) {
-  return { quote: q.quote, signature: q.signature, receivedAt: q.receivedAt.toISOString() }
+/** A private RFQ only with its share token; a restored private RFQ without a stored hash, never. */
+function canSee(r: IndexedRfq, hash: string | null): boolean {
+  return r.rfq.visibility === 'public' || (hash !== null && r.shareTokenHash === hash)
 }

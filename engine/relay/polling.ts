@@ -1,0 +1,103 @@
+// REST polling on the relay port, served from the LiveIndex (memory), as pollers use it:
+//   ETag / If-None-Match   the same ETag while nothing changed for this viewer; a match answers 304, no body
+//   cursor / ?since=       every reply carries `cursor` (opaque); `since` returns only RFQs created, or
+//                          quotes accepted, after it. A cursor from an earlier process reads as "from the start".
+//   ?wait=<s> (<= 30)      with `since`: held until something new arrives, then answered at once; empty at
+//                          the end when nothing does. Held requests cost a timer each, block nothing, and are
+//                          freed when their client goes away (req.signal).
+// Who may see what is decided by the caller's `visible` (the one visibility rule); nothing here decides it.
+import { randomBytes } from 'node:crypto'
+import type { LiveIndex, IndexedRfq } from '../../actors/liveIndex.js'
+import type { AcceptedQuote, RfqStatus } from '../../actors/rfqTypes.js'
+import type { Reply, Req } from '../front/request.js'
+
+export const MAX_WAIT_SECS = 30
+/** below every sequence, restored RFQs' 0 included: no `since`, or a cursor of an earlier process */
+export const FROM_START = -1
+const BOOT = randomBytes(4).toString('hex')      // cursors and ETags of another process never match ours
+
+export type PollError = { code: 'INVALID_CURSOR' | 'INVALID_WAIT'; message: string }
+export interface PollParams { since: number; waitMs: number; ifNoneMatch: string | undefined }
+
+/** The poll parameters, or the reason they are not valid. */
+export function pollParams(req: Req): PollParams | PollError {
+  const rawSince = req.query.get('since'), rawWait = req.query.get('wait')
+  let since = FROM_START
+  if (rawSince !== null && rawSince !== '') {
+    const c = decodeCursor(rawSince)
+    if (c === null) return { code: 'INVALID_CURSOR', message: 'Invalid cursor' }
+    since = c
+  }
+  let waitMs = 0
+  if (rawWait !== null && rawWait !== '') {
+    const w = Number(rawWait)
+    if (!/^\d+(\.\d+)?$/.test(rawWait) || w > MAX_WAIT_SECS) return { code: 'INVALID_WAIT', message: `wait must be a number of seconds from 0 to ${MAX_WAIT_SECS}` }
+    if (rawSince === null || rawSince === '') return { code: 'INVALID_WAIT', message: 'wait needs since (the cursor of your last reply)' }
+    waitMs = w * 1000
+  }
+  return { since, waitMs, ifNoneMatch: req.headers['if-none-match'] }
+}
+
+export function encodeCursor(seq: number): string {
+  return Buffer.from(`p1.${BOOT}.${seq}`).toString('base64url')
+}
+
+/** The sequence a cursor carries (FROM_START for one of an earlier process); null when it is not a cursor. */
+export function decodeCursor(cursor: string): number | null {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(cursor)) return null
+  const m = /^p1\.([0-9a-f]{8})\.(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'))
+  if (!m) return null
+  return m[1] === BOOT ? Number(m[2]) : FROM_START
+}
+
+/**
+ * Answers a poll: computes the items after `since`; when there are none and the poller asked to wait,
+ * waits for the index to change (re-checking after each change) until the deadline or the client leaves.
+ */
+export async function poll<T>(index: LiveIndex, p: PollParams, viewerKey: string, req: Req, items: (since: number) => T[] | null,
+  body: (items: T[], cursor: string) => object): Promise<Reply> {
+  const deadline = Date.now() + p.waitMs
+  for (;;) {
+    const seq = index.seq                              // read before the items: a change in between is seen next time
+    const found = items(p.since)
+    if (found === null) return { status: 404, body: { error: 'RFQ not found', code: 'RFQ_NOT_FOUND' } }
+    const left = deadline - Date.now()
+    if (found.length || left <= 0 || req.signal?.aborted) {
+      const etag = `"${BOOT}.${seq}.${p.since}.${viewerKey}"`
+      if (p.ifNoneMatch === etag) return { status: 304, headers: { etag } }
+      return { status: 200, headers: { etag, 'cache-control': 'no-cache' }, body: body(found, encodeCursor(seq)) }
+    }
+    const wait = index.changed(left)
+    const onAbort = () => wait.cancel()
+    req.signal?.addEventListener('abort', onAbort, { once: true })
+    await wait.done
+    req.signal?.removeEventListener('abort', onAbort)
+  }
+}
+
+/** GET /rfqs items: live, unexpired RFQs the viewer may see, created after `since`. */
+export function rfqItems(index: LiveIndex, visible: (r: IndexedRfq) => boolean) {
+  return (since: number) => index.live(since).filter(visible).map(rfqListItem)
+}
+
+/** GET /quotes items for one RFQ: its quotes accepted after `since`; null when the viewer may not see it (or it is not indexed). */
+export function quoteItems(index: LiveIndex, rfqId: string, visible: (r: IndexedRfq) => boolean): (since: number) => { quote: AcceptedQuote; status: RfqStatus }[] | null {
+  return since => {
+    const r = index.get(rfqId)
+    if (!r || !visible(r)) return null
+    return r.quotes.filter(q => q.seq > since).map(q => ({ quote: q.quote, status: r.status }))
+  }
+}
+
+export function rfqListItem(r: IndexedRfq) {
+  const q = r.rfq
+  return {
+    id: q.id, taker: q.taker, tokenIn: q.tokenIn, tokenOut: q.tokenOut, kind: q.kind,
+    amountIn: q.amountIn === null ? null : q.amountIn.toString(), amountOut: q.amountOut === null ? null : q.amountOut.toString(),
+    expiry: q.expiry, visibility: q.visibility, status: r.status, quoteCount: r.quoteCount, createdAt: q.createdAt.toISOString(),
+  }
+}
+
+export function quoteListItem(q: AcceptedQuote) {
+  return { quote: q.quote, signature: q.signature, receivedAt: q.receivedAt.toISOString() }
+}
