@@ -2,6 +2,8 @@
 // cache) and GET /api/v1/rfqs/:id for a live RFQ (an ask to its actor), through the real engine
 // in its own process, `BENCH_CONCURRENCY` keep-alive connections (default 64) for
 // `BENCH_SECONDS` each (default 5). The public per-IP limit is raised: every client is 127.0.0.1.
+// Also the relay's REST polling (served from memory) against the relay's /health, and the open list
+// against /api/v1/health, as ratios measured in the same run.
 import { join } from 'node:path'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { load, type LoadResult } from './lib/load.js'
@@ -35,10 +37,25 @@ try {
   await load(`${api}/api/v1/rfqs`, { ...opts, durationMs: 1000 })                 // warm up
   const list = await load(`${api}/api/v1/rfqs`, opts)
   const detail = await load(`${api}/api/v1/rfqs/${live}`, opts)
+  const openList = await load(`${api}/api/v1/rfqs?status=open`, opts)
+  const apiHealth = await load(`${api}/api/v1/health`, opts)
+  const relay = `http://127.0.0.1:${engine.ports.relay}`
+  const relayHealth = await load(`${relay}/health`, opts)
+  const relayRfqs = await load(`${relay}/rfqs`, opts)
+  const cursor = (await (await fetch(`${relay}/rfqs`)).json() as { cursor: string }).cursor
+  const relaySince = await load(`${relay}/rfqs?since=${cursor}`, opts)
+  const relayQuotes = await load(`${relay}/quotes?rfqId=${live}`, opts)
   const row = (name: string, r: LoadResult) => `${name.padEnd(40)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms  errors ${r.errors}  (${r.requests} requests)`
   console.log(`bench/rest: ${concurrency} keep-alive connections, ${seconds}s each, loopback, ${rfqCount} live RFQs`)
   console.log(row('GET /api/v1/rfqs (page of 50, Postgres)', list))
   console.log(row('GET /api/v1/rfqs/:id (live, actor ask)', detail))
+  const ratio = (a: LoadResult, b: LoadResult) => `${(a.rps / b.rps * 100).toFixed(0)}%`
+  console.log(row('GET /api/v1/rfqs?status=open', openList) + `  ${ratio(openList, apiHealth)} of /api/v1/health`)
+  console.log(row('GET /api/v1/health (reference)', apiHealth))
+  console.log(row('relay GET /rfqs (memory, all live)', relayRfqs) + `  ${ratio(relayRfqs, relayHealth)} of relay /health`)
+  console.log(row('relay GET /rfqs?since=<cursor>', relaySince) + `  ${ratio(relaySince, relayHealth)} of relay /health`)
+  console.log(row('relay GET /quotes?rfqId=', relayQuotes) + `  ${ratio(relayQuotes, relayHealth)} of relay /health`)
+  console.log(row('relay GET /health (reference)', relayHealth))
   console.log('note: client and engine share the machine\'s cores; the load generator is one node process.')
 } finally {
   await engine.stop()

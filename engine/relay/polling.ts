@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto'
 import type { LiveIndex, IndexedRfq } from '../../actors/liveIndex.js'
 import type { AcceptedQuote, RfqStatus } from '../../actors/rfqTypes.js'
 import type { Reply, Req } from '../front/request.js'
+import { toJson } from '../front/json.js'
 
 export const MAX_WAIT_SECS = 30
 /** below every sequence, restored RFQs' 0 included: no `since`, or a cursor of an earlier process */
@@ -55,17 +56,23 @@ export function decodeCursor(cursor: string): number | null {
  * waits for the index to change (re-checking after each change) until the deadline or the client leaves.
  */
 export async function poll<T>(index: LiveIndex, p: PollParams, viewerKey: string, req: Req, items: (since: number) => T[] | null,
-  body: (items: T[], cursor: string) => object): Promise<Reply> {
+  body: (items: T[], cursor: string) => object, cache?: BodyCache): Promise<Reply> {
   const deadline = Date.now() + p.waitMs
   for (;;) {
     const seq = index.seq                              // read before the items: a change in between is seen next time
+    const etag = `"${BOOT}.${seq}.${p.since}.${viewerKey}"`
+    if (p.ifNoneMatch === etag && p.waitMs === 0) return { status: 304, headers: { etag } }
+    // the same view of the same state is the same bytes: built once, then served from the cache
+    const cached = cache?.get(etag)
+    if (cached !== undefined && (cached.nonEmpty || p.waitMs === 0)) return { status: 200, headers: { etag, 'cache-control': 'no-cache' }, rawJson: cached.json }
     const found = items(p.since)
     if (found === null) return { status: 404, body: { error: 'RFQ not found', code: 'RFQ_NOT_FOUND' } }
     const left = deadline - Date.now()
     if (found.length || left <= 0 || req.signal?.aborted) {
-      const etag = `"${BOOT}.${seq}.${p.since}.${viewerKey}"`
       if (p.ifNoneMatch === etag) return { status: 304, headers: { etag } }
-      return { status: 200, headers: { etag, 'cache-control': 'no-cache' }, body: body(found, encodeCursor(seq)) }
+      const json = Buffer.from(toJson(body(found, encodeCursor(seq))))   // encoded once, not per reply
+      cache?.set(etag, { json, nonEmpty: found.length > 0 })
+      return { status: 200, headers: { etag, 'cache-control': 'no-cache' }, rawJson: json }
     }
     const wait = index.changed(left)
     const onAbort = () => wait.cancel()
@@ -100,4 +107,15 @@ export function rfqListItem(r: IndexedRfq) {
 
 export function quoteListItem(q: AcceptedQuote) {
   return { quote: q.quote, signature: q.signature, receivedAt: q.receivedAt.toISOString() }
+}
+
+/** Recent reply bodies by ETag (state sequence, since and viewer): small, newest kept. */
+export class BodyCache {
+  private readonly map = new Map<string, { json: Buffer; nonEmpty: boolean }>()
+  constructor(private readonly max = 256) {}
+  get(etag: string) { return this.map.get(etag) }
+  set(etag: string, v: { json: Buffer; nonEmpty: boolean }): void {
+    this.map.set(etag, v)
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!)
+  }
 }

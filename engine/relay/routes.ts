@@ -15,7 +15,7 @@ import type { Domain } from '../../workers/sig/types.js'
 import { ok } from '../front/request.js'
 import { Errors } from '../front/errors.js'
 import { quotesOfRfqs, rfqAccess } from '../store/rfqs.js'
-import { poll, pollParams, rfqItems, quoteItems, quoteListItem, encodeCursor } from './polling.js'
+import { poll, pollParams, rfqItems, quoteItems, quoteListItem, encodeCursor, BodyCache } from './polling.js'
 
 export interface RelayRouteDeps {
   book: RfqBook
@@ -37,12 +37,13 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
 
   // Polling is served from the LiveIndex (memory); see polling.ts for ETag, cursor, since and wait.
   const { index } = deps
+  const rfqBodies = new BodyCache(), quoteBodies = new BodyCache()
   r.get('/rfqs', async req => {
     const p = pollParams(req)
     if ('code' in p) throw Errors.badRequest(p.message, { code: p.code })
     const hash = shareHash(req)
     return poll(index, p, hash ?? '-', req, rfqItems(index, r => canSee(r, hash)),
-      (rfqs, cursor) => ({ rfqs, count: rfqs.length, cursor }))
+      (rfqs, cursor) => ({ rfqs, count: rfqs.length, cursor }), rfqBodies)
   })
 
   r.get('/quotes', async req => {
@@ -53,8 +54,9 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
     const hash = shareHash(req)
     const indexed = index.get(rfqId)
     if (indexed) {
-      return poll(index, p, hash ?? '-', req, quoteItems(index, rfqId, r => canSee(r, hash)),
-        (items, cursor) => ({ rfqId, status: index.get(rfqId)?.status ?? indexed.status, quotes: items.map(i => quoteListItem(i.quote)), count: items.length, cursor }))
+      return poll(index, p, `${hash ?? '-'}.${rfqId}`, req, quoteItems(index, rfqId, r => canSee(r, hash)),
+        (items, cursor) => ({ rfqId, status: index.get(rfqId)?.status ?? indexed.status, quotes: items.map(i => quoteListItem(i.quote)), count: items.length, cursor }),
+        quoteBodies)
     }
     // not in memory (left the relay long ago, or before this process started): storage
     const stored = await rfqAccess(ctx.sql, rfqId)
