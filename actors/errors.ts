@@ -34,4 +34,5 @@ export const RelayErrors = {
   unknownType: (type: string) => e('UNKNOWN_MESSAGE_TYPE', `Unknown message type: ${type}`),
   parseError: (detail: string) => e('PARSE_ERROR', `Parse error: ${detail}`),
   internal: () => e('INTERNAL', 'Internal error: the quote could not be stored; retry'),
+  internalMessage: () => e('INTERNAL', 'Internal error: the message could not be handled; retry'),
 } as const

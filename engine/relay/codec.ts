@@ -9,7 +9,9 @@ export interface RelayMessage {
   data: unknown
 }
 
-const packr = new Packr({ useRecords: false, mapsAsObjects: true })
+// int64AsType 'string': a 64-bit integer from a client decodes to a string, never a bigint (which no
+// JSON path can serialise); no records or structures, so any msgpack decoder reads our frames.
+const packr = new Packr({ useRecords: false, mapsAsObjects: true, int64AsType: 'string' })
 
 export function encode(enc: Encoding, msg: RelayMessage): string | Uint8Array {
   return enc === 'json' ? JSON.stringify(msg) : packr.pack(msg)

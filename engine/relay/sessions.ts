@@ -22,6 +22,7 @@ import { RelayErrors, type RelayError } from '../../actors/errors.js'
 import { FixedWindowLimiter } from '../front/limits.js'
 import { clientIp, socketIp } from '../front/ip.js'
 import { decode, encode, lazyFrames, type Encoding, type RelayMessage } from './codec.js'
+import { describeValue } from '../../workers/values/index.js'
 import { checkCancelAuth, type CancelAuthMode } from './cancelAuth.js'
 
 export type Channel = 'rfqs' | 'quotes'
@@ -90,34 +91,11 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
       for (const hash of s.shares.keys()) ws.subscribe(`${s.enc}:share:${hash}`)
     },
     message(ws, frame, isBinary) {
-      const s = ws.getUserData()
-      s.lastSeen = Date.now()
-      s.awaitingPong = false
-      const verdict = limiter.hit(s.ip)
-      if (!verdict.ok) {
-        // one ERROR per window, then silence until the window resets
-        if (s.limitedUntil <= s.lastSeen) {
-          s.limitedUntil = s.lastSeen + verdict.retryAfterSec * 1000
-          sendError(ws, s, RelayErrors.rateLimited(o.rateLimitPerMin))
-        }
-        return
-      }
-      let msg: unknown
-      try {
-        msg = decode(s.enc, frame, isBinary)
-      } catch (e) {
-        return sendError(ws, s, RelayErrors.parseError(e instanceof Error ? e.message : String(e)))
-      }
-      if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return sendError(ws, s, RelayErrors.parseError('expected an object {type, data}'))
-      const { type, data } = msg as { type?: unknown; data?: unknown }
-      const d = (typeof data === 'object' && data !== null && !Array.isArray(data) ? data : {}) as Record<string, unknown>
-      switch (type) {
-        case 'QUOTE_SUBMIT': return void submitQuote(ws, d)
-        case 'CANCEL_REQUEST': return void cancel(ws, d)
-        case 'PING': return send(ws, s, { type: 'PONG', data: {} })
-        case 'PONG': return
-        case 'SUBSCRIBE': return subscribe(ws, d)
-        default: return sendError(ws, s, RelayErrors.unknownType(typeof type === 'string' ? type : JSON.stringify(type) ?? 'undefined'))
+      // a throw here would take the whole process (and every port) down: a bug answers one ERROR instead
+      try { onMessage(ws, frame, isBinary) } catch (err) {
+        o.log.error({ err }, 'relay message handler failed')
+        const s = ws.getUserData()
+        sendError(ws, s, RelayErrors.internalMessage())
       }
     },
     drain() { /* uWS buffers up to maxBackpressure; past it the socket is closed */ },
@@ -126,6 +104,39 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
       sessions.delete(ws)
     },
   })
+
+  function onMessage(ws: WebSocket<Session>, frame: ArrayBuffer, isBinary: boolean): void {
+    const s = ws.getUserData()
+    s.lastSeen = Date.now()
+    s.awaitingPong = false
+    const verdict = limiter.hit(s.ip)
+    if (!verdict.ok) {
+      // one ERROR per window, then silence until the window resets
+      if (s.limitedUntil <= s.lastSeen) {
+        s.limitedUntil = s.lastSeen + verdict.retryAfterSec * 1000
+        sendError(ws, s, RelayErrors.rateLimited(o.rateLimitPerMin))
+      }
+      return
+    }
+    let msg: unknown
+    try {
+      msg = decode(s.enc, frame, isBinary)
+    } catch (e) {
+      return sendError(ws, s, RelayErrors.parseError(e instanceof Error ? describeValue(e.message, 120) : 'unreadable frame'))
+    }
+    if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return sendError(ws, s, RelayErrors.parseError('expected an object {type, data}'))
+    const { type, data } = msg as { type?: unknown; data?: unknown }
+    const d = (typeof data === 'object' && data !== null && !Array.isArray(data) ? data : {}) as Record<string, unknown>
+    switch (type) {
+      case 'QUOTE_SUBMIT': return void submitQuote(ws, d)
+      case 'CANCEL_REQUEST': return void cancel(ws, d)
+      case 'PING': return send(ws, s, { type: 'PONG', data: {} })
+      case 'PONG': return
+      case 'SUBSCRIBE': return subscribe(ws, d)
+      // never stringify a client's value: a deeply nested one overflows the stack, a bigint throws
+      default: return sendError(ws, s, RelayErrors.unknownType(describeValue(type)))
+    }
+  }
 
   async function submitQuote(ws: WebSocket<Session>, d: Record<string, unknown>): Promise<void> {
     const s = ws.getUserData()
