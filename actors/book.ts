@@ -116,6 +116,7 @@ export class RfqBook implements RfqDirectory {
     try {
       const outcome = await e.ref.ask<CancelOutcome>(replyTo => ({ type: 'Cancel', replyTo }), this.askTimeoutMs)
       if (outcome.ok) this.forget(rfqId)     // gone for every reader from the moment the caller hears so
+      if (!outcome.ok && outcome.reason === 'failed') throw outcome.error   // the caller's error; the actor is unharmed
       return outcome
     } catch (err) {
       if (err instanceof ActorStopped) return { ok: false, reason: 'not_found' }
@@ -129,6 +130,9 @@ export class RfqBook implements RfqDirectory {
     try {
       const outcome = await e.ref.ask<FillOutcome<R>>(replyTo => ({ type: 'Fill', txHash, commit, replyTo: replyTo as (v: FillOutcome<unknown>) => void }), this.askTimeoutMs)
       if (outcome.ok) this.forget(rfqId)
+      // a refused commit (a duplicate txHash, a lost race) is the caller's error, answered by the actor as an
+      // outcome: the actor never counts it as a failure of its own
+      if (!outcome.ok && outcome.reason === 'failed') throw outcome.error
       return outcome
     } catch (err) {
       if (err instanceof ActorStopped) return { ok: false, reason: 'not_found' }

@@ -35,4 +35,5 @@ export const RelayErrors = {
   parseError: (detail: string) => e('PARSE_ERROR', `Parse error: ${detail}`),
   internal: () => e('INTERNAL', 'Internal error: the quote could not be stored; retry'),
   internalMessage: () => e('INTERNAL', 'Internal error: the message could not be handled; retry'),
+  unavailable: () => e('UNAVAILABLE', 'Service unavailable: the quote could not be stored right now; retry shortly'),
 } as const

@@ -5,10 +5,8 @@
 // addresses, canonical decimal strings, times as numbers.
 import type { Address, QuoteJson } from './rfqTypes.js'
 import { RelayErrors, type RelayError } from './errors.js'
+import { isAddress, parseCanonicalU256 as uint256, parseUnixSeconds as unixSeconds } from '../workers/values/index.js'
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
-const DECIMAL = /^(?:0|[1-9][0-9]{0,77})$/
-const MAX_UINT256 = (1n << 256n) - 1n
 
 export interface RfqTerms {
   tokenIn: Address
@@ -47,24 +45,6 @@ export function checkQuote(rfq: RfqTerms, raw: Record<string, unknown>, nowSec: 
     maker, taker: raw.taker.toLowerCase() as Address, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
     amountIn: amountIn.toString(), amountOut: amountOut.toString(), expiry, nonce: nonce.toString(), deadline,
   } }
-}
-
-function isAddress(x: unknown): x is string {
-  return typeof x === 'string' && ADDRESS.test(x)
-}
-
-/** A uint256 from its canonical decimal string, or the reason it is not one. */
-function uint256(x: unknown): bigint | string {
-  if (typeof x !== 'string') return 'must be a decimal BigInt string'
-  if (!DECIMAL.test(x)) return 'must be a non-negative decimal integer string'
-  const v = BigInt(x)
-  return v > MAX_UINT256 ? 'exceeds uint256' : v
-}
-
-/** Unix seconds as a safe integer (number or decimal string), or the reason it is not. */
-function unixSeconds(x: unknown): number | string {
-  const n = typeof x === 'number' ? x : typeof x === 'string' && DECIMAL.test(x) ? Number(x) : NaN
-  return Number.isSafeInteger(n) && n >= 0 ? n : 'must be unix seconds (a non-negative integer)'
 }
 
 function fail(error: RelayError): QuoteCheck {

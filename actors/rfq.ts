@@ -121,9 +121,15 @@ function signerRecovered(state: RfqState, msg: Extract<RfqMsg, { type: 'SignerRe
 function quoteCommitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteCommitted' }>, ctx: Ctx, deps: RfqDeps): RfqState {
   state.committing--
   if (msg.error) {
-    state.makers.delete(msg.accepted.quote.maker)   // not stored, so not accepted: the maker may retry
-    deps.onWarn?.('quote not stored', { rfqId: state.rfq.id, err: msg.error })
-    reject(msg.replyTo, RelayErrors.internal())
+    const code = (msg.error as { code?: unknown }).code
+    if (code === 'DUPLICATE_QUOTE') {
+      // the store already holds this maker's quote for this RFQ (another node, or a replay): a duplicate
+      reject(msg.replyTo, RelayErrors.duplicateQuote())
+    } else {
+      state.makers.delete(msg.accepted.quote.maker)   // not stored, so not accepted: the maker may retry
+      deps.onWarn?.('quote not stored', { rfqId: state.rfq.id, err: msg.error })
+      reject(msg.replyTo, code === 'UNAVAILABLE' ? RelayErrors.unavailable() : RelayErrors.internal())
+    }
   } else {
     state.quotes.push(msg.accepted)
     if (state.status === 'OPEN') state.status = 'QUOTED'
@@ -139,7 +145,11 @@ async function cancel(state: RfqState, msg: Extract<RfqMsg, { type: 'Cancel' }>,
   if (!isOpen(state)) { msg.replyTo({ ok: false, reason: 'not_open' }); return state }
   if (!isLive(state, ctx.now())) { msg.replyTo({ ok: false, reason: 'not_found' }); return state }
   const at = new Date(ctx.now())
-  await deps.persistStatus(state.rfq.id, { status: 'CANCELLED', at })  // throws: state unchanged, asker gets the error
+  // a refused or failed write is the asker's outcome, not this actor's failure: the state is unchanged
+  try { await deps.persistStatus(state.rfq.id, { status: 'CANCELLED', at }) } catch (error) {
+    msg.replyTo({ ok: false, reason: 'failed', error })
+    return state
+  }
   state.status = 'CANCELLED'
   state.cancelledAt = at
   ctx.cancelTimer('expire')
@@ -152,7 +162,14 @@ async function cancel(state: RfqState, msg: Extract<RfqMsg, { type: 'Cancel' }>,
 /** The caller's commit runs inside this turn: nothing else reaches this RFQ until it settles. */
 async function fill(state: RfqState, msg: Extract<RfqMsg, { type: 'Fill' }>, ctx: Ctx, deps: RfqDeps): Promise<RfqState> {
   if (!isOpen(state)) { msg.replyTo({ ok: false, reason: 'not_open' }); return state }
-  const result = await msg.commit()
+  // a fill refused by the store (a duplicate txHash, a lost race) or a failed write is the asker's
+  // outcome, not this actor's failure: counting it as one would stop the actor after a few refusals
+  // and take a live RFQ out of the relay while the database still says OPEN
+  let result: unknown
+  try { result = await msg.commit() } catch (error) {
+    msg.replyTo({ ok: false, reason: 'failed', error })
+    return state
+  }
   state.status = 'FILLED'
   state.fillTxHash = msg.txHash
   ctx.cancelTimer('expire')

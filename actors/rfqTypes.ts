@@ -63,6 +63,8 @@ export type QuoteVerdict =
 export type CancelOutcome =
   | { ok: true; cancelledAt: Date }
   | { ok: false; reason: 'not_found' | 'not_open' }
+  /** the write failed or was refused (the actor's answer; the book rethrows it to the caller) */
+  | { ok: false; reason: 'failed'; error: unknown }
 
 export interface FillInput {
   txHash: Hex
@@ -88,6 +90,9 @@ export type RfqEvent =
 export type FillOutcome<R> =
   | { ok: true; result: R }
   | { ok: false; reason: 'not_found' | 'not_open' }
+  /** the commit threw (a refusal such as a duplicate txHash, or an outage): the actor's answer, which the
+   *  book rethrows to the caller; the RFQ is unchanged and the actor unharmed */
+  | { ok: false; reason: 'failed'; error: unknown }
 
 /**
  * The directory of live RFQs (implemented by actors/book.ts). Every change to a live RFQ goes

@@ -44,7 +44,7 @@ async function engineMain(): Promise<void> {
   const { relayBookOf } = await import('../engine/relay/module.js')
   const engine = await startEngine(loadConfig({
     ...process.env, API_PORT: '0', TERMINAL_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MIN: '1000000000', RFQ_TTL_SECS: '3600',
+    RATE_LIMIT_PER_MIN: '1000000000', RFQ_TTL_SECS: '3600', RELAY_MAX_CONNECTIONS_PER_IP: '1000', RELAY_REST_RATE_LIMIT_PER_MIN: '1000000000',
     ...(process.env.BENCH_POOL_THREADS ? { POOL_THREADS: process.env.BENCH_POOL_THREADS } : {}),
   }))
   const book = relayBookOf(engine.ctx)

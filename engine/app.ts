@@ -8,12 +8,14 @@ import { openDatabase, type Database } from './store/open.js'
 import { createWorkerPool } from './pool/workerPool.js'
 import { ActorSystem } from '../actors/mailbox.js'
 import { Router } from './front/router.js'
-import { uWS, listen, closeListen, type us_listen_socket, type TemplatedApp } from './front/uws.js'
+import { uWS, listen, closeListen, PortInUse, type us_listen_socket, type TemplatedApp } from './front/uws.js'
 import { serveHttp } from './front/server.js'
 import { rateLimit } from './front/guards.js'
 import { FixedWindowLimiter } from './front/limits.js'
 import type { EngineContext, Surfaces } from './context.js'
 import { mountModules } from './modules.js'
+import { uncaughtErrors } from './ops/lastResort.js'
+import { terminalAuthorizer } from './options/auth.js'
 
 export interface Engine {
   ports: { api: number; terminal: number; relay: number }
@@ -38,6 +40,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   metrics.gauge('actor_count', 'live actors', () => actors.size)
   metrics.gauge('actor_mailbox_depth_total', 'messages waiting in all mailboxes', () => actors.totalDepth)
   metrics.gauge('worker_pool_queue_size', 'tasks waiting for a worker thread', () => pool.queueSize)
+  metrics.gauge('process_uncaught_errors_total', 'errors only the last-resort handler caught (each one a bug)', uncaughtErrors)
 
   const apps = { api: uWS.App(), terminal: uWS.App(), relay: uWS.App() }
   const surfaces: Surfaces = { api: new Router(), terminal: new Router(), relay: new Router(), relayApp: apps.relay }
@@ -52,26 +55,31 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
     throw e
   }
 
-  const publicLimiter = new FixedWindowLimiter(config.PUBLIC_RATE_LIMIT_PER_MIN, 60_000)
-  const sweeper = setInterval(() => publicLimiter.sweep(), 30_000)
+  // Every door has a per-IP rate limit: the API's public routes (the spec's 100/min), the terminal and the
+  // relay's REST polling. Agent endpoints have per-agent limits of their own; health and metrics are for
+  // operators' probes.
+  const limiters = [new FixedWindowLimiter(config.PUBLIC_RATE_LIMIT_PER_MIN, 60_000), new FixedWindowLimiter(config.TERMINAL_RATE_LIMIT_PER_MIN, 60_000),
+    new FixedWindowLimiter(config.RELAY_REST_RATE_LIMIT_PER_MIN, 60_000)] as const
+  const sweeper = setInterval(() => limiters.forEach(l => l.sweep()), 30_000)
   sweeper.unref()
   const inflight = { n: 0 }
-  const common = { bodyLimit: config.BODY_LIMIT_BYTES, corsOrigin: config.CORS_ORIGIN, trustProxy: config.TRUST_PROXY, metrics, log, inflight }
-  // Agent endpoints have per-agent limits of their own; health and metrics are for operators' probes.
-  const publicOnly = (path: string) => path.startsWith('/api/v1/agent/') || path === '/health' || path === '/metrics' || path === '/api/v1/health'
-  serveHttp(apps.api, { ...common, name: 'api', router: surfaces.api, guards: [rateLimit(publicLimiter, { skip: r => publicOnly(r.path) })] })
-  serveHttp(apps.terminal, { ...common, name: 'terminal', router: surfaces.terminal })
-  serveHttp(apps.relay, { ...common, name: 'relay', router: surfaces.relay })
+  const common = { bodyLimit: config.BODY_LIMIT_BYTES, corsOrigin: config.CORS_ORIGIN, trustProxy: config.TRUST_PROXY, trustProxyHops: config.TRUST_PROXY_HOPS,
+    metrics, log, inflight, streamBufferLimit: config.SSE_MAX_BUFFER_BYTES }
+  const probe = (path: string) => path === '/health' || path === '/metrics' || path === '/api/v1/health'
+  const limited = (limiter: FixedWindowLimiter, skip: (path: string) => boolean) => [rateLimit(limiter, { skip: r => skip(r.path) })]
+  serveHttp(apps.api, { ...common, name: 'api', router: surfaces.api, guards: limited(limiters[0], p => probe(p) || p.startsWith('/api/v1/agent/')) })
+  serveHttp(apps.terminal, { ...common, name: 'terminal', router: surfaces.terminal, guards: limited(limiters[1], probe), authorize: terminalAuthorizer(config.API_KEY) })
+  serveHttp(apps.relay, { ...common, name: 'relay', router: surfaces.relay, guards: limited(limiters[2], probe) })
 
   const sockets: us_listen_socket[] = []
-  const bind = async (app: TemplatedApp, port: number) => {
-    const l = await listen(app, config.HOST, port)
+  const bind = async (app: TemplatedApp, port: number, variable: string) => {
+    const l = await listen(app, config.HOST, port).catch(e => { throw e instanceof PortInUse ? new PortInUse(e.host, e.port, variable) : e })
     sockets.push(l.socket)
     return l.port
   }
   let ports: Engine['ports']
   try {
-    ports = { api: await bind(apps.api, config.API_PORT), terminal: await bind(apps.terminal, config.TERMINAL_PORT), relay: await bind(apps.relay, config.RELAY_PORT) }
+    ports = { api: await bind(apps.api, config.API_PORT, 'API_PORT'), terminal: await bind(apps.terminal, config.TERMINAL_PORT, 'TERMINAL_PORT'), relay: await bind(apps.relay, config.RELAY_PORT, 'RELAY_PORT') }
   } catch (e) {
     sockets.forEach(closeListen)
     await pool.close(); await db.close()

@@ -2,10 +2,11 @@
 // with a message naming the variable: an operator should never have to guess which one.
 import { availableParallelism } from 'node:os'
 import { z } from 'zod'
+import { isAddress } from '../workers/values/index.js'
 
 const port = z.coerce.number().int().min(0).max(65535)
 const positiveInt = z.coerce.number().int().positive()
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address (40 hex characters)').transform(s => s.toLowerCase() as `0x${string}`)
+const address = z.string().refine(isAddress, 'must be a 0x address (40 hex characters)').transform(s => s.toLowerCase() as `0x${string}`)
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform(v => v === 'true' || v === '1' || v === 'yes')
 
 /** Every variable the service reads, with its default. The README's table mirrors this. */
@@ -78,6 +79,14 @@ export const configSchema = z.object({
   INGEST_BACKOFF_MAX_MS: positiveInt.default(60_000),
   INGEST_REPLAY_REBASE: bool.default(false),
   INGEST_SYNTHETIC_TRADES_PER_CYCLE: positiveInt.default(20),
+  // Limits on every door (docs/limits.md): proxies, REST rates per IP, WebSocket connections per IP,
+  // a slow SSE reader's buffer, failed authentications per IP, USD inputs
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(16).default(1),
+  RELAY_REST_RATE_LIMIT_PER_MIN: positiveInt.default(1200),
+  TERMINAL_RATE_LIMIT_PER_MIN: positiveInt.default(600),
+  RELAY_MAX_CONNECTIONS_PER_IP: positiveInt.default(64),
+  SSE_MAX_BUFFER_BYTES: positiveInt.default(1 << 20),
+  AUTH_FAILURES_PER_MIN: positiveInt.default(20),
 })
 
 export type Config = z.infer<typeof configSchema>

@@ -1,19 +1,22 @@
-// Entry point: `make run` / `node dist/engine/main.js`. Reads the config, starts the engine,
-// prints where each surface listens, and shuts down cleanly on SIGINT/SIGTERM (exit 0).
+// Entry point: `make run` / `node dist/engine/main.js`. Reads the config, takes the data directory's
+// lock, starts the engine, prints where each surface listens, and shuts down cleanly on SIGINT/SIGTERM
+// (exit 0). A start that cannot happen says why in one line: a bad variable (exit 2), another engine
+// on the same data directory, a port in use (exit 1). The stack only with DEBUG=1.
 import { loadConfig, ConfigError } from './config.js'
 import { createLogger } from './log.js'
 import { startEngine } from './app.js'
+import { acquireInstanceLock, AlreadyRunning } from './ops/instanceLock.js'
+import { installLastResort } from './ops/lastResort.js'
+import { PortInUse } from './front/uws.js'
 
 async function main(): Promise<void> {
-  let config
-  try {
-    config = loadConfig()
-  } catch (e) {
-    if (e instanceof ConfigError) { console.error(e.message); process.exit(2) }
-    throw e
-  }
+  const config = loadConfig()
   const log = createLogger(config.LOG_LEVEL)
+  // before anything touches the data directory: a second engine must not stop the first one's PostgreSQL
+  const lock = await acquireInstanceLock('engine', config.DATA_DIR)
+  installLastResort(log)
   const engine = await startEngine(config, { log })
+  lock.setPorts({ api: engine.ports.api, terminal: engine.ports.terminal, relay: engine.ports.relay })
   const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST
   process.stdout.write([
     `terminal (options data)  http://${host}:${engine.ports.terminal}`,
@@ -28,13 +31,15 @@ async function main(): Promise<void> {
     log.info({ signal }, 'shutting down')
     const force = setTimeout(() => { log.error('shutdown timed out'); process.exit(1) }, config.SHUTDOWN_TIMEOUT_MS + 5000)
     force.unref()
-    engine.stop().then(() => process.exit(0), err => { log.error({ err }, 'shutdown failed'); process.exit(1) })
+    engine.stop().then(() => lock.release()).then(() => process.exit(0), err => { log.error({ err }, 'shutdown failed'); process.exit(1) })
   }
   process.on('SIGINT', () => shutdown('SIGINT'))
   process.on('SIGTERM', () => shutdown('SIGTERM'))
 }
 
 main().catch(err => {
-  console.error(err instanceof Error ? err.stack ?? err.message : err)
-  process.exit(1)
+  const known = err instanceof ConfigError || err instanceof AlreadyRunning || err instanceof PortInUse
+  console.error(known ? (err as Error).message : `engine failed to start: ${err instanceof Error ? err.message : String(err)}`)
+  if (process.env.DEBUG === '1' && err instanceof Error) console.error(err.stack)
+  process.exit(err instanceof ConfigError ? 2 : 1)
 })

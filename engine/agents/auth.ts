@@ -13,6 +13,7 @@ export const AuthErrors = {
   unknown: 'Invalid API key',
   role: (role: Role) => `Forbidden: agent lacks the ${role} role`,
   rate: 'Agent rate limit exceeded',
+  failures: 'Too many failed authentications from this address; retry later',
 } as const
 
 export interface AgentAuth {
@@ -30,19 +31,25 @@ export function agentOf(req: Req): Agent {
   return a
 }
 
-export function createAgentAuth(sql: Sql, limits: { perMinute: number; perHour: number }): AgentAuth {
+export function createAgentAuth(sql: Sql, limits: { perMinute: number; perHour: number; failuresPerMinute?: number }): AgentAuth {
   const byHash = new Map<string, Agent>()
   const limiter = new MultiWindowLimiter([new SlidingWindowLimiter(limits.perMinute, 60_000), new SlidingWindowLimiter(limits.perHour, 3_600_000)])
+  // An unknown key costs a database lookup: an address that keeps presenting bad keys is refused
+  // before the lookup, for a minute, once it has failed this many times.
+  const failures = new SlidingWindowLimiter(limits.failuresPerMinute ?? 20, 60_000)
+  const failed = (ip: string, text: string) => { failures.hit(ip); return Errors.unauthorized(text) }
 
-  async function authenticate(header: string | undefined): Promise<{ agent: Agent; keyHash: string }> {
+  async function authenticate(header: string | undefined, ip: string): Promise<{ agent: Agent; keyHash: string }> {
+    const blocked = failures.peek(ip)
+    if (!blocked.ok) throw Errors.tooManyRequests(AuthErrors.failures, blocked.retryAfterSec, { code: 'AUTH_FAILURES' })
     if (!header) throw Errors.unauthorized(AuthErrors.missing)
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header)
-    if (!m || !isWellFormedKey(m[1]!)) throw Errors.unauthorized(AuthErrors.malformed)
+    if (!m || !isWellFormedKey(m[1]!)) throw failed(ip, AuthErrors.malformed)
     const keyHash = hashApiKey(m[1]!)
     let agent = byHash.get(keyHash)
     if (!agent) {
       agent = await agentByKeyHash(sql, keyHash)
-      if (!agent) throw Errors.unauthorized(AuthErrors.unknown)
+      if (!agent) throw failed(ip, AuthErrors.unknown)
       byHash.set(keyHash, agent)
     }
     const v = limiter.hit(keyHash)
@@ -53,15 +60,15 @@ export function createAgentAuth(sql: Sql, limits: { perMinute: number; perHour: 
   return {
     limits,
     requireAgent: role => async req => {
-      const { agent } = await authenticate(req.headers.authorization)
+      const { agent } = await authenticate(req.headers.authorization, req.ip)
       if (role && !agent.roles.includes(role)) throw Errors.forbidden(AuthErrors.role(role))
       req.locals.agent = agent
     },
     async optionalAgent(req) {
       if (req.headers.authorization === undefined) return undefined
-      return (await authenticate(req.headers.authorization)).agent
+      return (await authenticate(req.headers.authorization, req.ip)).agent
     },
-    sweep: () => limiter.sweep(),
+    sweep: () => { limiter.sweep(); failures.sweep() },
   }
 }
 

@@ -9,10 +9,10 @@ import { personalMessageDigest } from '../../workers/sig/eip191.js'
 import { recoverAddress } from '../../workers/sig/recover.js'
 import { registrationMessage, SIGNATURE_WINDOW_SECS } from './message.js'
 import { generateApiKey, hashApiKey, newAgentId } from './keys.js'
+import { isAddress } from '../../workers/values/index.js'
 
 export const ROLES: readonly Role[] = ['taker', 'maker', 'monitor']
 export const MAX_AGENTS_PER_OWNER = 10
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
 export const RegisterErrors = {
   name: 'name is required (max 64 chars)',
@@ -35,8 +35,8 @@ export async function registerAgent(sql: Sql, body: unknown, nowSec = Math.floor
   const name = b.name
   // control characters would let a name forge the message's other lines
   if (typeof name !== 'string' || !name.trim() || name.length > 64 || /[\u0000-\u001f\u007f]/.test(name)) throw Errors.badRequest(RegisterErrors.name)
-  if (typeof b.ownerWallet !== 'string' || !ADDRESS.test(b.ownerWallet)) throw Errors.badRequest(RegisterErrors.ownerWallet)
-  if (typeof b.agentWallet !== 'string' || !ADDRESS.test(b.agentWallet)) throw Errors.badRequest(RegisterErrors.agentWallet)
+  if (!isAddress(b.ownerWallet)) throw Errors.badRequest(RegisterErrors.ownerWallet)
+  if (!isAddress(b.agentWallet)) throw Errors.badRequest(RegisterErrors.agentWallet)
   const roles = b.roles
   if (!Array.isArray(roles) || !roles.length || !roles.every(r => ROLES.includes(r as Role)) || new Set(roles).size !== roles.length) {
     throw Errors.badRequest(RegisterErrors.roles)

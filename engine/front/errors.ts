@@ -23,4 +23,7 @@ export const Errors = {
     new HttpError(429, text, extra, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSec))) }),
   internal: () => new HttpError(500, 'Internal server error'),
   unavailable: (text = 'Service unavailable') => new HttpError(503, text),
+  /** the database (or another dependency every request needs) is unreachable: retry after a few seconds */
+  dependencyDown: (retryAfterSec = 5) =>
+    new HttpError(503, 'Service unavailable: the database is unreachable; retry shortly', { code: 'UNAVAILABLE' }, { 'retry-after': String(retryAfterSec) }),
 }

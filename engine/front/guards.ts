@@ -10,6 +10,6 @@ export function rateLimit(limiter: Limiter, opts: { key?: (r: Req) => string; sk
   return req => {
     if (opts.skip?.(req)) return
     const v = limiter.hit(key(req))
-    if (!v.ok) throw Errors.tooManyRequests(text, v.retryAfterSec)
+    if (!v.ok) throw Errors.tooManyRequests(text, v.retryAfterSec, { code: 'RATE_LIMITED' })
   }
 }

@@ -9,6 +9,8 @@ import { Errors, HttpError } from './errors.js'
 import { toJson } from './json.js'
 import { clientIp } from './ip.js'
 import { statusLine } from './status.js'
+import { isUnavailable } from '../store/unavailable.js'
+import { controlCharsIn, hasControlChars, BODY_CONTROL } from './text.js'
 
 export interface SurfaceOptions {
   name: string
@@ -17,13 +19,21 @@ export interface SurfaceOptions {
   bodyLimit: number
   corsOrigin: string
   trustProxy: boolean
+  /** with trustProxy: how many proxies we run in front (the client is that many entries from the right of X-Forwarded-For) */
+  trustProxyHops?: number
   metrics: Metrics
   log: Logger
   /** counts requests in flight, so shutdown can wait for them */
   inflight?: { n: number }
+  /** asked before routing (the terminal's key): unknown paths must not answer before the key is checked */
+  authorize?: (path: string, headers: Record<string, string>) => HttpError | undefined
+  /** bytes a streamed reply (SSE) may have buffered for a client that does not read; past it the client is closed */
+  streamBufferLimit?: number
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+/** invalid UTF-8 is not JSON text: it is refused, not silently replaced with U+FFFD */
+const utf8 = new TextDecoder('utf-8', { fatal: true })
 
 export function serveHttp(app: TemplatedApp, opts: SurfaceOptions): void {
   app.any('/*', (res, req) => handle(res, req, opts))
@@ -37,16 +47,19 @@ function handle(res: HttpResponse, uReq: HttpRequest, opts: SurfaceOptions): voi
   const rawQuery = uReq.getQuery() ?? ''
   const headers: Record<string, string> = {}
   uReq.forEach((k, v) => { headers[k] = v })
-  const ip = clientIp(res, headers, opts.trustProxy)
+  const ip = clientIp(res, headers, opts.trustProxy, opts.trustProxyHops)
 
   const state = { aborted: false, done: false, onAbort: [] as (() => void)[] }
   const abort = new AbortController()
+  const inflight = opts.inflight
+  let handling = false                            // the handler is running: it leaves the in-flight count itself
   res.onAborted(() => {
     state.aborted = true
     abort.abort()
     for (const cb of state.onAbort) cb()
+    // a client gone before its body arrived: no handler will ever send, so nothing must wait for it
+    if (!handling && !state.done) { state.done = true; if (inflight) inflight.n-- }
   })
-  const inflight = opts.inflight
   if (inflight) inflight.n++
   let routeLabel = 'unmatched'
 
@@ -69,6 +82,11 @@ function handle(res: HttpResponse, uReq: HttpRequest, opts: SurfaceOptions): voi
   }
   const fail = (e: unknown) => {
     if (e instanceof HttpError) return send({ status: e.status, body: e.body, headers: e.headers })
+    if (isUnavailable(e)) {
+      opts.log.warn({ err: e, method, path }, 'dependency unavailable')
+      const u = Errors.dependencyDown()
+      return send({ status: u.status, body: u.body, headers: u.headers })
+    }
     opts.log.error({ err: e, method, path }, 'unhandled error in route')
     send({ status: 500, body: Errors.internal().body })
   }
@@ -81,17 +99,26 @@ function handle(res: HttpResponse, uReq: HttpRequest, opts: SurfaceOptions): voi
     } })
   }
 
+  const denied = opts.authorize?.(path, headers)
+  if (denied) return fail(denied)
   const match = opts.router.match(method, path)
   if (match.kind === 'none') return send({ status: 404, body: Errors.notFound().body })
   if (match.kind === 'method') return fail(Errors.methodNotAllowed(match.allow))
   routeLabel = match.pattern
+  const query = new URLSearchParams(rawQuery)
+  // control characters (NUL included) never reach SQL, logs or a peer: refused at the door, whatever the route
+  const badText = controlCharsIn(match.params, query)
+  if (badText) return fail(Errors.badRequest(`Control characters are not allowed in ${badText}`, { code: 'INVALID_TEXT' }))
 
   const run = (rawBody: Buffer | undefined) => {
+    handling = true
     let body: unknown
     if (rawBody && rawBody.length) {
-      try { body = JSON.parse(rawBody.toString('utf8')) } catch { return fail(Errors.invalidJson()) }
+      try { body = JSON.parse(utf8.decode(rawBody)) } catch { return fail(Errors.invalidJson()) }
+      // in a body, tab, newline and carriage return are left to each field's own rule (a name's, say)
+      if (hasControlChars(body, BODY_CONTROL)) return fail(Errors.badRequest('Control characters are not allowed in the body', { code: 'INVALID_TEXT' }))
     }
-    const r: Req = { method, path, rawQuery, query: new URLSearchParams(rawQuery), params: match.params, headers, ip, body, rawBody, locals: {}, signal: abort.signal }
+    const r: Req = { method, path, rawQuery, query, params: match.params, headers, ip, body, rawBody, locals: {}, signal: abort.signal }
     runGuarded(r, opts.guards ?? [], match.handler).then(send, fail)
   }
 
@@ -129,13 +156,26 @@ function writeCors(res: HttpResponse, origin: string): void {
 }
 
 function openStream(res: HttpResponse, reply: Reply, opts: SurfaceOptions, state: { aborted: boolean; onAbort: (() => void)[] }): void {
+  // uWS buffers what the socket cannot take yet; a client that stops reading would make that buffer grow
+  // without end. Bytes written since the socket last drained are counted; past the cap the client is closed.
+  const limit = opts.streamBufferLimit ?? 1 << 20
+  let backlog = 0
+  let watching = false
   const sink: StreamSink = {
     get closed() { return state.aborted },
     write(chunk) {
       if (state.aborted) return false
       let ok = false
       res.cork(() => { ok = res.write(chunk) })
-      return ok
+      if (ok) return true
+      backlog += Buffer.byteLength(chunk)
+      if (backlog > limit) {
+        opts.log.warn({ backlog, limit }, 'stream client not reading: closed')
+        res.close()                                  // not end(): that would queue behind what it does not read
+        return false
+      }
+      if (!watching) { watching = true; res.onWritable(() => { backlog = 0; watching = false; return true }) }
+      return false
     },
     end() {
       if (state.aborted) return

@@ -12,11 +12,29 @@ if (typeof (uWS as { getParts?: unknown }).getParts !== 'function') {
 
 export type { TemplatedApp, HttpRequest, HttpResponse, WebSocket, us_listen_socket } from 'uWebSockets.js'
 
-/** Listens on host:port (0 = any free port) and resolves the port actually bound. */
+/** The port could not be bound: taken by another process (uSockets gives no finer reason). */
+export class PortInUse extends Error {
+  override name = 'PortInUse'
+  readonly code = 'PORT_IN_USE'
+  constructor(readonly host: string, readonly port: number, readonly variable?: string) {
+    super(variable
+      ? `port ${port} (${variable}) is in use on ${host}: stop what holds it, or set ${variable} to a free port`
+      : `port ${port} is in use on ${host}`)
+  }
+}
+
+const LIBUS_LISTEN_EXCLUSIVE_PORT = 1
+
+/**
+ * Listens on host:port (0 = any free port), exclusively: uSockets would otherwise set SO_REUSEPORT and
+ * a second process on the same port would start silently and take half the connections.
+ */
 export function listen(app: UWS.TemplatedApp, host: string, port: number): Promise<{ port: number; socket: UWS.us_listen_socket }> {
   return new Promise((resolve, reject) => {
-    app.listen(host, port, socket => {
-      if (!socket) return reject(new Error(`cannot listen on ${host}:${port}`))
+    // (host, port, options, cb) exists at run time; the typings list it only without the host
+    const listenWith = app.listen as unknown as (h: string, p: number, o: number, cb: (s: UWS.us_listen_socket | false) => void) => void
+    listenWith.call(app, host, port, LIBUS_LISTEN_EXCLUSIVE_PORT, socket => {
+      if (!socket) return reject(new PortInUse(host, port))
       resolve({ port: uWS.us_socket_local_port(socket), socket })
     })
   })

@@ -8,6 +8,7 @@ import { standings, kpi, ensureBase, type Role } from '../store/league.js'
 import { activity } from '../store/fills.js'
 import { roundTo } from '../../workers/fills/round.js'
 import { PERIODS, periodStartDay, type Period } from './period.js'
+import { isLowerAddress, MAX_USD } from '../../workers/values/index.js'
 
 export const LEAGUE_PAGE = { default: 50, max: 100 } as const
 export const ACTIVITY_PAGE = { default: 10, max: 50 } as const
@@ -19,7 +20,7 @@ export function leagueRoutes({ surfaces, sql }: EngineContext): void {
     const period = periodParam(q)
     const minUsdRaw = q.get('minUsd')
     const minUsd = minUsdRaw === null || minUsdRaw === '' ? 0 : Number(minUsdRaw)
-    if (!Number.isFinite(minUsd) || minUsd < 0) throw Errors.badRequest('Invalid minUsd (a number >= 0)')
+    if (!Number.isFinite(minUsd) || minUsd < 0 || minUsd > MAX_USD * 1000) throw Errors.badRequest('Invalid minUsd (a number >= 0)')
     const searchRaw = q.get('search')
     if (searchRaw !== null && searchRaw.trim().length < 4) throw Errors.badRequest('search must be at least 4 characters')
     const search = searchRaw === null ? null : searchRaw.trim().toLowerCase()
@@ -47,7 +48,7 @@ export function leagueRoutes({ surfaces, sql }: EngineContext): void {
     const q = req.query
     const address = q.get('address')
     if (!address) throw Errors.badRequest('address is required')
-    if (!/^0x[0-9a-f]{40}$/.test(address)) throw Errors.badRequest('Invalid address format (expected lowercase 0x + 40 hex chars)')
+    if (!isLowerAddress(address)) throw Errors.badRequest('Invalid address format (expected lowercase 0x + 40 hex chars)')
     const role = roleParam(q)
     const period = periodParam(q)
     const limit = intParam(q, 'limit', ACTIVITY_PAGE.default, 1, ACTIVITY_PAGE.max)

@@ -1,9 +1,10 @@
 // Reusable OpenAPI 3.1 schemas (JSON Schema 2020-12) for the documented shapes.
+import { ADDRESS_PATTERN } from '../../workers/values/index.js'
 const str = { type: 'string' } as const
 const num = { type: 'number' } as const
 const int = { type: 'integer' } as const
 const bool = { type: 'boolean' } as const
-const address = { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' } as const
+const address = { type: 'string', pattern: ADDRESS_PATTERN } as const
 const bigint = { type: 'string', pattern: '^[0-9]+$', description: 'uint256 as a decimal string, raw token units' } as const
 const iso = { type: 'string', format: 'date-time' } as const
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })

@@ -1,11 +1,10 @@
 // The options market data surface (TERMINAL_PORT, no version prefix, GET only): tape, ladder,
 // venues, strike detail. Thin: validate the query, run the store's query, shape the reply.
-// A database failure throws out of the handler and the server answers 500 {error}.
+// A database failure throws out of the handler: 503 when the database is unreachable, else 500 {error}.
 import type { EngineContext } from '../context.js'
 import { ok, type Handler } from '../front/request.js'
 import { tapeBody, ladder, expirySummaries, latestSpot, ownVenueActive, strikeDetail } from '../store/options.js'
 import { parseExpiryDay } from '../ingest/deribit/instrumentName.js'
-import { terminalAuthGuard, guarded } from './auth.js'
 import { requireParams, underlyingParam, expiryParam, limitParam, offsetParam, liquidityParam, venueParam, strikeParam, isCallParam } from './params.js'
 import { ladderStrikeView, expiryView, strikeDetailView, EMPTY_STRIKE_DETAIL } from './views.js'
 
@@ -13,9 +12,9 @@ import { ladderStrikeView, expiryView, strikeDetailView, EMPTY_STRIKE_DETAIL } f
 export const OWN_VENUE_KEY = 'own_venue'
 export const OWN_VENUE_NOTE = 'VENUE_B, our own on-chain options venue, is coming soon: no on-chain activity yet. Data shown is from VENUE_A.'
 
-export function optionsRoutes({ surfaces, sql, config }: EngineContext): void {
-  const guard = terminalAuthGuard(config.API_KEY)
-  const get = (path: string, h: Handler) => surfaces.terminal.get(path, guarded(guard, h))
+// API_KEY is asked at the terminal's front door, before routing (engine/options/auth.ts, app.ts).
+export function optionsRoutes({ surfaces, sql }: EngineContext): void {
+  const get = (path: string, h: Handler) => surfaces.terminal.get(path, h)
 
   get('/options/tape', async req => {
     const q = req.query

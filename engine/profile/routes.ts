@@ -9,8 +9,8 @@ import { agentsOfWallet } from '../store/agents.js'
 import { rfqCountsOfTaker } from '../store/rfqQueries.js'
 import { badgesFor, type Badge, type FillStats } from './badgeRules.js'
 import { fillStats, pointsBoard, roleTotals, type BoardRole, type RoleTotals } from './queries.js'
+import { isAddress } from '../../workers/values/index.js'
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const CACHE_MAX = 10_000
 export const BOARD_PAGE = { default: 50, max: 100 } as const
 
@@ -33,13 +33,13 @@ export function profileRoutes({ surfaces, sql, config }: EngineContext): void {
 
   surfaces.api.get('/api/v1/badges/:address', async req => {
     const a = req.params.address!
-    if (!ADDRESS.test(a)) throw Errors.badRequest('Invalid address')
+    if (!isAddress(a)) throw Errors.badRequest('Invalid address')
     return ok(await badges(a.toLowerCase()), { 'cache-control': `public, max-age=${Math.floor(config.BADGE_CACHE_MS / 1000)}` })
   })
 
   surfaces.api.get('/api/v1/profile/:address', async req => {
     const a = req.params.address!
-    if (!ADDRESS.test(a)) throw Errors.badRequest('Invalid address format')
+    if (!isAddress(a)) throw Errors.badRequest('Invalid address format')
     const address = a.toLowerCase()
     const [b, totals, agents, rfqs] = await Promise.all([badges(address), roleTotals(sql, address), agentsOfWallet(sql, address), rfqCountsOfTaker(sql, address)])
     return ok({

@@ -20,7 +20,8 @@ import { hashShareToken } from '../../actors/book.js'
 import type { AcceptedQuote, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
 import { RelayErrors, type RelayError } from '../../actors/errors.js'
 import { FixedWindowLimiter } from '../front/limits.js'
-import { clientIp, socketIp } from '../front/ip.js'
+import { clientIp } from '../front/ip.js'
+import { isUnavailable } from '../store/unavailable.js'
 import { decode, encode, lazyFrames, type Encoding, type RelayMessage } from './codec.js'
 import { describeValue } from '../../workers/values/index.js'
 import { checkCancelAuth, type CancelAuthMode } from './cancelAuth.js'
@@ -38,6 +39,9 @@ export interface RelayOptions {
   maxPayload: number
   cancelAuth: CancelAuthMode
   trustProxy: boolean
+  trustProxyHops: number
+  /** open sockets per client IP; one more is refused at the upgrade with 429 */
+  maxConnectionsPerIp: number
 }
 
 interface Session {
@@ -60,6 +64,7 @@ export interface RelaySockets {
 export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySockets {
   const limiter = new FixedWindowLimiter(o.rateLimitPerMin, 60_000)
   const sessions = new Set<WebSocket<Session>>()
+  const perIp = new Map<string, number>()   // open sockets per client IP
 
   app.ws<Session>('/*', {
     compression: uWS.DISABLED,
@@ -75,8 +80,15 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
       const offered = (headers['sec-websocket-protocol'] ?? '').split(',').map(s => s.trim()).filter(Boolean)
       const enc: Encoding = query.get('encoding') === 'msgpack' || offered.includes('msgpack') ? 'msgpack' : 'json'
       const protocol = offered.includes(enc) ? enc : ''
+      const ip = clientIp(res, headers, o.trustProxy, o.trustProxyHops)
+      const open = perIp.get(ip) ?? 0
+      if (open >= o.maxConnectionsPerIp) {
+        res.cork(() => res.writeStatus('429 Too Many Requests').writeHeader('content-type', 'application/json').writeHeader('retry-after', '10')
+          .end(JSON.stringify({ error: `Too many connections from this address (max ${o.maxConnectionsPerIp})`, code: 'TOO_MANY_CONNECTIONS' })))
+        return
+      }
       const session: Session = {
-        ip: clientIp(res, headers, o.trustProxy), enc, channels: parseChannels(query.get('channels')), shares: new Map(),
+        ip, enc, channels: parseChannels(query.get('channels')), shares: new Map(),
         lastSeen: Date.now(), awaitingPong: false, limitedUntil: 0, closed: false,
       }
       const token = query.get('shareToken')
@@ -85,7 +97,7 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
     },
     open(ws) {
       const s = ws.getUserData()
-      if (!s.ip) s.ip = socketIp(ws)
+      perIp.set(s.ip, (perIp.get(s.ip) ?? 0) + 1)   // uWS opens synchronously inside res.upgrade: the next upgrade sees it
       sessions.add(ws)
       for (const c of s.channels) ws.subscribe(`${s.enc}:${c}`)
       for (const hash of s.shares.keys()) ws.subscribe(`${s.enc}:share:${hash}`)
@@ -100,8 +112,11 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
     },
     drain() { /* uWS buffers up to maxBackpressure; past it the socket is closed */ },
     close(ws) {
-      ws.getUserData().closed = true
+      const s = ws.getUserData()
+      s.closed = true
       sessions.delete(ws)
+      const n = (perIp.get(s.ip) ?? 1) - 1
+      if (n > 0) perIp.set(s.ip, n); else perIp.delete(s.ip)
     },
   })
 
@@ -175,7 +190,7 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
       // success: no reply (spec)
     } catch (err) {
       o.log.error({ err, rfqId }, 'cancel failed')
-      sendError(ws, s, { code: 'INTERNAL', message: 'Internal error: the cancel could not be stored; retry' }, rfqId)
+      sendError(ws, s, isUnavailable(err) ? RelayErrors.unavailable() : { code: 'INTERNAL', message: 'Internal error: the cancel could not be stored; retry' }, rfqId)
     }
   }
 

@@ -14,6 +14,7 @@ import { effectiveStatus, fillExists, markFilled, rfqById } from '../store/rfqQu
 import { recordFill, fillRecordedEvent, DUPLICATE_FILL, type FillRecord } from '../fills/record.js'
 import { findRfq } from './read.js'
 import type { FillVerifier } from '../chain/verifyFill.js'
+import { isAddress, isTxHash, parseU256, parseUsd } from '../../workers/values/index.js'
 
 export const FillErrors = {
   txHash: 'Missing or invalid txHash (expected 0x + 64 hex chars)',
@@ -24,8 +25,6 @@ export const FillErrors = {
   notFound: 'RFQ not found',
   notOpen: (status: RfqStatus) => `RFQ cannot be filled (status ${status})`,
 } as const
-
-const MAX_U256 = (1n << 256n) - 1n
 
 interface Deps { sql: Sql; book: RfqDirectory; tokens: TokenRegistry; verifyFill?: FillVerifier }
 
@@ -79,19 +78,15 @@ export function fillHandler(deps: Deps): Handler {
 function parseFill(body: unknown) {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw Errors.invalidJson()
   const b = body as Record<string, unknown>
-  if (typeof b.txHash !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(b.txHash)) throw Errors.badRequest(FillErrors.txHash)
-  if (typeof b.maker !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(b.maker)) throw Errors.badRequest(FillErrors.maker)
-  const amountIn = uint(b.amountIn), amountOut = uint(b.amountOut)
+  if (!isTxHash(b.txHash)) throw Errors.badRequest(FillErrors.txHash)
+  if (!isAddress(b.maker)) throw Errors.badRequest(FillErrors.maker)
+  const amountIn = parseU256(b.amountIn), amountOut = parseU256(b.amountOut)
   if (amountIn === null || amountOut === null) throw Errors.badRequest(FillErrors.amounts)
-  if (typeof b.amountInUsd !== 'number' || !Number.isFinite(b.amountInUsd) || b.amountInUsd < 0) throw Errors.badRequest(FillErrors.usd)
-  return { txHash: b.txHash.toLowerCase() as `0x${string}`, maker: b.maker.toLowerCase() as `0x${string}`, amountIn, amountOut, amountInUsd: b.amountInUsd }
+  const amountInUsd = parseUsd(b.amountInUsd)     // capped: no fill can overflow an aggregate
+  if (amountInUsd === null) throw Errors.badRequest(FillErrors.usd)
+  return { txHash: b.txHash.toLowerCase() as `0x${string}`, maker: b.maker.toLowerCase() as `0x${string}`, amountIn, amountOut, amountInUsd }
 }
 
-function uint(x: unknown): bigint | null {
-  if (typeof x !== 'string' || !/^\d{1,78}$/.test(x)) return null
-  const v = BigInt(x)
-  return v <= MAX_U256 ? v : null
-}
 
 /** 409: the spec's duplicate text when this txHash is already recorded, else the RFQ's state. */
 async function notFillable(deps: Deps, id: string, txHash: string) {

@@ -4,11 +4,10 @@ import type { Address, RfqKind, Visibility } from '../../actors/rfqTypes.js'
 import type { TokenRegistry } from '../tokens/registry.js'
 import type { Token } from '../store/tokens.js'
 import { Errors } from '../front/errors.js'
+import { isAddress, parseU256 } from '../../workers/values/index.js'
 
 export const TTL = { default: 30, min: 10, max: 300 } as const
 export const MAX_ALLOWED_MAKERS = 100
-const MAX_U256 = (1n << 256n) - 1n
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
 export const CreateErrors = {
   bigint: 'amountIn/amountOut must be valid BigInt strings',
@@ -51,7 +50,7 @@ export async function parseCreate(body: unknown, tokens: TokenRegistry): Promise
   const visibility = b.visibility === undefined ? 'public' : b.visibility
   if (visibility !== 'public' && visibility !== 'private') throw Errors.badRequest('visibility must be public or private')
   const makers = b.allowedMakers === undefined || b.allowedMakers === null ? [] : b.allowedMakers
-  if (!Array.isArray(makers) || makers.length > MAX_ALLOWED_MAKERS || !makers.every(m => typeof m === 'string' && ADDRESS.test(m))) {
+  if (!Array.isArray(makers) || makers.length > MAX_ALLOWED_MAKERS || !makers.every(isAddress)) {
     throw Errors.badRequest(`allowedMakers must be an array of at most ${MAX_ALLOWED_MAKERS} 0x addresses`)
   }
   if (makers.length && visibility !== 'private') throw Errors.badRequest('allowedMakers applies to private RFQs only')
@@ -74,8 +73,7 @@ async function token(x: unknown, side: 'tokenIn' | 'tokenOut', tokens: TokenRegi
 /** undefined when absent; throws the spec's text when present but not a uint256 decimal string. */
 function amount(x: unknown): bigint | undefined {
   if (x === undefined || x === null) return undefined
-  if (typeof x !== 'string' || !/^\d{1,78}$/.test(x)) throw Errors.badRequest(CreateErrors.bigint)
-  const v = BigInt(x)
-  if (v > MAX_U256) throw Errors.badRequest(CreateErrors.bigint)
+  const v = parseU256(x)
+  if (v === null) throw Errors.badRequest(CreateErrors.bigint)
   return v
 }

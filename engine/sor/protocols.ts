@@ -5,8 +5,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { z } from 'zod'
 import type { Sql } from '../store/db.js'
 import { listProtocols, upsertProtocol, type Protocol } from '../store/sor.js'
+import { isAddress } from '../../workers/values/index.js'
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').transform(s => s.toLowerCase() as `0x${string}`)
+const address = z.string().refine(isAddress, 'must be a 0x address').transform(s => s.toLowerCase() as `0x${string}`)
 
 export const protocolEntry = z.object({
   slug: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'must be lowercase letters, digits, . _ - (max 64)'),

@@ -3,11 +3,10 @@
 // explain true).
 import type { Address } from '../../workers/sor/types.js'
 import { SorErrors } from './errors.js'
+import { isAddress, parseU256 } from '../../workers/values/index.js'
 
 export const MAX_ROUTES_LIMIT = 20
 export const MAX_SPLIT_LIMIT = 10
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
-const MAX_UINT256 = (1n << 256n) - 1n
 
 export interface QuoteParams {
   tokenIn: Address
@@ -26,11 +25,10 @@ export interface QuoteParams {
 export function parseQuoteQuery(q: URLSearchParams): Required<Omit<QuoteParams, 'slugs'>> & { slugs: string[] } {
   const tokenIn = q.get('tokenIn')?.trim() ?? '', tokenOut = q.get('tokenOut')?.trim() ?? '', amount = q.get('amountIn')?.trim() ?? ''
   if (!tokenIn || !tokenOut || !amount) throw SorErrors.missingParams()
-  if (!ADDRESS.test(tokenIn) || !ADDRESS.test(tokenOut)) throw SorErrors.invalidAddress()
+  if (!isAddress(tokenIn) || !isAddress(tokenOut)) throw SorErrors.invalidAddress()
   if (tokenIn.toLowerCase() === tokenOut.toLowerCase()) throw SorErrors.sameToken()
-  if (!/^\d{1,78}$/.test(amount)) throw SorErrors.invalidAmount()
-  const amountIn = BigInt(amount)
-  if (amountIn <= 0n || amountIn > MAX_UINT256) throw SorErrors.invalidAmount()
+  const amountIn = parseU256(amount)
+  if (amountIn === null || amountIn === 0n) throw SorErrors.invalidAmount()
 
   const maxHops = int(q, 'maxHops', 2, 1, 2)
   if (maxHops === null) throw SorErrors.maxHops()

@@ -7,8 +7,8 @@ import type { SorService } from './service.js'
 import { parseQuoteQuery } from './quoteParams.js'
 import { coverage, healthView, poolView, stateView } from './views.js'
 import { SorErrors } from './errors.js'
+import { isAddress } from '../../workers/values/index.js'
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
 export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorService): void {
   const api = surfaces.api
@@ -17,7 +17,7 @@ export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorServ
   const optionalAddress = (q: URLSearchParams, name: string): Address | null => {
     const raw = q.get(name)?.trim()
     if (!raw) return null
-    if (!ADDRESS.test(raw)) throw SorErrors.invalidAddressParam()
+    if (!isAddress(raw)) throw SorErrors.invalidAddressParam()
     return raw.toLowerCase() as Address
   }
 

@@ -5,6 +5,7 @@
 import type { AcceptedQuote } from '../../actors/rfqTypes.js'
 import type { Sql } from './db.js'
 import { createBatcher } from '../pool/batcher.js'
+import { isUnavailable } from './unavailable.js'
 
 export interface QuoteWriter {
   /** resolves once the quote is committed; rejects with DuplicateQuoteError when (rfq, maker) was already stored */
@@ -26,7 +27,10 @@ export function createQuoteWriter(sql: Sql, { maxBatch = 2000, maxInFlight = 2 }
   const batcher = createBatcher<AcceptedQuote, boolean>(quotes => commit(sql, quotes), { maxBatch, concurrency: maxInFlight })
   const stats = batcher.stats
   return {
-    write: q => batcher.submit(q).then(stored => { if (!stored) throw new DuplicateQuoteError('Duplicate quote from this maker for this RFQ') }),
+    write: q => batcher.submit(q).then(
+      stored => { if (!stored) throw new DuplicateQuoteError('Duplicate quote from this maker for this RFQ') },
+      // the actor only sees a code: UNAVAILABLE tells a maker to retry, anything else is an internal error
+      err => { throw isUnavailable(err) ? Object.assign(new Error('database unavailable', { cause: err }), { code: 'UNAVAILABLE' }) : err }),
     flush: () => batcher.flush(),
     get stats() { return { commits: stats.batches, quotes: stats.items, maxBatch: stats.maxBatch } },
   }

@@ -6,10 +6,10 @@ import { join } from 'node:path'
 import type { Sql } from '../store/db.js'
 import { repoRoot } from '../paths.js'
 import { listTokens, seedTokens, tokenByAddress, tokenBySymbol, tokensByAddresses, type Token } from '../store/tokens.js'
+import { isAddress, parseAddress, hasControlChars } from '../../workers/values/index.js'
 
 export interface TokenView { address: string; symbol: string | null; decimals: number | null }
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 /** how long a cached token is trusted before an upsert elsewhere may have changed it */
 const CACHE_MS = 30_000
 
@@ -34,7 +34,7 @@ export function readSeed(file: string, chainId: number): Token[] {
   const doc = JSON.parse(readFileSync(file, 'utf8')) as { chainId?: number; tokens: { symbol: string; address: string; decimals: number }[] }
   if (doc.chainId !== undefined && doc.chainId !== chainId) throw new Error(`${file} is for chain ${doc.chainId}, not ${chainId}`)
   return doc.tokens.map(t => {
-    if (!ADDRESS.test(t.address) || !Number.isInteger(t.decimals)) throw new Error(`${file}: bad token entry ${JSON.stringify(t)}`)
+    if (!isAddress(t.address) || !Number.isInteger(t.decimals)) throw new Error(`${file}: bad token entry ${JSON.stringify(t)}`)
     return { chainId, address: t.address.toLowerCase() as `0x${string}`, symbol: t.symbol, decimals: t.decimals }
   })
 }
@@ -55,13 +55,13 @@ export async function createTokenRegistry(sql: Sql, chainId: number, opts: { fil
     chainId,
     async resolve(input) {
       const s = input.trim()
-      if (ADDRESS.test(s)) {
-        const address = s.toLowerCase()
+      const address = parseAddress(s)
+      if (address) {
         const t = fresh(address) ?? await tokenByAddress(sql, chainId, address)
         if (t) remember(t)
         return t
       }
-      if (!s || s.length > 32) return undefined
+      if (!s || s.length > 32 || hasControlChars(s)) return undefined      // not a symbol: never reaches SQL
       const t = await tokenBySymbol(sql, chainId, s)
       if (t) remember(t)
       return t

@@ -1,16 +1,15 @@
 // Untrusted quote JSON in, a typed result out. Never throws: a maker's malformed frame must cost
 // the relay one ERROR reply, not a crashed actor.
+import { parseAddress, parseCanonicalU256 } from '../values/index.js'
 import type { Address, ParseQuoteResult, ParseSignatureResult, QuoteField, QuoteMessage } from './types.js'
 
-export const MAX_UINT256 = (1n << 256n) - 1n
+export { MAX_UINT256 } from '../values/index.js'
 /** secp256k1 group order n and n/2, as 64 lowercase hex digits so bounds compare as strings. */
 const N_HEX = 'fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141'
 const HALF_N_HEX = '7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0'
 const ZERO_HEX = '0'.repeat(64)
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 // Canonical decimal only: no sign, no '0x', no exponent, no leading zeros. 2^256-1 has 78 digits.
-const DECIMAL = /^(?:0|[1-9][0-9]{0,77})$/
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string }
@@ -63,16 +62,13 @@ export function hexBytes(hex: string): Uint8Array {
 
 function address(x: unknown): Parsed<Address> {
   if (typeof x !== 'string') return { ok: false, reason: 'must be a string' }
-  if (!ADDRESS.test(x)) return { ok: false, reason: 'must be 0x + 40 hex digits' }
-  return { ok: true, value: x.toLowerCase() as Address }
+  const value = parseAddress(x)
+  return value ? { ok: true, value } : { ok: false, reason: 'must be 0x + 40 hex digits' }
 }
 
 function uintString(x: unknown): Parsed<bigint> {
-  if (typeof x !== 'string') return { ok: false, reason: 'must be a decimal BigInt string' }
-  if (!DECIMAL.test(x)) return { ok: false, reason: 'must be a non-negative decimal integer string' }
-  const value = BigInt(x)
-  if (value > MAX_UINT256) return { ok: false, reason: 'exceeds uint256' }
-  return { ok: true, value }
+  const value = parseCanonicalU256(x)
+  return typeof value === 'bigint' ? { ok: true, value } : { ok: false, reason: value }
 }
 
 /** Unix seconds: a safe non-negative integer number, or the same as a decimal string. */

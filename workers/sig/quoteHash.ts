@@ -2,6 +2,7 @@
 // The field order is the spec's and SpotRFQ.sol's; any other order is a different typehash.
 import { keccak256, keccak256Utf8 } from './keccak.js'
 import type { Domain, QuoteMessage } from './types.js'
+import { isAddress } from '../values/index.js'
 
 export const QUOTE_TYPE =
   'Quote(address maker,address taker,address tokenIn,address tokenOut,uint256 amountIn,uint256 amountOut,uint256 expiry,uint256 nonce,uint256 deadline)'
@@ -21,7 +22,7 @@ struct.set(QUOTE_TYPEHASH, 0)
 export function domainSeparator(domain: Domain): Uint8Array {
   const chainId = BigInt(domain.chainId) // throws on a fractional number, as it should: a domain is configuration
   if (chainId < 0n || chainId >> 256n !== 0n) throw new RangeError(`chainId ${chainId} is not a uint256`)
-  if (!/^0x[0-9a-fA-F]{40}$/.test(domain.verifyingContract)) throw new TypeError(`verifyingContract "${domain.verifyingContract}" is not an address`)
+  if (!isAddress(domain.verifyingContract)) throw new TypeError(`verifyingContract "${domain.verifyingContract}" is not an address`)
   const words = Buffer.alloc(5 * 32)
   words.set(DOMAIN_TYPEHASH, 0)
   words.set(keccak256Utf8(domain.name), 32)
