@@ -5,6 +5,7 @@ import type { Config } from './config.js'
 import { createLogger } from './log.js'
 import { createMetrics } from './metrics.js'
 import { openDatabase, type Database } from './store/open.js'
+import { monitorDatabase } from './store/dbMonitor.js'
 import { createWorkerPool } from './pool/workerPool.js'
 import { ActorSystem } from '../actors/mailbox.js'
 import { Router } from './front/router.js'
@@ -45,7 +46,10 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   const apps = { api: uWS.App(), terminal: uWS.App(), relay: uWS.App() }
   const surfaces: Surfaces = { api: new Router(), terminal: new Router(), relay: new Router(), relayApp: apps.relay }
   const shutdownHooks: (() => Promise<void> | void)[] = []
-  const ctx: EngineContext = { config, log, metrics, sql: db.sql, pool, actors, surfaces, startedAt: Date.now(), onShutdown: fn => { shutdownHooks.push(fn) } }
+  const dbMonitor = monitorDatabase(db.sql)
+  metrics.gauge('database_up', '1 while PostgreSQL answers its pings', () => dbMonitor.up ? 1 : 0)
+  const ctx: EngineContext = { config, log, metrics, sql: db.sql, pool, actors, surfaces, startedAt: Date.now(), onShutdown: fn => { shutdownHooks.push(fn) },
+    databaseUp: () => dbMonitor.up }
 
   let modules: Engine['modules']
   try {
@@ -90,6 +94,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   let stopping: Promise<void> | undefined
   const stop = () => stopping ??= (async () => {
     clearInterval(sweeper)
+    dbMonitor.stop()
     sockets.forEach(closeListen)                                   // stop accepting
     const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_MS
     while (inflight.n > 0 && Date.now() < deadline) await new Promise(r => setTimeout(r, 5))

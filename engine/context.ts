@@ -29,6 +29,8 @@ export interface EngineContext {
   surfaces: Surfaces
   /** started at, for uptime */
   startedAt: number
+  /** PostgreSQL answered its last ping (engine/store/dbMonitor.ts): for cheap health answers */
+  databaseUp(): boolean
   /** work to run at shutdown, after the fronts stop accepting and mailboxes drain, before Postgres closes */
   onShutdown(fn: () => Promise<void> | void): void
 }

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process'
 import { readdirSync, statSync, existsSync, readFileSync, rmSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { startEmbeddedPostgres } from '../engine/store/embedded.js'
+import { startEmbeddedPostgres, stopStale } from '../engine/store/embedded.js'
 import { repoRoot } from '../engine/paths.js'
 
 const distTest = join(repoRoot, 'dist/test')
@@ -18,22 +18,19 @@ function findTests(dir: string): string[] {
   }).sort()
 }
 
-/** Data folders of runs that were killed: stop their postmaster if it is still up, then delete them. */
+/** Data folders of runs that were killed: stop their postmaster if it is still up (only if it really is theirs), then delete them. */
 async function removeDeadRuns(): Promise<void> {
   const root = join(repoRoot, '.data')
   if (!existsSync(root)) return
   for (const name of readdirSync(root)) {
     const m = /^test-run-(\d+)$/.exec(name)
     if (!m || alive(Number(m[1]))) continue
-    const pidFile = join(root, name, 'pg', 'postmaster.pid')
-    if (existsSync(pidFile)) {
-      const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0])
-      if (pid > 0 && alive(pid)) {
-        process.kill(pid, 'SIGKILL')
-        for (let i = 0; i < 40 && alive(pid); i++) await new Promise(r => setTimeout(r, 50))
-      }
-    }
-    rmSync(join(root, name), { recursive: true, force: true })
+    const dir = join(root, name)
+    const located = join(dir, 'pg-location')
+    const cluster = existsSync(located) ? readFileSync(located, 'utf8').trim() : join(dir, 'pg')
+    await stopStale(cluster)
+    if (cluster !== join(dir, 'pg')) rmSync(cluster, { recursive: true, force: true })
+    rmSync(dir, { recursive: true, force: true })
   }
 }
 
@@ -52,7 +49,11 @@ async function main(): Promise<number> {
     const dataDir = join(repoRoot, '.data', `test-run-${process.pid}`)
     const pg = await startEmbeddedPostgres({ dataDir, fast: true })
     adminUrl = pg.adminUrl
-    stop = async () => { await pg.stop(); rmSync(dataDir, { recursive: true, force: true }) }
+    stop = async () => {
+      await pg.stop()
+      rmSync(dataDir, { recursive: true, force: true })
+      if (pg.clusterDir !== join(dataDir, 'pg')) rmSync(pg.clusterDir, { recursive: true, force: true })   // placed outside a private checkout
+    }
   }
   const concurrency = process.env.TEST_CONCURRENCY ?? '2'
   const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...files], {

@@ -24,6 +24,9 @@ export function relayBookOf(ctx: EngineContext): RfqBook {
 export async function relayModule(ctx: EngineContext): Promise<{ book: RfqBook }> {
   const { config: c, log, sql } = ctx
   const domain = relayDomain(c)
+  if (cancelAuthMode(c) === 'open') {
+    log.warn({ chainId: c.CHAIN_ID, cancelAuth: 'open' }, 'relay CANCEL_REQUEST is open: anyone who knows an RFQ id may cancel it (the local-chain default; set RELAY_CANCEL_AUTH=signature to require the taker\'s signature)')
+  }
   if (!c.SPOT_RFQ_ADDRESS) log.warn('SPOT_RFQ_ADDRESS is not set: quotes are verified against verifyingContract 0x0000000000000000000000000000000000000000')
   const writer = createQuoteWriter(sql, { maxInFlight: ctx.config.RELAY_COMMITS_IN_FLIGHT })
   const book = new RfqBook(ctx.actors, {

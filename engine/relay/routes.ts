@@ -13,6 +13,7 @@ import { hashShareToken } from '../../actors/book.js'
 import type { IndexedRfq, LiveIndex } from '../../actors/liveIndex.js'
 import type { Domain } from '../../workers/sig/types.js'
 import { ok } from '../front/request.js'
+import { cancelAuthMode } from './cancelAuth.js'
 import { Errors } from '../front/errors.js'
 import { quotesOfRfqs, rfqAccess } from '../store/rfqs.js'
 import { poll, pollParams, rfqItems, quoteItems, quoteListItem, encodeCursor, BodyCache } from './polling.js'
@@ -27,13 +28,20 @@ export interface RelayRouteDeps {
 export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
   const { book, domain } = deps
   const r = ctx.surfaces.relay
+  const cancelAuth = cancelAuthMode(ctx.config)
 
-  r.get('/health', () => ok({
-    status: 'ok', chainId: domain.chainId, contractAddress: domain.verifyingContract,
-    activeRfqs: book.activeRfqs, totalQuotes: book.totalQuotes, connectedClients: deps.connectedClients(),
-    uptime: Math.floor((Date.now() - ctx.startedAt) / 1000),
-    domain: { name: domain.name, version: domain.version, chainId: domain.chainId, verifyingContract: domain.verifyingContract },
-  }))
+  // degraded (503) while PostgreSQL does not answer: quotes cannot be made durable, so none are accepted
+  r.get('/health', () => {
+    const up = ctx.databaseUp()
+    return { status: up ? 200 : 503, body: {
+      status: up ? 'ok' : 'degraded', chainId: domain.chainId, contractAddress: domain.verifyingContract,
+      activeRfqs: book.activeRfqs, totalQuotes: book.totalQuotes, connectedClients: deps.connectedClients(),
+      uptime: Math.floor((Date.now() - ctx.startedAt) / 1000),
+      cancelAuth,                                    // 'open' (anyone may cancel) or 'signature' (the taker signs)
+      domain: { name: domain.name, version: domain.version, chainId: domain.chainId, verifyingContract: domain.verifyingContract },
+      ...(up ? {} : { database: 'down' }),
+    } }
+  })
 
   // Polling is served from the LiveIndex (memory); see polling.ts for ETag, cursor, since and wait.
   const { index } = deps

