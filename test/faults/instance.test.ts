@@ -1,0 +1,130 @@
+// One engine per data directory, exclusive ports, a private directory as root, and exits that say
+// what happened: each a real engine process over loopback.
+import { test, describe } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync, existsSync, readFileSync, statSync } from 'node:fs'
+import { createServer, connect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { testDatabase } from '../helpers/db.js'
+import { spawnEngine, refusedStart } from './process.js'
+
+describe('one engine per data directory', () => {
+  test('a second engine on the same DATA_DIR exits non-zero within seconds with one line naming the first; the first is untouched', async () => {
+    const db = await testDatabase('f')
+    const dataDir = mkdtempSync(join(tmpdir(), 'engine-'))
+    const first = await spawnEngine({ DATA_DIR: dataDir, DATABASE_URL: db.url })
+    try {
+      const second = await refusedStart({ DATA_DIR: dataDir, DATABASE_URL: db.url })
+      assert.equal(second.code, 1)
+      assert.ok(second.ms < 10_000, `refused in ${second.ms} ms`)
+      const lines = second.stderr.trim().split('\n')
+      assert.equal(lines.length, 1, second.stderr)
+      assert.match(lines[0]!, new RegExp(`^engine already running \\(pid ${first.child.pid}, ports api ${first.ports.api}, terminal ${first.ports.terminal}, relay ${first.ports.relay}, data dir .+\\)$`))
+      assert.equal((await fetch(`${first.api}/health`)).status, 200)           // untouched
+      assert.equal(await first.term(), 0)
+    } finally {
+      first.child.kill('SIGKILL')
+      rmSync(dataDir, { recursive: true, force: true })
+      await db.drop()
+    }
+  })
+
+  test('a lock held by a process killed with -9 does not block the next start', async () => {
+    const db = await testDatabase('f')
+    const dataDir = mkdtempSync(join(tmpdir(), 'engine-'))
+    try {
+      const first = await spawnEngine({ DATA_DIR: dataDir, DATABASE_URL: db.url })
+      await first.kill9()
+      const next = await spawnEngine({ DATA_DIR: dataDir, DATABASE_URL: db.url })
+      assert.equal((await fetch(`${next.api}/health`)).status, 200)
+      assert.equal(await next.term(), 0)
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+      await db.drop()
+    }
+  })
+})
+
+describe('ports', () => {
+  test('a busy port: one line naming the port, "in use" and the variable; exit 1', async () => {
+    const busy = createServer()
+    await new Promise<void>(r => busy.listen(0, '127.0.0.1', () => r()))
+    const port = (busy.address() as { port: number }).port
+    const db = await testDatabase('f')
+    const dataDir = mkdtempSync(join(tmpdir(), 'engine-'))
+    try {
+      for (const variable of ['API_PORT', 'TERMINAL_PORT', 'RELAY_PORT']) {
+        const r = await refusedStart({ DATA_DIR: dataDir, DATABASE_URL: db.url, [variable]: String(port) })
+        assert.equal(r.code, 1)
+        assert.equal(r.stderr.trim(), `port ${port} (${variable}) is in use on 127.0.0.1: stop what holds it, or set ${variable} to a free port`)
+      }
+    } finally {
+      busy.close()
+      rmSync(dataDir, { recursive: true, force: true })
+      await db.drop()
+    }
+  })
+
+  test('a second engine cannot share a port (no SO_REUSEPORT)', async () => {
+    const db = await testDatabase('f')
+    const [d1, d2] = [mkdtempSync(join(tmpdir(), 'engine-')), mkdtempSync(join(tmpdir(), 'engine-'))]
+    const first = await spawnEngine({ DATA_DIR: d1, DATABASE_URL: db.url })
+    try {
+      const r = await refusedStart({ DATA_DIR: d2, DATABASE_URL: db.url, RELAY_PORT: String(first.ports.relay) })
+      assert.equal(r.code, 1)
+      assert.match(r.stderr, /\(RELAY_PORT\) is in use/)
+      assert.equal(await first.term(), 0)
+    } finally {
+      first.child.kill('SIGKILL')
+      for (const d of [d1, d2]) rmSync(d, { recursive: true, force: true })
+      await db.drop()
+    }
+  })
+})
+
+describe('exits', () => {
+  test('SIGTERM with an upload aborted mid-body exits 0 at once (the aborted request leaves the in-flight count)', async () => {
+    const db = await testDatabase('f')
+    const dataDir = mkdtempSync(join(tmpdir(), 'engine-'))
+    const e = await spawnEngine({ DATA_DIR: dataDir, DATABASE_URL: db.url, SHUTDOWN_TIMEOUT_MS: '5000' })
+    try {
+      const sock = connect(e.ports.api, '127.0.0.1')
+      await new Promise<void>(r => sock.once('connect', () => r()))
+      sock.write('POST /api/v1/fills HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"txHash":')
+      await new Promise(r => setTimeout(r, 200))
+      sock.destroy()
+      await new Promise(r => setTimeout(r, 200))
+      const t0 = Date.now()
+      assert.equal(await e.term(), 0)
+      assert.ok(Date.now() - t0 < 4000, `exited in ${Date.now() - t0} ms (a leaked count waits the full 5 s)`)
+    } finally {
+      e.child.kill('SIGKILL')
+      rmSync(dataDir, { recursive: true, force: true })
+      await db.drop()
+    }
+  })
+})
+
+describe('embedded PostgreSQL', () => {
+  test('started from a private directory (mode 0700; as root, one the postgres user cannot enter), with a random password kept 0600 under DATA_DIR', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'private-'))
+    assert.equal(statSync(parent).mode & 0o777, 0o700)
+    const dataDir = join(parent, 'data')
+    try {
+      const e = await spawnEngine({ DATA_DIR: dataDir, DATABASE_URL: '' })
+      const h = await (await fetch(`${e.api}/health`)).json() as { status: string; database: string }
+      assert.deepEqual(h, { status: 'ok', database: 'ok' })
+      const pw = join(dataDir, 'pg-password')
+      assert.equal(statSync(pw).mode & 0o777, 0o600)
+      assert.notEqual(readFileSync(pw, 'utf8').trim(), 'postgres')
+      assert.ok(readFileSync(pw, 'utf8').trim().length >= 24)
+      assert.equal(await e.term(), 0)
+    } finally {
+      const located = join(dataDir, 'pg-location')
+      if (existsSync(located)) rmSync(readFileSync(located, 'utf8').trim(), { recursive: true, force: true })
+      rmSync(parent, { recursive: true, force: true })
+    }
+  })
+})
+

@@ -1,0 +1,60 @@
+// The engine as a real process for fault tests: its stdout (the listen lines), its stderr (the
+// one-line refusals), its exit code, and signals (SIGTERM, SIGKILL).
+import { spawn, type ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
+import { repoRoot } from '../../engine/paths.js'
+
+export interface EngineProc {
+  child: ChildProcess
+  ports: { api: number; terminal: number; relay: number }
+  api: string
+  relay: string
+  relayWs: string
+  stdout(): string
+  stderr(): string
+  exited: Promise<number>
+  term(): Promise<number>
+  kill9(): Promise<number>
+}
+
+/** Starts `node dist/engine/main.js`; resolves once it listens, rejects with its stderr if it exits first. */
+export function spawnEngine(env: Record<string, string>): Promise<EngineProc> {
+  const { NODE_TEST_CONTEXT: _, ...base } = process.env
+  const child = spawn(process.execPath, [join(repoRoot, 'dist/engine/main.js')], {
+    env: { ...base, API_PORT: '0', TERMINAL_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', POOL_THREADS: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = '', err = ''
+  child.stdout!.on('data', c => { out += c })
+  child.stderr!.on('data', c => { err += c })
+  const exited = new Promise<number>(r => child.once('exit', (code, sig) => r(code ?? (sig ? 128 : 1))))
+  return new Promise((resolve, reject) => {
+    const iv = setInterval(() => {
+      if (!/relay .*ws:\/\//.test(out)) return
+      clearInterval(iv)
+      const port = (name: string) => Number(new RegExp(`${name}[^\\n]*?:(\\d+)`).exec(out)![1])
+      const ports = { terminal: port('terminal'), api: port('api'), relay: port('relay') }
+      resolve({
+        child, ports, api: `http://127.0.0.1:${ports.api}`, relay: `http://127.0.0.1:${ports.relay}`, relayWs: `ws://127.0.0.1:${ports.relay}`,
+        stdout: () => out, stderr: () => err, exited,
+        term: () => { child.kill('SIGTERM'); return exited },
+        kill9: () => { child.kill('SIGKILL'); return exited },
+      })
+    }, 20)
+    exited.then(code => { clearInterval(iv); reject(Object.assign(new Error(`engine exited ${code} before listening: ${err.trim()}`), { code, stderr: err })) })
+  })
+}
+
+/** Runs the engine expecting it to refuse to start: its exit code and stderr. */
+export async function refusedStart(env: Record<string, string>): Promise<{ code: number; stderr: string; ms: number }> {
+  const t0 = Date.now()
+  try {
+    const p = await spawnEngine(env)
+    await p.term()
+    throw new Error('the engine started')
+  } catch (e) {
+    const { code, stderr } = e as { code?: number; stderr?: string }
+    if (code === undefined) throw e
+    return { code, stderr: stderr ?? '', ms: Date.now() - t0 }
+  }
+}
