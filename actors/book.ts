@@ -61,6 +61,7 @@ export class RfqBook implements RfqDirectory {
         this.events.publish(e)
       },
       onGone: id => this.forget(id),
+      onAbnormalStop: id => this.endAbnormally(id),
       onWarn: deps.onWarn,
     }
   }
@@ -157,6 +158,8 @@ export class RfqBook implements RfqDirectory {
   }
 
   get activeRfqs(): number { return this.live.size }
+  /** RFQ actors that stopped with their RFQ still open (each one a bug, logged and ended in the store) */
+  abnormalStops = 0
   /** quotes held by RFQs in the active store */
   get totalQuotes(): number { return this.liveQuotes }
 
@@ -168,6 +171,18 @@ export class RfqBook implements RfqDirectory {
     this.byTaker.set(rfq.taker, (this.byTaker.get(rfq.taker) ?? 0) + 1)
     if (shareTokenHash) this.byShareHash.set(shareTokenHash, rfq.id)
     ref.tell({ type: 'Arm' })
+  }
+
+  /**
+   * An RFQ actor stopped after repeated failures while its RFQ was open: the RFQ is ended as EXPIRED in the
+   * store and for every reader, so the relay and the database never disagree about a live RFQ.
+   */
+  private endAbnormally(id: string): void {
+    this.abnormalStops++
+    this.deps.onWarn?.('RFQ actor stopped after repeated failures: the RFQ is ended as EXPIRED', { rfqId: id })
+    this.deps.store.persistStatus(id, { status: 'EXPIRED' })
+      .catch(err => this.deps.onWarn?.('EXPIRED status not stored after an abnormal stop; readers still see it expired by time', { rfqId: id, err }))
+    this.events.publish({ type: 'rfq.expired', rfqId: id })
   }
 
   private forget(id: string): void {

@@ -1,7 +1,10 @@
 // The mailbox runtime. An actor handles one message at a time from a bounded queue; different
 // actors run concurrently. `tell` is a cast, `ask` a call with a typed reply channel and a timeout
-// (Akka style). A handler that throws answers the asker with the error and the actor keeps its
-// previous state (OTP style); past `intensity` failures within `periodMs` it stops and escalates.
+// (Akka style). A handler that throws answers the asker with the error, and the actor goes on with its
+// state as the handler left it (handlers update state in place, so a handler must not throw half-way:
+// expected refusals are replies, not throws). Past `intensity` failures within `periodMs` the actor
+// stops and `onEscalate` is told; nothing restarts it. Its owner decides what a stop means (the RFQ
+// book ends the RFQ in the store and tells every reader, so the relay and the database agree).
 
 export type Reply<R> = (value: R) => void
 

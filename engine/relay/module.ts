@@ -55,6 +55,7 @@ export async function relayModule(ctx: EngineContext): Promise<{ book: RfqBook }
   ctx.metrics.gauge('relay_held_polls', 'long polls waiting for a change', () => index.waiting)
   ctx.metrics.gauge('relay_connected_clients', 'open relay WebSocket connections', () => sockets.connected)
   ctx.metrics.gauge('relay_active_rfqs', 'RFQs in the relay active store', () => book.activeRfqs)
+  ctx.metrics.gauge('rfq_actor_abnormal_stops_total', 'RFQ actors stopped after repeated failures (their RFQs ended as EXPIRED)', () => book.abnormalStops)
   ctx.metrics.gauge('relay_quote_commits_total', 'group commits of accepted quotes', () => writer.stats.commits)
   ctx.onShutdown(async () => {
     sockets.close()
