@@ -96,7 +96,7 @@ test('20 concurrent posts of one txHash: exactly one 200, nineteen 409, one row,
   for (const c of conflicts) assert.equal(c.body.error, 'Fill already recorded for this transaction')
   const [n] = await t.db.sql`select count(*)::int as n from fills where tx_hash = ${body.txHash}`
   assert.equal(n!.n, 1)
-  const [roll] = await t.db.sql`select fills, notional_usd from league_totals where address = ${addr(0x778)} and role = 'maker'`
+  const [roll] = await t.db.sql`select fills, notional_usd::float8 as notional_usd from league_totals where address = ${addr(0x778)} and role = 'maker'`
   assert.deepEqual({ ...roll }, { fills: 1, notional_usd: 500 })
 })
 
@@ -177,3 +177,14 @@ function toInput(b: Record<string, unknown>): FillInput {
     tokenOut: b.tokenOut as `0x${string}`, amountIn: BigInt(b.amountIn as string), amountOut: BigInt(b.amountOut as string),
     amountInUsd: b.amountInUsd as number, visibility: 'public', rfqId: (b.rfqId as string | undefined) ?? null }
 }
+
+test('USD amounts are capped (400 beyond 1e12) and the league rollups sum them as exact numerics', async () => {
+  const over = await post(t.api, '/api/v1/fills', fillBody({ amountInUsd: 1.7e308 }))
+  assert.deepEqual([over.status, over.body.error], [400, 'amountInUsd must be at most 1000000000000 (USD)'])
+  const maker = addr(0x9911)
+  for (let i = 0; i < 2; i++) assert.equal((await post(t.api, '/api/v1/fills', fillBody({ maker, amountInUsd: 1e12 - 0.5 }))).status, 200)
+  const [roll] = await t.db.sql`select notional_usd::text as n, pg_typeof(notional_usd)::text as type from league_totals where address = ${maker} and role = 'maker'`
+  assert.deepEqual({ ...roll }, { n: '1999999999999.0', type: 'numeric' })
+  assert.equal((await fetch(`${t.api}/api/v1/league?period=all`)).status, 200)
+  assert.equal((await fetch(`${t.api}/api/v1/rfq/performance-summary?window=30d`)).status, 200)
+})
