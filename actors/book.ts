@@ -61,7 +61,6 @@ export class RfqBook implements RfqDirectory {
         this.events.publish(e)
       },
       onGone: id => this.forget(id),
-      onAbnormalStop: id => this.endAbnormally(id),
       onWarn: deps.onWarn,
     }
   }
@@ -165,7 +164,10 @@ export class RfqBook implements RfqDirectory {
 
   private spawn(rfq: Rfq, shareTokenHash: string | null, quotes: AcceptedQuote[]): void {
     const state = initialRfqState(rfq, { ttlSecs: this.deps.ttlSecs, shareTokenHash, quotes })
-    const ref = this.system.spawn(`rfq:${rfq.id}`, rfqBehavior(this.actorDeps), state, { supervision: rfqSupervision })
+    // past the supervision's intensity the actor gives up (a bug, never a refusal): its RFQ is ended
+    // (a shutdown's stop is not an escalation, so RFQs live at shutdown stay live for the restart)
+    const ref = this.system.spawn(`rfq:${rfq.id}`, rfqBehavior(this.actorDeps), state,
+      { supervision: rfqSupervision, onEscalate: (_name, err) => this.endAbnormally(rfq.id, err) })
     this.live.set(rfq.id, { ref, rfq, shareTokenHash, quotes: quotes.length })
     this.liveQuotes += quotes.length
     this.byTaker.set(rfq.taker, (this.byTaker.get(rfq.taker) ?? 0) + 1)
@@ -177,9 +179,9 @@ export class RfqBook implements RfqDirectory {
    * An RFQ actor stopped after repeated failures while its RFQ was open: the RFQ is ended as EXPIRED in the
    * store and for every reader, so the relay and the database never disagree about a live RFQ.
    */
-  private endAbnormally(id: string): void {
+  private endAbnormally(id: string, err: unknown): void {
     this.abnormalStops++
-    this.deps.onWarn?.('RFQ actor stopped after repeated failures: the RFQ is ended as EXPIRED', { rfqId: id })
+    this.deps.onWarn?.('RFQ actor stopped after repeated failures: the RFQ is ended as EXPIRED', { rfqId: id, err })
     this.deps.store.persistStatus(id, { status: 'EXPIRED' })
       .catch(err => this.deps.onWarn?.('EXPIRED status not stored after an abnormal stop; readers still see it expired by time', { rfqId: id, err }))
     this.events.publish({ type: 'rfq.expired', rfqId: id })

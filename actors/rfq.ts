@@ -18,8 +18,6 @@ export interface RfqDeps {
   publish(event: RfqEvent): void
   /** the actor has stopped: its RFQ has left the active store */
   onGone(rfqId: string): void
-  /** it stopped while its RFQ was still open: only after repeated failures (a bug), never by design */
-  onAbnormalStop?(rfqId: string): void
   onWarn?(msg: string, detail: object): void
 }
 
@@ -75,10 +73,7 @@ export function rfqBehavior(deps: RfqDeps): Behavior<RfqState, RfqMsg> {
         case 'Expire': return expire(state, ctx, deps)
       }
     },
-    onStop(state) {
-      if (isOpen(state)) deps.onAbnormalStop?.(state.rfq.id)
-      deps.onGone(state.rfq.id)
-    },
+    onStop(state) { deps.onGone(state.rfq.id) },
   }
 }
 
