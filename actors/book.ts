@@ -44,7 +44,8 @@ export function hashShareToken(token: string): string {
 export class RfqBook implements RfqDirectory {
   readonly events = new EventBus<RfqEvent>()
   private readonly live = new Map<string, Entry>()
-  private readonly byTaker = new Map<Address, number>()
+  /** live RFQs per creator: the agent that made it, or its taker wallet when no agent did */
+  private readonly byCreator = new Map<string, number>()
   private readonly byShareHash = new Map<string, string>()
   private liveQuotes = 0
   private readonly askTimeoutMs: number
@@ -140,8 +141,8 @@ export class RfqBook implements RfqDirectory {
     }
   }
 
-  activeCount(taker: Address): number {
-    return this.byTaker.get(taker.toLowerCase() as Address) ?? 0
+  activeCount(creator: string): number {
+    return this.byCreator.get(creator) ?? 0
   }
 
   /** The live RFQ a share token opens, if any: how a private RFQ's makers find it. */
@@ -170,7 +171,8 @@ export class RfqBook implements RfqDirectory {
       { supervision: rfqSupervision, onEscalate: (_name, err) => this.endAbnormally(rfq.id, err) })
     this.live.set(rfq.id, { ref, rfq, shareTokenHash, quotes: quotes.length })
     this.liveQuotes += quotes.length
-    this.byTaker.set(rfq.taker, (this.byTaker.get(rfq.taker) ?? 0) + 1)
+    const creator = creatorOf(rfq)
+    this.byCreator.set(creator, (this.byCreator.get(creator) ?? 0) + 1)
     if (shareTokenHash) this.byShareHash.set(shareTokenHash, rfq.id)
     ref.tell({ type: 'Arm' })
   }
@@ -192,11 +194,17 @@ export class RfqBook implements RfqDirectory {
     if (!e) return
     this.live.delete(id)
     this.liveQuotes -= e.quotes
-    const n = (this.byTaker.get(e.rfq.taker) ?? 1) - 1
-    if (n > 0) this.byTaker.set(e.rfq.taker, n)
-    else this.byTaker.delete(e.rfq.taker)
+    const creator = creatorOf(e.rfq)
+    const n = (this.byCreator.get(creator) ?? 1) - 1
+    if (n > 0) this.byCreator.set(creator, n)
+    else this.byCreator.delete(creator)
     if (e.shareTokenHash) this.byShareHash.delete(e.shareTokenHash)
   }
+}
+
+/** Whom an RFQ's cap counts against: the agent that created it, not whoever claims the same wallet. */
+export function creatorOf(rfq: Pick<Rfq, 'agentId' | 'taker'>): string {
+  return rfq.agentId ?? rfq.taker
 }
 
 function verdict(e: { code: string; message: string }): QuoteVerdict {

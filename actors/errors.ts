@@ -15,6 +15,7 @@ export const RelayErrors = {
   invalidMaker: () => e('INVALID_MAKER', 'Invalid maker address'),
   tokenInMismatch: () => e('TOKEN_IN_MISMATCH', 'Quote rejected: tokenIn does not match RFQ'),
   tokenOutMismatch: () => e('TOKEN_OUT_MISMATCH', 'Quote rejected: tokenOut does not match RFQ'),
+  takerMismatch: () => e('TAKER_MISMATCH', 'Quote rejected: taker must be the RFQ\'s taker or the zero address'),
   deadlinePast: () => e('DEADLINE_PAST', 'Quote rejected: Deadline is in the past'),
   amountInZero: () => e('AMOUNT_IN_ZERO', 'Quote rejected: amountIn must be > 0'),
   amountOutZero: () => e('AMOUNT_OUT_ZERO', 'Quote rejected: amountOut must be > 0'),

@@ -1,14 +1,16 @@
 // The relay's cheap quote checks, synchronous and in the spec's order: maker address, tokenIn,
-// tokenOut, deadline, amountIn, amountOut. The signature (rule 5) and the one-quote-per-maker rule
+// tokenOut, then the taker binding (quote.taker is the RFQ's taker or the zero address: TAKER_MISMATCH,
+// right after the token-pair rule), deadline, amountIn, amountOut. The signature (rule 5) and the one-quote-per-maker rule
 // (rule 6) need the pool and the actor's state; rule 1 (RFQ live) is the actor's existence.
 // The first failure is the one reported. A passing quote comes back normalised: lowercase
 // addresses, canonical decimal strings, times as numbers.
 import type { Address, QuoteJson } from './rfqTypes.js'
 import { RelayErrors, type RelayError } from './errors.js'
-import { isAddress, parseCanonicalU256 as uint256, parseUnixSeconds as unixSeconds } from '../workers/values/index.js'
+import { isAddress, parseCanonicalU256 as uint256, parseUnixSeconds as unixSeconds, ZERO_ADDRESS } from '../workers/values/index.js'
 
 
 export interface RfqTerms {
+  taker: Address
   tokenIn: Address
   tokenOut: Address
   /** private RFQs with a non-empty list: only these makers may quote */
@@ -23,6 +25,10 @@ export function checkQuote(rfq: RfqTerms, raw: Record<string, unknown>, nowSec: 
   if (rfq.allowedMakers.length && !rfq.allowedMakers.includes(maker)) return fail(RelayErrors.makerNotAllowed())
   if (!isAddress(raw.tokenIn) || raw.tokenIn.toLowerCase() !== rfq.tokenIn) return fail(RelayErrors.tokenInMismatch())
   if (!isAddress(raw.tokenOut) || raw.tokenOut.toLowerCase() !== rfq.tokenOut) return fail(RelayErrors.tokenOutMismatch())
+  // bound to its taker: a quote for someone else would be a signed order handed to a third party
+  if (!isAddress(raw.taker)) return fail(RelayErrors.invalidQuoteField('taker', 'must be 0x + 40 hex digits'))
+  const taker = raw.taker.toLowerCase() as Address
+  if (taker !== rfq.taker && taker !== ZERO_ADDRESS) return fail(RelayErrors.takerMismatch())
 
   const deadline = unixSeconds(raw.deadline)
   if (typeof deadline === 'string') return fail(RelayErrors.invalidQuoteField('deadline', deadline))
@@ -35,14 +41,13 @@ export function checkQuote(rfq: RfqTerms, raw: Record<string, unknown>, nowSec: 
   if (amountOut === 0n) return fail(RelayErrors.amountOutZero())
 
   // the fields no rule names: still part of the signed struct, so they must be well formed
-  if (!isAddress(raw.taker)) return fail(RelayErrors.invalidQuoteField('taker', 'must be 0x + 40 hex digits'))
   const expiry = unixSeconds(raw.expiry)
   if (typeof expiry === 'string') return fail(RelayErrors.invalidQuoteField('expiry', expiry))
   const nonce = uint256(raw.nonce)
   if (typeof nonce === 'string') return fail(RelayErrors.invalidQuoteField('nonce', nonce))
 
   return { ok: true, quote: {
-    maker, taker: raw.taker.toLowerCase() as Address, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
+    maker, taker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
     amountIn: amountIn.toString(), amountOut: amountOut.toString(), expiry, nonce: nonce.toString(), deadline,
   } }
 }

@@ -85,7 +85,9 @@ export type RfqEvent =
   | { type: 'rfq.cancelled'; rfqId: string; cancelledAt: Date }
   | { type: 'rfq.filled'; rfqId: string; txHash: string }
   | { type: 'rfq.expired'; rfqId: string }
-  | { type: 'fill.recorded'; fill: { id: string; txHash: string; rfqId: string | null; improvementBps: number; takerPoints: number; makerPoints: number } }
+  | { type: 'fill.recorded'; fill: { id: string; txHash: string; rfqId: string | null; improvementBps: number; takerPoints: number; makerPoints: number }
+      /** the fill's visibility, for the visibility rule (not part of the event's data) */
+      visibility: Visibility }
 
 export type FillOutcome<R> =
   | { ok: true; result: R }
@@ -114,7 +116,9 @@ export interface RfqDirectory {
    * update in one transaction); if it throws, the state is unchanged and the error propagates.
    */
   fill<R>(rfqId: string, txHash: string, commit: () => Promise<R>): Promise<FillOutcome<R>>
-  /** live RFQs of a taker, for the per-wallet cap */
-  activeCount(taker: Address): number
+  /** live RFQs of a creator (its agent id, or its taker wallet when no agent created it), for the cap */
+  activeCount(creator: string): number
+  /** a live RFQ and its share-token hash, without asking its actor (the visibility rule's input) */
+  peek(id: string): { rfq: Rfq; shareTokenHash: string | null } | undefined
   readonly events: EventBus<RfqEvent>
 }

@@ -12,7 +12,7 @@ import { createFillVerifier } from './chain/verifyFill.js'
 import { createChainClient } from './chain/client.js'
 
 export async function mountModules(ctx: EngineContext) {
-  const { book } = await relayModule(ctx)
+  const { book, index } = await relayModule(ctx)
   healthRoutes(ctx)
   metricsRoutes(ctx)
   optionsModule(ctx)
@@ -20,7 +20,7 @@ export async function mountModules(ctx: EngineContext) {
   const verifyFill = FILL_VERIFY === 'chain' && RPC_URL && SPOT_RFQ_ADDRESS ? createFillVerifier(createChainClient(RPC_URL), SPOT_RFQ_ADDRESS) : undefined
   if (verifyFill) ctx.log.info({ spotRfq: SPOT_RFQ_ADDRESS }, 'fills are verified on chain')
   fillsModule(ctx, { events: book.events, verifyFill })
-  await rfqApiModule(ctx, { book, verifyFill })
+  await rfqApiModule(ctx, { book, index, verifyFill })
   const { routeFinder } = await sorModule(ctx)
   const baselines = storeServerBaselines({ events: book.events, routeFinder, sql: ctx.sql, log: ctx.log })
   ctx.onShutdown(async () => { baselines.stop(); await baselines.settled() })

@@ -25,6 +25,7 @@ export const RegisterErrors = {
   mismatch: 'Signature does not match ownerWallet.',
   maxAgents: `Maximum ${MAX_AGENTS_PER_OWNER} agents per owner wallet`,
   replayed: 'Signature already used',
+  walletTaken: 'agentWallet is already registered to another owner',
 } as const
 
 export interface Registered extends Agent { apiKey: string }
@@ -61,7 +62,10 @@ export async function registerAgent(sql: Sql, body: unknown, nowSec = Math.floor
     id: newAgentId(), name, ownerWallet, agentWallet, roles: roles as Role[], keyHash: hashApiKey(apiKey),
     messageDigest: Buffer.from(digest).toString('hex'),
   }, MAX_AGENTS_PER_OWNER)
-  if (!outcome.ok) throw Errors.conflict(outcome.reason === 'replayed' ? RegisterErrors.replayed : RegisterErrors.maxAgents)
+  if (!outcome.ok) {
+    if (outcome.reason === 'wallet_taken') throw Errors.conflict(RegisterErrors.walletTaken, { code: 'AGENT_WALLET_TAKEN' })
+    throw Errors.conflict(outcome.reason === 'replayed' ? RegisterErrors.replayed : RegisterErrors.maxAgents)
+  }
   return { ...outcome.agent, apiKey }
 }
 

@@ -2,6 +2,10 @@
 // are kept so a client reconnecting with Last-Event-ID misses nothing that is still held. A
 // comment line every SSE_HEARTBEAT_MS keeps proxies from closing an idle stream. One connection
 // per client IP: a second gets 429 while the first is open.
+// Private RFQs follow the visibility rule (actors/visibility.ts) on every connection: their events
+// (and a private fill's) reach only a stream opened with their share token (`?shareToken=`, or the
+// `X-Share-Token` header) or with their taker agent's key (`Authorization: Bearer`). Event ids stay
+// global, so a filtered stream simply has gaps.
 import type { RfqDirectory, RfqEvent } from '../../actors/rfqTypes.js'
 import type { EngineContext } from '../context.js'
 import type { StreamSink } from '../front/request.js'
@@ -9,6 +13,11 @@ import type { TokenRegistry } from '../tokens/registry.js'
 import { Errors } from '../front/errors.js'
 import { toJson } from '../front/json.js'
 import { eventData } from './events.js'
+import type { LiveIndex } from '../../actors/liveIndex.js'
+import type { AgentAuth } from '../agents/auth.js'
+import { hashShareToken } from '../../actors/book.js'
+import { canSee, type RfqAccess, type Viewer } from '../../actors/visibility.js'
+import { viewerOf } from '../rfq/viewer.js'
 
 const REPLAY = 512
 /** a reserved slot whose stream never opened (the client left first) is given back after this */
@@ -16,28 +25,32 @@ const OPEN_GRACE_MS = 5_000
 
 export interface Feed { readonly connections: number; close(): void }
 
-export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: TokenRegistry): Feed {
-  const byIp = new Map<string, StreamSink | 'opening'>()
+type Conn = { sink: StreamSink; viewer: Viewer }
+
+export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: TokenRegistry, index: LiveIndex, auth: Pick<AgentAuth, 'optionalAgent'>): Feed {
+  const byIp = new Map<string, Conn | 'opening'>()
   // Frames are built only when someone reads them: at relay rates most events have no listener,
   // and the replay buffer would otherwise encode every quote for nobody.
-  const recent: { id: number; event: RfqEvent; frame?: string }[] = []
+  const recent: { id: number; event: RfqEvent; access: RfqAccess | null; frame?: string }[] = []
   let nextId = 1
   const frameOf = (r: { id: number; event: RfqEvent; frame?: string }) =>
     r.frame ??= `id: ${r.id}\nevent: ${r.event.type}\ndata: ${toJson(eventData(r.event, tokens))}\n\n`
 
+  // the access is taken when the event happens (a closed RFQ's index entry is only kept for a while)
   const unsubscribe = book.events.subscribe(event => {
-    const r = { id: nextId++, event }
+    const r = { id: nextId++, event, access: accessOf(event, index) }
     recent.push(r)
     if (recent.length > REPLAY) recent.shift()
-    for (const sink of byIp.values()) if (sink !== 'opening') sink.write(frameOf(r))
+    for (const c of byIp.values()) if (c !== 'opening' && mayRead(r.access, c.viewer)) c.sink.write(frameOf(r))
   })
   const heartbeat = setInterval(() => {
     const frame = `: heartbeat ${new Date().toISOString()}\n\n`
-    for (const sink of byIp.values()) if (sink !== 'opening') sink.write(frame)
+    for (const c of byIp.values()) if (c !== 'opening') c.sink.write(frame)
   }, ctx.config.SSE_HEARTBEAT_MS)
   heartbeat.unref()
 
-  ctx.surfaces.api.get('/api/v1/feed', req => {
+  ctx.surfaces.api.get('/api/v1/feed', async req => {
+    const viewer = await viewerOf(req, auth)                        // a bad key is a 401, before the slot is taken
     const ip = req.ip
     if (byIp.has(ip)) throw Errors.tooManyRequests('Too many feed connections (max 1 per client)', 5)
     byIp.set(ip, 'opening')
@@ -49,10 +62,11 @@ export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: Token
       headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
       stream: sink => {
         clearTimeout(grace)
-        byIp.set(ip, sink)
-        sink.onClose(() => { if (byIp.get(ip) === sink) byIp.delete(ip) })
+        const conn = { sink, viewer }
+        byIp.set(ip, conn)
+        sink.onClose(() => { if (byIp.get(ip) === conn) byIp.delete(ip) })
         sink.write(`retry: 3000\n: connected\n\n`)
-        if (Number.isInteger(lastId)) for (const r of recent) if (r.id > lastId) sink.write(frameOf(r))
+        if (Number.isInteger(lastId)) for (const r of recent) if (r.id > lastId && mayRead(r.access, viewer)) sink.write(frameOf(r))
       },
     }
   })
@@ -62,8 +76,26 @@ export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: Token
     close() {
       clearInterval(heartbeat)
       unsubscribe()
-      for (const sink of byIp.values()) if (sink !== 'opening') sink.end()
+      for (const c of byIp.values()) if (c !== 'opening') c.sink.end()
       byIp.clear()
     },
   }
+}
+
+/** What the visibility rule needs about an event's RFQ; null when it is unknown (then nobody but... nobody). */
+function accessOf(e: RfqEvent, index: LiveIndex): RfqAccess | null {
+  if (e.type === 'rfq.created') return { visibility: e.rfq.visibility, agentId: e.rfq.agentId, shareTokenHash: e.rfq.shareToken ? hashShareToken(e.rfq.shareToken) : null }
+  if (e.type === 'fill.recorded') {
+    if (e.visibility === 'public') return PUBLIC
+    const r = e.fill.rfqId === null ? undefined : index.get(e.fill.rfqId)
+    return r ? { ...r.rfq, shareTokenHash: r.shareTokenHash } : { visibility: 'private', shareTokenHash: null, agentId: null }
+  }
+  const r = index.get(e.rfqId)
+  return r ? { ...r.rfq, shareTokenHash: r.shareTokenHash } : null
+}
+
+const PUBLIC: RfqAccess = { visibility: 'public', shareTokenHash: null, agentId: null }
+
+function mayRead(access: RfqAccess | null, viewer: Viewer): boolean {
+  return access !== null && canSee(access, viewer)
 }

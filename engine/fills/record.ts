@@ -1,7 +1,7 @@
 // Recording a fill: one transaction inserts the fill (the txHash's unique constraint picks the one
 // winner), benchmarks it against the RFQ's stored baseline, awards points v2 and bumps the league
 // rollups. Called by POST /api/v1/fills and, inside its own transaction, by the agent fill.
-import type { FillInput, RfqEvent } from '../../actors/rfqTypes.js'
+import type { FillInput, RfqEvent, Visibility } from '../../actors/rfqTypes.js'
 import type { EventBus } from '../../actors/events.js'
 import type { Sql } from '../store/db.js'
 import type { Tx } from '../store/baselines.js'
@@ -42,14 +42,14 @@ export const DUPLICATE_FILL = 'Fill already recorded for this transaction'
 export async function recordFill(sql: Sql | Tx, input: FillInput, deps: RecordFillDeps = {}): Promise<FillRecord> {
   if ('begin' in sql && typeof sql.begin === 'function') {
     const record = await (sql as Sql).begin(tx => recordIn(tx, input, deps))
-    deps.events?.publish(fillRecordedEvent(record, input.rfqId))
+    deps.events?.publish(fillRecordedEvent(record, input.rfqId, input.visibility))
     return record
   }
   return recordIn(sql, input, deps)
 }
 
-export function fillRecordedEvent(fill: FillRecord, rfqId: string | null): RfqEvent {
-  return { type: 'fill.recorded', fill: { id: fill.id, txHash: fill.txHash, rfqId, improvementBps: fill.improvementBps,
+export function fillRecordedEvent(fill: FillRecord, rfqId: string | null, visibility: Visibility): RfqEvent {
+  return { type: 'fill.recorded', visibility, fill: { id: fill.id, txHash: fill.txHash, rfqId, improvementBps: fill.improvementBps,
     takerPoints: fill.takerPoints, makerPoints: fill.makerPoints } }
 }
 

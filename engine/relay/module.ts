@@ -21,7 +21,7 @@ export function relayBookOf(ctx: EngineContext): RfqBook {
   return book
 }
 
-export async function relayModule(ctx: EngineContext): Promise<{ book: RfqBook }> {
+export async function relayModule(ctx: EngineContext): Promise<{ book: RfqBook; index: LiveIndex }> {
   const { config: c, log, sql } = ctx
   const domain = relayDomain(c)
   if (cancelAuthMode(c) === 'open') {
@@ -62,5 +62,5 @@ export async function relayModule(ctx: EngineContext): Promise<{ book: RfqBook }
     index.close()
     await writer.flush()      // every accepted quote is committed before Postgres closes
   })
-  return { book }
+  return { book, index }
 }

@@ -14,6 +14,8 @@ import type { IndexedRfq, LiveIndex } from '../../actors/liveIndex.js'
 import type { Domain } from '../../workers/sig/types.js'
 import { ok } from '../front/request.js'
 import { cancelAuthMode } from './cancelAuth.js'
+import { canSee, type Viewer } from '../../actors/visibility.js'
+import { tokenViewer } from '../rfq/viewer.js'
 import { Errors } from '../front/errors.js'
 import { quotesOfRfqs, rfqAccess } from '../store/rfqs.js'
 import { poll, pollParams, rfqItems, quoteItems, quoteListItem, encodeCursor, BodyCache } from './polling.js'
@@ -50,7 +52,8 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
     const p = pollParams(req)
     if ('code' in p) throw Errors.badRequest(p.message, { code: p.code })
     const hash = shareHash(req)
-    return poll(index, p, hash ?? '-', req, rfqItems(index, r => canSee(r, hash)),
+    const viewer = tokenViewer(req.query.get('shareToken'))
+    return poll(index, p, hash ?? '-', req, rfqItems(index, r => visible(r, viewer)),
       (rfqs, cursor) => ({ rfqs, count: rfqs.length, cursor }), rfqBodies)
   })
 
@@ -60,15 +63,17 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
     const p = pollParams(req)
     if ('code' in p) throw Errors.badRequest(p.message, { code: p.code })
     const hash = shareHash(req)
+    const viewer = tokenViewer(req.query.get('shareToken'))
     const indexed = index.get(rfqId)
     if (indexed) {
-      return poll(index, p, `${hash ?? '-'}.${rfqId}`, req, quoteItems(index, rfqId, r => canSee(r, hash)),
+      return poll(index, p, `${hash ?? '-'}.${rfqId}`, req, quoteItems(index, rfqId, r => visible(r, viewer)),
         (items, cursor) => ({ rfqId, status: index.get(rfqId)?.status ?? indexed.status, quotes: items.map(i => quoteListItem(i.quote)), count: items.length, cursor }),
         quoteBodies)
     }
     // not in memory (left the relay long ago, or before this process started): storage
     const stored = await rfqAccess(ctx.sql, rfqId)
-    if (!stored || (stored.visibility === 'private' && stored.shareTokenHash !== hash)) throw Errors.notFound('RFQ not found')
+    // the one rule: a stored private row with no token hash is seen by nobody here (null never equals null)
+    if (!stored || !canSee({ ...stored, agentId: null }, viewer)) throw Errors.notFound('RFQ not found')
     const quotes = (await quotesOfRfqs(ctx.sql, [rfqId])).get(rfqId) ?? []
     return ok({ rfqId, status: stored.status, quotes: quotes.map(quoteListItem), count: quotes.length, cursor: encodeCursor(index.seq) })
   })
@@ -79,7 +84,7 @@ function shareHash(req: { query: URLSearchParams }): string | null {
   return token ? hashShareToken(token) : null
 }
 
-/** A private RFQ only with its share token; a restored private RFQ without a stored hash, never. */
-function canSee(r: IndexedRfq, hash: string | null): boolean {
-  return r.rfq.visibility === 'public' || (hash !== null && r.shareTokenHash === hash)
+/** The visibility rule (actors/visibility.ts) for an indexed RFQ. */
+function visible(r: IndexedRfq, viewer: Viewer): boolean {
+  return canSee({ ...r.rfq, shareTokenHash: r.shareTokenHash }, viewer)
 }

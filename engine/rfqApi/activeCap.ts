@@ -1,17 +1,17 @@
 // The per-wallet cap on active RFQs. The book counts live RFQs; creations still on their way into
 // the book are counted here, so a burst of creates cannot all pass the check before any lands.
-import type { Address, RfqDirectory } from '../../actors/rfqTypes.js'
+import type { RfqDirectory } from '../../actors/rfqTypes.js'
 import { Errors } from '../front/errors.js'
 
 export interface ActiveCap {
-  /** reserves a slot or throws 429 `Too many active RFQs` with activeCount; release once created (or failed) */
-  reserve(taker: Address): () => void
+  /** reserves a slot of a creator (an agent id) or throws 429 `Too many active RFQs` with activeCount; release once created (or failed) */
+  reserve(creator: string): () => void
 }
 
 export function activeCap(book: Pick<RfqDirectory, 'activeCount'>, max: number): ActiveCap {
-  const pending = new Map<Address, number>()
+  const pending = new Map<string, number>()
   return {
-    reserve(taker) {
+    reserve(taker) {   // `taker`: the creator key the book counts by
       const inFlight = pending.get(taker) ?? 0
       const activeCount = book.activeCount(taker) + inFlight
       if (activeCount >= max) throw Errors.tooManyRequests('Too many active RFQs', 1, { activeCount })

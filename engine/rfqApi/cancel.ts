@@ -14,6 +14,8 @@ import { logActivity } from '../store/agents.js'
 import { cancelMessage, SIGNATURE_WINDOW_SECS } from '../agents/message.js'
 import { recoverPersonalSigner } from '../../workers/sig/eip191.js'
 import { findRfq } from './read.js'
+import { canSee, ownsRfq, ANONYMOUS } from '../../actors/visibility.js'
+import { viewerOf } from '../rfq/viewer.js'
 
 export const CancelErrors = {
   notTaker: 'Forbidden: only the taker that created this RFQ can cancel it',
@@ -27,9 +29,13 @@ interface Deps { sql: Sql; book: RfqDirectory; tokens: TokenRegistry; auth: Agen
 export function cancelHandler(deps: Deps): Handler {
   return async req => {
     const id = req.params.id!
-    const found = await findRfq(deps, id)
+    const found = await findRfq(deps, id)                       // no viewer: the caller proves ownership below
     if (!found) throw Errors.notFound('Not found')
-    const agentId = await authorize(req, id, found.taker, deps.auth)
+    const agentId = await authorize(req, id, found, deps.auth).catch(async e => {
+      // a private RFQ the caller may not even see answers as an unknown one, not with a 403
+      if (!canSee(found.access, await viewerOf(req, deps.auth).catch(() => ANONYMOUS))) throw Errors.notFound('Not found')
+      throw e
+    })
 
     let cancelledAt: Date | undefined
     if (found.live) {
@@ -49,10 +55,11 @@ export function cancelHandler(deps: Deps): Handler {
 }
 
 /** The agent id when an agent key proved it, null when a signature did; throws 401/403/400 otherwise. */
-async function authorize(req: Req, id: string, taker: string, auth: AgentAuth): Promise<string | null> {
+async function authorize(req: Req, id: string, rfq: { taker: string; access: { agentId: string | null } }, auth: AgentAuth): Promise<string | null> {
+  const taker = rfq.taker
   const agent = await auth.optionalAgent(req)
   if (agent) {
-    if (agent.agentWallet !== taker) throw Errors.forbidden(CancelErrors.notTaker)
+    if (!ownsRfq(agent, { agentId: rfq.access.agentId, taker })) throw Errors.forbidden(CancelErrors.notTaker)
     return agent.id
   }
   const b = (req.body ?? {}) as Record<string, unknown>

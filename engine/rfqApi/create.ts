@@ -22,7 +22,7 @@ export function createRfqHandler(deps: { sql: Sql; book: RfqDirectory; tokens: T
     const agent = agentOf(req)
     const c = await parseCreate(req.body, deps.tokens)
     const taker = agent.agentWallet
-    const release = deps.cap.reserve(taker)
+    const release = deps.cap.reserve(agent.id)     // the cap is the agent's, not the wallet's: a wallet can be claimed
     const now = Date.now()
     const rfq: Rfq = {
       id: newRfqId(), taker, tokenIn: c.tokenIn.address, tokenOut: c.tokenOut.address, kind: c.kind,
@@ -38,6 +38,6 @@ export function createRfqHandler(deps: { sql: Sql; book: RfqDirectory; tokens: T
     }
     await logActivity(deps.sql, { agentId: agent.id, action: 'rfq.create', rfqId: rfq.id, detail: { visibility: rfq.visibility, kind: rfq.kind } })
       .catch(err => deps.log.warn({ err, rfqId: rfq.id }, 'agent activity not logged'))
-    return created({ rfqId: rfq.id, shareToken: rfq.shareToken, expiry: rfq.expiry, ttlSeconds: c.ttlSeconds, activeCount: deps.book.activeCount(taker) })
+    return created({ rfqId: rfq.id, shareToken: rfq.shareToken, expiry: rfq.expiry, ttlSeconds: c.ttlSeconds, activeCount: deps.book.activeCount(agent.id) })
   }
 }

@@ -13,6 +13,7 @@ import { logActivity } from '../store/agents.js'
 import { effectiveStatus, fillExists, markFilled, rfqById } from '../store/rfqQueries.js'
 import { recordFill, fillRecordedEvent, DUPLICATE_FILL, type FillRecord } from '../fills/record.js'
 import { findRfq } from './read.js'
+import { canSee, ownsRfq } from '../../actors/visibility.js'
 import type { FillVerifier } from '../chain/verifyFill.js'
 import { isAddress, isTxHash, parseU256, parseUsd } from '../../workers/values/index.js'
 
@@ -35,7 +36,10 @@ export function fillHandler(deps: Deps): Handler {
     const id = req.params.id!
     const found = await findRfq(deps, id)
     if (!found) throw Errors.notFound(FillErrors.notFound)
-    if (found.taker !== agent.agentWallet) throw Errors.forbidden(FillErrors.notTaker)
+    if (!ownsRfq(agent, { agentId: found.access.agentId, taker: found.taker })) {
+      // bound to the agent that created it; a private RFQ this agent may not see is simply not found
+      throw canSee(found.access, { shareTokenHashes: [], agentId: agent.id }) ? Errors.forbidden(FillErrors.notTaker) : Errors.notFound(FillErrors.notFound)
+    }
     const rfq = found.live?.rfq ?? found.row!
     const input: FillInput = {
       txHash: body.txHash, taker: rfq.taker, maker: body.maker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
@@ -69,7 +73,7 @@ export function fillHandler(deps: Deps): Handler {
       if (!fill) throw await notFillable(deps, id, body.txHash)
       deps.book.events.publish({ type: 'rfq.filled', rfqId: id, txHash: body.txHash })
     }
-    deps.book.events.publish(fillRecordedEvent(fill, id))
+    deps.book.events.publish(fillRecordedEvent(fill, id, rfq.visibility))
     return ok({ success: true, rfqId: id, txHash: fill.txHash,
       fill: { id: fill.id, improvementBps: fill.improvementBps, takerPoints: fill.takerPoints, makerPoints: fill.makerPoints } })
   }

@@ -2,6 +2,7 @@
 // list, detail, cancel, agent list/detail/fill), REST quotes, the SSE feed, badges, profiles,
 // the points leaderboard and the OpenAPI document. Live RFQs are reached only through the book.
 import type { RfqDirectory } from '../../actors/rfqTypes.js'
+import type { LiveIndex } from '../../actors/liveIndex.js'
 import type { EngineContext } from '../context.js'
 import { ok } from '../front/request.js'
 import { createAgentAuth, guarded } from '../agents/auth.js'
@@ -18,12 +19,12 @@ import { fillHandler } from './fill.js'
 import type { FillVerifier } from '../chain/verifyFill.js'
 import { submitQuoteHandler } from './quotes.js'
 
-export async function rfqApiModule(ctx: EngineContext, { book, verifyFill }: { book: RfqDirectory; verifyFill?: FillVerifier }): Promise<{ tokens: TokenRegistry }> {
+export async function rfqApiModule(ctx: EngineContext, { book, index, verifyFill }: { book: RfqDirectory; index: LiveIndex; verifyFill?: FillVerifier }): Promise<{ tokens: TokenRegistry }> {
   const { surfaces: { api }, sql, config } = ctx
   const tokens = await createTokenRegistry(sql, config.CHAIN_ID, { file: config.TOKENS_FILE })
   const auth = createAgentAuth(sql, { perMinute: config.AGENT_RATE_PER_MIN, perHour: config.AGENT_RATE_PER_HOUR, failuresPerMinute: config.AUTH_FAILURES_PER_MIN })
   const registrations = agentRoutes(ctx, auth)
-  const deps = { sql, book, tokens, verifyFill }
+  const deps = { sql, book, tokens, verifyFill, auth }
 
   api.get('/api/v1/tokens', async () => ok({ chainId: tokens.chainId, tokens: (await tokens.list()).map(t => ({ address: t.address, symbol: t.symbol, decimals: t.decimals })) }))
 
@@ -37,7 +38,7 @@ export async function rfqApiModule(ctx: EngineContext, { book, verifyFill }: { b
   api.post('/api/v1/agent/rfqs/:id/fill', guarded(auth.requireAgent('taker'), fillHandler(deps)))
   api.post('/api/v1/quotes', submitQuoteHandler(book))
 
-  const feed = feedRoutes(ctx, book, tokens)
+  const feed = feedRoutes(ctx, book, tokens, index, auth)
   profileRoutes(ctx)
   openapiRoutes(ctx)
 

@@ -1,6 +1,9 @@
 // Reading RFQs: the public list (storage, keyset-paged), the detail (live first, then storage),
 // and the agent listing (live, db or both).
 import type { RfqDirectory } from '../../actors/rfqTypes.js'
+import type { AgentAuth } from '../agents/auth.js'
+import { canSee, type RfqAccess, type Viewer } from '../../actors/visibility.js'
+import { viewerOf } from '../rfq/viewer.js'
 import type { Sql } from '../store/db.js'
 import type { Handler, Req } from '../front/request.js'
 import type { TokenRegistry } from '../tokens/registry.js'
@@ -12,15 +15,16 @@ import { liveDetail, liveItem, persistedDetail, rowItem, tokensOf } from './view
 
 export const PAGE = { default: 50, max: 100 } as const
 
-interface Deps { sql: Sql; book: RfqDirectory; tokens: TokenRegistry }
+interface Deps { sql: Sql; book: RfqDirectory; tokens: TokenRegistry; auth: Pick<AgentAuth, 'optionalAgent'> }
 
 export function listHandler(deps: Deps): Handler {
-  return async req => ok(await dbPage(deps, req))
+  return async req => ok(await dbPage(deps, req, await viewerOf(req, deps.auth)))
 }
 
+/** A private RFQ the viewer may not see answers exactly as an unknown id does. */
 export function detailHandler(deps: Deps): Handler {
   return async req => {
-    const found = await findRfq(deps, req.params.id!)
+    const found = await findRfq(deps, req.params.id!, await viewerOf(req, deps.auth))
     if (!found) throw Errors.notFound('Not found')
     return ok(found.detail)
   }
@@ -31,22 +35,29 @@ export function agentListHandler(deps: Deps): Handler {
   return async req => {
     const source = req.query.get('source') ?? 'live'
     if (source !== 'live' && source !== 'db' && source !== 'both') throw Errors.badRequest('source must be live, db or both')
-    const db = source === 'live' ? null : await dbPage(deps, req)
+    const viewer = await viewerOf(req, deps.auth)
+    const db = source === 'live' ? null : await dbPage(deps, req, viewer)
     if (source === 'live') paging(req)                              // reject bad paging parameters even when unused
-    const live = source === 'db' ? null : await liveItems(deps)
+    const live = source === 'db' ? null : await liveItems(deps, viewer)
     if (source === 'live') return ok({ source, items: live, nextCursor: null })
     if (source === 'db') return ok({ source, ...db })
     return ok({ source, live: { items: live }, db })
   }
 }
 
-/** Live view first (it has the quotes), then storage. */
-export async function findRfq(deps: Deps, id: string) {
+/**
+ * Live view first (it has the quotes), then storage; undefined when unknown or when `viewer` may not see
+ * it (the visibility rule). Without a viewer the caller decides (cancel and fill authorise by proof).
+ */
+export async function findRfq(deps: Pick<Deps, 'sql' | 'book' | 'tokens'>, id: string, viewer?: Viewer) {
+  const peeked = deps.book.peek(id)
+  if (peeked && viewer && !canSee({ ...peeked.rfq, shareTokenHash: peeked.shareTokenHash }, viewer)) return undefined
   const view = await deps.book.describe(id)
-  if (view) return { live: view, row: undefined, taker: view.rfq.taker, detail: liveDetail(view, await tokensOf([view.rfq], deps.tokens)) }
+  if (view) return { live: view, row: undefined, taker: view.rfq.taker, access: { ...view.rfq, shareTokenHash: peeked?.shareTokenHash ?? null },
+    detail: liveDetail(view, await tokensOf([view.rfq], deps.tokens)) }
   const row = await rfqById(deps.sql, id)
-  if (row) return { live: undefined, row, taker: row.taker, detail: persistedDetail(row, await tokensOf([row], deps.tokens)) }
-  return undefined
+  if (!row || (viewer && !canSee(row, viewer))) return undefined
+  return { live: undefined, row, taker: row.taker, access: row as RfqAccess, detail: persistedDetail(row, await tokensOf([row], deps.tokens)) }
 }
 
 function paging(req: Req): { open: boolean; limit: number; beforeSeq: number | null } {
@@ -64,17 +75,17 @@ function paging(req: Req): { open: boolean; limit: number; beforeSeq: number | n
   return { open: status === 'open', limit, beforeSeq }
 }
 
-async function dbPage(deps: Deps, req: Req) {
+async function dbPage(deps: Deps, req: Req, viewer: Viewer) {
   const p = paging(req)
-  const rows = await rfqPage(deps.sql, p)
+  const rows = await rfqPage(deps.sql, { ...p, viewer })
   const page = rows.slice(0, p.limit)
   const tokens = await tokensOf(page, deps.tokens)
   return { items: page.map(r => rowItem(r, tokens)), nextCursor: rows.length > p.limit ? encodeCursor(page[page.length - 1]!.seq) : null }
 }
 
 /** Every live RFQ, newest first (status, limit and cursor apply to source=db only, as the spec says). */
-async function liveItems(deps: Deps) {
-  const views = await deps.book.listLive()
+async function liveItems(deps: Deps, viewer: Viewer) {
+  const views = (await deps.book.listLive()).filter(v => canSee({ ...v.rfq, shareTokenHash: deps.book.peek(v.rfq.id)?.shareTokenHash ?? null }, viewer))
   const tokens = await tokensOf(views.map(v => v.rfq), deps.tokens)
   return views.map(v => liveItem(v, tokens))
 }

@@ -21,7 +21,7 @@ export interface NewAgent extends Omit<Agent, 'createdAt'> {
 
 export type InsertOutcome =
   | { ok: true; agent: Agent }
-  | { ok: false; reason: 'max_agents' | 'replayed' }
+  | { ok: false; reason: 'max_agents' | 'replayed' | 'wallet_taken' }
 
 /**
  * Inserts the agent unless the owner already has `maxPerOwner` agents or the signed message was
@@ -34,6 +34,10 @@ export async function insertAgent(sql: Sql, a: NewAgent, maxPerOwner: number): P
     if (spent) return { ok: false, reason: 'replayed' } as const
     const [{ n }] = await tx`select count(*)::int as n from agents where owner_wallet = ${a.ownerWallet}` as unknown as [{ n: number }]
     if (n >= maxPerOwner) return { ok: false, reason: 'max_agents' } as const
+    // the agent wallet is its first owner's: another owner's claim is refused (the key decides races)
+    await tx`insert into agent_wallet_owners (agent_wallet, owner_wallet) values (${a.agentWallet}, ${a.ownerWallet}) on conflict (agent_wallet) do nothing`
+    const [claim] = await tx`select owner_wallet from agent_wallet_owners where agent_wallet = ${a.agentWallet}`
+    if (claim!.owner_wallet !== a.ownerWallet) return { ok: false, reason: 'wallet_taken' } as const
     const [r] = await tx`
       insert into agents (id, name, owner_wallet, agent_wallet, roles, key_hash)
       values (${a.id}, ${a.name}, ${a.ownerWallet}, ${a.agentWallet}, ${a.roles}, ${a.keyHash})

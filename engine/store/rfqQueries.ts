@@ -3,6 +3,7 @@
 // with a condition on the status, so a racing actor write and this one cannot both win.
 import type { Tx } from './baselines.js'
 import type { RfqStatus, Visibility, RfqKind } from '../../actors/rfqTypes.js'
+import type { Viewer } from '../../actors/visibility.js'
 
 export interface RfqRow {
   seq: number
@@ -16,6 +17,8 @@ export interface RfqRow {
   expiry: number
   visibility: Visibility
   agentId: string | null
+  /** sha256 of a private RFQ's share token, for the visibility rule; never shown */
+  shareTokenHash: string | null
   /** as stored; use effectiveStatus() for what a reader should see */
   status: RfqStatus
   quoteCount: number
@@ -29,18 +32,21 @@ export function effectiveStatus(status: RfqStatus, expiry: number, nowSec = Date
   return (status === 'OPEN' || status === 'QUOTED') && expiry <= nowSec ? 'EXPIRED' : status
 }
 
-const COLUMNS = 'seq, id, taker, token_in, token_out, kind, amount_in, amount_out, expiry, visibility, agent_id, status, quote_count, fill_tx_hash, cancelled_at, created_at'
+const COLUMNS = 'seq, id, taker, token_in, token_out, kind, amount_in, amount_out, expiry, visibility, agent_id, share_token_hash, status, quote_count, fill_tx_hash, cancelled_at, created_at'
 
 /**
  * One page, newest first, keyset-paged on `seq` (strictly increasing, unique): rows inserted
  * while a client pages have larger seqs than its cursor, so nothing is skipped or repeated.
  * Returns limit + 1 rows at most; the caller uses the extra one to know there is a next page.
  */
-export async function rfqPage(sql: Tx, q: { open: boolean; beforeSeq: number | null; limit: number; nowSec?: number }): Promise<RfqRow[]> {
+export async function rfqPage(sql: Tx, q: { open: boolean; beforeSeq: number | null; limit: number; nowSec?: number; viewer: Viewer }): Promise<RfqRow[]> {
   const now = q.nowSec ?? Math.floor(Date.now() / 1000)
+  // the visibility rule (engine/rfq/visibility.ts) as a condition, so paging skips what the viewer may not see
   const rows = await sql`
     select ${sql.unsafe(COLUMNS)} from rfqs
-    where true
+    where (visibility = 'public'
+           ${q.viewer.agentId !== null ? sql`or agent_id = ${q.viewer.agentId}` : sql``}
+           ${q.viewer.shareTokenHashes.length ? sql`or share_token_hash = any(${sql.array([...q.viewer.shareTokenHashes])})` : sql``})
       ${q.beforeSeq !== null ? sql`and seq < ${q.beforeSeq}` : sql``}
       ${q.open ? sql`and status in ('OPEN', 'QUOTED') and expiry > ${now}` : sql``}
     order by seq desc limit ${q.limit + 1}`
@@ -95,7 +101,8 @@ function toRow(r: Record<string, unknown>): RfqRow {
   return {
     seq: Number(r.seq), id: r.id as string, taker: r.taker as `0x${string}`, tokenIn: r.token_in as `0x${string}`, tokenOut: r.token_out as `0x${string}`,
     kind: Number(r.kind) as RfqKind, amountIn: big(r.amount_in), amountOut: big(r.amount_out), expiry: Number(r.expiry),
-    visibility: r.visibility as Visibility, agentId: (r.agent_id as string | null) ?? null, status: r.status as RfqStatus,
+    visibility: r.visibility as Visibility, agentId: (r.agent_id as string | null) ?? null, shareTokenHash: (r.share_token_hash as string | null) ?? null,
+    status: r.status as RfqStatus,
     quoteCount: Number(r.quote_count), fillTxHash: (r.fill_tx_hash as string | null) ?? null, cancelledAt: (r.cancelled_at as Date | null) ?? null,
     createdAt: r.created_at as Date,
   }

@@ -154,7 +154,7 @@ test('recordFill publishes fill.recorded after commit when it owns the transacti
   events.subscribe(e => seen.push(e))
   const input = toInput(fillBody({ rfqId: 'rfq-ev' }))
   const fill = await recordFill(t.db.sql, input, { events })
-  assert.deepEqual(seen, [{ type: 'fill.recorded', fill: { id: fill.id, txHash: fill.txHash, rfqId: 'rfq-ev', improvementBps: 0, takerPoints: 5, makerPoints: 10 } }])
+  assert.deepEqual(seen, [{ type: 'fill.recorded', visibility: 'public', fill: { id: fill.id, txHash: fill.txHash, rfqId: 'rfq-ev', improvementBps: 0, takerPoints: 5, makerPoints: 10 } }])
   await assert.rejects(recordFill(t.db.sql, input, { events }), (e: unknown) => e instanceof HttpError && e.status === 409 && e.message === DUPLICATE_FILL)
   assert.equal(seen.length, 1)
 })

@@ -59,7 +59,9 @@ describe('RFQ endpoints', () => {
     assert.equal(r.status, 201, JSON.stringify(r.body))
     assert.equal(r.body.ttlSeconds, 300)
     assert.match(r.body.shareToken, /^[A-Za-z0-9_-]{32}$/)
-    const d = await get(t.api, `/api/v1/rfqs/${r.body.rfqId}`)
+    // private: sealed from everyone else (issue 14), read here with the share token
+    assert.equal((await get(t.api, `/api/v1/rfqs/${r.body.rfqId}`)).status, 404)
+    const d = await get(t.api, `/api/v1/rfqs/${r.body.rfqId}?shareToken=${r.body.shareToken}`)
     assert.equal(d.body.rfq.kind, 1)
     assert.equal(d.body.rfq.amountIn, null)
     assert.equal(d.body.rfq.amountOut, '5')
