@@ -128,3 +128,30 @@ describe('embedded PostgreSQL', () => {
   })
 })
 
+
+describe('stale-server cleanup', () => {
+  test('stops a postmaster left running for this cluster, and never a process a stale pid file happens to name', async () => {
+    const { startEmbeddedPostgres, stopStale, isPostmasterOf } = await import('../../engine/store/embedded.js')
+    const { spawn } = await import('node:child_process')
+    const { writeFileSync, mkdirSync } = await import('node:fs')
+    const alive = (pid: number) => { try { process.kill(pid, 0); return true } catch { return false } }
+    // an unrelated live process named by a stale pid file: left alone
+    const bystander = spawn('sleep', ['30'], { stdio: 'ignore' })
+    const fake = mkdtempSync(join(tmpdir(), 'stale-'))
+    mkdirSync(join(fake, 'pg'))
+    writeFileSync(join(fake, 'pg', 'postmaster.pid'), `${bystander.pid}\n${join(fake, 'pg')}\n`)
+    assert.equal(isPostmasterOf(bystander.pid!, join(fake, 'pg')), false)
+    await stopStale(join(fake, 'pg'))
+    assert.ok(alive(bystander.pid!), 'the bystander was not signalled')
+    bystander.kill()
+    // this cluster's own postmaster, orphaned: stopped
+    const dataDir = mkdtempSync(join(tmpdir(), 'stale-'))
+    const pg = await startEmbeddedPostgres({ dataDir, fast: true })
+    const pid = Number(readFileSync(join(pg.clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0])
+    assert.ok(isPostmasterOf(pid, pg.clusterDir))
+    await stopStale(pg.clusterDir)
+    assert.equal(alive(pid), false)
+    await pg.stop()
+    for (const d of [fake, dataDir]) rmSync(d, { recursive: true, force: true })
+  })
+})

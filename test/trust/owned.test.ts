@@ -62,7 +62,7 @@ describe('nobody acts as a wallet they do not own', () => {
     const claim = await post(t.api, '/api/v1/agent/register', await signedRegistration(attackerOwner, victimAgentWallet, { roles: ['taker'] }))
     assert.deepEqual([claim.status, claim.body.error, claim.body.code], [409, 'agentWallet is already registered to another owner', 'AGENT_WALLET_TAKEN'])
     // the victim's own owner may still register another agent for that wallet (the spec's registration keeps working)
-    const sibling = await post(t.api, '/api/v1/agent/register', await signedRegistration(victim.owner, victimAgentWallet, { roles: ['taker'] }))
+    const sibling = await post(t.api, '/api/v1/agent/register', await signedRegistration(victim.owner, victimAgentWallet, { roles: ['taker'], name: 'sibling' }))
     assert.equal(sibling.status, 201)
 
     // 2. cancel and fill are bound to the agent that created the RFQ, not to whoever holds the same wallet:
@@ -87,4 +87,22 @@ describe('nobody acts as a wallet they do not own', () => {
     // the victim's RFQs are untouched and still its own to cancel
     assert.equal((await post(t.api, `/api/v1/rfqs/${rfq1}/cancel`, {}, victim.headers)).status, 200)
   })
+})
+
+test('startup warns when relay cancel is open (the local-chain default), and not when it needs a signature', async () => {
+  const { spawnEngine } = await import('../faults/process.js')
+  const { testDatabase } = await import('../helpers/db.js')
+  const { mkdtempSync, rmSync } = await import('node:fs')
+  const { tmpdir } = await import('node:os')
+  const { join } = await import('node:path')
+  const db = await testDatabase('w')
+  for (const [mode, warns] of [['', true], ['signature', false]] as const) {
+    const dir = mkdtempSync(join(tmpdir(), 'engine-'))
+    const e = await spawnEngine({ DATA_DIR: dir, DATABASE_URL: db.url, RELAY_CANCEL_AUTH: mode })
+    await new Promise(r => setTimeout(r, 100))
+    assert.equal(/relay CANCEL_REQUEST is open/.test(e.stdout() + e.stderr()), warns, `RELAY_CANCEL_AUTH=${mode || '(default)'}`)
+    assert.equal(await e.term(), 0)
+    rmSync(dir, { recursive: true, force: true })
+  }
+  await db.drop()
 })

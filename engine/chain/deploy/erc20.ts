@@ -1,4 +1,5 @@
 // Test tokens: our mintable TestERC20 (contracts/pools/TestERC20.sol).
+import { MAX_UINT256 } from '../../../workers/values/index.js'
 import type { Address } from 'viem'
 import { poolContract } from './artifacts.js'
 import { deploy, send, type DeployClients } from './clients.js'
@@ -15,7 +16,7 @@ export async function mintTestToken(clients: DeployClients, token: Address, to: 
   await send(clients, token, poolContract('TestERC20').abi, 'mint', [to, amount])
 }
 
-export async function approveToken(clients: DeployClients, token: Address, spender: Address, amount: bigint = (1n << 256n) - 1n): Promise<void> {
+export async function approveToken(clients: DeployClients, token: Address, spender: Address, amount: bigint = MAX_UINT256): Promise<void> {
   await send(clients, token, poolContract('TestERC20').abi, 'approve', [spender, amount])
 }
 

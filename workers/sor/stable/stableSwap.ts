@@ -8,7 +8,7 @@ import type { StablePool } from '../types.js'
 export const A_PRECISION = 100n
 export const PRECISION = 10n ** 18n
 export const FEE_DENOMINATOR = 10n ** 10n
-const MAX_UINT256 = (1n << 256n) - 1n
+import { MAX_UINT256 } from '../../values/index.js'
 
 function add(a: bigint, b: bigint): bigint {
   const z = a + b

@@ -2,7 +2,8 @@
 // a library checks it (LowGasSafeMath, SafeCast), so the port wraps where the .sol wraps and checks where it checks.
 import { Errors } from '../errors.js'
 
-export const MAX_UINT256 = (1n << 256n) - 1n
+import { MAX_UINT256 } from '../../values/index.js'
+export { MAX_UINT256 }
 export const MAX_UINT160 = (1n << 160n) - 1n
 export const MAX_UINT128 = (1n << 128n) - 1n
 export const MAX_INT256 = (1n << 255n) - 1n

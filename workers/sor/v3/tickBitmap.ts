@@ -1,5 +1,6 @@
 // A port of Uniswap/v3-core contracts/libraries/TickBitmap.sol (the read side). Ticks are int24, so JS numbers
 // hold them exactly; `/` and `%` keep Solidity's truncation towards zero via Math.trunc and JS's signed %.
+import { MAX_UINT256 } from './evm.js'
 import { leastSignificantBit, mostSignificantBit } from './bitMath.js'
 
 /** The loaded words of a pool's tickBitmap: wordPos as a decimal string -> the 256-bit word. */
@@ -49,7 +50,7 @@ export function nextInitializedTickWithinOneWord(self: TickBitmapWords, tick: nu
     // start from the word of the next tick, since the current tick state doesn't matter
     const { wordPos, bitPos } = position(compressed + 1)
     // all the 1s at or to the left of the bitPos
-    const mask = ~((1n << BigInt(bitPos)) - 1n) & ((1n << 256n) - 1n)
+    const mask = ~((1n << BigInt(bitPos)) - 1n) & MAX_UINT256
     const masked = (self[wordPos] ?? 0n) & mask
 
     // if there are no initialized ticks to the left of the current tick, return leftmost in the word
