@@ -10,18 +10,9 @@ export interface Eip712Domain {
   verifyingContract: Address
 }
 
-/** A Quote as signed and sent: amounts and nonce as decimal strings, times as unix seconds. */
-export interface Quote {
-  maker: Address
-  taker: Address
-  tokenIn: Address
-  tokenOut: Address
-  amountIn: string
-  amountOut: string
-  expiry: number
-  nonce: string
-  deadline: number
-}
+/** A Quote as signed and sent: amounts and nonce as decimal strings, times as unix seconds (the relay's own type). */
+import type { QuoteJson } from '../actors/rfqTypes.js'
+export type Quote = QuoteJson
 
 export interface RfqBroadcast {
   rfqId: string

@@ -66,23 +66,24 @@ describe('bench/loadtest.js against a running engine', () => {
     assert.match(html, /Latency distribution \(HDR histogram\)/)
   })
 
-  test('ramp: steps up while the p99 target holds and reports the highest holding rate', async () => {
+  /** a ramp run's report, from `--start-rate`, `--max-rate` and `--p99-target` */
+  async function ramp(start: number, max: number, p99: string) {
     const out = mkdtempSync(join(tmpdir(), 'loadtest-'))
-    const r = await run(['--relay', t.relayWs, '--api', t.api, '--key', key, '--ramp', '--start-rate', '50', '--max-rate', '100', '--step-seconds', '1',
-      '--p99-target', '5000', '--out', out])
+    const r = await run(['--relay', t.relayWs, '--api', t.api, '--key', key, '--ramp', '--start-rate', String(start), '--max-rate', String(max),
+      '--step-seconds', '1', '--p99-target', p99, '--out', out])
     assert.equal(r.code, 0, r.stderr)
-    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))
+    return JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))
+  }
+
+  test('ramp: steps up while the p99 target holds and reports the highest holding rate', async () => {
+    const report = await ramp(50, 100, '5000')
     assert.equal(report.mode, 'ramp')
     assert.deepEqual(report.steps.map((s: { rate: number; holds: boolean }) => [s.rate, s.holds]), [[50, true], [100, true]])
     assert.equal(report.ramp.highestHoldingRate, 100)
   })
 
   test('ramp: an impossible target holds at no rate', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'loadtest-'))
-    const r = await run(['--relay', t.relayWs, '--api', t.api, '--key', key, '--ramp', '--start-rate', '50', '--max-rate', '50', '--step-seconds', '1',
-      '--p99-target', '0.01', '--out', out])
-    assert.equal(r.code, 0, r.stderr)
-    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))
+    const report = await ramp(50, 50, '0.01')
     assert.equal(report.ramp.highestHoldingRate, null)
     assert.equal(report.steps[0].holds, false)
   })
