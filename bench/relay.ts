@@ -41,13 +41,12 @@ interface WireRfq { id: string; taker: string; expiry: number; createdAt: number
 async function engineMain(): Promise<void> {
   const { loadConfig } = await import('../engine/config.js')
   const { startEngine } = await import('../engine/app.js')
-  const { relayBookOf } = await import('../engine/relay/module.js')
   const engine = await startEngine(loadConfig({
     ...process.env, API_PORT: '0', TERMINAL_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MIN: '1000000000', RFQ_TTL_SECS: '3600', RELAY_MAX_CONNECTIONS_PER_IP: '1000', RELAY_REST_RATE_LIMIT_PER_MIN: '1000000000',
     ...(process.env.BENCH_POOL_THREADS ? { POOL_THREADS: process.env.BENCH_POOL_THREADS } : {}),
   }))
-  const book = relayBookOf(engine.ctx)
+  const book = engine.modules.book
   const profiler = process.env.BENCH_PROFILE ? new Session() : undefined
   const post = (method: string, params?: object) => new Promise<any>((res, rej) => profiler!.post(method, params, (e, r) => e ? rej(e) : res(r)))
   process.on('message', async (m: { cmd: string; rfqs?: WireRfq[] }) => {

@@ -3,6 +3,8 @@ import type { EngineContext } from './context.js'
 import { healthRoutes } from './routes/health.js'
 import { metricsRoutes } from './routes/metrics.js'
 import { fillsModule } from './fills/module.js'
+import { baselineModule } from './baseline/module.js'
+import { leagueRoutes } from './league/routes.js'
 import { rfqApiModule } from './rfqApi/module.js'
 import { relayModule } from './relay/module.js'
 import { sorModule } from './sor/module.js'
@@ -20,6 +22,8 @@ export async function mountModules(ctx: EngineContext) {
   const verifyFill = FILL_VERIFY === 'chain' && RPC_URL && SPOT_RFQ_ADDRESS ? createFillVerifier(createChainClient(RPC_URL), SPOT_RFQ_ADDRESS) : undefined
   if (verifyFill) ctx.log.info({ spotRfq: SPOT_RFQ_ADDRESS }, 'fills are verified on chain')
   fillsModule(ctx, { events: book.events, verifyFill })
+  baselineModule(ctx)
+  leagueRoutes(ctx)
   await rfqApiModule(ctx, { book, index, verifyFill })
   const { routeFinder } = await sorModule(ctx)
   const baselines = storeServerBaselines({ events: book.events, routeFinder, sql: ctx.sql, log: ctx.log })

@@ -4,24 +4,10 @@
 // PRICE_NUM/PRICE_DEN is the price in raw units: tokenOut units per tokenIn unit.
 import { pathToFileURL } from 'node:url'
 import { MakerClient } from '../sdk/maker.js'
-import type { Hex, RfqBroadcast, SubmitResult } from '../sdk/types.js'
+import type { Hex, SubmitResult } from '../sdk/types.js'
+import { quoteAmounts, type PriceRule } from '../sdk/pricing.js'
 
-export interface PriceRule { num: bigint; den: bigint; spreadBps: bigint }
-
-/** The amounts this bot offers: EXACT_IN pays out amountIn * price less the spread; EXACT_OUT asks for amountOut / price plus it. */
-export function quoteAmounts(b: RfqBroadcast, rule: PriceRule): { amountIn: bigint; amountOut: bigint } | null {
-  if (b.rfq.kind === 0 && b.rfq.amountIn !== null) {
-    const amountIn = BigInt(b.rfq.amountIn)
-    const amountOut = amountIn * rule.num * (10_000n - rule.spreadBps) / (rule.den * 10_000n)
-    return amountOut > 0n ? { amountIn, amountOut } : null
-  }
-  if (b.rfq.kind === 1 && b.rfq.amountOut !== null) {
-    const amountOut = BigInt(b.rfq.amountOut)
-    const amountIn = (amountOut * rule.den * (10_000n + rule.spreadBps) + rule.num * 10_000n - 1n) / (rule.num * 10_000n)
-    return amountIn > 0n ? { amountIn, amountOut } : null
-  }
-  return null
-}
+export { quoteAmounts, type PriceRule } from '../sdk/pricing.js'
 
 export async function startMakerBot(opts: { url: string; privateKey: Hex; rule: PriceRule; onResult?: (rfqId: string, r: SubmitResult) => void }): Promise<MakerClient> {
   const client = new MakerClient({ url: opts.url, privateKey: opts.privateKey })

@@ -1,7 +1,7 @@
 // The SpotRFQ quote contract: its checked-in artifact and a deploy helper for tests and the sandbox.
 import { readFileSync } from 'node:fs'
 import type { Abi, Account, Address, Chain, Hex, PublicClient, Transport, WalletClient } from 'viem'
-import { artifactPath, type BuiltContract, type ContractArtifact } from './buildContracts.js'
+import { artifactPath, type BuiltContract, type ContractArtifact } from './artifacts.js'
 
 export const DEFAULT_SPOT_RFQ_NAME = 'SpotRFQ'
 

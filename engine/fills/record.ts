@@ -4,7 +4,7 @@
 import type { FillInput, RfqEvent, Visibility } from '../../actors/rfqTypes.js'
 import type { EventBus } from '../../actors/events.js'
 import type { Sql } from '../store/db.js'
-import type { Tx } from '../store/baselines.js'
+import type { Tx } from '../store/db.js'
 import { baselineForRfq } from '../store/baselines.js'
 import { insertFill } from '../store/fills.js'
 import { bumpRollups, invalidateBases } from '../store/league.js'

@@ -1,6 +1,6 @@
 // Reads for badges, profiles and the points leaderboard: the fills table (badges are computed
 // from fills) and the league's all-time rollups (points).
-import type { Tx } from '../store/baselines.js'
+import type { Tx } from '../store/db.js'
 import type { FillStats } from './badgeRules.js'
 
 export async function fillStats(sql: Tx, address: string): Promise<FillStats> {

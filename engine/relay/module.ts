@@ -12,15 +12,6 @@ import { cancelAuthMode } from './cancelAuth.js'
 import { mountRelaySockets } from './sessions.js'
 import { relayRoutes } from './routes.js'
 
-const books = new WeakMap<EngineContext, RfqBook>()
-
-/** The book of an engine (tests and benches create RFQs through it, as the RFQ API does). */
-export function relayBookOf(ctx: EngineContext): RfqBook {
-  const book = books.get(ctx)
-  if (!book) throw new Error('the relay module is not mounted on this engine')
-  return book
-}
-
 export async function relayModule(ctx: EngineContext): Promise<{ book: RfqBook; index: LiveIndex }> {
   const { config: c, log, sql } = ctx
   const domain = relayDomain(c)
@@ -39,7 +30,6 @@ export async function relayModule(ctx: EngineContext): Promise<{ book: RfqBook; 
     ttlSecs: c.RFQ_TTL_SECS,
     onWarn: (msg, detail) => log.warn(detail, msg),
   })
-  books.set(ctx, book)
   const index = new LiveIndex(book.events)   // the pollers' read model, kept from the book's events
   const restored = await loadLiveRfqs(sql, c.RFQ_TTL_SECS)
   book.restore(restored)

@@ -3,7 +3,7 @@
 import type { Hex } from 'viem'
 import { MakerClient } from '../../sdk/maker.js'
 import type { RfqBroadcast } from '../../sdk/types.js'
-import { quoteAmounts } from '../../examples/maker-bot.js'
+import { quoteAmounts } from '../../sdk/pricing.js'
 import type { Venue } from './venue.js'
 
 /** tokenOut raw units per tokenIn raw unit, as an exact fraction, from the venue's USD prices. */

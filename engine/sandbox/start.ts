@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger } from 'pino'
-import { startAnvil, type Anvil } from '../chain/anvil.js'
+import { startAnvil, type Anvil } from '../devchain/anvil.js'
 import { loadConfig } from '../config.js'
 import { startEngine, type Engine } from '../app.js'
 import { upsertToken } from '../store/tokens.js'

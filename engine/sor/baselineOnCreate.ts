@@ -1,12 +1,12 @@
 // Server-side baselines: when an RFQ is created, the route finder quotes its pair at that moment
 // and the quote is stored as the RFQ's AMM baseline (source 'sor'), so every RFQ, not only those
 // whose client posted a baseline, is benchmarked when its fill is recorded. A client's own
-// baseline later replaces it (engine/benchmark/storeBaseline.ts).
+// baseline later replaces it (engine/baseline/storeBaseline.ts).
 import type { Logger } from 'pino'
 import type { EventBus } from '../../actors/events.js'
 import type { RfqEvent } from '../../actors/rfqTypes.js'
 import type { Sql } from '../store/db.js'
-import { storeBaseline, baselineFromSorQuote } from '../benchmark/storeBaseline.js'
+import { storeBaseline, baselineFromSorQuote } from '../baseline/storeBaseline.js'
 import type { RouteFinder } from './service.js'
 
 export interface ServerBaselines {

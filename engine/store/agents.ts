@@ -1,7 +1,7 @@
 // The agents table group: registration (with the per-owner cap and the spent-signature record in
 // one transaction), lookup by key hash, and the activity log.
 import type { Sql } from './db.js'
-import type { Tx } from './baselines.js'
+import type { Tx } from './db.js'
 
 export type Role = 'taker' | 'maker' | 'monitor'
 

@@ -1,9 +1,8 @@
 // AMM baselines: one per rfqId (upsert). A client's baseline (what the user was shown) always
 // wins; the route finder's server-side baseline only fills the gap and never overwrites a client's.
 import type postgres from 'postgres'
-import type { Sql } from './db.js'
+import type { Tx } from './db.js'
 
-export type Tx = Sql | postgres.TransactionSql<{ u256: bigint }>
 
 export type BaselineSource = 'client' | 'sor'
 

@@ -3,6 +3,8 @@
 import postgres from 'postgres'
 
 export type Sql = postgres.Sql<{ u256: bigint }>
+/** The pool, or a transaction: what a store function that may run inside a caller's transaction takes. */
+export type Tx = Sql | postgres.TransactionSql<{ u256: bigint }>
 
 export interface DbOptions {
   max?: number
@@ -27,7 +29,3 @@ export function connect(url: string, { max = 10, onnotice = () => {} }: DbOption
   }) as unknown as Sql
 }
 
-/** A numeric(78,0) parameter: `${u256(x)}` in a query. */
-export function u256(sql: Sql, x: bigint) {
-  return sql.typed.u256(x)
-}

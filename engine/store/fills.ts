@@ -1,5 +1,5 @@
 // The fills table: the insert that a txHash wins exactly once, and the reads of the reports.
-import type { Tx } from './baselines.js'
+import type { Tx } from './db.js'
 
 export interface NewFill {
   txHash: string

@@ -4,7 +4,7 @@
 // length. Scores are materialised in league_scores (migration 070): a trigger on league_totals
 // rescores an address whenever its rows change, ensureBase rescores a period when its base turns,
 // so a league page is a walk of the (period, role, raw_score) index, not a scoring of everyone.
-import type { Tx } from './baselines.js'
+import type { Tx } from './db.js'
 import type { Sql } from './db.js'
 import { roundTo } from '../../workers/fills/round.js'
 

@@ -1,7 +1,7 @@
 // The REST API's reads (and its few guarded writes) of the shared `rfqs` table. Live RFQs change
 // only through the RfqDirectory; the writes here touch RFQs that are no longer live, and only
 // with a condition on the status, so a racing actor write and this one cannot both win.
-import type { Tx } from './baselines.js'
+import type { Tx } from './db.js'
 import type { RfqStatus, Visibility, RfqKind } from '../../actors/rfqTypes.js'
 import type { Viewer } from '../../actors/visibility.js'
 

@@ -1,6 +1,6 @@
 // The route finder's tables: protocols (with where each pool scan resumes), pools found on chain,
 // and the last loaded state of each pool (jsonb, bigints as decimal strings).
-import type { Tx } from './baselines.js'
+import type { Tx } from './db.js'
 
 export type Address = `0x${string}`
 export type PoolType = 'v2' | 'v3' | 'stable'

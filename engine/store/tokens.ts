@@ -1,6 +1,6 @@
 // The token registry's table: symbols, addresses and decimals per chain. Addresses are stored
 // lowercase; a symbol may name several addresses over time, the latest upsert wins lookups.
-import type { Tx } from './baselines.js'
+import type { Tx } from './db.js'
 
 export interface Token {
   chainId: number

@@ -4,7 +4,7 @@ import { createServer, type Server, type IncomingMessage } from 'node:http'
 import { startTestEngine, type TestEngine } from '../helpers/engine.js'
 import { addr, fillBody, baselineBody, post, get, TEST_ENV, TOKEN_A, TOKEN_B } from './fillsFixtures.js'
 import { recordFill } from '../../engine/fills/record.js'
-import { storeBaseline, baselineFromSorQuote } from '../../engine/benchmark/storeBaseline.js'
+import { storeBaseline, baselineFromSorQuote } from '../../engine/baseline/storeBaseline.js'
 
 describe('baselines and performance', () => {
   let t: TestEngine

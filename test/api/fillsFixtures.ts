@@ -1,4 +1,4 @@
-// Shared bits of the fills/benchmark/league API tests: addresses, tx hashes, JSON over fetch.
+// Shared bits of the fills/baseline/league API tests: addresses, tx hashes, JSON over fetch.
 import { randomBytes } from 'node:crypto'
 
 export const addr = (n: number) => '0x' + n.toString(16).padStart(40, '0')

@@ -1,9 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { buildArtifacts, contractSources, type BuiltContract } from '../../engine/chain/buildContracts.js'
+import { buildArtifacts, contractSources, type BuiltContract } from '../../engine/devchain/buildContracts.js'
 import { loadArtifact } from '../../engine/chain/spotRfq.js'
 
-test('a fresh compile equals the checked-in artifacts (rebuild: node dist/engine/chain/buildContracts.js)', () => {
+test('a fresh compile equals the checked-in artifacts (rebuild: node dist/engine/devchain/buildContracts.js)', () => {
   const fresh = buildArtifacts()
   for (const name of Object.keys(contractSources) as BuiltContract[]) {
     const checkedIn = loadArtifact(name)

@@ -3,7 +3,7 @@ import { BaseError, ContractFunctionRevertedError, createPublicClient, createWal
   type Address, type Hex, type PublicClient } from 'viem'
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
-import { startAnvil, type Anvil } from '../../engine/chain/anvil.js'
+import { startAnvil, type Anvil } from '../../engine/devchain/anvil.js'
 import { deploySpotRfq, loadArtifact } from '../../engine/chain/spotRfq.js'
 
 // anvil's well-known dev keys (accounts 0-3)

@@ -9,7 +9,6 @@ import { connect } from 'node:net'
 import WebSocket from 'ws'
 import { startTestEngine } from '../helpers/engine.js'
 import { forwardedClient } from '../../engine/front/ip.js'
-import { relayBookOf } from '../../engine/relay/module.js'
 import { makeRfq } from '../relay/helpers.js'
 
 describe('limits on every door', () => {
@@ -72,7 +71,7 @@ describe('limits on every door', () => {
       await new Promise(r => setTimeout(r, 200))
       sock.pause()                                                // stop reading: the kernel's buffers fill, then uWS's
       // 40 MB of events (far more than loopback's socket buffers hold) for a reader that reads nothing
-      const events = relayBookOf(t.engine.ctx).events
+      const events = t.engine.modules.book.events
       for (let i = 0; i < 4000; i++) events.publish({ type: 'rfq.created', rfq: { ...makeRfq(), id: `rfq_${i}_${'x'.repeat(10_000)}` } })
       const closed = await new Promise<boolean>(resolve => {
         sock.once('close', () => resolve(true))

@@ -29,7 +29,7 @@ const floorOf = (repoPath: string) => repoPath.split('/')[0]!
 const forbidden: Record<string, string[]> = {
   workers: ['actors', 'engine', 'sdk', 'test', 'bench', 'examples'],
   actors: ['engine', 'sdk', 'test', 'bench', 'examples'],
-  engine: ['test', 'bench'],
+  engine: ['test', 'bench', 'examples'],
 }
 
 describe('the house', () => {
@@ -42,6 +42,27 @@ describe('the house', () => {
       assert.deepEqual(bad, [])
     })
   }
+
+  test('production code never imports dev and test tooling (engine/devchain: anvil, solc, deployers)', () => {
+    const bad: string[] = []
+    for (const file of sources(join(repoRoot, 'engine'))) {
+      const rel = relative(repoRoot, file)
+      if (rel.startsWith('engine/devchain/') || rel.startsWith('engine/sandbox/')) continue
+      for (const target of importsOf(file)) if (target.startsWith('engine/devchain/')) bad.push(`${rel} -> ${target}`)
+    }
+    assert.deepEqual(bad, [])
+  })
+
+  test('no source file is over 300 lines (one thing per file, readable in a sitting)', () => {
+    const long: string[] = []
+    for (const floor of ['engine', 'actors', 'workers', 'sdk', 'examples']) {
+      for (const file of sources(join(repoRoot, floor))) {
+        const n = readFileSync(file, 'utf8').split('\n').length - 1
+        if (n > 300) long.push(`${relative(repoRoot, file)}: ${n} lines`)
+      }
+    }
+    assert.deepEqual(long, [])
+  })
 
   test('the check sees imports (it would catch an upward one)', () => {
     const engineFile = join(repoRoot, 'engine/app.ts')

@@ -5,7 +5,6 @@ import assert from 'node:assert/strict'
 import { startTestEngine, type TestEngine } from '../helpers/engine.js'
 import { Client, account, createRfq, waitFor } from './helpers.js'
 import { cancelAuthMode, relayCancelMessage } from '../../engine/relay/cancelAuth.js'
-import { relayBookOf } from '../../engine/relay/module.js'
 
 let t: TestEngine
 let c: Client
@@ -35,11 +34,11 @@ test('on chain 999 a cancel needs the taker signature: missing or wrong is an ER
   assert.equal((await c.nextOf('ERROR')).data.code, 'CANCEL_NOT_TAKER')
   c.send('CANCEL_REQUEST', { rfqId: rfq.id, signature: '0x1234' })
   assert.equal((await c.nextOf('ERROR')).data.code, 'CANCEL_NOT_TAKER')
-  assert.equal(relayBookOf(t.engine.ctx).peek(rfq.id)?.rfq.id, rfq.id, 'still live after refused cancels')
+  assert.equal(t.engine.modules.book.peek(rfq.id)?.rfq.id, rfq.id, 'still live after refused cancels')
   c.send('CANCEL_REQUEST', { rfqId: rfq.id, signature: await taker.signMessage({ message: relayCancelMessage(rfq.id) }) })
   await c.sync()
   assert.equal(c.of('ERROR').length, 4, 'no reply to the successful cancel')
-  await waitFor(() => relayBookOf(t.engine.ctx).peek(rfq.id), v => v === undefined)
+  await waitFor(() => t.engine.modules.book.peek(rfq.id), v => v === undefined)
   const [row] = await t.db.sql`select status from rfqs where id = ${rfq.id}`
   assert.equal(row!.status, 'CANCELLED')
 })

@@ -6,7 +6,6 @@ import { Packr } from 'msgpackr'
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import type { Address, Rfq } from '../../actors/rfqTypes.js'
 import type { TestEngine } from '../helpers/engine.js'
-import { relayBookOf } from '../../engine/relay/module.js'
 import { quoteTypes } from '../../sdk/sign.js'
 import type { Eip712Domain, Quote } from '../../sdk/types.js'
 
@@ -30,7 +29,7 @@ export function makeRfq(over: Partial<Rfq> = {}): Rfq {
 
 export async function createRfq(t: TestEngine, over: Partial<Rfq> = {}): Promise<Rfq> {
   const rfq = makeRfq(over)
-  await relayBookOf(t.engine.ctx).create(rfq)
+  await t.engine.modules.book.create(rfq)
   return rfq
 }
 

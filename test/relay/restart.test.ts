@@ -6,7 +6,6 @@ import { loadConfig } from '../../engine/config.js'
 import { startEngine, type Engine } from '../../engine/app.js'
 import { testDatabase } from '../helpers/db.js'
 import { Client, account, makeRfq, makeQuote, sign, ZERO } from './helpers.js'
-import { relayBookOf } from '../../engine/relay/module.js'
 
 const domain = { name: 'SpotRFQ', version: '1', chainId: 31337, verifyingContract: ZERO }
 
@@ -22,7 +21,7 @@ test('no accepted quote is lost across a stop and a start', async () => {
   try {
     first = await start(db.url)
     const rfq = makeRfq({ expiry: Math.floor(Date.now() / 1000) + 50 })
-    await relayBookOf(first.engine.ctx).create(rfq)
+    await first.engine.modules.book.create(rfq)
     const makers = Array.from({ length: 20 }, () => account())
     const submitted = await Promise.all(makers.map(async m => { const q = makeQuote(m, rfq); return { rfqId: rfq.id, quote: q, signature: await sign(m, domain, q) } }))
     const c = await Client.open(first.ws)

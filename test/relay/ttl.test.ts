@@ -4,7 +4,6 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { startTestEngine, type TestEngine } from '../helpers/engine.js'
 import { Client, account, createRfq, domainOf, makeQuote, sign, waitFor } from './helpers.js'
-import { relayBookOf } from '../../engine/relay/module.js'
 
 let t: TestEngine
 let c: Client
@@ -23,7 +22,7 @@ test('an RFQ with a long expiry is cleaned up after RFQ_TTL_SECS and stored EXPI
   assert.ok((await (await fetch(`${t.relay}/rfqs`)).json() as any).rfqs.some((r: any) => r.id === rfq.id))
   const status = await waitFor(async () => (await t.db.sql`select status from rfqs where id = ${rfq.id}`)[0]!.status, s => s === 'EXPIRED', 5000)
   assert.equal(status, 'EXPIRED')
-  assert.equal(relayBookOf(t.engine.ctx).peek(rfq.id), undefined)
+  assert.equal(t.engine.modules.book.peek(rfq.id), undefined)
   assert.equal((await (await fetch(`${t.relay}/rfqs`)).json() as any).rfqs.some((r: any) => r.id === rfq.id), false)
   assert.equal((await c.error({ rfqId: rfq.id, quote: q, signature })).message, 'RFQ not found or expired')
   c.send('CANCEL_REQUEST', { rfqId: rfq.id })
@@ -31,7 +30,7 @@ test('an RFQ with a long expiry is cleaned up after RFQ_TTL_SECS and stored EXPI
 })
 
 test('an RFQ past its own expiry refuses quotes at once and leaves; a filled RFQ is not marked EXPIRED', async () => {
-  const book = relayBookOf(t.engine.ctx)
+  const book = t.engine.modules.book
   const past = await createRfq(t, { expiry: Math.floor(Date.now() / 1000) - 1 })
   const maker = account()
   const q = makeQuote(maker, past)

@@ -2,8 +2,8 @@
 import { createPublicClient, createWalletClient, http, type Address } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
-import { startAnvil, type Anvil } from '../../../../engine/chain/anvil.js'
-import type { DeployClients } from '../../../../engine/chain/deploy/clients.js'
+import { startAnvil, type Anvil } from '../../../../engine/devchain/anvil.js'
+import type { DeployClients } from '../../../../engine/devchain/deploy/clients.js'
 
 // anvil's well-known first dev account (test mnemonic): a local-chain key, not a secret
 const ANVIL_KEY_0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'

@@ -1,8 +1,8 @@
 // Reads a Uniswap V3 pool into the route finder's V3Pool snapshot, through V3PoolLens (two eth_calls per chunk
 // of words instead of one per word).
 import type { Address } from 'viem'
-import { poolContract, uniswapV3Artifact } from '../../../../engine/chain/deploy/artifacts.js'
-import type { DeployClients } from '../../../../engine/chain/deploy/clients.js'
+import { poolContract, uniswapV3Artifact } from '../../../../engine/devchain/deploy/artifacts.js'
+import type { DeployClients } from '../../../../engine/devchain/deploy/clients.js'
 import { fullWordRange } from '../../../../workers/sor/v3/tickBitmap.js'
 import type { V3Pool, V3Tick } from '../../../../workers/sor/types.js'
 

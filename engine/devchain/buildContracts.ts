@@ -1,35 +1,16 @@
-// Rebuilds the checked-in contract artifacts: node dist/engine/chain/buildContracts.js
+// Rebuilds the checked-in contract artifacts: node dist/engine/devchain/buildContracts.js
 // Artifacts are checked in so the relay and tests deploy without a 2 s compile; a test
 // (test/contracts/artifacts.test.ts) proves a fresh compile still equals them.
 import { writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { compileSolidity, repoRoot, type CompileOptions } from './solc.js'
-
-export interface ContractArtifact {
-  contractName: string
-  sourcePath: string
-  abi: unknown[]
-  bytecode: `0x${string}`
-  deployedBytecode: `0x${string}`
-  solcVersion: string
-  settings: Required<CompileOptions>
-}
-
-/** What we build: contract name -> source path (relative to the repo root). */
-export const contractSources = {
-  SpotRFQ: 'contracts/SpotRFQ.sol',
-  TestToken: 'contracts/test/TestToken.sol',
-} as const
-
-export type BuiltContract = keyof typeof contractSources
+import { compileSolidity, type CompileOptions } from './solc.js'
+import { artifactPath, contractSources, type BuiltContract, type ContractArtifact } from '../chain/artifacts.js'
+export { artifactPath, contractSources, type BuiltContract, type ContractArtifact }
 
 export const compileSettings: Required<CompileOptions> = { optimizerRuns: 200, evmVersion: 'cancun', viaIR: false }
 
-export function artifactPath(name: BuiltContract): string {
-  return join(repoRoot, 'contracts', 'artifacts', `${name}.json`)
-}
 
 /** Compiles every source in one solc run (same inputs as the checked-in artifacts) and returns the artifacts. */
 export function buildArtifacts(): Record<BuiltContract, ContractArtifact> {

@@ -1,7 +1,8 @@
 // Stores an RFQ's AMM baseline. The RFQ-creation path calls this with source 'sor' when the route
 // finder can quote the pair, so agent RFQs are benchmarked without a client baseline; a client's
 // baseline (source 'client') replaces a 'sor' one, never the other way round.
-import type { Baseline, Tx } from '../store/baselines.js'
+import type { Baseline } from '../store/baselines.js'
+import type { Tx } from '../store/db.js'
 import { upsertBaseline } from '../store/baselines.js'
 
 export interface SorQuoteLike {
