@@ -1,16 +1,16 @@
-// A maker bot: quotes every RFQ it sees at a fixed price less a spread. Run against a relay:
-//   RELAY_URL=ws://127.0.0.1:8080 MAKER_PRIVATE_KEY=0x... PRICE_NUM=2500 PRICE_DEN=1000000000000 SPREAD_BPS=5 \
-//     node dist/examples/maker-bot.js
-// PRICE_NUM/PRICE_DEN is the price in raw units: tokenOut units per tokenIn unit.
+// A maker bot: quotes every RFQ it sees at a fixed price less a spread. `node dist/examples/maker-bot.js --help`.
+// It outlives a relay restart (the SDK reconnects and restores its subscriptions) and logs both edges.
 import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
 import { MakerClient } from '../sdk/maker.js'
 import type { Hex, SubmitResult } from '../sdk/types.js'
 import { quoteAmounts, type PriceRule } from '../sdk/pricing.js'
 
 export { quoteAmounts, type PriceRule } from '../sdk/pricing.js'
 
-export async function startMakerBot(opts: { url: string; privateKey: Hex; rule: PriceRule; onResult?: (rfqId: string, r: SubmitResult) => void }): Promise<MakerClient> {
-  const client = new MakerClient({ url: opts.url, privateKey: opts.privateKey })
+export async function startMakerBot(opts: { url: string; privateKey: Hex; rule: PriceRule; onResult?: (rfqId: string, r: SubmitResult) => void;
+  reconnect?: ConstructorParameters<typeof MakerClient>[0]['reconnect'] }): Promise<MakerClient> {
+  const client = new MakerClient({ url: opts.url, privateKey: opts.privateKey, reconnect: opts.reconnect })
   client.on('rfq', b => {
     const amounts = quoteAmounts(b, opts.rule)
     if (!amounts) return
@@ -21,16 +21,42 @@ export async function startMakerBot(opts: { url: string; privateKey: Hex; rule: 
   return client
 }
 
+const HELP = `Usage: node dist/examples/maker-bot.js [options]
+
+Quotes every RFQ the relay announces at a fixed price less a spread, and keeps quoting across relay
+restarts. Options (each also read from the environment variable in brackets):
+  --relay URL             relay WebSocket                              [RELAY_URL]   (default ws://127.0.0.1:8080)
+  --key 0x...             the maker's private key (required)           [MAKER_PRIVATE_KEY]
+  --price-num N           price numerator, raw tokenOut per tokenIn    [PRICE_NUM]   (default 1)
+  --price-den N           price denominator                            [PRICE_DEN]   (default 1)
+  --spread-bps N          spread taken off the price, in bps           [SPREAD_BPS]  (default 5)
+  --reconnect-initial-ms  first reconnect delay, doubling to 30 s      (default 1000)
+  --max-reconnects N      give up after N attempts and exit 1          (default: never)
+  -h, --help              this text`
+
 async function main(): Promise<void> {
-  const key = process.env.MAKER_PRIVATE_KEY as Hex | undefined
-  if (!key) { console.error('MAKER_PRIVATE_KEY is required'); process.exit(2) }
-  const rule = { num: BigInt(process.env.PRICE_NUM ?? '1'), den: BigInt(process.env.PRICE_DEN ?? '1'), spreadBps: BigInt(process.env.SPREAD_BPS ?? '5') }
+  const { values: a } = parseArgs({ options: {
+    relay: { type: 'string' }, key: { type: 'string' }, 'price-num': { type: 'string' }, 'price-den': { type: 'string' }, 'spread-bps': { type: 'string' },
+    'reconnect-initial-ms': { type: 'string' }, 'max-reconnects': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+  } })
+  if (a.help) { console.log(HELP); return }
+  const key = (a.key ?? process.env.MAKER_PRIVATE_KEY) as Hex | undefined
+  if (!key) { console.error('maker-bot: a maker key is required: --key 0x... or MAKER_PRIVATE_KEY (see --help)'); process.exit(2) }
+  const big = (v: string | undefined, d: string) => { try { return BigInt(v ?? d) } catch { console.error(`maker-bot: not an integer: ${v}`); process.exit(2) } }
+  const rule = { num: big(a['price-num'] ?? process.env.PRICE_NUM, '1'), den: big(a['price-den'] ?? process.env.PRICE_DEN, '1'), spreadBps: big(a['spread-bps'] ?? process.env.SPREAD_BPS, '5') }
+  const reconnect = { initialDelayMs: Number(a['reconnect-initial-ms'] ?? 1000), ...(a['max-reconnects'] ? { maxAttempts: Number(a['max-reconnects']) } : {}) }
+  const url = a.relay ?? process.env.RELAY_URL ?? 'ws://127.0.0.1:8080'
   const bot = await startMakerBot({
-    url: process.env.RELAY_URL ?? 'ws://127.0.0.1:8080', privateKey: key, rule,
+    url, privateKey: key, rule, reconnect,
     onResult: (rfqId, r) => console.log(rfqId, r.ok ? `quoted ${r.broadcast.quote.amountOut}` : `refused: ${r.message}`),
-  })
+  }).catch((e: Error) => { console.error(`maker-bot: cannot reach the relay at ${url}: ${e.message}`); process.exit(1) })
+  bot.on('close', code => console.log(`relay connection closed (${code})`))
+  bot.on('reconnecting', (attempt, delay) => console.log(`reconnecting: attempt ${attempt} in ${delay} ms`))
+  bot.on('reconnected', attempts => console.log(`reconnected after ${attempts} attempt(s); subscriptions restored`))
+  bot.on('giveup', attempts => { console.error(`maker-bot: gave up after ${attempts} reconnect attempts to ${url}`); process.exit(1) })
   console.log(`maker ${bot.address} quoting`)
   process.on('SIGINT', () => { void bot.close().then(() => process.exit(0)) })
+  process.on('SIGTERM', () => { void bot.close().then(() => process.exit(0)) })
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main()

@@ -1,7 +1,9 @@
 // MakerClient: a small typed relay client for makers. Connects (JSON or msgpack), answers the
-// relay's PING, sends its own PING every 30 s, reconnects with exponential backoff (1000 ms
-// doubling, up to 10 attempts, as the spec suggests), signs quotes with viem and submits them,
-// resolving each submission with its QUOTE_BROADCAST or its ERROR.
+// relay's PING, sends its own PING every 30 s, signs quotes with viem and submits them, resolving each
+// submission with its QUOTE_BROADCAST or its ERROR. It outlives a relay restart: it reconnects with
+// jittered exponential backoff (from 1000 ms, doubling as the spec suggests, capped at 30 s), forever
+// unless a cap is set, keeps the process alive while it does (only close() lets it exit), restores its
+// subscriptions, and says so (`reconnecting`, `reconnected`; `giveup` and an `error` if a cap is reached).
 import WebSocket from 'ws'
 import { Packr } from 'msgpackr'
 import { privateKeyToAccount, type LocalAccount } from 'viem/accounts'
@@ -22,7 +24,8 @@ export interface MakerClientOptions {
   /** private RFQs' share tokens to join at connect (and after each reconnect) */
   shareTokens?: string[]
   pingIntervalMs?: number
-  reconnect?: { initialDelayMs?: number; maxAttempts?: number } | false
+  /** false: never reconnect. maxAttempts defaults to Infinity (a cap is opt-in); jitter is the fraction taken off at random */
+  reconnect?: { initialDelayMs?: number; maxDelayMs?: number; maxAttempts?: number; jitter?: number } | false
   /** how long a submission waits for its broadcast or error */
   submitTimeoutMs?: number
 }
@@ -34,6 +37,10 @@ interface Handlers {
   open: () => void
   close: (code: number) => void
   reconnecting: (attempt: number, delayMs: number) => void
+  /** open again after `attempts` reconnect attempts; subscriptions are restored */
+  reconnected: (attempts: number) => void
+  /** the opt-in cap was reached: the client stops trying (an `error` with code RECONNECT_FAILED is emitted too) */
+  giveup: (attempts: number) => void
   message: (type: string, data: unknown) => void
 }
 
@@ -41,12 +48,17 @@ interface Pending { rfqId: string; maker: string; settle(r: SubmitResult): void;
 
 const packr = new Packr({ useRecords: false, mapsAsObjects: true })
 
-/** The spec's suggested reconnect: 1000 ms, doubling per attempt, up to 10 attempts. */
-export const DEFAULT_RECONNECT = { initialDelayMs: 1000, maxAttempts: 10 } as const
+/** Reconnects: from 1000 ms doubling per attempt (the spec's suggestion), capped at 30 s, with up to 20% jitter, forever. */
+export const DEFAULT_RECONNECT = { initialDelayMs: 1000, maxDelayMs: 30_000, maxAttempts: Infinity, jitter: 0.2 } as const
 
-/** Delay before reconnect attempt `n` (0-based). */
-export function backoffDelayMs(n: number, initialDelayMs: number = DEFAULT_RECONNECT.initialDelayMs): number {
-  return initialDelayMs * 2 ** n
+/** Delay before reconnect attempt `n` (0-based), before jitter. */
+export function backoffDelayMs(n: number, initialDelayMs: number = DEFAULT_RECONNECT.initialDelayMs, maxDelayMs: number = DEFAULT_RECONNECT.maxDelayMs): number {
+  return Math.min(maxDelayMs, initialDelayMs * 2 ** Math.min(n, 30))
+}
+
+/** With jitter: a random point in [(1 - jitter) * d, d], so a fleet of makers does not reconnect in step. */
+export function jittered(delayMs: number, jitter: number, random: () => number = Math.random): number {
+  return Math.round(delayMs * (1 - jitter * random()))
 }
 
 export class MakerClient {
@@ -54,13 +66,14 @@ export class MakerClient {
   private ws: WebSocket | null = null
   private domainValue: Eip712Domain | undefined
   private readonly handlers: { [K in keyof Handlers]: Set<Handlers[K]> } = {
-    rfq: new Set(), quote: new Set(), error: new Set(), open: new Set(), close: new Set(), reconnecting: new Set(), message: new Set(),
+    rfq: new Set(), quote: new Set(), error: new Set(), open: new Set(), close: new Set(), reconnecting: new Set(), reconnected: new Set(), giveup: new Set(), message: new Set(),
   }
   private pending: Pending[] = []
   private readonly shareTokens: Set<string>
   private pinger: NodeJS.Timeout | null = null
   private closedByUser = false
   private attempts = 0
+  private retry: NodeJS.Timeout | null = null
   private pongWaiters: (() => void)[] = []
   private nonce = BigInt(Date.now()) * 1000n
 
@@ -159,6 +172,7 @@ export class MakerClient {
   async close(): Promise<void> {
     this.closedByUser = true
     this.stopPinger()
+    if (this.retry) { clearTimeout(this.retry); this.retry = null }
     const ws = this.ws
     if (!ws || ws.readyState === WebSocket.CLOSED) return
     await new Promise<void>(resolve => { ws.once('close', () => resolve()); ws.close() })
@@ -174,10 +188,12 @@ export class MakerClient {
       let opened = false
       ws.on('open', () => {
         opened = true
+        const after = this.attempts
         this.attempts = 0
         for (const t of this.shareTokens) this.send('SUBSCRIBE', { shareToken: t })
         this.startPinger()
         this.emit('open')
+        if (after > 0) this.emit('reconnected', after)
         resolve()
       })
       ws.on('message', (raw, isBinary) => this.receive(raw as Buffer, isBinary))
@@ -193,15 +209,21 @@ export class MakerClient {
 
   private reconnect(): void {
     const r = this.opts.reconnect
-    if (r === false) return
+    if (r === false || this.closedByUser) return
     const max = r?.maxAttempts ?? DEFAULT_RECONNECT.maxAttempts
-    if (this.attempts >= max) return
-    const delay = backoffDelayMs(this.attempts++, r?.initialDelayMs)
+    if (this.attempts >= max) {
+      this.emit('giveup', this.attempts)
+      this.emit('error', { code: 'RECONNECT_FAILED', message: `could not reconnect to ${this.opts.url} after ${this.attempts} attempts` })
+      return
+    }
+    const delay = jittered(backoffDelayMs(this.attempts++, r?.initialDelayMs, r?.maxDelayMs), r?.jitter ?? DEFAULT_RECONNECT.jitter)
     this.emit('reconnecting', this.attempts, delay)
-    setTimeout(() => {
+    // not unref'd: a maker bot whose relay restarts must still be running when it comes back
+    this.retry = setTimeout(() => {
+      this.retry = null
       if (this.closedByUser) return
       this.open().catch(() => this.reconnect())
-    }, delay).unref()
+    }, delay)
   }
 
   private receive(raw: Buffer, isBinary: boolean): void {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { WebSocketServer } from 'ws'
 import { startTestEngine, type TestEngine } from '../helpers/engine.js'
-import { MakerClient, DEFAULT_RECONNECT, backoffDelayMs } from '../../sdk/maker.js'
+import { MakerClient, DEFAULT_RECONNECT, backoffDelayMs, jittered } from '../../sdk/maker.js'
 import { createRfq } from '../relay/helpers.js'
 import { quoteAmounts, startMakerBot } from '../../examples/maker-bot.js'
 import type { Hex, RfqBroadcast, SubmitResult } from '../../sdk/types.js'
@@ -46,15 +46,18 @@ test('msgpack makers exchange the same messages; the client pings on its interva
   assert.ok(types.filter(x => x === 'PONG').length >= 3, `PONGs: ${types.join(',')}`)
 })
 
-test('reconnects with exponential backoff from the initial delay, doubling, up to maxAttempts', async () => {
+test('reconnects with exponential backoff from the initial delay, doubling; with an opt-in cap it gives up and says so', async () => {
   const server = new WebSocketServer({ port: 0, host: '127.0.0.1' })
   await new Promise(r => server.once('listening', r))
   const port = (server.address() as { port: number }).port
   // the first connection opens, then the relay goes away: every reconnect is refused
   const gone = new Promise(r => server.on('connection', ws => { server.close(r); setTimeout(() => ws.terminate(), 10) }))
-  const m = new MakerClient({ url: `ws://127.0.0.1:${port}`, reconnect: { initialDelayMs: 10, maxAttempts: 4 } })
+  const m = new MakerClient({ url: `ws://127.0.0.1:${port}`, reconnect: { initialDelayMs: 10, maxAttempts: 4, jitter: 0 } })
   const delays: number[] = []
+  const gaveUp: number[] = [], errors: string[] = []
   m.on('reconnecting', (_attempt, delay) => delays.push(delay))
+  m.on('giveup', n => gaveUp.push(n))
+  m.on('error', e => errors.push(e.code ?? ''))
   await m.connect()
   const deadline = Date.now() + 5000
   while (delays.length < 4 && Date.now() < deadline) await new Promise(r => setTimeout(r, 20))
@@ -62,12 +65,17 @@ test('reconnects with exponential backoff from the initial delay, doubling, up t
   await m.close()
   await gone
   assert.deepEqual(delays, [10, 20, 40, 80])
+  assert.deepEqual(gaveUp, [4])
+  assert.deepEqual(errors, ['RECONNECT_FAILED'])
 })
 
-test('the spec default backoff is 1000 ms doubling for 10 attempts', () => {
-  assert.deepEqual(DEFAULT_RECONNECT, { initialDelayMs: 1000, maxAttempts: 10 })
-  assert.deepEqual(Array.from({ length: DEFAULT_RECONNECT.maxAttempts }, (_, i) => backoffDelayMs(i)),
-    [1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000, 256000, 512000])
+test('the default backoff: 1000 ms doubling (the spec\'s suggestion), capped at 30 s, forever, jittered down by at most 20%', () => {
+  assert.deepEqual(DEFAULT_RECONNECT, { initialDelayMs: 1000, maxDelayMs: 30_000, maxAttempts: Infinity, jitter: 0.2 })
+  assert.deepEqual(Array.from({ length: 8 }, (_, i) => backoffDelayMs(i)), [1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000])
+  assert.equal(backoffDelayMs(10_000), 30_000)
+  assert.equal(jittered(1000, 0.2, () => 0), 1000)
+  assert.equal(jittered(1000, 0.2, () => 0.999999), 800)
+  for (let i = 0; i < 100; i++) { const d = jittered(5000, 0.2); assert.ok(d >= 4000 && d <= 5000) }
 })
 
 test('the maker bot quotes every RFQ it sees from its price rule', async () => {
