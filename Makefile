@@ -1,47 +1,47 @@
 # Two commands on a fresh machine: `make run` and `make test`. Everything else is a step of those.
+# `make help` lists every target.
 SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.installed
 
-.PHONY: all install build run test bench ingest sandbox clean docs loadtest
+.PHONY: all help install build run test bench loadtest ingest sandbox docs clean
 
 all: build
 
-# npm install follows the lock file; the stamp makes it run again only when the lock changes.
+help: ## list every target with one line each
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z]+):.*## (.*)/  make \1\t\2/' | expand -t 20
+
+# npm ci installs exactly the lock file (never rewriting it); the stamp makes it run again only when it changes.
 $(NODE_MODULES_STAMP): package.json package-lock.json
 	@command -v node >/dev/null || { echo "Node.js 20+ is required"; exit 1; }
-	npm install --no-audit --no-fund
+	npm ci --no-audit --no-fund
 	@touch $(NODE_MODULES_STAMP)
 
-install: $(NODE_MODULES_STAMP)
+install: $(NODE_MODULES_STAMP) ## install the npm dependencies from the lock file (npm ci)
 
-build: $(NODE_MODULES_STAMP)
+build: $(NODE_MODULES_STAMP) ## compile TypeScript to dist/ (tsc)
 	npx tsc -p tsconfig.json
 
-run: build
+run: build ## start every surface (embedded PostgreSQL unless DATABASE_URL is set)
 	node dist/engine/main.js
 
-test: build
+test: build ## run every test against real PostgreSQL, anvil and WebSockets
 	node dist/test/run.js
 
-bench: build
+bench: build ## run every bench (node dist/bench/all.js [name ...])
 	node dist/bench/all.js
 
-# the options-data ingestion as its own process (INGEST_SOURCE=deribit|replay|synthetic)
-ingest: build
+# e.g. make loadtest ARGS="--relay ws://HOST:8080 --api http://HOST:3000 --key rfq_live_... --rate 2000 --seconds 30"
+loadtest: build ## load-test a running deployment's relay (ARGS="--help" for its options)
+	node dist/bench/loadtest.js $(ARGS)
+
+ingest: build ## run the options-data ingestion (INGEST_SOURCE=deribit|replay|synthetic)
 	node dist/engine/ingest/main.js
 
-# a whole venue on this machine: anvil, SpotRFQ, tokens, AMM pools, the engine and a maker bot
-sandbox: build
+sandbox: build ## a whole venue on this machine: anvil, SpotRFQ, tokens, AMM pools, the engine, a maker bot
 	node dist/engine/sandbox/main.js
 
-clean:
-	rm -rf dist .data
-
-# regenerate docs/endpoints.md from the route tables (test/docs/truth.test.ts holds them equal)
-docs: build
+docs: build ## regenerate docs/endpoints.md from the route tables
 	node dist/engine/openapi/endpointsMarkdown.js
 
-# load-test a running deployment's relay (see docs/benchmarks.md), e.g.
-#   make loadtest ARGS="--relay ws://HOST:8080 --api http://HOST:3000 --key rfq_live_... --rate 2000 --seconds 30"
-loadtest: build
-	node dist/bench/loadtest.js $(ARGS)
+clean: ## remove dist/ and .data/
+	rm -rf dist .data

@@ -1,10 +1,11 @@
 // `make bench`: every bench in turn, each in its own process so none inherits another's heap or threads.
+import { parseCli } from '../engine/ops/cli.js'
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { repoRoot } from '../engine/paths.js'
 
 const benches = ['http', 'sig', 'route', 'relay', 'rest', 'league', 'options']
-const only = process.argv.slice(2)
+const { positionals: only } = parseCli('all.js', `Usage: node dist/bench/all.js [bench ...]   (or: make bench)\n\nRuns every bench (${benches.join(', ')}) in turn, each in its own process, or only those named.`, {}, { positionals: true })
 let failed = 0
 for (const name of benches.filter(b => !only.length || only.includes(b))) {
   console.log(`\n=== bench/${name}.ts ===`)

@@ -1,13 +1,15 @@
 // HTTP front throughput: a trivial JSON route and a route that runs one SELECT, through the real
 // engine in its own process, against a plain node:http server answering the same JSON from a
 // process of its own (the reference, measured by the same client in the same run).
+import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import http from 'node:http'
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { load } from './lib/load.js'
 import { startEngineProcess } from './lib/engineProcess.js'
 
-if (process.argv[2] === '--reference-server') {
+const { values: cli } = parseCli('http.js', benchUsage('http', 'HTTP front throughput: a trivial JSON route and a one-SELECT route through the real engine, against a bare node:http server in the same run.'), { 'reference-server': { type: 'boolean' } })
+if (cli['reference-server']) {
   const srv = http.createServer((_req, res) => { res.setHeader('content-type', 'application/json'); res.end('{"status":"ok"}') })
   srv.listen(0, '127.0.0.1', () => process.send!((srv.address() as { port: number }).port))
 } else {

@@ -2,10 +2,13 @@
 // in bulk (generate_series), rollups rebuilt from them, then GET /api/v1/league per role and
 // period and GET /api/v1/rfq/performance-summary per window, one request at a time (latency, not
 // throughput), through the real engine in its own process on a fresh database.
+import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { rebuildRollups, totalsFromDaily } from '../engine/store/league.js'
 import { startEngineProcess } from './lib/engineProcess.js'
 import { benchDatabase } from './lib/benchDb.js'
 import { load } from './lib/load.js'
+
+parseCli('league.js', benchUsage('league', 'League and performance-summary latency at scale (1,000,000 fills, 5,000 addresses), through the real engine.', { BENCH_FILLS: 'fills seeded (1000000)', BENCH_ADDRESSES: 'addresses (5000)', BENCH_DAYS: 'days spread over (60)' }), {})
 
 const FILLS = Number(process.env.BENCH_FILLS ?? 1_000_000)
 const ADDRESSES = Number(process.env.BENCH_ADDRESSES ?? 5_000)

@@ -6,7 +6,7 @@
 // the highest rate whose p99 holds the target with errors under 1%.
 // Traffic goes only where you point it. The relay's per-IP message limit (RATE_LIMIT_PER_MIN, 30 by
 // default) applies to the generator like any client: raise it on the target for a load test.
-import { parseArgs } from 'node:util'
+import { parseCli } from '../engine/ops/cli.js'
 import { createHistogram } from 'node:perf_hooks'
 import { freshMakers, presignQuotes, checkAgainstViem } from './lib/presign.js'
 import { runStep, pct, type StepResult } from './lib/relayLoad.js'
@@ -43,20 +43,19 @@ const MAX_STEP_SECS = 30
 const RFQ_REUSE_MS = 45_000
 
 async function main(): Promise<number> {
-  const { values: a } = parseArgs({ options: {
+  const { values: a } = parseCli('loadtest.js', HELP, {
     relay: { type: 'string', default: 'ws://127.0.0.1:8080' }, api: { type: 'string', default: 'http://127.0.0.1:3000' }, key: { type: 'string' },
     rate: { type: 'string', default: '500' }, seconds: { type: 'string', default: '10' }, out: { type: 'string', default: 'loadtest-out' },
     connections: { type: 'string', default: '16' }, rfqs: { type: 'string', default: '10' }, ramp: { type: 'boolean', default: false },
     'p99-target': { type: 'string', default: '10' }, 'start-rate': { type: 'string', default: '250' }, 'max-rate': { type: 'string', default: '100000' },
-    'step-seconds': { type: 'string', default: '5' }, help: { type: 'boolean', short: 'h', default: false },
-  } })
-  if (a.help) { console.log(HELP); return 0 }
+    'step-seconds': { type: 'string', default: '5' },
+  })
   const num = (name: keyof typeof a, min: number) => {
     const v = Number(a[name])
     if (!Number.isFinite(v) || v < min) throw new VenueError(`--${name} must be a number >= ${min} (got ${String(a[name])})`)
     return v
   }
-  const relay = a.relay.replace(/\/$/, ''), api = a.api.replace(/\/$/, '')
+  const relay = a.relay!.replace(/\/$/, ''), api = a.api!.replace(/\/$/, '')
   const relayHttp = relay.replace(/^ws/, 'http')
   const opts = { rate: num('rate', 1), seconds: num('seconds', 1), connections: Math.floor(num('connections', 1)), rfqs: Math.floor(num('rfqs', 1)),
     p99: num('p99-target', 0.01), startRate: num('start-rate', 1), maxRate: num('max-rate', 1), stepSecs: Math.min(MAX_STEP_SECS, num('step-seconds', 1)) }
@@ -113,10 +112,10 @@ async function main(): Promise<number> {
     console.log(`highest rate holding p99 <= ${opts.p99} ms: ${good ?? 'none'}/s`)
     const report = buildReport({ relay, api, startedAt, mode: 'ramp', steps, total, holds, ramp: { p99TargetMs: opts.p99, highestHoldingRate: good } })
     await cancelRfqs(api, key, rfqs)
-    return finish(a.out, report)
+    return finish(a.out!, report)
   }
   await cancelRfqs(api, key, rfqs)
-  return finish(a.out, buildReport({ relay, api, startedAt, mode: 'fixed', steps, total }))
+  return finish(a.out!, buildReport({ relay, api, startedAt, mode: 'fixed', steps, total }))
 }
 
 function holdsTarget(r: StepResult, p99: number): boolean {

@@ -4,6 +4,7 @@
 // /options/strike-detail and /options/venues one request at a time (latency, not throughput),
 // through the real engine in its own process. Targets: tape p99 < 10 ms, ladder p99 < 25 ms.
 // `node dist/bench/options.js` (BENCH_TRADES, BENCH_SNAPSHOTS, BENCH_REQUESTS to scale).
+import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { SyntheticMarket } from '../engine/ingest/sources/synthetic.js'
 import { mapTrade, mapTicker, type TradeRow, type SnapshotRow } from '../engine/ingest/deribit/map.js'
 import { upsertInstruments, insertTrades, insertSnapshots, insertSpotRefs } from '../engine/store/options.js'
@@ -12,6 +13,8 @@ import type { DeribitInstrument } from '../engine/ingest/deribit/types.js'
 import { startEngineProcess } from './lib/engineProcess.js'
 import { benchDatabase } from './lib/benchDb.js'
 import { load } from './lib/load.js'
+
+parseCli('options.js', benchUsage('options', 'Options market-data latency at scale (1,000,000 trades, 200,000 snapshots): tape, ladder, strike detail, venues.', { BENCH_TRADES: 'trades (1000000)', BENCH_SNAPSHOTS: 'snapshots (200000)', BENCH_REQUESTS: 'requests per case' }), {})
 
 const TRADES = Number(process.env.BENCH_TRADES ?? 1_000_000)
 const SNAPSHOTS = Number(process.env.BENCH_SNAPSHOTS ?? 200_000)

@@ -14,6 +14,7 @@
 // Env: BENCH_QUOTES (default 60000), BENCH_PACED_RATE (5000), BENCH_PACED_SECS (3), BENCH_POOL_THREADS
 // (default: the engine's, cores - 1), BENCH_WINDOW (quotes in flight, default 2048), BENCH_PROFILE=<dir>
 // (a CPU profile of the engine's main thread during the throughput phase, written to <dir>).
+import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { fork, type ChildProcess } from 'node:child_process'
 import { Session } from 'node:inspector'
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -215,5 +216,9 @@ async function main(): Promise<void> {
   ])
 }
 
-if (process.argv.includes('--engine')) await engineMain()
-else if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main()
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { values: cli } = parseCli('relay.js', benchUsage('relay', 'Relay throughput and latency over real WebSockets against the same-run signer-recovery ceiling.',
+    { BENCH_QUOTES: 'quotes in the throughput phase (60000)', BENCH_PACED_RATE: 'paced phase rate (5000)', BENCH_PACED_SECS: 'paced phase seconds (3)',
+      BENCH_POOL_THREADS: 'pool threads (cores - 1)', BENCH_WINDOW: 'quotes in flight (2048)', BENCH_PROFILE: 'dir for a CPU profile' }), { engine: { type: 'boolean' } })
+  if (cli.engine) await engineMain(); else await main()
+}

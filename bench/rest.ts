@@ -4,12 +4,15 @@
 // `BENCH_SECONDS` each (default 5). The public per-IP limit is raised: every client is 127.0.0.1.
 // Also the relay's REST polling (served from memory) against the relay's /health, and the open list
 // against /api/v1/health, as ratios measured in the same run.
+import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { join } from 'node:path'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { load, type LoadResult } from './lib/load.js'
 import { startEngineProcess } from './lib/engineProcess.js'
 import { repoRoot } from '../engine/paths.js'
 import { registrationMessage } from '../engine/agents/message.js'
+
+parseCli('rest.js', benchUsage('rest', 'REST read throughput: the RFQ list and detail, the relay polling routes against its /health.', { BENCH_SECONDS: 'seconds per case (5)', BENCH_CONCURRENCY: 'keep-alive connections (64)', BENCH_RFQS: 'live RFQs (200)' }), {})
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5)
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 64)

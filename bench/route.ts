@@ -4,6 +4,7 @@
 // shortfall against a brute-force fine-grained optimum, and our per-pool V3 quote time against
 // @uniswap/v3-sdk's Pool.getOutputAmount on the same ticks.
 // Run: npx tsc -p tsconfig.json && node dist/bench/route.js
+import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { createRequire } from 'node:module'
 import { Bench } from 'tinybench'
 import { findRoute, diffBps, type FindRouteInput, type PoolMeta } from '../workers/sor/findRoute.js'
@@ -14,6 +15,8 @@ import { fineOptimum } from '../workers/sor/fineOptimum.js'
 import type { Address, PoolState, StablePool, V2Pool, V3Pool } from '../workers/sor/types.js'
 import { getSqrtRatioAtTick, MAX_TICK, MIN_TICK } from '../workers/sor/v3/tickMath.js'
 import { v3PoolFromPositions, type V3Position } from '../workers/sor/v3/poolFromPositions.js'
+
+parseCli('route.js', benchUsage('route', 'Route-finder latency on a synthetic 1,000-pool graph, against the best single route, the 5%-step split and a fine optimum.', {}), {})
 
 // the SDKs' ESM builds use directory imports Node rejects; their CommonJS builds load fine
 const require = createRequire(import.meta.url)

@@ -1,6 +1,7 @@
 // Signer recovery, measured three ways: viem (the reference), the native path on one thread, and
 // batches of 64 through a real 2-thread Piscina pool. Run: node dist/bench/sig.js
 // measureRecoveryCeiling() is exported for the relay bench: it is the per-core ceiling a relay can reach.
+import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { pathToFileURL } from 'node:url'
 import { Bench } from 'tinybench'
 import { Piscina } from 'piscina'
@@ -104,4 +105,7 @@ function throughputOf(bench: Bench, name: string): number {
   return 1000 / result.period // runs / total time: the mean of per-sample rates would overweight fast samples
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main()
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  parseCli('sig.js', benchUsage('sig', 'EIP-712 quote signer recovery: viem, native secp256k1, and the Piscina pool in batches.'), {})
+  await main()
+}

@@ -8,8 +8,18 @@ import { startEngine } from './app.js'
 import { acquireInstanceLock, AlreadyRunning } from './ops/instanceLock.js'
 import { installLastResort } from './ops/lastResort.js'
 import { PortInUse } from './front/uws.js'
+import { parseCli } from './ops/cli.js'
+
+const USAGE = `Usage: node dist/engine/main.js   (or: make run)
+
+Starts the RFQ engine: the API, the options terminal and the relay (WebSocket and REST), on an embedded
+PostgreSQL under DATA_DIR unless DATABASE_URL is set. Configuration is read from the environment only;
+every variable, its default and its meaning is in the README's Configuration table. A bad value stops the
+start with one line naming it (exit 2); another engine on the same DATA_DIR, or a port in use, is one line
+and exit 1. Ctrl-C or SIGTERM drains and exits 0.`
 
 async function main(): Promise<void> {
+  parseCli('engine', USAGE, {})
   const config = loadConfig()
   const log = createLogger(config.LOG_LEVEL)
   // before anything touches the data directory: a second engine must not stop the first one's PostgreSQL

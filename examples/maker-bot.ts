@@ -1,7 +1,7 @@
 // A maker bot: quotes every RFQ it sees at a fixed price less a spread. `node dist/examples/maker-bot.js --help`.
 // It outlives a relay restart (the SDK reconnects and restores its subscriptions) and logs both edges.
 import { pathToFileURL } from 'node:url'
-import { parseArgs } from 'node:util'
+import { parseCli } from '../engine/ops/cli.js'
 import { MakerClient } from '../sdk/maker.js'
 import type { Hex, SubmitResult } from '../sdk/types.js'
 import { quoteAmounts, type PriceRule } from '../sdk/pricing.js'
@@ -35,11 +35,10 @@ restarts. Options (each also read from the environment variable in brackets):
   -h, --help              this text`
 
 async function main(): Promise<void> {
-  const { values: a } = parseArgs({ options: {
+  const { values: a } = parseCli('maker-bot.js', HELP, {
     relay: { type: 'string' }, key: { type: 'string' }, 'price-num': { type: 'string' }, 'price-den': { type: 'string' }, 'spread-bps': { type: 'string' },
-    'reconnect-initial-ms': { type: 'string' }, 'max-reconnects': { type: 'string' }, help: { type: 'boolean', short: 'h' },
-  } })
-  if (a.help) { console.log(HELP); return }
+    'reconnect-initial-ms': { type: 'string' }, 'max-reconnects': { type: 'string' },
+  })
   const key = (a.key ?? process.env.MAKER_PRIVATE_KEY) as Hex | undefined
   if (!key) { console.error('maker-bot: a maker key is required: --key 0x... or MAKER_PRIVATE_KEY (see --help)'); process.exit(2) }
   const big = (v: string | undefined, d: string) => { try { return BigInt(v ?? d) } catch { console.error(`maker-bot: not an integer: ${v}`); process.exit(2) } }

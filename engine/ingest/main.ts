@@ -5,8 +5,17 @@ import { loadConfig, ConfigError, type Config } from '../config.js'
 import { createLogger } from '../log.js'
 import { openIngestDatabase } from './database.js'
 import { runIngestion } from './run.js'
+import { parseCli } from '../ops/cli.js'
+
+const USAGE = `Usage: node dist/engine/ingest/main.js   (or: make ingest)
+
+Runs the options market-data ingestion: INGEST_SOURCE=deribit (the exchange's API at DERIBIT_BASE_URL),
+replay (a recording at INGEST_FILE) or synthetic. It reads the engine's environment (see the README's
+Configuration table); make run starts it as a child when INGEST_SOURCE is not off. Exits 0 when a replay
+is done or on SIGINT/SIGTERM, 1 on failure, 2 on bad configuration.`
 
 async function main(): Promise<number> {
+  parseCli('ingest', USAGE, {})
   let config: Config
   try {
     config = loadConfig()

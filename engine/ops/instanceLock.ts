@@ -80,3 +80,8 @@ function askHolder(name: string): Promise<InstanceInfo | null> {
     sock.on('error', () => done(null))
   })
 }
+
+/** Who holds the lock of `dir`, or null when nobody does (no instance is running there). */
+export async function holderOf(kind: string, dir: string): Promise<InstanceInfo | null> {
+  return askHolder(lockName(kind, dir))
+}

@@ -5,8 +5,22 @@ import { stopStale } from '../store/embedded.js'
 import { createLogger } from '../log.js'
 import { repoRoot } from '../paths.js'
 import { startSandbox } from './start.js'
+import { parseCli } from '../ops/cli.js'
+import { acquireInstanceLock, AlreadyRunning } from '../ops/instanceLock.js'
+
+parseCli('sandbox', `Usage: node dist/engine/sandbox/main.js   (or: make sandbox)
+
+Starts a whole venue on this machine: anvil (port SANDBOX_RPC_PORT, default 8545), the SpotRFQ contract,
+five test tokens, Uniswap V2/V3 and stable-swap pools with liquidity, funded accounts, the engine wired to
+all of it, and a maker bot; then prints the walk-through (docs/sandbox.md). One sandbox per checkout: a
+second one exits with one line naming the first. Ctrl-C stops everything.`, {})
 
 const dir = join(repoRoot, '.data/sandbox')
+// one sandbox per checkout: a second one must not kill the first one's chain or database
+const lock = await acquireInstanceLock('sandbox', dir).catch(e => {
+  if (e instanceof AlreadyRunning) { console.error(e.message); process.exit(1) }
+  throw e
+})
 const log = createLogger(process.env.LOG_LEVEL ?? 'info', 'sandbox')
 // The chain is new every run (same deterministic addresses), so its database must be too: old fills
 // would show in the league and the pool scan would resume past the new chain's blocks.
@@ -19,6 +33,7 @@ if (!env.DATABASE_URL) {
 }
 const sandbox = await startSandbox({ dir, rpcPort: Number(process.env.SANDBOX_RPC_PORT ?? 8545), log, env })
 const { urls, venue } = sandbox
+lock.setPorts(Object.fromEntries(Object.entries({ api: urls.api, terminal: urls.terminal, relay: urls.relay, rpc: urls.rpc }).map(([k, u]) => [k, Number(new URL(u).port)])))
 writeFileSync(join(dir, 'sandbox.json'), JSON.stringify({ urls, chainId: venue.chainId, spotRfq: venue.spotRfq, accounts: venue.accounts, tokens: venue.tokens }, null, 2))
 
 const a = venue.accounts

@@ -1,0 +1,25 @@
+// Every entry point explains itself: `--help` (or -h) prints its usage and exits 0; an unknown or
+// malformed option is one line that says so and points at --help (exit 2). node:util's parseArgs does
+// the parsing: no hand-rolled argv slicing.
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+
+type Options = NonNullable<ParseArgsConfig['options']>
+
+export function parseCli<O extends Options>(name: string, usage: string, options: O, opts: { positionals?: boolean; argv?: string[] } = {}):
+  { values: { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string }; positionals: string[] } {
+  try {
+    const parsed = parseArgs({ args: opts.argv ?? process.argv.slice(2), options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: opts.positionals ?? false, strict: true })
+    if ((parsed.values as { help?: boolean }).help) { process.stdout.write(usage.trimEnd() + '\n'); process.exit(0) }
+    return parsed as never
+  } catch (e) {
+    process.stderr.write(`${name}: ${(e as Error).message.split('\n')[0].replace(/\. To specify a positional.*$/, '')} (see ${name} --help)\n`)
+    process.exit(2)
+  }
+}
+
+/** A bench's usage: what it measures and the environment variables that scale it. */
+export function benchUsage(name: string, what: string, env: Record<string, string> = {}): string {
+  const vars = Object.entries(env).map(([k, v]) => `  ${k.padEnd(22)} ${v}`).join('\n')
+  return `Usage: node dist/bench/${name}.js\n\n${what}\n${vars ? `\nEnvironment:\n${vars}\n` : ''}`
+}

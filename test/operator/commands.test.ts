@@ -1,0 +1,88 @@
+// Every command explains itself: --help on every entry point (a real process: exit 0, a usage text,
+// nothing started), an unknown option is one line and exit 2, `make help` lists every target, the
+// sandbox CLI says what to do when no sandbox runs, a second sandbox is refused with one line, and the
+// lock file matches package.json (so `npm ci` installs a fresh clone without rewriting it).
+import { test, describe } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn, spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { repoRoot } from '../../engine/paths.js'
+import { acquireInstanceLock } from '../../engine/ops/instanceLock.js'
+
+const ENTRY_POINTS = ['engine/main.js', 'engine/ingest/main.js', 'engine/sandbox/main.js', 'engine/sandbox/cli.js', 'examples/maker-bot.js',
+  'bench/all.js', 'bench/http.js', 'bench/sig.js', 'bench/route.js', 'bench/relay.js', 'bench/rest.js', 'bench/league.js', 'bench/options.js', 'bench/loadtest.js']
+
+function run(file: string, args: string[], env: Record<string, string> = {}) {
+  const { NODE_TEST_CONTEXT: _, ...base } = process.env
+  return spawnSync(process.execPath, [join(repoRoot, 'dist', file), ...args], { encoding: 'utf8', timeout: 20_000, env: { ...base, ...env } })
+}
+
+function runAsync(file: string, args: string[]): Promise<{ status: number; stderr: string }> {
+  const { NODE_TEST_CONTEXT: _, ...env } = process.env
+  return new Promise(resolve => {
+    const child = spawn(process.execPath, [join(repoRoot, 'dist', file), ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', d => { stderr += d })
+    child.on('exit', code => resolve({ status: code ?? 1, stderr }))
+  })
+}
+
+describe('commands explain themselves', () => {
+  for (const file of ENTRY_POINTS) {
+    test(`${file} --help: exit 0 with its usage, starting nothing; an unknown option: one line, exit 2`, () => {
+      const t0 = Date.now()
+      const h = run(file, ['--help'])
+      assert.equal(h.status, 0, h.stderr)
+      assert.match(h.stdout, /^Usage: /)
+      assert.ok(h.stdout.split('\n').length >= 3, 'more than a bare usage line')
+      assert.ok(Date.now() - t0 < 10_000, 'nothing was started')
+      const bad = run(file, ['--no-such-option'])
+      assert.equal(bad.status, 2, `${bad.stdout}${bad.stderr}`)
+      assert.equal(bad.stderr.trim().split('\n').length, 1, bad.stderr)
+      assert.match(bad.stderr, /Unknown option '--no-such-option' \(see .+ --help\)/)
+    })
+  }
+
+  test('make help lists every target with one line each', () => {
+    const r = spawnSync('make', ['-s', 'help'], { cwd: repoRoot, encoding: 'utf8' })
+    assert.equal(r.status, 0, r.stderr)
+    const listed = r.stdout.trimEnd().split('\n').map(l => /^ {2}make (\S+)\s+\S/.exec(l)?.[1])
+    const makefile = readFileSync(join(repoRoot, 'Makefile'), 'utf8')
+    const targets = [...makefile.matchAll(/^([a-z]+):/gm)].map(m => m[1]).filter(t => t !== 'all')
+    assert.deepEqual(listed.sort(), targets.sort())
+  })
+
+  test('the sandbox CLI with no sandbox running: one line saying how to start one, exit 1, no stack', async () => {
+    const r = run('engine/sandbox/cli.js', ['register'])
+    assert.equal(r.status, 1)
+    assert.equal(r.stderr.trim(), 'no sandbox running; start one with `make sandbox`')
+  })
+
+  test('a second sandbox in the same checkout exits non-zero within seconds with one line naming the first', async () => {
+    const held = await acquireInstanceLock('sandbox', join(repoRoot, '.data/sandbox'))    // stands for the running sandbox
+    held.setPorts({ api: 3000, relay: 8080 })
+    try {
+      const t0 = Date.now()
+      // spawned asynchronously: this process holds the lock and must be free to answer the newcomer's question
+      const r = await runAsync('engine/sandbox/main.js', [])
+      assert.equal(r.status, 1)
+      assert.ok(Date.now() - t0 < 10_000)
+      assert.match(r.stderr.trim(), new RegExp(`^sandbox already running \\(pid ${process.pid}, ports api 3000, relay 8080, data dir .+/\\.data/sandbox\\)$`))
+    } finally { await held.release() }
+  })
+
+  test('the lock file is in sync with package.json (npm ci installs it as is; a fresh build rewrites nothing)', () => {
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'))
+    const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8'))
+    const root = lock.packages['']
+    assert.equal(lock.name, pkg.name)
+    assert.equal(root.version, pkg.version)
+    assert.deepEqual(root.dependencies ?? {}, pkg.dependencies ?? {})
+    assert.deepEqual(root.devDependencies ?? {}, pkg.devDependencies ?? {})
+    for (const name of [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)]) {
+      assert.ok(lock.packages[`node_modules/${name}`], `${name} is locked`)
+    }
+    assert.match(readFileSync(join(repoRoot, 'Makefile'), 'utf8'), /^\tnpm ci /m)
+  })
+})
