@@ -56,13 +56,24 @@ async function main(): Promise<number> {
     }
   }
   const concurrency = process.env.TEST_CONCURRENCY ?? '2'
-  const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...files], {
+  // People read node:test's `spec` reporter (each failure in full, the counts at the end); a TAP copy goes
+  // to a file, from which the last line is the plain "tests: N passed, N failed" any CI can read.
+  const tap = join(repoRoot, '.data', `test-run-${process.pid}.tap`)
+  const reporter = process.env.TEST_REPORTER ?? 'spec'
+  const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`,
+    `--test-reporter=${reporter}`, '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files], {
     stdio: 'inherit',
     env: { ...process.env, TEST_DATABASE_ADMIN_URL: adminUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
   })
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => { child.kill(sig) })
   const code = await new Promise<number>(resolve => child.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0))))
   await stop?.()
+  if (existsSync(tap)) {
+    const text = readFileSync(tap, 'utf8')
+    const count = (k: string) => Number(new RegExp(`^# ${k} (\\d+)$`, 'm').exec(text)?.[1] ?? NaN)
+    rmSync(tap, { force: true })
+    console.log(`\ntests: ${count('pass')} passed, ${count('fail')} failed`)
+  }
   return code
 }
 

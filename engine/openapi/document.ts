@@ -3,6 +3,7 @@
 // test/api/openapi.test.ts calls every documented route on that port and checks the reverse too
 // (every mounted route is documented), which is what keeps this file true.
 import { schemas, s } from './schemas.js'
+import { VERSION } from '../version.js'
 
 type Surface = 'api' | 'terminal' | 'relay'
 interface Param { name: string; in: 'path' | 'query' | 'header'; required?: boolean; schema: object; description?: string; example?: unknown }
@@ -152,7 +153,7 @@ export function openapiDocument(): Record<string, unknown> {
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'RFQ engine', version: '1.0.0', description: 'RFQ REST API, fills, benchmark, route finder, league, options market data and relay REST. Errors are JSON {error, ...debug}; 429 carries Retry-After. Public endpoints of the API port: 100 requests/min per IP; agent endpoints: per-agent sliding limits.' },
+    info: { title: 'RFQ engine', version: VERSION, description: 'RFQ REST API, fills, benchmark, route finder, league, options market data and relay REST. Errors are JSON {error, ...debug}; 429 carries Retry-After. Public endpoints of the API port: 100 requests/min per IP; agent endpoints: per-agent sliding limits.' },
     servers: Object.values(SERVERS),
     paths,
     components: {

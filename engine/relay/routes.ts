@@ -14,6 +14,7 @@ import type { IndexedRfq, LiveIndex } from '../../actors/liveIndex.js'
 import type { Domain } from '../../workers/sig/types.js'
 import { ok } from '../front/request.js'
 import { cancelAuthMode } from './cancelAuth.js'
+import { VERSION } from '../version.js'
 import { canSee, type Viewer } from '../../actors/visibility.js'
 import { tokenViewer } from '../rfq/viewer.js'
 import { Errors } from '../front/errors.js'
@@ -40,6 +41,7 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
       activeRfqs: book.activeRfqs, totalQuotes: book.totalQuotes, connectedClients: deps.connectedClients(),
       uptime: Math.floor((Date.now() - ctx.startedAt) / 1000),
       cancelAuth,                                    // 'open' (anyone may cancel) or 'signature' (the taker signs)
+      version: VERSION,
       domain: { name: domain.name, version: domain.version, chainId: domain.chainId, verifyingContract: domain.verifyingContract },
       ...(up ? {} : { database: 'down' }),
     } }

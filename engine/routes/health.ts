@@ -2,15 +2,16 @@
 // Postgres answers, because an operator's probe wants to know that.
 import type { EngineContext } from '../context.js'
 import { ok, json } from '../front/request.js'
+import { VERSION } from '../version.js'
 
 export function healthRoutes({ surfaces, sql }: EngineContext): void {
   surfaces.terminal.get('/health', () => ok({ status: 'ok' }))
   const apiHealth = async () => {
     try {
       await sql`select 1`
-      return ok({ status: 'ok', database: 'ok' })
+      return ok({ status: 'ok', database: 'ok', version: VERSION })
     } catch {
-      return json(503, { status: 'degraded', database: 'down', error: 'Database unavailable' })
+      return json(503, { status: 'degraded', database: 'down', error: 'Database unavailable', version: VERSION })
     }
   }
   surfaces.api.get('/health', apiHealth)

@@ -51,3 +51,12 @@ describe('documentation', () => {
     assert.deepEqual(links.filter(l => !existsSync(join(repoRoot, l))), [])
   })
 })
+
+test('one version: package.json, the lock, the newest CHANGELOG entry, OpenAPI info.version', async () => {
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'))
+  const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8'))
+  const changelog = readFileSync(join(repoRoot, 'CHANGELOG.md'), 'utf8')
+  const newest = /^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}$/m.exec(changelog)?.[1]
+  const { openapiDocument } = await import('../../engine/openapi/document.js')
+  assert.deepEqual([lock.version, newest, (openapiDocument() as { info: { version: string } }).info.version], [pkg.version, pkg.version, pkg.version])
+})

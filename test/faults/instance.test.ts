@@ -7,6 +7,7 @@ import { createServer, connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { testDatabase } from '../helpers/db.js'
+import { VERSION } from '../../engine/version.js'
 import { spawnEngine, refusedStart } from './process.js'
 
 describe('one engine per data directory', () => {
@@ -114,7 +115,7 @@ describe('embedded PostgreSQL', () => {
     try {
       const e = await spawnEngine({ DATA_DIR: dataDir, DATABASE_URL: '' })
       const h = await (await fetch(`${e.api}/health`)).json() as { status: string; database: string }
-      assert.deepEqual(h, { status: 'ok', database: 'ok' })
+      assert.deepEqual(h, { status: 'ok', database: 'ok', version: VERSION })
       const pw = join(dataDir, 'pg-password')
       assert.equal(statSync(pw).mode & 0o777, 0o600)
       assert.notEqual(readFileSync(pw, 'utf8').trim(), 'postgres')

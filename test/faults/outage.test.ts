@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
 import { startEmbeddedPostgres, freePort } from '../../engine/store/embedded.js'
+import { VERSION } from '../../engine/version.js'
 import { spawnEngine } from './process.js'
 import { newAgent, post } from '../api/agentKit.js'
 import { Client, account, makeQuote, sign, ZERO } from '../relay/helpers.js'
@@ -53,7 +54,7 @@ test('PostgreSQL stopped and started under load', { timeout: 120_000 }, async ()
     await new Promise(r => setTimeout(r, 2500))
     const health = await fetch(`${engine.api}/health`)
     assert.equal(health.status, 503)
-    assert.deepEqual(await health.json(), { status: 'degraded', database: 'down', error: 'Database unavailable' })
+    assert.deepEqual(await health.json(), { status: 'degraded', database: 'down', error: 'Database unavailable', version: VERSION })
     const relayHealth = await fetch(`${engine.relay}/health`)
     assert.equal(relayHealth.status, 503)
     assert.equal((await relayHealth.json() as { status: string }).status, 'degraded')
