@@ -1,11 +1,11 @@
 // Baseline upsert and the performance reports (spec "Benchmark").
 import type { EngineContext } from '../context.js'
 import { ok } from '../front/request.js'
-import { Errors } from '../front/errors.js'
+import { Errors, HttpError } from '../front/errors.js'
 import { isAddress } from '../fills/values.js'
 import { parseBaselineBody } from './parseBaseline.js'
 import { storeBaseline } from './storeBaseline.js'
-import { rfqPerformance, performanceSummary } from '../store/fills.js'
+import { rfqPerformance, performanceSummary, performanceMissing } from '../store/fills.js'
 import { improvementBps } from '../../workers/fills/improvement.js'
 import { roundTo } from '../../workers/fills/round.js'
 
@@ -22,7 +22,8 @@ export function benchmarkRoutes({ surfaces, sql }: EngineContext, o: { clientSou
     const rfqId = req.query.get('rfqId')
     if (!rfqId) throw Errors.badRequest('Missing rfqId')
     const p = await rfqPerformance(sql, rfqId)
-    if (!p) throw Errors.notFound('No baseline or fill found for this RFQ')
+    // the spec's text, and which of the two is missing (`missing: ["baseline" | "fill", ...]`)
+    if (!p) throw new HttpError(404, 'No baseline or fill found for this RFQ', { missing: await performanceMissing(sql, rfqId) })
     // A fill recorded before its baseline arrived was not benchmarked then: report it against the baseline now.
     const bps = p.benchmarkAvailable ? p.improvementBps
       : improvementBps({ kind: p.kind, rfqAmountIn: p.rfqAmountIn, rfqAmountOut: p.rfqAmountOut, baselineAmountIn: p.baselineAmountIn, baselineAmountOut: p.baselineAmountOut })

@@ -123,13 +123,22 @@ export const operations: Op[] = [
   { surface: 'relay', method: 'get', path: '/quotes', summary: 'Quotes of one RFQ', tag: 'relay', params: [q('rfqId', s.str, undefined, true, 'rfq_00000000000000000000000000000000')], ok: { schema: any }, errors: [400, 404] },
 ]
 
-const SERVERS: Record<Surface, { url: string; description: string }> = {
-  api: { url: 'http://localhost:3000', description: 'RFQ, benchmark, route finder and league REST API (API_PORT)' },
-  terminal: { url: 'http://localhost:3001', description: 'options market data API (TERMINAL_PORT)' },
-  relay: { url: 'http://localhost:8080', description: 'relay REST; the same port serves the WebSocket (RELAY_PORT)' },
+type Servers = Record<Surface, { url: string; description: string; variables?: Record<string, { default: string; description: string }> }>
+
+/**
+ * The servers, from the running configuration: the API is this document's own origin (a relative URL);
+ * the terminal and the relay are on the same host at their configured ports (a variable a client sets).
+ */
+export function serversFrom(ports: { API_PORT: number; TERMINAL_PORT: number; RELAY_PORT: number }): Servers {
+  const host = { host: { default: 'localhost', description: 'the host this document was fetched from' } }
+  return {
+    api: { url: '/', description: `RFQ, benchmark, route finder and league REST API (API_PORT ${ports.API_PORT})` },
+    terminal: { url: `http://{host}:${ports.TERMINAL_PORT}`, variables: host, description: 'options market data API (TERMINAL_PORT)' },
+    relay: { url: `http://{host}:${ports.RELAY_PORT}`, variables: host, description: 'relay REST; the same port serves the WebSocket (RELAY_PORT)' },
+  }
 }
 
-export function openapiDocument(): Record<string, unknown> {
+export function openapiDocument(SERVERS: Servers = serversFrom({ API_PORT: 3000, TERMINAL_PORT: 3001, RELAY_PORT: 8080 })): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const op of operations) {
     // one path on several ports (/health): one path item listing every port's server

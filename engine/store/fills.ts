@@ -61,6 +61,13 @@ export async function rfqPerformance(sql: Tx, rfqId: string): Promise<RfqPerform
     filledAt: r.filled_at, baselineAmountIn: r.b_amount_in, baselineAmountOut: r.baseline_amount_out, baselineSource: r.source, kind: r.kind === 1 ? 1 : 0 }
 }
 
+/** Which of the two a performance report needs is missing for an RFQ: its baseline, its fill, or both. */
+export async function performanceMissing(sql: Tx, rfqId: string): Promise<('baseline' | 'fill')[]> {
+  const [r] = await sql`
+    select exists (select 1 from baselines where rfq_id = ${rfqId}) as baseline, exists (select 1 from fills where rfq_id = ${rfqId}) as fill`
+  return [...(r!.baseline ? [] : ['baseline' as const]), ...(r!.fill ? [] : ['fill' as const])]
+}
+
 export interface Summary {
   totalFills: number
   avgImprovementBps: number | null

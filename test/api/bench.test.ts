@@ -68,8 +68,14 @@ describe('baselines and performance', () => {
     const b = baselineBody({ baselineAmountOut: '2000000' })
     const none = await get(t.api, `/api/v1/rfq/performance?rfqId=${b.rfqId}`)
     assert.deepEqual([none.status, none.body.error], [404, 'No baseline or fill found for this RFQ'])
+    assert.deepEqual(none.body.missing, ['baseline', 'fill'])
     await post(t.api, '/api/v1/rfq/baseline', b)
-    assert.equal((await get(t.api, `/api/v1/rfq/performance?rfqId=${b.rfqId}`)).status, 404)   // baseline, no fill
+    const noFill = await get(t.api, `/api/v1/rfq/performance?rfqId=${b.rfqId}`)
+    assert.deepEqual([noFill.status, noFill.body.missing], [404, ['fill']])   // baseline, no fill
+    const loneId = 'rfq-no-baseline-' + b.rfqId
+    assert.equal((await post(t.api, '/api/v1/fills', fillBody({ rfqId: loneId }))).status, 200)
+    const noBaseline = await get(t.api, `/api/v1/rfq/performance?rfqId=${loneId}`)
+    assert.deepEqual([noBaseline.status, noBaseline.body.error, noBaseline.body.missing], [404, 'No baseline or fill found for this RFQ', ['baseline']])
     const f = await post(t.api, '/api/v1/fills', fillBody({ rfqId: b.rfqId, amountOut: '2010000' }))
     const p = await get(t.api, `/api/v1/rfq/performance?rfqId=${b.rfqId}`)
     assert.equal(p.status, 200)

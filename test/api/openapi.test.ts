@@ -3,7 +3,7 @@
 import { test, before, after, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { startTestEngine, type TestEngine } from '../helpers/engine.js'
-import { operations, openapiDocument } from '../../engine/openapi/document.js'
+import { operations, openapiDocument, serversFrom } from '../../engine/openapi/document.js'
 import { get, post, newAgent } from './agentKit.js'
 
 describe('OpenAPI', () => {
@@ -23,7 +23,10 @@ describe('OpenAPI', () => {
     const r = await get(t.api, '/api/v1/openapi.json')
     assert.equal(r.status, 200)
     assert.equal(r.body.openapi, '3.1.0')
-    assert.deepEqual(r.body, JSON.parse(JSON.stringify(openapiDocument())))
+    assert.deepEqual(r.body, JSON.parse(JSON.stringify(openapiDocument(serversFrom(t.engine.ctx.config)))))
+    // servers from the running configuration: the API relative, the others at their configured ports
+    const servers = r.body.servers as { url: string }[]
+    assert.deepEqual(servers.map(x => x.url), ['/', `http://{host}:${t.engine.ctx.config.TERMINAL_PORT}`, `http://{host}:${t.engine.ctx.config.RELAY_PORT}`])
     for (const [path, item] of Object.entries(r.body.paths as Record<string, Record<string, { responses: object }>>)) {
       assert.ok(path.startsWith('/'), path)
       for (const m of ['get', 'post']) if (item[m]) assert.ok(Object.keys(item[m]!.responses).length >= 1, `${m} ${path}`)
