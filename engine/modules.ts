@@ -24,8 +24,8 @@ export async function mountModules(ctx: EngineContext) {
   fillsModule(ctx, { events: book.events, verifyFill })
   baselineModule(ctx)
   leagueRoutes(ctx)
-  await rfqApiModule(ctx, { book, index, verifyFill })
-  const { routeFinder } = await sorModule(ctx)
+  const { tokens } = await rfqApiModule(ctx, { book, index, verifyFill })
+  const { routeFinder } = await sorModule(ctx, { tokens })
   const baselines = storeServerBaselines({ events: book.events, routeFinder, sql: ctx.sql, log: ctx.log })
   ctx.onShutdown(async () => { baselines.stop(); await baselines.settled() })
   return { book, routeFinder, baselines }

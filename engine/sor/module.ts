@@ -1,6 +1,7 @@
 // The route finder (SOR) surface: protocol registry, pool scan, pool-state refresh, quotes. Returns
 // the RouteFinder other modules use (a server-side baseline at RFQ creation).
 import type { EngineContext } from '../context.js'
+import type { TokenRegistry } from '../tokens/registry.js'
 import { createSorService, type RouteFinder } from './service.js'
 import { sorRoutes } from './routes.js'
 
@@ -8,8 +9,8 @@ export type { RouteFinder }
 export type { SorQuote } from './quote.js'
 export type { QuoteParams } from './quoteParams.js'
 
-export async function sorModule(ctx: EngineContext): Promise<{ routeFinder: RouteFinder }> {
+export async function sorModule(ctx: EngineContext, { tokens }: { tokens: Pick<TokenRegistry, 'resolve'> }): Promise<{ routeFinder: RouteFinder }> {
   const sor = await createSorService({ config: ctx.config, sql: ctx.sql, pool: ctx.pool, log: ctx.log.child({ module: 'sor' }) })
-  sorRoutes(ctx, sor)
+  sorRoutes(ctx, sor, tokens)
   return { routeFinder: sor.routeFinder }
 }

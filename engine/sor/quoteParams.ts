@@ -22,10 +22,16 @@ export interface QuoteParams {
   given?: { tokenIn: string; tokenOut: string }
 }
 
-export function parseQuoteQuery(q: URLSearchParams): Required<Omit<QuoteParams, 'slugs'>> & { slugs: string[] } {
+/**
+ * tokenIn and tokenOut are addresses or registry symbols, as the RFQ API takes them: anything starting
+ * with 0x must be a well-formed address (400 otherwise); a symbol is resolved by the caller through the
+ * token registry (404 `Token X not found in registry` when it is not there).
+ */
+export function parseQuoteQuery(q: URLSearchParams): Required<Omit<QuoteParams, 'slugs' | 'tokenIn' | 'tokenOut'>> & { tokenIn: string; tokenOut: string; slugs: string[] } {
   const tokenIn = q.get('tokenIn')?.trim() ?? '', tokenOut = q.get('tokenOut')?.trim() ?? '', amount = q.get('amountIn')?.trim() ?? ''
   if (!tokenIn || !tokenOut || !amount) throw SorErrors.missingParams()
-  if (!isAddress(tokenIn) || !isAddress(tokenOut)) throw SorErrors.invalidAddress()
+  const wellFormed = (t: string) => t.toLowerCase().startsWith('0x') ? isAddress(t) : t.length <= 32
+  if (!wellFormed(tokenIn) || !wellFormed(tokenOut)) throw SorErrors.invalidAddress()
   if (tokenIn.toLowerCase() === tokenOut.toLowerCase()) throw SorErrors.sameToken()
   const amountIn = parseU256(amount)
   if (amountIn === null || amountIn === 0n) throw SorErrors.invalidAmount()
@@ -39,7 +45,7 @@ export function parseQuoteQuery(q: URLSearchParams): Required<Omit<QuoteParams, 
   const slugs = parseSlugs(q.get('slugs'))
   const explain = parseBool(q.get('explain'), true)
   return {
-    tokenIn: tokenIn.toLowerCase() as Address, tokenOut: tokenOut.toLowerCase() as Address, amountIn,
+    tokenIn, tokenOut, amountIn,
     maxHops: maxHops as 1 | 2, maxRoutes, maxSplit, slugs, explain, given: { tokenIn, tokenOut },
   }
 }

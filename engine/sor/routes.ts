@@ -4,13 +4,14 @@ import { ok } from '../front/request.js'
 import { tokensByAddresses, type Token } from '../store/tokens.js'
 import type { Address } from '../../workers/sor/types.js'
 import type { SorService } from './service.js'
+import type { TokenRegistry } from '../tokens/registry.js'
 import { parseQuoteQuery } from './quoteParams.js'
 import { coverage, healthView, poolView, stateView } from './views.js'
 import { SorErrors } from './errors.js'
 import { isAddress } from '../../workers/values/index.js'
 
 
-export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorService): void {
+export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorService, tokens: Pick<TokenRegistry, 'resolve'>): void {
   const api = surfaces.api
   const tokenMap = async (addresses: Address[]): Promise<Map<string, Token>> =>
     new Map((await tokensByAddresses(sql, config.CHAIN_ID, addresses)).map(t => [t.address, t]))
@@ -21,7 +22,19 @@ export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorServ
     return raw.toLowerCase() as Address
   }
 
-  api.get('/api/v1/sor/quote', async req => ok(await sor.routeFinder.quote(parseQuoteQuery(req.query))))
+  // a symbol resolves through the one resolver the RFQ API uses (engine/tokens/registry.ts)
+  const resolve = async (given: string): Promise<Address> => {
+    if (isAddress(given)) return given.toLowerCase() as Address
+    const t = await tokens.resolve(given)
+    if (!t) throw SorErrors.tokenNotFound(given)
+    return t.address as Address
+  }
+  api.get('/api/v1/sor/quote', async req => {
+    const p = parseQuoteQuery(req.query)
+    const [tokenIn, tokenOut] = [await resolve(p.tokenIn), await resolve(p.tokenOut)]
+    if (tokenIn === tokenOut) throw SorErrors.sameToken()
+    return ok(await sor.routeFinder.quote({ ...p, tokenIn, tokenOut, given: { tokenIn: p.tokenIn, tokenOut: p.tokenOut } }))
+  })
 
   api.get('/api/v1/sor/protocols', () => ok({ protocols: sor.protocols }))
 

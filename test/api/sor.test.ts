@@ -310,7 +310,8 @@ test('every error text of the quote endpoint', async () => {
     [{ tokenIn: AAA, amountIn: '1' }, 400, 'Missing required params: tokenIn, tokenOut, amountIn'],
     [{ tokenIn: AAA, tokenOut: BBB }, 400, 'Missing required params: tokenIn, tokenOut, amountIn'],
     [{ tokenIn: AAA, tokenOut: BBB, amountIn: '' }, 400, 'Missing required params: tokenIn, tokenOut, amountIn'],
-    [{ tokenIn: 'AAA', tokenOut: BBB, amountIn: '1' }, 400, 'Invalid token address format'],
+    [{ tokenIn: '0xAAA', tokenOut: BBB, amountIn: '1' }, 400, 'Invalid token address format'],
+    [{ tokenIn: 'NOSUCHSYMBOL', tokenOut: BBB, amountIn: '1' }, 404, 'Token NOSUCHSYMBOL not found in registry'],
     [{ tokenIn: AAA, tokenOut: BBB.slice(0, 41), amountIn: '1' }, 400, 'Invalid token address format'],
     [{ tokenIn: AAA, tokenOut: AAA.toUpperCase().replace('0X', '0x'), amountIn: '1' }, 400, 'tokenIn and tokenOut must be different'],
     [{ tokenIn: AAA, tokenOut: BBB, amountIn: '0' }, 400, 'amountIn must be a positive integer (raw units)'],
@@ -334,6 +335,22 @@ test('every error text of the quote endpoint', async () => {
     const r = await get(quoteUrl(query))
     assert.deepEqual([r.status, r.body], [status, { error }], JSON.stringify(query))
   }
+})
+
+test('token symbols resolve exactly as the RFQ API resolves them (one resolver), any case; the answer equals the address\'s', async () => {
+  const { AAA, BBB } = world.tokens
+  const registry = await get(`/api/v1/tokens`)
+  const symbolOf = (a: string) => (registry.body.tokens as { address: string; symbol: string }[]).find(t => t.address === a.toLowerCase())?.symbol
+  const [symIn, symOut] = [symbolOf(AAA), symbolOf(BBB)]
+  assert.ok(symIn && symOut, 'the scanned tokens are in the registry with their symbols')
+  const byAddress = await get(quoteUrl({ tokenIn: AAA, tokenOut: BBB, amountIn: '1000000000000000000' }))
+  const bySymbol = await get(quoteUrl({ tokenIn: symIn.toLowerCase(), tokenOut: symOut, amountIn: '1000000000000000000' }))
+  assert.equal(bySymbol.status, 200)
+  assert.deepEqual(bySymbol.body.routes, byAddress.body.routes)
+  assert.equal(bySymbol.body.summary.amountOut, byAddress.body.summary.amountOut)
+  assert.equal(bySymbol.body.summary.tokenIn, AAA.toLowerCase())
+  const same = await get(quoteUrl({ tokenIn: symIn, tokenOut: AAA, amountIn: '1' }))
+  assert.deepEqual([same.status, same.body], [400, { error: 'tokenIn and tokenOut must be different' }])
 })
 
 test('defaults: maxHops 2, maxSplit 4, maxRoutes 5, explain true; and what each parameter changes', async () => {
