@@ -114,6 +114,8 @@ export const operations: Op[] = [
     params: [q('underlying', s.str), q('limit', { type: 'integer', maximum: 500, default: 50 }), q('offset', s.int), q('liquidityGuess', { enum: ['all', 'rfq', 'clob', 'unknown'] }), q('venue', { enum: ['all', 'VENUE_A', 'VENUE_B'] })],
     ok: { schema: s.obj({ trades: { type: 'array', items: any }, count: s.int }) }, errors: [400, 401] },
   { surface: 'terminal', method: 'get', path: '/options/ladder', summary: 'Per-expiry strike ladder', tag: 'options', auth: 'terminalKey', params: [underlying, expiry], ok: { schema: any }, errors: [400, 401] },
+  { surface: 'terminal', method: 'get', path: '/options/underlyings', summary: 'Each underlying with trades: {underlyings: [{underlying, tradeCount, lastTradeAt (ISO)}]}, by name', tag: 'options', auth: 'terminalKey',
+    ok: { schema: s.obj({ underlyings: { type: 'array', items: s.obj({ underlying: s.str, tradeCount: s.int, lastTradeAt: s.nullable(s.iso) }) } }) }, errors: [401] },
   { surface: 'terminal', method: 'get', path: '/options/venues', summary: 'Per-expiry venue summaries', tag: 'options', auth: 'terminalKey', params: [underlying], ok: { schema: any }, errors: [400, 401] },
   { surface: 'terminal', method: 'get', path: '/options/strike-detail', summary: 'Per-strike pricing detail', tag: 'options', auth: 'terminalKey',
     params: [underlying, expiry, q('strike', s.num, 'display value', true, '100000'), q('isCall', { enum: ['true', 'false'] }, undefined, true, 'true')], ok: { schema: any }, errors: [400, 401] },

@@ -3,7 +3,7 @@
 // A database failure throws out of the handler: 503 when the database is unreachable, else 500 {error}.
 import type { EngineContext } from '../context.js'
 import { ok, type Handler } from '../front/request.js'
-import { tapeBody, ladder, expirySummaries, latestSpot, ownVenueActive, strikeDetail } from '../store/options.js'
+import { tapeBody, ladder, expirySummaries, latestSpot, ownVenueActive, strikeDetail, underlyings } from '../store/options.js'
 import { parseExpiryDay } from '../ingest/deribit/instrumentName.js'
 import { requireParams, underlyingParam, expiryParam, limitParam, offsetParam, liquidityParam, venueParam, strikeParam, isCallParam } from './params.js'
 import { ladderStrikeView, expiryView, strikeDetailView, EMPTY_STRIKE_DETAIL } from './views.js'
@@ -33,6 +33,9 @@ export function optionsRoutes({ surfaces, sql }: EngineContext): void {
     const expiryTs = rows[0]?.expiry_ts ?? parseExpiryDay(expiry)!.date
     return ok({ underlying, expiry, expiryTs: expiryTs.toISOString(), strikes: rows.map(ladderStrikeView) })
   })
+
+  // beyond the spec: what the tape can be filtered by, with each underlying's size and freshness
+  get('/options/underlyings', async () => ok({ underlyings: await underlyings(sql) }))
 
   get('/options/venues', async req => {
     const q = req.query

@@ -243,3 +243,15 @@ export async function strikeDetail(sql: Sql, q: { underlying: string; expiryDay:
       and i.strike = ${q.strike} and i.is_call = ${q.isCall}`
   return row ? { ...row, trade_count_1h: Number(row.trade_count_1h) } : null
 }
+
+/**
+ * Each underlying with trades: its trade count (from the maintained counts, not a scan) and its last
+ * trade's time (one walk of the (underlying, ts) index each).
+ */
+export async function underlyings(sql: Sql): Promise<{ underlying: string; tradeCount: number; lastTradeAt: string | null }[]> {
+  const rows = await sql`
+    select c.underlying, sum(c.n)::int8 as trades,
+      (select t.ts from option_trades t where t.underlying = c.underlying order by t.ts desc, t.id desc limit 1) as last_ts
+    from option_trade_counts c group by c.underlying having sum(c.n) > 0 order by c.underlying`
+  return rows.map(r => ({ underlying: r.underlying as string, tradeCount: Number(r.trades), lastTradeAt: r.last_ts ? (r.last_ts as Date).toISOString() : null }))
+}
