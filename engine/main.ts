@@ -9,6 +9,7 @@ import { acquireInstanceLock, AlreadyRunning } from './ops/instanceLock.js'
 import { installLastResort } from './ops/lastResort.js'
 import { PortInUse } from './front/uws.js'
 import { parseCli } from './ops/cli.js'
+import { banner } from './ops/banner.js'
 
 const USAGE = `Usage: node dist/engine/main.js   (or: make run)
 
@@ -27,13 +28,7 @@ async function main(): Promise<void> {
   installLastResort(log)
   const engine = await startEngine(config, { log })
   lock.setPorts({ api: engine.ports.api, terminal: engine.ports.terminal, relay: engine.ports.relay })
-  const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST
-  process.stdout.write([
-    `terminal (options data)  http://${host}:${engine.ports.terminal}`,
-    `api (rfq/fills/sor/league) http://${host}:${engine.ports.api}`,
-    `relay (websocket + rest) ws://${host}:${engine.ports.relay}  http://${host}:${engine.ports.relay}`,
-    '',
-  ].join('\n'))
+  process.stdout.write(banner(config, engine.ports, engine.db.embedded ? 'embedded' : 'url'))
   let signalled = false
   const shutdown = (signal: string) => {
     if (signalled) return

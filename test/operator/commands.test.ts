@@ -86,3 +86,26 @@ describe('commands explain themselves', () => {
     assert.match(readFileSync(join(repoRoot, 'Makefile'), 'utf8'), /^\tnpm ci /m)
   })
 })
+
+test('make run ends its start with a banner: every surface, OpenAPI, metrics, where the data lives, the next step', async () => {
+  const { spawnEngine } = await import('../faults/process.js')
+  const { testDatabase } = await import('../helpers/db.js')
+  const { mkdtempSync, rmSync } = await import('node:fs')
+  const { tmpdir } = await import('node:os')
+  const { VERSION } = await import('../../engine/version.js')
+  const db = await testDatabase('n')
+  const dir = mkdtempSync(join(tmpdir(), 'engine-'))
+  const e = await spawnEngine({ DATA_DIR: dir, DATABASE_URL: db.url })
+  try {
+    await new Promise(r => setTimeout(r, 100))
+    const out = e.stdout()
+    for (const line of [`RFQ engine ${VERSION} is up.`, `${e.api}/api/v1/openapi.json`, `${e.api}/metrics`, `ws://127.0.0.1:${e.ports.relay}`,
+      `http://127.0.0.1:${e.ports.terminal}`, 'PostgreSQL at DATABASE_URL', 'Next: ', 'make sandbox']) assert.ok(out.includes(line), `banner lacks ${line}:\n${out}`)
+    assert.equal((await fetch(`${e.api}/api/v1/openapi.json`)).status, 200)      // the banner's URLs answer
+    assert.equal(await e.term(), 0)
+  } finally {
+    e.child.kill('SIGKILL')
+    rmSync(dir, { recursive: true, force: true })
+    await db.drop()
+  }
+})
