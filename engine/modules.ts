@@ -14,17 +14,17 @@ import { createFillVerifier } from './chain/verifyFill.js'
 import { createChainClient } from './chain/client.js'
 
 export async function mountModules(ctx: EngineContext) {
-  const { book, index } = await relayModule(ctx)
-  healthRoutes(ctx)
-  metricsRoutes(ctx)
-  optionsModule(ctx)
   const { RPC_URL, SPOT_RFQ_ADDRESS, FILL_VERIFY } = ctx.config
   const verifyFill = FILL_VERIFY === 'chain' && RPC_URL && SPOT_RFQ_ADDRESS ? createFillVerifier(createChainClient(RPC_URL), SPOT_RFQ_ADDRESS) : undefined
   if (verifyFill) ctx.log.info({ spotRfq: SPOT_RFQ_ADDRESS }, 'fills are verified on chain')
+  const { book, index, rfqs } = await relayModule(ctx, { verifyFill })
+  healthRoutes(ctx)
+  metricsRoutes(ctx)
+  optionsModule(ctx)
   fillsModule(ctx, { events: book.events, verifyFill })
   baselineModule(ctx)
   leagueRoutes(ctx)
-  const { tokens } = await rfqApiModule(ctx, { book, index, verifyFill })
+  const { tokens } = await rfqApiModule(ctx, { book, index, rfqs })
   const { routeFinder } = await sorModule(ctx, { tokens })
   const baselines = storeServerBaselines({ events: book.events, routeFinder, sql: ctx.sql, log: ctx.log })
   ctx.onShutdown(async () => { baselines.stop(); await baselines.settled() })

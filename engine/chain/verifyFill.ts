@@ -1,13 +1,18 @@
 // Fills verified on chain (beyond the spec, which trusts whatever is posted): with RPC_URL and
 // SPOT_RFQ_ADDRESS set, a fill is accepted only if its txHash has a successful receipt whose
 // SpotRFQ `QuoteFilled` event names the same maker, taker, tokens and amounts. Points and the
-// league cannot then be farmed with invented fills.
+// league cannot then be farmed with invented fills. Answers an outcome: the block time the fill was
+// mined at (the fill rule's clock), or why not; the surfaces choose status and text.
 import { parseEventLogs, type Hex, type PublicClient } from 'viem'
 import type { FillInput } from '../../actors/rfqTypes.js'
-import { Errors, HttpError } from '../front/errors.js'
 import { spotRfqArtifact } from './spotRfq.js'
 
-export type FillVerifier = (fill: FillInput) => Promise<void>
+export type Verified =
+  | { ok: true; minedAt: number }
+  | { ok: false; code: 'FILL_UNVERIFIED'; reason: string }
+  | { ok: false; code: 'CHAIN_UNAVAILABLE'; reason: string }
+
+export type FillVerifier = (fill: FillInput) => Promise<Verified>
 
 export const VerifyErrors = {
   notFound: 'Fill not verified on chain: transaction not found',
@@ -22,26 +27,33 @@ interface QuoteFilledArgs { maker: string; taker: string; tokenIn: string; token
 export function createFillVerifier(client: PublicClient, spotRfq: `0x${string}`): FillVerifier {
   const { abi } = spotRfqArtifact()
   const contract = spotRfq.toLowerCase()
+  const unverified = (reason: string): Verified => ({ ok: false, code: 'FILL_UNVERIFIED', reason })
+  const rpcDown = (e: unknown): Verified => ({ ok: false, code: 'CHAIN_UNAVAILABLE', reason: VerifyErrors.rpc((e as Error).message.split('\n')[0]!) })
   return async fill => {
     let receipt
     try {
       receipt = await client.getTransactionReceipt({ hash: fill.txHash as Hex })
     } catch (e) {
-      const name = (e as { name?: string }).name
-      if (name === 'TransactionReceiptNotFoundError') throw Errors.badRequest(VerifyErrors.notFound)
-      throw new HttpError(503, VerifyErrors.rpc((e as Error).message.split('\n')[0]!))
+      if ((e as { name?: string }).name === 'TransactionReceiptNotFoundError') return unverified(VerifyErrors.notFound)
+      return rpcDown(e)
     }
-    if (receipt.status !== 'success') throw Errors.badRequest(VerifyErrors.reverted)
+    if (receipt.status !== 'success') return unverified(VerifyErrors.reverted)
     const events = parseEventLogs({ abi, logs: receipt.logs.filter(l => l.address.toLowerCase() === contract), eventName: 'QuoteFilled' }) as unknown as { args: QuoteFilledArgs }[]
-    if (!events.length) throw Errors.badRequest(VerifyErrors.noEvent(contract))
+    if (!events.length) return unverified(VerifyErrors.noEvent(contract))
     // One transaction may settle several quotes (a batch filler): any one matching event suffices.
     let best: string[] | null = null
     for (const { args } of events) {
       const wrong = mismatches(args, fill)
-      if (!wrong.length) return
+      if (!wrong.length) { best = null; break }
       if (!best || wrong.length < best.length) best = wrong
     }
-    throw Errors.badRequest(VerifyErrors.mismatch(best!))
+    if (best) return unverified(VerifyErrors.mismatch(best))
+    try {
+      const block = await client.getBlock({ blockNumber: receipt.blockNumber })
+      return { ok: true, minedAt: Number(block.timestamp) }
+    } catch (e) {
+      return rpcDown(e)
+    }
   }
 }
 

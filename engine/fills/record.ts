@@ -8,7 +8,6 @@ import type { Tx } from '../store/db.js'
 import { baselineForRfq } from '../store/baselines.js'
 import { insertFill } from '../store/fills.js'
 import { bumpRollups, invalidateBases } from '../store/league.js'
-import { Errors } from '../front/errors.js'
 import { improvementCentiBps, centiToBps, centiToDecimal } from '../../workers/fills/improvement.js'
 import { pointsV2, POINTS_VERSION } from '../../workers/fills/points.js'
 
@@ -32,18 +31,18 @@ export interface RecordFillDeps {
   events?: EventBus<RfqEvent>
 }
 
-export const DUPLICATE_FILL = 'Fill already recorded for this transaction'
+export type Recorded = { ok: true; fill: FillRecord } | { ok: false; code: 'DUPLICATE_FILL' }
 
 /**
  * Records one fill. `sql` is the pool (recordFill opens and commits its own transaction) or a
- * transaction from `sql.begin` (the caller commits; a 409 thrown here should roll it back).
- * Throws HttpError 409 `Fill already recorded for this transaction` when txHash was recorded before.
+ * transaction from `sql.begin` (the caller commits, and rolls back on a refusal of its own).
+ * A txHash recorded before is refused with DUPLICATE_FILL and writes nothing.
  */
-export async function recordFill(sql: Sql | Tx, input: FillInput, deps: RecordFillDeps = {}): Promise<FillRecord> {
+export async function recordFill(sql: Sql | Tx, input: FillInput, deps: RecordFillDeps = {}): Promise<Recorded> {
   if ('begin' in sql && typeof sql.begin === 'function') {
-    const record = await (sql as Sql).begin(tx => recordIn(tx, input, deps))
-    deps.events?.publish(fillRecordedEvent(record, input.rfqId, input.visibility))
-    return record
+    const recorded = await (sql as Sql).begin(tx => recordIn(tx, input, deps))
+    if (recorded.ok) deps.events?.publish(fillRecordedEvent(recorded.fill, input.rfqId, input.visibility))
+    return recorded
   }
   return recordIn(sql, input, deps)
 }
@@ -53,7 +52,7 @@ export function fillRecordedEvent(fill: FillRecord, rfqId: string | null, visibi
     takerPoints: fill.takerPoints, makerPoints: fill.makerPoints } }
 }
 
-async function recordIn(tx: Tx, input: FillInput, deps: RecordFillDeps): Promise<FillRecord> {
+async function recordIn(tx: Tx, input: FillInput, deps: RecordFillDeps): Promise<Recorded> {
   const txHash = input.txHash.toLowerCase()
   const taker = input.taker.toLowerCase(), maker = input.maker.toLowerCase()
   const baseline = input.rfqId ? await baselineForRfq(tx, input.rfqId) : undefined
@@ -65,22 +64,17 @@ async function recordIn(tx: Tx, input: FillInput, deps: RecordFillDeps): Promise
   const isPrivate = input.visibility === 'private'
   const points = pointsV2({ notionalUsd: input.amountInUsd, improvementBps, isPrivate, taker, maker,
     amountIn: input.amountIn, amountOut: input.amountOut })
-  let inserted
-  try {
-    inserted = await insertFill(tx, {
+  // `on conflict do nothing`: a duplicate leaves the caller's transaction usable (no aborted statement)
+  const inserted = await insertFill(tx, {
       txHash, rfqId: input.rfqId, taker, maker, tokenIn: input.tokenIn.toLowerCase(), tokenOut: input.tokenOut.toLowerCase(),
       amountIn: input.amountIn, amountOut: input.amountOut, amountInUsd: input.amountInUsd, isPrivate,
       benchmarkAvailable: !!baseline, improvementBps: centiToDecimal(centi), baselineSource: baseline?.source ?? null,
-      takerPoints: points.takerPoints, makerPoints: points.makerPoints, pointsVersion: POINTS_VERSION, filledAt: deps.filledAt ?? null,
-    })
-  } catch (e) {
-    if ((e as { code?: string }).code === '23505') throw Errors.conflict(DUPLICATE_FILL)
-    throw e
-  }
-  if (!inserted) throw Errors.conflict(DUPLICATE_FILL)
+    takerPoints: points.takerPoints, makerPoints: points.makerPoints, pointsVersion: POINTS_VERSION, filledAt: deps.filledAt ?? null,
+  })
+  if (!inserted) return { ok: false, code: 'DUPLICATE_FILL' }
   if (deps.filledAt) await invalidateBases(tx, inserted.day)   // a backdated fill can fall before a period's first day
   // A self-trade is recorded (its txHash is spent) but stays out of the league: no volume to farm.
   if (taker !== maker) await bumpRollups(tx, { taker, maker, day: inserted.day, notionalUsd: input.amountInUsd, benchmarkAvailable: !!baseline,
     improvementBps: centiToDecimal(centi), isPrivate, takerPoints: points.takerPoints, makerPoints: points.makerPoints })
-  return { id: inserted.id, txHash, improvementBps, takerPoints: points.takerPoints, makerPoints: points.makerPoints, version: POINTS_VERSION }
+  return { ok: true, fill: { id: inserted.id, txHash, improvementBps, takerPoints: points.takerPoints, makerPoints: points.makerPoints, version: POINTS_VERSION } }
 }

@@ -1,4 +1,6 @@
-// POST /api/v1/fills: parse, record (one transaction), publish after commit.
+// POST /api/v1/fills: parse, verify on chain when configured, record (one transaction), publish after
+// commit. The public recorder records a trade (its rfqId only picks the baseline); it never changes an
+// RFQ's status: only the agent fill does (engine/rfq/service.ts).
 import type { RfqEvent } from '../../actors/rfqTypes.js'
 import type { EventBus } from '../../actors/events.js'
 import type { EngineContext } from '../context.js'
@@ -6,12 +8,15 @@ import { ok } from '../front/request.js'
 import { parseFillBody } from './parse.js'
 import { recordFill } from './record.js'
 import type { FillVerifier } from '../chain/verifyFill.js'
+import { refusalReply } from '../rfqApi/refusals.js'
 
 export function fillRoutes({ surfaces, sql }: EngineContext, deps: { events?: EventBus<RfqEvent>; verifyFill?: FillVerifier }): void {
   surfaces.api.post('/api/v1/fills', async req => {
     const input = parseFillBody(req.body)
-    await deps.verifyFill?.(input)            // on-chain check when the chain is configured
-    const fill = await recordFill(sql, input, { events: deps.events })
-    return ok({ success: true, fill })
+    const verified = await deps.verifyFill?.(input)
+    if (verified && !verified.ok) throw refusalReply(verified, 'record')
+    const recorded = await recordFill(sql, input, { events: deps.events })
+    if (!recorded.ok) throw refusalReply(recorded, 'record')
+    return ok({ success: true, fill: recorded.fill })
   })
 }

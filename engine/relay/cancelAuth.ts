@@ -3,9 +3,9 @@
 // with EIP-191 personal_sign, the fixed text `Cancel RFQ <rfqId>` and send it as data.signature.
 // RELAY_CANCEL_AUTH=open|signature overrides the default (open on CHAIN_ID 31337, else signature).
 // A replayed signature can only cancel the RFQ it names, and an RFQ is cancelled at most once.
-import type { Address } from '../../actors/rfqTypes.js'
-import { RelayErrors, type RelayError } from '../../actors/errors.js'
 import { recoverPersonalSigner } from '../../workers/sig/eip191.js'
+import type { CancelProof } from '../rfq/service.js'
+import { refuse } from '../rfq/outcomes.js'
 
 export type CancelAuthMode = 'open' | 'signature'
 
@@ -18,9 +18,9 @@ export function relayCancelMessage(rfqId: string): string {
   return `Cancel RFQ ${rfqId}`
 }
 
-/** null when the cancel may proceed, else the ERROR to send. */
-export function checkCancelAuth(mode: CancelAuthMode, rfqId: string, taker: Address, signature: unknown): RelayError | null {
-  if (mode === 'open') return null
-  if (signature === undefined || signature === null || signature === '') return RelayErrors.cancelSignatureRequired()
-  return recoverPersonalSigner(relayCancelMessage(rfqId), signature) === taker ? null : RelayErrors.cancelNotTaker()
+/** The proof a CANCEL_REQUEST carries under `mode`; the RFQ service decides whether it is the taker's. */
+export function relayCancelProof(mode: CancelAuthMode, rfqId: string, signature: unknown): CancelProof {
+  if (mode === 'open') return { kind: 'open' }
+  if (signature === undefined || signature === null || signature === '') return { kind: 'refused', refusal: refuse('CANCEL_SIGNATURE_REQUIRED') }
+  return { kind: 'signer', address: recoverPersonalSigner(relayCancelMessage(rfqId), signature) }
 }

@@ -11,8 +11,10 @@ import { relayDomain } from './domain.js'
 import { cancelAuthMode } from './cancelAuth.js'
 import { mountRelaySockets } from './sessions.js'
 import { relayRoutes } from './routes.js'
+import { createRfqService, type RfqService } from '../rfq/service.js'
+import type { FillVerifier } from '../chain/verifyFill.js'
 
-export async function relayModule(ctx: EngineContext): Promise<{ book: RfqBook; index: LiveIndex }> {
+export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFill?: FillVerifier } = {}): Promise<{ book: RfqBook; index: LiveIndex; rfqs: RfqService }> {
   const { config: c, log, sql } = ctx
   const domain = relayDomain(c)
   if (cancelAuthMode(c) === 'open') {
@@ -30,6 +32,7 @@ export async function relayModule(ctx: EngineContext): Promise<{ book: RfqBook; 
     ttlSecs: c.RFQ_TTL_SECS,
     onWarn: (msg, detail) => log.warn(detail, msg),
   })
+  const rfqs = createRfqService({ sql, book, verifyFill })   // the one lifecycle, shared with the REST API
   const index = new LiveIndex(book.events)   // the pollers' read model, kept from the book's events
   const restored = await loadLiveRfqs(sql, c.RFQ_TTL_SECS)
   book.restore(restored)
@@ -37,7 +40,7 @@ export async function relayModule(ctx: EngineContext): Promise<{ book: RfqBook; 
   if (restored.length) log.info({ rfqs: restored.length }, 'live RFQs restored into the relay')
 
   const sockets = mountRelaySockets(ctx.surfaces.relayApp, {
-    book, log, rateLimitPerMin: c.RATE_LIMIT_PER_MIN, pingIntervalMs: c.RELAY_PING_INTERVAL_MS,
+    book, rfqs, log, rateLimitPerMin: c.RATE_LIMIT_PER_MIN, pingIntervalMs: c.RELAY_PING_INTERVAL_MS,
     maxBackpressure: c.RELAY_MAX_BACKPRESSURE, maxPayload: c.RELAY_MAX_PAYLOAD_BYTES, cancelAuth: cancelAuthMode(c), trustProxy: c.TRUST_PROXY, trustProxyHops: c.TRUST_PROXY_HOPS,
     maxConnectionsPerIp: c.RELAY_MAX_CONNECTIONS_PER_IP,
   })
@@ -52,5 +55,5 @@ export async function relayModule(ctx: EngineContext): Promise<{ book: RfqBook; 
     index.close()
     await writer.flush()      // every accepted quote is committed before Postgres closes
   })
-  return { book, index }
+  return { book, index, rfqs }
 }

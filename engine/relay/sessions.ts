@@ -24,7 +24,9 @@ import { clientIp } from '../front/ip.js'
 import { isUnavailable } from '../store/unavailable.js'
 import { decode, encode, lazyFrames, type Encoding, type RelayMessage } from './codec.js'
 import { describeValue } from '../../workers/values/index.js'
-import { checkCancelAuth, type CancelAuthMode } from './cancelAuth.js'
+import { relayCancelProof, type CancelAuthMode } from './cancelAuth.js'
+import type { RfqService } from '../rfq/service.js'
+import { relayRefusal } from './refusals.js'
 
 export type Channel = 'rfqs' | 'quotes'
 const CHANNELS: readonly Channel[] = ['rfqs', 'quotes']
@@ -32,6 +34,8 @@ const MAX_SHARE_TOKENS = 64
 
 export interface RelayOptions {
   book: RfqBook
+  /** the one RFQ service: CANCEL_REQUEST goes through it like the REST cancel */
+  rfqs: RfqService
   log: Logger
   rateLimitPerMin: number
   pingIntervalMs: number
@@ -178,15 +182,12 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
     const s = ws.getUserData()
     const rfqId = d.rfqId
     if (typeof rfqId !== 'string' || !rfqId) return sendError(ws, s, RelayErrors.cancelMissingRfqId())
-    const live = o.book.peek(rfqId)
-    const visible = live && (live.rfq.visibility === 'public' || (live.shareTokenHash !== null && (s.shares.has(live.shareTokenHash)
-      || (typeof d.shareToken === 'string' && hashShareToken(d.shareToken) === live.shareTokenHash))))
-    if (!live || !visible) return sendError(ws, s, RelayErrors.cancelNotFound(), rfqId)
-    const denied = checkCancelAuth(o.cancelAuth, rfqId, live.rfq.taker, d.signature)
-    if (denied) return sendError(ws, s, denied, rfqId)
+    // this socket's share tokens, and one sent with the request, make it a viewer of those private RFQs
+    const hashes = [...s.shares.keys(), ...(typeof d.shareToken === 'string' && d.shareToken ? [hashShareToken(d.shareToken)] : [])]
     try {
-      const outcome = await o.book.cancel(rfqId)
-      if (!outcome.ok) sendError(ws, s, RelayErrors.cancelNotFound(), rfqId)
+      const outcome = await o.rfqs.cancel(rfqId, relayCancelProof(o.cancelAuth, rfqId, d.signature),
+        { viewer: { shareTokenHashes: hashes, agentId: null }, liveOnly: true, mustSee: true })
+      if (!outcome.ok) sendError(ws, s, relayRefusal(outcome), rfqId)
       // success: no reply (spec)
     } catch (err) {
       o.log.error({ err, rfqId }, 'cancel failed')

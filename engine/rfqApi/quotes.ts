@@ -1,6 +1,7 @@
 // POST /api/v1/quotes {rfqId, quote, signature, shareToken?}: the relay's QUOTE_SUBMIT path through
 // the book (same actor, same checks, same broadcast), answered with the spec's REST texts.
-import type { RfqDirectory, QuoteVerdict } from '../../actors/rfqTypes.js'
+import type { QuoteVerdict } from '../../actors/rfqTypes.js'
+import type { RfqService } from '../rfq/service.js'
 import type { Handler } from '../front/request.js'
 import { ok } from '../front/request.js'
 import { Errors, HttpError } from '../front/errors.js'
@@ -12,14 +13,14 @@ export const QuoteErrors = {
   signature: 'Invalid signature',
 } as const
 
-export function submitQuoteHandler(book: RfqDirectory): Handler {
+export function submitQuoteHandler(rfqs: Pick<RfqService, 'submitQuote'>): Handler {
   return async req => {
     const b = req.body
     if (b === null || typeof b !== 'object' || Array.isArray(b)) throw Errors.invalidJson()
     const { rfqId, quote, signature, shareToken } = b as Record<string, unknown>
     if (typeof rfqId !== 'string' || !rfqId || quote === null || typeof quote !== 'object' || Array.isArray(quote)) throw Errors.badRequest(QuoteErrors.missing)
     if (typeof signature !== 'string' || !signature) throw Errors.badRequest(QuoteErrors.signature)
-    const verdict = await book.submitQuote(rfqId, quote, signature, typeof shareToken === 'string' ? { shareToken } : undefined)
+    const verdict = await rfqs.submitQuote(rfqId, quote, signature, typeof shareToken === 'string' ? { shareToken } : undefined)
     if (!verdict.ok) {
       if (verdict.code === 'INTERNAL') throw new HttpError(503, verdict.message, { code: verdict.code })
       throw Errors.badRequest(restText(verdict), { code: verdict.code })

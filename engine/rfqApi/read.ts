@@ -2,20 +2,21 @@
 // and the agent listing (live, db or both).
 import type { RfqDirectory } from '../../actors/rfqTypes.js'
 import type { AgentAuth } from '../agents/auth.js'
-import { canSee, type RfqAccess, type Viewer } from '../../actors/visibility.js'
+import { canSee, type Viewer } from '../../actors/visibility.js'
+import type { RfqService } from '../rfq/service.js'
 import { viewerOf } from '../rfq/viewer.js'
 import type { Sql } from '../store/db.js'
 import type { Handler, Req } from '../front/request.js'
 import type { TokenRegistry } from '../tokens/registry.js'
 import { ok, intParam } from '../front/request.js'
 import { Errors } from '../front/errors.js'
-import { rfqById, rfqPage } from '../store/rfqQueries.js'
+import { rfqPage } from '../store/rfqQueries.js'
 import { encodeCursor, decodeCursor } from './cursor.js'
 import { liveDetail, liveItem, persistedDetail, rowItem, tokensOf } from './views.js'
 
 export const PAGE = { default: 50, max: 100 } as const
 
-interface Deps { sql: Sql; book: RfqDirectory; tokens: TokenRegistry; auth: Pick<AgentAuth, 'optionalAgent'> }
+interface Deps { sql: Sql; book: RfqDirectory; tokens: TokenRegistry; auth: Pick<AgentAuth, 'optionalAgent'>; rfqs: RfqService }
 
 export function listHandler(deps: Deps): Handler {
   return async req => ok(await dbPage(deps, req, await viewerOf(req, deps.auth)))
@@ -24,9 +25,9 @@ export function listHandler(deps: Deps): Handler {
 /** A private RFQ the viewer may not see answers exactly as an unknown id does. */
 export function detailHandler(deps: Deps): Handler {
   return async req => {
-    const found = await findRfq(deps, req.params.id!, await viewerOf(req, deps.auth))
+    const found = await deps.rfqs.find(req.params.id!, await viewerOf(req, deps.auth))
     if (!found) throw Errors.notFound('Not found')
-    return ok(found.detail)
+    return ok(found.live ? liveDetail(found.live, await tokensOf([found.live.rfq], deps.tokens)) : persistedDetail(found.row!, await tokensOf([found.row!], deps.tokens)))
   }
 }
 
@@ -43,21 +44,6 @@ export function agentListHandler(deps: Deps): Handler {
     if (source === 'db') return ok({ source, ...db })
     return ok({ source, live: { items: live }, db })
   }
-}
-
-/**
- * Live view first (it has the quotes), then storage; undefined when unknown or when `viewer` may not see
- * it (the visibility rule). Without a viewer the caller decides (cancel and fill authorise by proof).
- */
-export async function findRfq(deps: Pick<Deps, 'sql' | 'book' | 'tokens'>, id: string, viewer?: Viewer) {
-  const peeked = deps.book.peek(id)
-  if (peeked && viewer && !canSee({ ...peeked.rfq, shareTokenHash: peeked.shareTokenHash }, viewer)) return undefined
-  const view = await deps.book.describe(id)
-  if (view) return { live: view, row: undefined, taker: view.rfq.taker, access: { ...view.rfq, shareTokenHash: peeked?.shareTokenHash ?? null },
-    detail: liveDetail(view, await tokensOf([view.rfq], deps.tokens)) }
-  const row = await rfqById(deps.sql, id)
-  if (!row || (viewer && !canSee(row, viewer))) return undefined
-  return { live: undefined, row, taker: row.taker, access: row as RfqAccess, detail: persistedDetail(row, await tokensOf([row], deps.tokens)) }
 }
 
 function paging(req: Req): { open: boolean; limit: number; beforeSeq: number | null } {

@@ -68,14 +68,15 @@ export async function cancelPersisted(sql: Tx, id: string): Promise<Date | undef
 }
 
 /**
- * Marks an RFQ filled. For a live RFQ this runs inside the actor's turn; for a persisted one the
- * condition is what keeps a second fill or a cancel from winning too. An expired RFQ may still be
- * filled: the on-chain quote deadline can outlive the RFQ's own expiry. False when not fillable.
+ * Marks an RFQ filled: the fill rule (engine/rfq/service.ts) as one conditional update. For a live RFQ
+ * this runs inside the actor's turn; for a stored one the condition is what keeps a second fill or a
+ * cancel from winning too. `happenedAt` (unix seconds) is when the fill happened: it must be before the
+ * expiry (a row stored EXPIRED still qualifies when its fill was mined in time). False when not fillable.
  */
-export async function markFilled(sql: Tx, id: string, txHash: string): Promise<boolean> {
+export async function markFilled(sql: Tx, id: string, txHash: string, happenedAt: number): Promise<boolean> {
   const rows = await sql`
     update rfqs set status = 'FILLED', fill_tx_hash = ${txHash}, filled_at = now()
-    where id = ${id} and status in ('OPEN', 'QUOTED', 'EXPIRED')
+    where id = ${id} and status in ('OPEN', 'QUOTED', 'EXPIRED') and expiry > ${happenedAt}
     returning id`
   return rows.length === 1
 }

@@ -123,16 +123,24 @@ describe('POST /api/v1/agent/rfqs/:id/fill', () => {
     }
   })
 
-  test('an RFQ no longer live (expired, persisted) is filled by a guarded update; a cancelled one is refused', async () => {
-    const id = 'rfq_' + randomBytes(16).toString('hex')
-    await t.db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility, status) values (${id}, ${taker.agent.address}, ${WETH}, ${USDC}, 0, 5, ${nowSec() - 10}, 'private', 'EXPIRED')`
-    const body = fillBody()
-    const rs = await Promise.all([fill(id, body), fill(id, fillBody())])
+  test('an RFQ no longer live is filled by a guarded update; one past its expiry, or cancelled, is refused (the one fill rule)', async () => {
+    const stored = 'rfq_' + randomBytes(16).toString('hex')     // in storage only, still before its expiry
+    await t.db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility, status) values (${stored}, ${taker.agent.address}, ${WETH}, ${USDC}, 0, 5, ${nowSec() + 100}, 'private', 'OPEN')`
+    const rs = await Promise.all([fill(stored, fillBody()), fill(stored, fillBody())])
     assert.deepEqual(rs.map(r => r.status).sort(), [200, 409])
-    const [row] = await t.db.sql`select status, fill_tx_hash from rfqs where id = ${id}`
+    const [row] = await t.db.sql`select status, fill_tx_hash from rfqs where id = ${stored}`
     assert.equal(row!.status, 'FILLED')
     const [f] = await t.db.sql`select is_private from fills where tx_hash = ${row!.fill_tx_hash}`
     assert.equal(f!.is_private, true)
+    // past its expiry (shown EXPIRED everywhere): never filled afterwards, whether stored EXPIRED or still OPEN
+    for (const status of ['EXPIRED', 'OPEN']) {
+      const id = 'rfq_' + randomBytes(16).toString('hex')
+      await t.db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility, status) values (${id}, ${taker.agent.address}, ${WETH}, ${USDC}, 0, 5, ${nowSec() - 10}, 'public', ${status})`
+      assert.equal((await get(t.api, `/api/v1/rfqs/${id}`)).body.status, 'EXPIRED')
+      const r = await fill(id, fillBody())
+      assert.deepEqual([r.status, r.body.error, r.body.code, r.body.status], [409, 'RFQ cannot be filled (status EXPIRED)', 'NOT_FILLABLE', 'EXPIRED'])
+      assert.equal((await t.db.sql`select count(*)::int as n from fills where rfq_id = ${id}`)[0]!.n, 0)
+    }
     const cancelled = 'rfq_' + randomBytes(16).toString('hex')
     await t.db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility, status) values (${cancelled}, ${taker.agent.address}, ${WETH}, ${USDC}, 0, 5, ${nowSec() + 100}, 'public', 'CANCELLED')`
     const r = await fill(cancelled, fillBody())

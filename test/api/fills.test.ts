@@ -2,10 +2,10 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { startTestEngine, type TestEngine } from '../helpers/engine.js'
 import { addr, fillBody, baselineBody, post, TEST_ENV, TOKEN_A, TOKEN_B } from './fillsFixtures.js'
-import { recordFill, DUPLICATE_FILL } from '../../engine/fills/record.js'
+import { recordFill } from '../../engine/fills/record.js'
+import { DUPLICATE_FILL } from '../../engine/rfqApi/refusals.js'
 import { EventBus } from '../../actors/events.js'
 import type { RfqEvent, FillInput } from '../../actors/rfqTypes.js'
-import { HttpError } from '../../engine/front/errors.js'
 
 let t: TestEngine
 before(async () => { t = await startTestEngine(TEST_ENV) })
@@ -153,21 +153,29 @@ test('recordFill publishes fill.recorded after commit when it owns the transacti
   const seen: RfqEvent[] = []
   events.subscribe(e => seen.push(e))
   const input = toInput(fillBody({ rfqId: 'rfq-ev' }))
-  const fill = await recordFill(t.db.sql, input, { events })
+  const recorded = await recordFill(t.db.sql, input, { events })
+  assert.ok(recorded.ok)
+  const { fill } = recorded
   assert.deepEqual(seen, [{ type: 'fill.recorded', visibility: 'public', fill: { id: fill.id, txHash: fill.txHash, rfqId: 'rfq-ev', improvementBps: 0, takerPoints: 5, makerPoints: 10 } }])
-  await assert.rejects(recordFill(t.db.sql, input, { events }), (e: unknown) => e instanceof HttpError && e.status === 409 && e.message === DUPLICATE_FILL)
+  // a duplicate is an outcome with a code, not an HTTP error: the surface decides 409 and the text
+  assert.deepEqual(await recordFill(t.db.sql, input, { events }), { ok: false, code: 'DUPLICATE_FILL' })
   assert.equal(seen.length, 1)
+  const again = await post(t.api, '/api/v1/fills', fillBody({ rfqId: 'rfq-ev', txHash: input.txHash }))
+  assert.deepEqual([again.status, again.body.error, again.body.code], [409, DUPLICATE_FILL, 'DUPLICATE_FILL'])
 })
 
-test('inside a caller transaction: a duplicate throws 409 and rolls back the caller\'s own writes', async () => {
+test('inside a caller transaction: a duplicate is refused without aborting it; the caller rolls back its own writes', async () => {
   const id = 'rfq-agent-fill'
   await t.db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility) values (${id}, ${addr(1)}, ${TOKEN_A}, ${TOKEN_B}, 0, 1, 0, 'public')`
   const input = toInput(fillBody({ rfqId: id }))
   await recordFill(t.db.sql, input)
   await assert.rejects(t.db.sql.begin(async tx => {
     await tx`update rfqs set status = 'FILLED', fill_tx_hash = ${input.txHash} where id = ${id}`
-    await recordFill(tx, input)
-  }), (e: unknown) => e instanceof HttpError && e.status === 409)
+    const again = await recordFill(tx, input)
+    assert.deepEqual(again, { ok: false, code: 'DUPLICATE_FILL' })
+    await tx`select 1`                                  // the transaction is still usable after the refusal
+    throw new Error('roll back')
+  }), /roll back/)
   const [r] = await t.db.sql`select status from rfqs where id = ${id}`
   assert.equal(r!.status, 'OPEN')
 })

@@ -27,7 +27,7 @@ describe('bench/loadtest.js against a running engine', () => {
   let t: TestEngine
   let key: string
   before(async () => {
-    t = await startTestEngine({ RATE_LIMIT_PER_MIN: '100000000', PUBLIC_RATE_LIMIT_PER_MIN: '100000' })
+    t = await startTestEngine({ RATE_LIMIT_PER_MIN: '100000000', PUBLIC_RATE_LIMIT_PER_MIN: '100000', AGENT_RATE_PER_MIN: '100000', AGENT_RATE_PER_HOUR: '1000000' })
     key = (await newAgent(t.api, ['taker'])).key
   })
   after(() => t.stop())

@@ -1,0 +1,12 @@
+// The relay's one table from the RFQ service's refusals to ERROR frames. A CANCEL_REQUEST reaches only
+// these; every other refusal of a cancel reads as the spec's one text for an RFQ that cannot be cancelled.
+import type { Refusal } from '../rfq/outcomes.js'
+import { RelayErrors, type RelayError } from '../../actors/errors.js'
+
+export function relayRefusal(r: Refusal): RelayError {
+  switch (r.code) {
+    case 'CANCEL_SIGNATURE_REQUIRED': return RelayErrors.cancelSignatureRequired()
+    case 'NOT_TAKER': case 'CANCEL_NOT_TAKER': return RelayErrors.cancelNotTaker()
+    default: return RelayErrors.cancelNotFound()      // unknown, unseen, ended or no longer open
+  }
+}

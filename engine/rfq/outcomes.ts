@@ -1,0 +1,38 @@
+// What the RFQ service answers: a result, or a refusal with a code. No status codes and no texts here:
+// each surface maps a refusal to its own reply in one table (engine/rfqApi/refusals.ts for the REST
+// API; the relay's in engine/relay/sessions.ts), so the same refusal reads the same on every surface.
+import type { RfqStatus } from '../../actors/rfqTypes.js'
+
+export type Refusal =
+  /** unknown, or a private RFQ the caller may not see (the two answer alike) */
+  | { ok: false; code: 'NOT_FOUND' }
+  /** the caller sees the RFQ but did not create it */
+  | { ok: false; code: 'NOT_TAKER' }
+  /** a cancel with neither an agent key nor a signature */
+  | { ok: false; code: 'NO_PROOF' }
+  /** a signed cancel whose timestamp is missing, or outside the signature window */
+  | { ok: false; code: 'BAD_TIMESTAMP' }
+  | { ok: false; code: 'SIGNATURE_EXPIRED' }
+  /** the relay's own cancel proof (its cancelAuth mode): no signature, or not the taker's */
+  | { ok: false; code: 'CANCEL_SIGNATURE_REQUIRED' }
+  | { ok: false; code: 'CANCEL_NOT_TAKER' }
+  | { ok: false; code: 'NOT_OPEN'; status: RfqStatus }
+  | { ok: false; code: 'NOT_FILLABLE'; status: RfqStatus }
+  | { ok: false; code: 'DUPLICATE_FILL' }
+  /** chain verification refused the fill; `reason` says which check */
+  | { ok: false; code: 'FILL_UNVERIFIED'; reason: string }
+  /** the chain RPC did not answer: nothing was recorded */
+  | { ok: false; code: 'CHAIN_UNAVAILABLE'; reason: string }
+
+export type Outcome<T> = ({ ok: true } & T) | Refusal
+
+export const refuse = <C extends Refusal['code']>(code: C, more?: Omit<Extract<Refusal, { code: C }>, 'ok' | 'code'>) =>
+  ({ ok: false, code, ...more }) as Extract<Refusal, { code: C }>
+
+/**
+ * Thrown inside a transaction to roll it back with a refusal (a duplicate txHash found after the RFQ was
+ * marked); the service catches it and answers the refusal. Never leaves the service.
+ */
+export class Rollback extends Error {
+  constructor(readonly refusal: Refusal) { super(refusal.code) }
+}

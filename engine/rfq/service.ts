@@ -1,0 +1,162 @@
+// The one RFQ service: the REST API and the relay read, cancel, fill and quote RFQs through these
+// functions, so "live actor or stored row" and the visibility rule are decided here once. A live RFQ
+// changes inside its actor's turn (the book); one no longer live by a conditional update, so a cancel
+// racing a fill has one winner either way. Every function answers an outcome; surfaces map it.
+//
+// The fill rule (one rule for the CLI's status, the agent fill and the recorder): an RFQ can be filled
+// while it is neither FILLED nor CANCELLED and the fill happened before its expiry. "Happened" is the
+// block time of the fill's transaction when fills are verified on chain (recording may lag mining),
+// else the time the fill is recorded. An RFQ shown EXPIRED is therefore never filled later.
+import type { FillInput, RfqDirectory, RfqStatus } from '../../actors/rfqTypes.js'
+import type { Agent } from '../store/agents.js'
+import type { Sql, Tx } from '../store/db.js'
+import type { FillVerifier } from '../chain/verifyFill.js'
+import { canSee, ownsRfq, type RfqAccess, type Viewer } from '../../actors/visibility.js'
+import { cancelPersisted, effectiveStatus, fillExists, markFilled, rfqById, type RfqRow } from '../store/rfqQueries.js'
+import { logActivity } from '../store/agents.js'
+import { recordFill, fillRecordedEvent, type FillRecord } from '../fills/record.js'
+import { refuse, Rollback, type Outcome, type Refusal } from './outcomes.js'
+
+export interface Found {
+  /** the live view (with its quotes) when the RFQ is in the book */
+  live: Awaited<ReturnType<RfqDirectory['describe']>>
+  row: RfqRow | undefined
+  taker: string
+  expiry: number
+  access: RfqAccess
+}
+
+/** How a cancel proves its caller: an agent key, a recovered taker signature, or the relay's open mode. */
+export type CancelProof =
+  | { kind: 'agent'; agent: Agent }
+  | { kind: 'signer'; address: string | null }
+  | { kind: 'open' }
+  /** the proof could not even be read; answered only once the caller may know the RFQ exists */
+  | { kind: 'refused'; refusal: Refusal }
+
+export interface CancelOptions { viewer: Viewer; liveOnly?: boolean; mustSee?: boolean }
+
+export interface FillBody { txHash: `0x${string}`; maker: `0x${string}`; amountIn: bigint; amountOut: bigint; amountInUsd: number }
+
+export interface RfqService {
+  find(id: string, viewer?: Viewer): Promise<Found | undefined>
+  /**
+   * `liveOnly`: the relay's CANCEL_REQUEST reaches live RFQs only. `mustSee`: the caller must see the RFQ
+   * whatever its proof (the relay, where the open mode would otherwise let an id alone cancel a private RFQ).
+   */
+  cancel(id: string, proof: CancelProof, opts: CancelOptions): Promise<Outcome<{ cancelledAt: Date }>>
+  fill(id: string, agent: Agent, body: FillBody): Promise<Outcome<{ fill: FillRecord }>>
+  submitQuote: RfqDirectory['submitQuote']
+}
+
+export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFill?: FillVerifier }): RfqService {
+  const { sql, book } = deps
+
+  /** Live first (it has the quotes), then storage; undefined when unknown or unseen by `viewer`. */
+  async function find(id: string, viewer?: Viewer): Promise<Found | undefined> {
+    const peeked = book.peek(id)
+    if (peeked && viewer && !canSee({ ...peeked.rfq, shareTokenHash: peeked.shareTokenHash }, viewer)) return undefined
+    const live = await book.describe(id)
+    if (live) return { live, row: undefined, taker: live.rfq.taker, expiry: live.rfq.expiry, access: { ...live.rfq, shareTokenHash: peeked?.shareTokenHash ?? null } }
+    const row = await rfqById(sql, id)
+    if (!row || (viewer && !canSee(row, viewer))) return undefined
+    return { live: undefined, row, taker: row.taker, expiry: row.expiry, access: row }
+  }
+
+  /** Where the RFQ is now, for a 409: the live actor's word, else storage's (read at this instant). */
+  async function statusNow(id: string, otherwise: RfqStatus): Promise<RfqStatus> {
+    const view = await book.describe(id)
+    if (view) return view.status
+    const r = await rfqById(sql, id)
+    return r ? effectiveStatus(r.status, r.expiry) : otherwise
+  }
+
+  async function cancel(id: string, proof: CancelProof, opts: CancelOptions): Promise<Outcome<{ cancelledAt: Date }>> {
+    const found = await find(id)                 // no viewer: ownership decides, visibility only shapes the refusal
+    if (!found || (opts.liveOnly && !found.live)) return refuse('NOT_FOUND')
+    if ((opts.mustSee || proof.kind === 'open') && !canSee(found.access, opts.viewer)) return refuse('NOT_FOUND')
+    const denied = ownership(proof, found)
+    // a private RFQ the caller may not even see answers as an unknown one, never with its reason
+    if (denied) return canSee(found.access, opts.viewer) ? denied : refuse('NOT_FOUND')
+    let cancelledAt: Date | undefined
+    if (found.live) {
+      const outcome = await book.cancel(id)
+      if (outcome.ok) cancelledAt = outcome.cancelledAt
+      else if (outcome.reason === 'not_open') return refuse('NOT_OPEN', { status: await statusNow(id, 'CANCELLED') })
+    }
+    if (!cancelledAt) {
+      if (opts.liveOnly) return refuse('NOT_FOUND')      // it left the book meanwhile: the relay cancels live RFQs only
+      cancelledAt = await cancelPersisted(sql, id)
+      if (!cancelledAt) return refuse('NOT_OPEN', { status: await statusNow(id, 'CANCELLED') })
+      book.events.publish({ type: 'rfq.cancelled', rfqId: id, cancelledAt })
+    }
+    if (proof.kind === 'agent') await logActivity(sql, { agentId: proof.agent.id, action: 'rfq.cancel', rfqId: id }).catch(() => {})
+    return { ok: true, cancelledAt }
+  }
+
+  async function fill(id: string, agent: Agent, body: FillBody): Promise<Outcome<{ fill: FillRecord }>> {
+    const found = await find(id)
+    if (!found) return refuse('NOT_FOUND')
+    if (!ownsRfq(agent, { agentId: found.access.agentId, taker: found.taker })) {
+      // bound to the agent that created it; a private RFQ this agent may not see is simply not found
+      return canSee(found.access, { shareTokenHashes: [], agentId: agent.id }) ? refuse('NOT_TAKER') : refuse('NOT_FOUND')
+    }
+    const rfq = found.live?.rfq ?? found.row!
+    const input: FillInput = {
+      txHash: body.txHash, taker: rfq.taker, maker: body.maker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
+      amountIn: body.amountIn, amountOut: body.amountOut, amountInUsd: body.amountInUsd, visibility: rfq.visibility, rfqId: id,
+    }
+    let happenedAt = Math.floor(Date.now() / 1000)
+    if (deps.verifyFill) {
+      const verified = await deps.verifyFill(input)
+      if (!verified.ok) return verified
+      happenedAt = verified.minedAt
+    }
+    const activity = { agentId: agent.id, action: 'rfq.fill', rfqId: id, detail: { txHash: body.txHash, maker: body.maker } }
+    const commit = () => sql.begin(async tx => {
+      // the conditional update is the rule: not FILLED, not CANCELLED, and happened before the expiry
+      if (!await markFilled(tx, id, body.txHash, happenedAt)) throw new Rollback(await notFillable(tx, id, body.txHash, happenedAt))
+      const recorded = await recordFill(tx, input)
+      if (!recorded.ok) throw new Rollback(recorded)
+      await logActivity(tx, activity)
+      return recorded.fill
+    })
+    try {
+      let record: FillRecord | undefined
+      if (found.live && happenedAt < found.expiry) {
+        const outcome = await book.fill(id, body.txHash, commit)      // inside the actor's turn
+        if (outcome.ok) record = outcome.result
+        else if (outcome.reason === 'not_open') return await notFillable(sql, id, body.txHash, happenedAt, await statusNow(id, 'FILLED'))
+      }
+      if (!record) {
+        record = await commit()                                           // not live: the stored row decides
+        book.events.publish({ type: 'rfq.filled', rfqId: id, txHash: body.txHash })
+      }
+      book.events.publish(fillRecordedEvent(record, id, rfq.visibility))
+      return { ok: true, fill: record }
+    } catch (e) {
+      if (e instanceof Rollback) return e.refusal
+      throw e
+    }
+  }
+
+  /** The refusal for a fill the conditional update did not take: the duplicate txHash first, then the RFQ's state. */
+  async function notFillable(tx: Tx, id: string, txHash: string, happenedAt: number, status?: RfqStatus): Promise<Refusal> {
+    if (await fillExists(tx, txHash)) return refuse('DUPLICATE_FILL')
+    const r = status ? undefined : await rfqById(tx, id)
+    const now = r && (r.status === 'OPEN' || r.status === 'QUOTED' || r.status === 'EXPIRED') && r.expiry <= happenedAt ? 'EXPIRED' : undefined
+    return refuse('NOT_FILLABLE', { status: status ?? now ?? (r ? effectiveStatus(r.status, r.expiry) : 'FILLED') })
+  }
+
+  return { find, cancel, fill, submitQuote: (...a) => book.submitQuote(...a) }
+}
+
+/** The ownership rule (actors/visibility.ts ownsRfq) for each kind of proof; undefined when it holds. */
+function ownership(proof: CancelProof, rfq: Found): Refusal | undefined {
+  switch (proof.kind) {
+    case 'open': return undefined
+    case 'refused': return proof.refusal
+    case 'agent': return ownsRfq(proof.agent, { agentId: rfq.access.agentId, taker: rfq.taker }) ? undefined : refuse('NOT_TAKER')
+    case 'signer': return proof.address === rfq.taker ? undefined : refuse('NOT_TAKER')
+  }
+}
