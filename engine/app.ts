@@ -32,7 +32,7 @@ export interface StartOptions {
 }
 
 export async function startEngine(config: Config, opts: StartOptions = {}): Promise<Engine> {
-  const log = opts.log ?? createLogger(config.LOG_LEVEL)
+  const log = opts.log ?? createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT)
   const metrics = createMetrics()
   const db = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, log })
   const pool = createWorkerPool(config.POOL_THREADS, config.POOL_TASKS_PER_THREAD)

@@ -35,6 +35,10 @@ export const configSchema = z.object({
   RFQ_TTL_SECS: positiveInt.default(60),
   PUBLIC_RATE_LIMIT_PER_MIN: positiveInt.default(100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** pretty (a person reads it) or json (a machine does); unset: pretty on a TTY, json otherwise */
+  LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
+  /** the sandbox's anvil port (`make sandbox`); 0 picks a free one */
+  SANDBOX_RPC_PORT: port.default(8545),
   BODY_LIMIT_BYTES: positiveInt.default(64 * 1024),
   TRUST_PROXY: bool.default(false),
   CORS_ORIGIN: z.string().min(1).default('*'),

@@ -22,7 +22,7 @@ and exit 1. Ctrl-C or SIGTERM drains and exits 0.`
 async function main(): Promise<void> {
   parseCli('engine', USAGE, {})
   const config = loadConfig()
-  const log = createLogger(config.LOG_LEVEL)
+  const log = createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT)
   // before anything touches the data directory: a second engine must not stop the first one's PostgreSQL
   const lock = await acquireInstanceLock('engine', config.DATA_DIR)
   installLastResort(log)

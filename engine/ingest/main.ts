@@ -31,7 +31,7 @@ async function main(): Promise<number> {
     console.error('INGEST_SOURCE=replay needs INGEST_FILE (a JSON-lines recording, e.g. fixtures/deribit/options-sample.jsonl)')
     return 2
   }
-  const log = createLogger(config.LOG_LEVEL, 'rfq-ingest')
+  const log = createLogger(config.LOG_LEVEL, 'rfq-ingest', config.LOG_FORMAT)
   const db = await openIngestDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, log })
   const stop = new AbortController()
   const onSignal = (signal: string) => { log.info({ signal }, 'ingest: stopping'); stop.abort() }

@@ -6,28 +6,29 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { registrationMessage } from '../agents/message.js'
 import { spotRfqArtifact } from '../chain/spotRfq.js'
+import { onChainQuote } from './chainChecks.js'
 
-export interface ApiError extends Error { status: number; body: unknown }
+import { ApiRefusal } from './cliFailure.js'
 
-async function call<T>(method: string, url: string, body?: unknown, apiKey?: string): Promise<T> {
+export async function call<T>(method: string, url: string, body?: unknown, apiKey?: string): Promise<T> {
   const res = await fetch(url, {
     method,
     headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   const parsed = await res.json().catch(() => null)
-  if (!res.ok) throw Object.assign(new Error(`${method} ${url}: ${res.status} ${JSON.stringify(parsed)}`), { status: res.status, body: parsed }) as ApiError
+  if (!res.ok) throw new ApiRefusal(res.status, parsed as { error?: string; code?: string } | null, `${method} ${url}`)
   return parsed as T
 }
 
 export interface Registered { agentId: string; apiKey: string; agentWallet: string }
 
-/** Registers an agent owned by `ownerKey` whose wallet is `agentKey`'s (the taker that will fill). */
-export async function registerAgent(api: string, ownerKey: Hex, agentKey: Hex, name = 'sandbox-agent', roles = ['taker', 'monitor']): Promise<Registered> {
+/** Registers an agent owned by `ownerKey` whose wallet is `agent` (a key: its address; or the address itself). */
+export async function registerAgent(api: string, ownerKey: Hex, agent: Hex | Address, name = 'sandbox-agent', roles = ['taker', 'monitor']): Promise<Registered> {
   const owner = privateKeyToAccount(ownerKey)
-  const agent = privateKeyToAccount(agentKey)
+  const agentWallet = agent.length === 42 ? agent : privateKeyToAccount(agent as Hex).address
   const timestamp = Math.floor(Date.now() / 1000)
-  const fields = { name, ownerWallet: owner.address.toLowerCase(), agentWallet: agent.address.toLowerCase(), roles, timestamp }
+  const fields = { name, ownerWallet: owner.address.toLowerCase(), agentWallet: agentWallet.toLowerCase(), roles, timestamp }
   const signature = await owner.signMessage({ message: registrationMessage(fields) })
   return call('POST', `${api}/api/v1/agent/register`, { ...fields, signature })
 }
@@ -41,20 +42,20 @@ export function createRfq(api: string, apiKey: string, body: Record<string, unkn
 export interface RelayQuote { quote: { maker: Address; taker: Address; tokenIn: Address; tokenOut: Address; amountIn: string; amountOut: string; expiry: number; nonce: string; deadline: number }; signature: Hex }
 
 /** The quote paying the most tokenOut, from the relay's REST polling endpoint. */
-export async function bestQuote(relay: string, rfqId: string): Promise<RelayQuote | null> {
-  const r = await call<{ quotes: RelayQuote[] }>('GET', `${relay}/quotes?rfqId=${encodeURIComponent(rfqId)}`)
+export async function bestQuote(relay: string, rfqId: string, shareToken?: string | null): Promise<RelayQuote | null> {
+  const r = await call<{ quotes: RelayQuote[] }>('GET', `${relay}/quotes?rfqId=${encodeURIComponent(rfqId)}${shareToken ? `&shareToken=${encodeURIComponent(shareToken)}` : ''}`)
   return r.quotes.reduce<RelayQuote | null>((best, q) => !best || BigInt(q.quote.amountOut) > BigInt(best.quote.amountOut) ? q : best, null)
 }
 
 /** The taker fills the maker's signed quote on SpotRFQ and waits for the receipt. */
-export async function fillOnChain(rpcUrl: string, chainId: number, spotRfq: Address, takerKey: Hex, q: RelayQuote): Promise<{ txHash: Hex; quoteHash: Hex }> {
+export async function fillOnChain(rpcUrl: string, chainId: number, spotRfq: Address, takerKey: Hex, q: RelayQuote, onSent?: (txHash: Hex) => void): Promise<{ txHash: Hex; quoteHash: Hex }> {
   const chain = { ...foundry, id: chainId }
   const account = privateKeyToAccount(takerKey)
   const wallet = createWalletClient({ account, chain, transport: http(rpcUrl) })
   const pub = createPublicClient({ chain, transport: http(rpcUrl) })
   const { abi } = spotRfqArtifact()
-  const quote = { ...q.quote, amountIn: BigInt(q.quote.amountIn), amountOut: BigInt(q.quote.amountOut), expiry: BigInt(q.quote.expiry), nonce: BigInt(q.quote.nonce), deadline: BigInt(q.quote.deadline) }
-  const txHash = await wallet.writeContract({ address: spotRfq, abi, functionName: 'fill', args: [quote, q.signature], account, chain })
+  const txHash = await wallet.writeContract({ address: spotRfq, abi, functionName: 'fill', args: [onChainQuote(q), q.signature], account, chain })
+  onSent?.(txHash)                      // before the receipt: whatever happens next, the hash is known
   const receipt = await pub.waitForTransactionReceipt({ hash: txHash, pollingInterval: 50 })
   if (receipt.status !== 'success') throw new Error(`fill reverted: ${txHash}`)
   const [event] = parseEventLogs({ abi, logs: receipt.logs, eventName: 'QuoteFilled' }) as unknown as { args: { quoteHash: Hex } }[]

@@ -56,7 +56,7 @@ describe('commands explain themselves', () => {
   test('the sandbox CLI with no sandbox running: one line saying how to start one, exit 1, no stack', async () => {
     const r = run('engine/sandbox/cli.js', ['register'])
     assert.equal(r.status, 1)
-    assert.equal(r.stderr.trim(), 'no sandbox running; start one with `make sandbox`')
+    assert.equal(r.stderr.trim(), 'error NO_SANDBOX: no sandbox running; start one with `make sandbox`')
   })
 
   test('a second sandbox in the same checkout exits non-zero within seconds with one line naming the first', async () => {
