@@ -4,7 +4,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { existsSync, rmSync, utimesSync } from 'node:fs'
+import { closeSync, existsSync, openSync, rmSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { repoRoot } from '../../engine/paths.js'
 
@@ -17,6 +17,7 @@ test('git status is empty after `make build` in a fresh clone', { timeout: 180_0
     execFileSync('cp', ['-al', join(repoRoot, 'node_modules'), join(clone, 'node_modules')])
     const stamp = join(clone, 'node_modules/.installed')
     const now = new Date()
+    closeSync(openSync(stamp, 'a'))
     utimesSync(stamp, now, now)                     // installed from this very lock file: make skips npm ci
     execFileSync('make', ['build'], { cwd: clone, stdio: 'pipe' })
     assert.ok(existsSync(join(clone, 'dist/engine/main.js')), 'the build wrote dist/')

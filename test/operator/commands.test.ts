@@ -109,3 +109,46 @@ test('make run ends its start with a banner: every surface, OpenAPI, metrics, wh
     await db.drop()
   }
 })
+
+test('cli.js register --api registers an agent on any engine (no sandbox): the key it prints authenticates there', async () => {
+  const { startTestEngine } = await import('../helpers/engine.js')
+  const { generatePrivateKey, privateKeyToAccount } = await import('viem/accounts')
+  const t = await startTestEngine()
+  try {
+    const owner = generatePrivateKey(), wallet = privateKeyToAccount(generatePrivateKey()).address
+    const child = spawn(process.execPath, [join(repoRoot, 'dist/engine/sandbox/cli.js'), 'register', '--api', t.api, '--agent-wallet', wallet, '--roles', 'maker,monitor'],
+      { env: { ...process.env, NODE_TEST_CONTEXT: '', OWNER_KEY: owner }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = '', err = ''
+    child.stdout.on('data', d => { out += d }); child.stderr.on('data', d => { err += d })
+    assert.equal(await new Promise(r => child.on('exit', r)), 0, err)
+    const key = out.trim()
+    const me = await fetch(`${t.api}/api/v1/agent/auth`, { headers: { authorization: `Bearer ${key}` } })
+    assert.equal(me.status, 200)
+    const body = await me.json() as { agentWallet: string; roles: string[] }
+    assert.deepEqual([body.agentWallet, [...body.roles].sort()], [wallet.toLowerCase(), ['maker', 'monitor']])
+    assert.match(err, /registered .*keep the key/)
+    const missing = run('engine/sandbox/cli.js', ['register', '--api', t.api])
+    assert.deepEqual([missing.status, missing.stderr.trim()], [2, 'error USAGE: register --api needs --owner-key (or OWNER_KEY) and --agent-wallet; see cli.js --help'])
+  } finally { await t.stop() }
+})
+
+test('LOG_FORMAT: json writes one JSON object per line; pretty writes lines a person reads; a bad value is exit 2', async () => {
+  const { spawnEngine, refusedStart } = await import('../faults/process.js')
+  const { testDatabase } = await import('../helpers/db.js')
+  const db = await testDatabase('logf')
+  try {
+    for (const format of ['json', 'pretty']) {
+      const e = await spawnEngine({ DATABASE_URL: db.url, LOG_LEVEL: 'info', LOG_FORMAT: format })
+      assert.equal(await e.term(), 0)
+      const logLines = e.stdout().split('\n').filter(l => /listening|shutting down/i.test(l))
+      assert.ok(logLines.length >= 2, e.stdout())
+      for (const line of logLines) {
+        if (format === 'json') assert.equal(typeof JSON.parse(line).msg, 'string')
+        else { assert.doesNotMatch(line, /^\{/); assert.match(line, /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO \(rfq-engine\): /) }
+      }
+    }
+    const bad = await refusedStart({ DATABASE_URL: db.url, LOG_FORMAT: 'xml' })
+    assert.equal(bad.code, 2)
+    assert.match(bad.stderr, /LOG_FORMAT/)
+  } finally { await db.drop() }
+})

@@ -169,3 +169,16 @@ test('SANDBOX_RPC_PORT in use: one line naming it, exit 1, nothing left running;
     assert.match(bad.err().trim(), /^invalid configuration: SANDBOX_RPC_PORT/)
   } finally { holder.close() }
 })
+
+test('SIGTERM (or Ctrl-C) stops the sandbox cleanly: exit 0, its chain stopped, its lock free', async () => {
+  const d = mkdtempSync(join(tmpdir(), 'sandbox-term-'))
+  const p = start(['--dir', d], { DATABASE_URL: db.url })
+  await waitFor('the sandbox banner', async () => /Ctrl-C stops everything/.test(p.out()), 60_000, 100)
+  const rpc = JSON.parse(readFileSync(join(d, 'sandbox.json'), 'utf8')).urls.rpc as string
+  assert.ok(await portOpen(rpc))
+  p.child.kill('SIGTERM')
+  assert.equal(await p.exited, 0, p.err())
+  assert.equal(await portOpen(rpc), false)
+  failsWith(await cli(d, ['last']), 'NO_SANDBOX', 'start one with `make sandbox`')
+  rmSync(d, { recursive: true, force: true })
+})
