@@ -1,6 +1,7 @@
-// POST /api/v1/agent/register: the spec's checks in the spec's order, each with its exact text.
-// The owner proves control by an EIP-191 signature over registrationMessage(); the API key is
-// made here, returned once, and only its hash is kept.
+// POST /api/v1/agent/register: the spec's checks in the spec's order. parseRegistration is the
+// surface's parse step (400s with the spec's texts); registerAgent the domain step, answering an
+// outcome with a code (the route maps it). The owner proves control by an EIP-191 signature over
+// registrationMessage(); the API key is made here, returned once, and only its hash is kept.
 import type { Sql } from '../store/db.js'
 import { insertAgent, type Agent, type Role } from '../store/agents.js'
 import { Errors } from '../front/errors.js'
@@ -30,7 +31,19 @@ export const RegisterErrors = {
 
 export interface Registered extends Agent { apiKey: string }
 
-export async function registerAgent(sql: Sql, body: unknown, nowSec = Math.floor(Date.now() / 1000)): Promise<Registered> {
+/** A registration as the wire gave it, checked for shape (parseRegistration) but not yet proven. */
+export interface Registration { name: string; ownerWallet: `0x${string}`; agentWallet: `0x${string}`; roles: Role[]; timestamp: number; signature: string }
+
+export type RegisterOutcome =
+  | { ok: true; agent: Registered }
+  | { ok: false; code: 'SIGNATURE_INVALID'; reason: string }
+  | { ok: false; code: 'SIGNATURE_MISMATCH'; expected: string; recovered: string }
+  | { ok: false; code: 'SIGNATURE_REPLAYED' }
+  | { ok: false; code: 'MAX_AGENTS' }
+  | { ok: false; code: 'AGENT_WALLET_TAKEN' }
+
+/** The surface's parse step, in the spec's order, each failure with its exact text (a 400 reply). */
+export function parseRegistration(body: unknown, nowSec = Math.floor(Date.now() / 1000)): Registration {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw Errors.invalidJson()
   const b = body as Record<string, unknown>
   const name = b.name
@@ -46,27 +59,30 @@ export async function registerAgent(sql: Sql, body: unknown, nowSec = Math.floor
   const timestamp = unixSeconds(b.timestamp)
   if (timestamp === null) throw Errors.badRequest(RegisterErrors.timestamp)
   if (Math.abs(nowSec - timestamp) > SIGNATURE_WINDOW_SECS) throw Errors.badRequest(RegisterErrors.expired)
+  return { name, ownerWallet: b.ownerWallet.toLowerCase() as `0x${string}`, agentWallet: b.agentWallet.toLowerCase() as `0x${string}`,
+    roles: roles as Role[], timestamp, signature: b.signature }
+}
 
-  const ownerWallet = b.ownerWallet.toLowerCase() as `0x${string}`
-  const agentWallet = b.agentWallet.toLowerCase() as `0x${string}`
-  const message = registrationMessage({ name, ownerWallet, agentWallet, roles: roles as string[], timestamp })
-  const sig = parseSignature(b.signature)
-  if (!sig.ok) throw Errors.badRequest(`Signature verification failed: signature ${sig.reason}`)
+/** The domain step: the owner's signature proves the registration; the key is made here, only its hash kept. */
+export async function registerAgent(sql: Sql, r: Registration): Promise<RegisterOutcome> {
+  const message = registrationMessage({ name: r.name, ownerWallet: r.ownerWallet, agentWallet: r.agentWallet, roles: r.roles, timestamp: r.timestamp })
+  const sig = parseSignature(r.signature)
+  if (!sig.ok) return { ok: false, code: 'SIGNATURE_INVALID', reason: `signature ${sig.reason}` }
   const digest = personalMessageDigest(message)
   const recovered = recoverAddress(digest, sig.signature)
-  if (!recovered) throw Errors.badRequest('Signature verification failed: no signer recovers from this signature')
-  if (recovered !== ownerWallet) throw Errors.forbidden(RegisterErrors.mismatch, { expected: ownerWallet, recovered })
+  if (!recovered) return { ok: false, code: 'SIGNATURE_INVALID', reason: 'no signer recovers from this signature' }
+  if (recovered !== r.ownerWallet) return { ok: false, code: 'SIGNATURE_MISMATCH', expected: r.ownerWallet, recovered }
 
   const apiKey = generateApiKey()
   const outcome = await insertAgent(sql, {
-    id: newAgentId(), name, ownerWallet, agentWallet, roles: roles as Role[], keyHash: hashApiKey(apiKey),
+    id: newAgentId(), name: r.name, ownerWallet: r.ownerWallet, agentWallet: r.agentWallet, roles: r.roles, keyHash: hashApiKey(apiKey),
     messageDigest: Buffer.from(digest).toString('hex'),
   }, MAX_AGENTS_PER_OWNER)
   if (!outcome.ok) {
-    if (outcome.reason === 'wallet_taken') throw Errors.conflict(RegisterErrors.walletTaken, { code: 'AGENT_WALLET_TAKEN' })
-    throw Errors.conflict(outcome.reason === 'replayed' ? RegisterErrors.replayed : RegisterErrors.maxAgents)
+    if (outcome.reason === 'wallet_taken') return { ok: false, code: 'AGENT_WALLET_TAKEN' }
+    return outcome.reason === 'replayed' ? { ok: false, code: 'SIGNATURE_REPLAYED' } : { ok: false, code: 'MAX_AGENTS' }
   }
-  return { ...outcome.agent, apiKey }
+  return { ok: true, agent: { ...outcome.agent, apiKey } }
 }
 
 /** An integer of seconds, as a JSON number or a string of digits. */

@@ -23,7 +23,9 @@ export function storeServerBaselines({ events, routeFinder, sql, log }: { events
     // The route finder quotes exact input; an EXACT_OUT RFQ has no input amount to quote yet.
     if (rfq.kind !== 0 || rfq.amountIn === null) return
     const work: Promise<void> = routeFinder.quote({ tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut, amountIn: rfq.amountIn, explain: false })
-      .then(async q => {
+      .then(async o => {
+        if (!o.ok) return void log.debug({ rfqId: rfq.id, code: o.code }, 'no server-side baseline for this RFQ')
+        const q = o.value
         if (!q.routes.length || BigInt(q.summary.amountOut) <= 0n) return      // no route: nothing to benchmark against
         await storeBaseline(sql, baselineFromSorQuote(rfq.id, q))
       })

@@ -10,7 +10,7 @@ import type { Alternative, FindRouteInput, FoundRoute, RouteExplain, RouteResult
 import { simulateExactIn } from '../../workers/sor/pool.js'
 import type { PoolGraph } from './poolGraph.js'
 import type { QuoteParams } from './quoteParams.js'
-import { SorErrors } from './errors.js'
+import { fail } from './errors.js'
 
 export const REFRESH_ADVICE = 'refresh pool state first via POST /api/v1/sor/pool-state/refresh'
 export const HIGH_IMPACT_BPS = 100
@@ -50,7 +50,7 @@ export async function quote(d: QuoteDeps, p: QuoteParams): Promise<SorQuote> {
   const tokenInfo = (address: Address, given: string): Token | null => {
     const t = known.get(address)
     if (t) return t
-    if (!graph.hasToken(address)) throw SorErrors.tokenNotFound(given)
+    if (!graph.hasToken(address)) throw fail({ code: 'TOKEN_NOT_FOUND', given })
     warnings.push(`Token ${address} is in a tracked pool but not in the token registry: its symbol is unknown and 18 decimals are assumed for effectivePrice.`)
     return null
   }
@@ -177,7 +177,7 @@ function emptyExplain(warnings: string[]): RouteExplain {
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(SorErrors.timeout(ms)), ms); timer.unref() })
+  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(fail({ code: 'SEARCH_TIMEOUT', ms })), ms); timer.unref() })
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer))
 }
 

@@ -7,7 +7,7 @@ import type { SorService } from './service.js'
 import type { TokenRegistry } from '../tokens/registry.js'
 import { parseQuoteQuery } from './quoteParams.js'
 import { coverage, healthView, poolView, stateView } from './views.js'
-import { SorErrors } from './errors.js'
+import { SorErrors, sorReply, type SorOutcome } from './errors.js'
 import { isAddress } from '../../workers/values/index.js'
 
 
@@ -26,25 +26,25 @@ export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorServ
   const resolve = async (given: string): Promise<Address> => {
     if (isAddress(given)) return given.toLowerCase() as Address
     const t = await tokens.resolve(given)
-    if (!t) throw SorErrors.tokenNotFound(given)
+    if (!t) throw sorReply({ ok: false, code: 'TOKEN_NOT_FOUND', given })
     return t.address as Address
   }
   api.get('/api/v1/sor/quote', async req => {
     const p = parseQuoteQuery(req.query)
     const [tokenIn, tokenOut] = [await resolve(p.tokenIn), await resolve(p.tokenOut)]
     if (tokenIn === tokenOut) throw SorErrors.sameToken()
-    return ok(await sor.routeFinder.quote({ ...p, tokenIn, tokenOut, given: { tokenIn: p.tokenIn, tokenOut: p.tokenOut } }))
+    return ok(value(await sor.routeFinder.quote({ ...p, tokenIn, tokenOut, given: { tokenIn: p.tokenIn, tokenOut: p.tokenOut } })))
   })
 
   api.get('/api/v1/sor/protocols', () => ok({ protocols: sor.protocols }))
 
   api.post('/api/v1/sor/protocols/sync', async () => {
-    const r = await sor.sync()
+    const r = value(await sor.sync())
     return ok({ success: true, file: r.file, fromFile: r.fromFile, protocols: sor.protocols })
   })
 
   api.post('/api/v1/sor/pools/scan', async () => {
-    const r = await sor.scan()
+    const r = value(await sor.scan())
     return ok({ success: true, ...r, poolsTracked: sor.graph.pools.size })
   })
 
@@ -56,7 +56,7 @@ export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorServ
     return ok({ total: pools.length, pools: pools.map(p => poolView(p, sor.graph, tokens)) })
   })
 
-  api.post('/api/v1/sor/pool-state/refresh', async () => ok({ success: true, ...(await sor.refresh()) }))
+  api.post('/api/v1/sor/pool-state/refresh', async () => ok({ success: true, ...value(await sor.refresh()) }))
 
   api.get('/api/v1/sor/pool-state', req => {
     const g = sor.graph
@@ -81,4 +81,10 @@ export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorServ
     const pairs = coverage(g, tokens)
     return ok({ asOfBlock: g.asOfBlock === null ? null : String(g.asOfBlock), tokens: new Set(pairs.flatMap(p => [p.tokenA.address, p.tokenB.address])).size, pairCount: pairs.length, pairs })
   })
+}
+
+/** The value of an outcome, or its reply (the route finder's one table, errors.ts). */
+function value<T>(o: SorOutcome<T>): T {
+  if (!o.ok) throw sorReply(o)
+  return o.value
 }

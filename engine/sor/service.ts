@@ -12,7 +12,7 @@ import { protocolView, syncProtocols, ProtocolsFileError, type SyncReport } from
 import { scanPools, type ScanReport } from './scan.js'
 import { loadPoolStates } from './refresh.js'
 import { stateFromJson, stateToJson } from './stateCodec.js'
-import { SorErrors } from './errors.js'
+import { fail, outcomeOf, type SorOutcome } from './errors.js'
 import { quote, type SorQuote } from './quote.js'
 import type { QuoteParams } from './quoteParams.js'
 
@@ -28,7 +28,7 @@ export interface RefreshReport {
 
 /** What other modules call: a quote object exactly as GET /api/v1/sor/quote answers it. */
 export interface RouteFinder {
-  quote(params: QuoteParams): Promise<SorQuote>
+  quote(params: QuoteParams): Promise<SorOutcome<SorQuote>>
 }
 
 export type SorService = Awaited<ReturnType<typeof createSorService>>
@@ -53,7 +53,7 @@ export async function createSorService(d: SorDeps) {
   }
   log.info({ protocols: protocols.length, pools: graph.pools.size, withState: graph.states.size, asOfBlock: newest >= 0 ? newest : null }, 'sor route finder ready')
 
-  const chain = () => { if (!client) throw SorErrors.noRpc(); return client }
+  const chain = () => { if (!client) throw fail({ code: 'NO_CHAIN' }); return client }
 
   async function sync(): Promise<SyncReport> {
     try {
@@ -61,7 +61,7 @@ export async function createSorService(d: SorDeps) {
       protocols = report.protocols
       return report
     } catch (e) {
-      if (e instanceof ProtocolsFileError) throw SorErrors.protocolsFile(e.message)
+      if (e instanceof ProtocolsFileError) throw fail({ code: 'PROTOCOLS_INVALID', detail: e.message })
       throw e
     }
   }
@@ -107,18 +107,22 @@ export async function createSorService(d: SorDeps) {
   }
 
   const routeFinder: RouteFinder = {
-    quote: params => quote({ graph, sql, pool: d.pool, config, protocols: () => protocols }, params),
+    quote: params => outcomeOf(() => quote({ graph, sql, pool: d.pool, config, protocols: () => protocols }, params)),
   }
 
+  // each entry point answers an outcome; a second caller during a scan or a refresh shares the first one's
   return {
-    graph, routeFinder, sync, scan, refresh,
+    graph, routeFinder,
+    sync: () => outcomeOf(sync),
+    scan: () => outcomeOf(scan),
+    refresh: () => outcomeOf(refresh),
     get client() { return client },
     get protocols() { return protocols.map(protocolView) },
     get lastScan() { return lastScan },
   }
 }
 
-// viem's errors are the chain's (unreachable, reverted, timed out): 503 with its short message; the rest stay as they are
+// viem's errors are the chain's (unreachable, reverted, timed out): CHAIN_UNAVAILABLE with its short message; the rest stay as they are
 function rpcError(e: unknown): unknown {
-  return e instanceof BaseError ? SorErrors.rpc(e.shortMessage) : e
+  return e instanceof BaseError ? fail({ code: 'CHAIN_UNAVAILABLE', detail: e.shortMessage }) : e
 }

@@ -94,7 +94,7 @@ describe('agent registration', () => {
     const body = await signedRegistration(impostor, agent, { ownerWallet: owner.account.address })
     const r = await post(t.api, REG, body)
     assert.equal(r.status, 403)
-    assert.deepEqual(r.body, { error: 'Signature does not match ownerWallet.', expected: owner.address, recovered: impostor.address })
+    assert.deepEqual(r.body, { error: 'Signature does not match ownerWallet.', expected: owner.address, recovered: impostor.address, code: 'SIGNATURE_MISMATCH' })
   })
 
   test('a tampered field (roles) no longer matches the signature', async () => {

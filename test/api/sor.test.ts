@@ -45,7 +45,7 @@ test('a token neither in the registry nor in any pool: 404 with the address as g
   const given = world.tokens.LONE.toUpperCase().replace('0X', '0x')
   const r = await get(quoteUrl({ tokenIn: given, tokenOut: world.tokens.AAA, amountIn: 1 }))
   assert.equal(r.status, 404)
-  assert.deepEqual(r.body, { error: `Token ${given} not found in registry` })
+  assert.deepEqual(r.body, { error: `Token ${given} not found in registry`, code: 'TOKEN_NOT_FOUND' })
 })
 
 test('GET /protocols lists the file\'s entries as the spec\'s Protocol resource', async () => {
@@ -333,7 +333,8 @@ test('every error text of the quote endpoint', async () => {
   ]
   for (const [query, status, error] of cases) {
     const r = await get(quoteUrl(query))
-    assert.deepEqual([r.status, r.body], [status, { error }], JSON.stringify(query))
+    // the domain's refusals carry their code; the parse step's 400s are the text alone
+    assert.deepEqual([r.status, r.body], [status, status === 404 ? { error, code: 'TOKEN_NOT_FOUND' } : { error }], JSON.stringify(query))
   }
 })
 
@@ -422,8 +423,19 @@ test('a restarted route finder reloads the graph and the one-block state from Po
   assert.equal(String(sor.graph.asOfBlock), live.asOfBlock)
   assert.equal(sor.graph.pools.size, 8)
   assert.equal(sor.graph.states.size, 8)
-  const reloaded = await sor.routeFinder.quote({ tokenIn: world.tokens.AAA, tokenOut: world.tokens.BBB, amountIn: 300n * E18 })
+  const outcome = await sor.routeFinder.quote({ tokenIn: world.tokens.AAA, tokenOut: world.tokens.BBB, amountIn: 300n * E18 })
+  assert.ok(outcome.ok)
+  const reloaded = outcome.value
   const viaHttp = (await get(quoteUrl({ tokenIn: world.tokens.AAA, tokenOut: world.tokens.BBB, amountIn: 300n * E18 }))).body
   assert.equal(String(reloaded.summary.amountOut), viaHttp.summary.amountOut)
   assert.equal(reloaded.meta.asOfBlock, viaHttp.meta.asOfBlock)
+})
+
+test('the route finder answers outcomes with codes; the route maps them (404 and 503 with the code)', async () => {
+  const sor = await createSorService({ config: t.engine.ctx.config, sql: t.db.sql, pool: t.engine.ctx.pool, log: t.engine.ctx.log, client: null })
+  const unknown = '0x00000000000000000000000000000000000000ee'
+  assert.deepEqual(await sor.routeFinder.quote({ tokenIn: unknown, tokenOut: world.tokens.BBB, amountIn: 1n }), { ok: false, code: 'TOKEN_NOT_FOUND', given: unknown })
+  assert.deepEqual(await sor.refresh(), { ok: false, code: 'NO_CHAIN' })
+  const r = await get(quoteUrl({ tokenIn: unknown as `0x${string}`, tokenOut: world.tokens.BBB, amountIn: 1n }))
+  assert.deepEqual([r.status, r.body.error, r.body.code], [404, `Token ${unknown} not found in registry`, 'TOKEN_NOT_FOUND'])
 })

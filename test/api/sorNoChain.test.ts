@@ -24,7 +24,7 @@ const call = async (base: string, method: string, path: string) => {
 test('without RPC_URL: scan and refresh are 503, health says no-rpc, protocols are empty', async () => {
   for (const path of ['/api/v1/sor/pools/scan', '/api/v1/sor/pool-state/refresh']) {
     const r = await call(noRpc.api, 'POST', path)
-    assert.deepEqual([r.status, r.body], [503, { error: 'Route finder has no chain: RPC_URL is not configured' }])
+    assert.deepEqual([r.status, r.body], [503, { error: 'Route finder has no chain: RPC_URL is not configured', code: 'NO_CHAIN' }])
   }
   const h = await call(noRpc.api, 'GET', '/api/v1/sor/health')
   assert.equal(h.body.status, 'no-rpc')
