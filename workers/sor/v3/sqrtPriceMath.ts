@@ -55,22 +55,25 @@ export function getNextSqrtPriceFromAmount1RoundingDown(sqrtPX96: bigint, liquid
 
 /** SqrtPriceMath.getNextSqrtPriceFromInput: the price after amountIn, rounded so as not to pass the target. */
 export function getNextSqrtPriceFromInput(sqrtPX96: bigint, liquidity: bigint, amountIn: bigint, zeroForOne: boolean): bigint {
-  if (!(sqrtPX96 > 0n)) throw Errors.require('SqrtPriceMath.getNextSqrtPriceFromInput', 'sqrtPX96 > 0')
-  if (!(liquidity > 0n)) throw Errors.require('SqrtPriceMath.getNextSqrtPriceFromInput', 'liquidity > 0')
-  // round to make sure that we don't pass the target price
-  return zeroForOne
-    ? getNextSqrtPriceFromAmount0RoundingUp(sqrtPX96, liquidity, amountIn, true)
-    : getNextSqrtPriceFromAmount1RoundingDown(sqrtPX96, liquidity, amountIn, true)
+  return nextSqrtPrice('getNextSqrtPriceFromInput', sqrtPX96, liquidity, amountIn, zeroForOne, true)
 }
 
 /** SqrtPriceMath.getNextSqrtPriceFromOutput: the price after amountOut, rounded so as to pass the target. */
 export function getNextSqrtPriceFromOutput(sqrtPX96: bigint, liquidity: bigint, amountOut: bigint, zeroForOne: boolean): bigint {
-  if (!(sqrtPX96 > 0n)) throw Errors.require('SqrtPriceMath.getNextSqrtPriceFromOutput', 'sqrtPX96 > 0')
-  if (!(liquidity > 0n)) throw Errors.require('SqrtPriceMath.getNextSqrtPriceFromOutput', 'liquidity > 0')
-  // round to make sure that we pass the target price
-  return zeroForOne
-    ? getNextSqrtPriceFromAmount1RoundingDown(sqrtPX96, liquidity, amountOut, false)
-    : getNextSqrtPriceFromAmount0RoundingUp(sqrtPX96, liquidity, amountOut, false)
+  return nextSqrtPrice('getNextSqrtPriceFromOutput', sqrtPX96, liquidity, amountOut, zeroForOne, false)
+}
+
+/**
+ * Both of the above: an input (`add`) moves the price by the token going in (token0 when zeroForOne), an
+ * output by the token coming out (the other one); the rounding helpers then round not to pass the target
+ * (input) or to pass it (output), as the contract does.
+ */
+function nextSqrtPrice(name: string, sqrtPX96: bigint, liquidity: bigint, amount: bigint, zeroForOne: boolean, add: boolean): bigint {
+  if (!(sqrtPX96 > 0n)) throw Errors.require(`SqrtPriceMath.${name}`, 'sqrtPX96 > 0')
+  if (!(liquidity > 0n)) throw Errors.require(`SqrtPriceMath.${name}`, 'liquidity > 0')
+  return zeroForOne === add
+    ? getNextSqrtPriceFromAmount0RoundingUp(sqrtPX96, liquidity, amount, add)
+    : getNextSqrtPriceFromAmount1RoundingDown(sqrtPX96, liquidity, amount, add)
 }
 
 /** SqrtPriceMath.getAmount0Delta: liquidity / sqrt(lower) - liquidity / sqrt(upper). */

@@ -37,21 +37,11 @@ export function computeSwapStep(sqrtRatioCurrentX96: bigint, sqrtRatioTargetX96:
   const max = sqrtRatioTargetX96 === sqrtRatioNextX96
 
   // get the input/output amounts
-  if (zeroForOne) {
-    amountIn = max && exactIn
-      ? amountIn
-      : getAmount0Delta(sqrtRatioNextX96, sqrtRatioCurrentX96, liquidity, true)
-    amountOut = max && !exactIn
-      ? amountOut
-      : getAmount1Delta(sqrtRatioNextX96, sqrtRatioCurrentX96, liquidity, false)
-  } else {
-    amountIn = max && exactIn
-      ? amountIn
-      : getAmount1Delta(sqrtRatioCurrentX96, sqrtRatioNextX96, liquidity, true)
-    amountOut = max && !exactIn
-      ? amountOut
-      : getAmount0Delta(sqrtRatioCurrentX96, sqrtRatioNextX96, liquidity, false)
-  }
+  // zeroForOne: token0 in, token1 out, the price falls (next below current); else the mirror image
+  const [lower, upper] = zeroForOne ? [sqrtRatioNextX96, sqrtRatioCurrentX96] : [sqrtRatioCurrentX96, sqrtRatioNextX96]
+  const [inDelta, outDelta] = zeroForOne ? [getAmount0Delta, getAmount1Delta] : [getAmount1Delta, getAmount0Delta]
+  amountIn = max && exactIn ? amountIn : inDelta(lower, upper, liquidity, true)
+  amountOut = max && !exactIn ? amountOut : outDelta(lower, upper, liquidity, false)
 
   // cap the output amount to not exceed the remaining output amount
   if (!exactIn && amountOut > -amountRemaining) {

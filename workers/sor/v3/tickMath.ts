@@ -65,20 +65,11 @@ export function getTickAtSqrtRatio(sqrtPriceX96: bigint): number {
   // int256 in two's complement: bigint's | and >> on negatives behave the same (>> floors, like sar)
   let log_2 = (msb - 128n) << 64n
 
-  r = (r * r) >> 127n; f = r >> 128n; log_2 = log_2 | (f << 63n); r = r >> f
-  r = (r * r) >> 127n; f = r >> 128n; log_2 = log_2 | (f << 62n); r = r >> f
-  r = (r * r) >> 127n; f = r >> 128n; log_2 = log_2 | (f << 61n); r = r >> f
-  r = (r * r) >> 127n; f = r >> 128n; log_2 = log_2 | (f << 60n); r = r >> f
-  r = (r * r) >> 127n; f = r >> 128n; log_2 = log_2 | (f << 59n); r = r >> f
-  r = (r * r) >> 127n; f = r >> 128n; log_2 = log_2 | (f << 58n); r = r >> f
-  r = (r * r) >> 127n; f = r >> 128n; log_2 = log_2 | (f << 57n); r = r >> f
-  r = (r * r) >> 127n; f = r >> 128n; log_2 = log_2 | (f << 56n); r = r >> f
-  r = (r * r) >> 127n; f = r >> 128n; log_2 = log_2 | (f << 55n); r = r >> f
-  r = (r * r) >> 127n; f = r >> 128n; log_2 = log_2 | (f << 54n); r = r >> f
-  r = (r * r) >> 127n; f = r >> 128n; log_2 = log_2 | (f << 53n); r = r >> f
-  r = (r * r) >> 127n; f = r >> 128n; log_2 = log_2 | (f << 52n); r = r >> f
-  r = (r * r) >> 127n; f = r >> 128n; log_2 = log_2 | (f << 51n); r = r >> f
-  r = (r * r) >> 127n; f = r >> 128n; log_2 = log_2 | (f << 50n)
+  // TickMath's fourteen unrolled squarings, bits 63 down to 50 of the log's fraction (the last keeps r)
+  for (let bit = 63n; bit >= 50n; bit--) {
+    r = (r * r) >> 127n; f = r >> 128n; log_2 = log_2 | (f << bit)
+    if (bit > 50n) r = r >> f
+  }
 
   const log_sqrt10001 = log_2 * 255738958999603826347141n // 128.128 number
 
