@@ -4,6 +4,8 @@
 export interface RelayError {
   code: string
   message: string
+  /** BUSY only: when to try again */
+  retryAfterMs?: number
 }
 
 const e = (code: string, message: string): RelayError => ({ code, message })

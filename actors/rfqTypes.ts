@@ -58,7 +58,8 @@ export interface RfqView {
 /** A relay/REST quote outcome: the spec's text in `message`, a stable `code` for machines. */
 export type QuoteVerdict =
   | { ok: true; quote: AcceptedQuote }
-  | { ok: false; code: string; message: string }
+  /** `retryAfterMs`: a BUSY refusal's hint (admission control), when to try again */
+  | { ok: false; code: string; message: string; retryAfterMs?: number }
 
 export type CancelOutcome =
   | { ok: true; cancelledAt: Date }

@@ -7,11 +7,13 @@
 //   1. the signer-recovery ceiling: single-thread native recoveries/s (bench/sig.ts) x pool threads
 //   2. validated quotes/s: 199 submitting clients, a bounded window in flight, as fast as accepted
 //   3. p50/p99 broadcast latency, submit at one client -> QUOTE_BROADCAST at another (the observer)
-//   4. the same latency with submissions paced at 5,000 quotes/s
+//   4. at full offered load (a window of 2,048 in flight): the share refused BUSY by admission control
+//      and the p99 of the accepted quotes
+//   5. the same latency paced at half the maximum just measured (BENCH_PACED_RATE overrides)
 // The 199 submitters connect with ?channels=rfqs (RFQ broadcasts only); one observer receives every
 // QUOTE_BROADCAST. Delivering every quote to all 200 Node `ws` clients would measure the load
 // generator (15k/s x 200 = 3M frames/s to parse), not the relay.
-// Env: BENCH_QUOTES (default 60000), BENCH_PACED_RATE (5000), BENCH_PACED_SECS (3), BENCH_POOL_THREADS
+// Env: BENCH_QUOTES (default 60000), BENCH_PACED_RATE (half the max), BENCH_PACED_SECS (3), BENCH_POOL_THREADS
 // (default: the engine's, cores - 1), BENCH_WINDOW (quotes in flight, default 2048), BENCH_PROFILE=<dir>
 // (a CPU profile of the engine's main thread during the throughput phase, written to <dir>).
 import { parseCli, benchUsage } from '../engine/ops/cli.js'
@@ -104,10 +106,9 @@ function request(child: ChildProcess, msg: object, reply: string): Promise<any> 
 
 async function main(): Promise<void> {
   const total = env('BENCH_QUOTES', 60_000)
-  const pacedRate = env('BENCH_PACED_RATE', 5000)
   const pacedSecs = env('BENCH_PACED_SECS', 3)
-  const window = env('BENCH_WINDOW', 2048)
-  const pacedTotal = pacedRate * pacedSecs
+  const maxWindow = env('BENCH_WINDOW', 2048)
+  let window = maxWindow
 
   console.log(`machine: ${availableParallelism()} cores, node ${process.version}`)
   const perThread = await measureRecoveryCeiling({ timeMs: 1500 })
@@ -116,11 +117,13 @@ async function main(): Promise<void> {
   const makerAddrs = makers.map(m => m.address)
   const now = Date.now()
   const mkRfqs = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `rfq_b${i}_${randomBytes(4).toString('hex')}`, taker: makerAddrs[i % MAKERS]!, expiry: Math.floor(now / 1000) + 3000, createdAt: now }))
-  const rfqsA = mkRfqs(Math.ceil(total / MAKERS)), rfqsB = mkRfqs(Math.ceil(pacedTotal / MAKERS))
+  // the paced phase runs at half the max, unknown yet: sign for half the ceiling on every core, at most
+  const pacedCap = Math.ceil((process.env.BENCH_PACED_RATE ? Number(process.env.BENCH_PACED_RATE) : perThread * availableParallelism() / 2) * pacedSecs)
+  const rfqsA = mkRfqs(Math.ceil(total / MAKERS)), rfqsB = mkRfqs(Math.ceil(pacedCap / MAKERS))
   const t0 = performance.now()
   const loadA = signAll(rfqsA, makers).slice(0, total)
-  const loadB = signAll(rfqsB, makers).slice(0, pacedTotal)
-  console.log(`pre-signed ${loadA.length + loadB.length} quotes in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+  const allB = signAll(rfqsB, makers).slice(0, pacedCap)
+  console.log(`pre-signed ${loadA.length + allB.length} quotes in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
   await checkAgainstViem(domain, { rfqId: '', maker: '', frame: loadA[0]!.frame })   // our digest and signature, checked once against viem
 
   // a fresh database each run: RFQs live from an earlier run would be restored into this one
@@ -138,7 +141,7 @@ async function main(): Promise<void> {
 
   const sentAt = new Map<string, number>()
   const latencies: number[] = []
-  let accepted = 0, errors = 0
+  let accepted = 0, errors = 0, busy = 0, pausedUntil = 0, lastHalved = 0
   let onAccepted: () => void = () => {}
   observer.on('message', raw => {
     const text = raw.toString()
@@ -148,9 +151,24 @@ async function main(): Promise<void> {
     const t = sentAt.get(key)
     if (t !== undefined) { latencies.push(performance.now() - t); sentAt.delete(key) }
     accepted++
+    if (window < maxWindow) window += 1 / Math.max(1, window) * 64   // grows back while quotes are taken
     onAccepted()
   })
-  for (const s of submitters) s.on('message', raw => { const text = raw.toString(); if (text.startsWith('{"type":"ERROR"')) { errors++; if (errors <= 3) console.error('ERROR', text); onAccepted() } })
+  for (const s of submitters) s.on('message', raw => {
+    const text = raw.toString()
+    if (!text.startsWith('{"type":"ERROR"')) return
+    errors++
+    if (text.includes('"code":"BUSY"')) {
+      // admission control refused it: counted, not shown; the makers back off as told, as a real one would
+      busy++
+      const hint = Number(/"retryAfterMs":(\d+)/.exec(text)?.[1] ?? 1)
+      pausedUntil = Math.max(pausedUntil, performance.now() + hint)
+      // and send less at once, halving at most once per hint (AIMD, as TCP halves once per round trip)
+      if (performance.now() - lastHalved >= hint) { window = Math.max(64, window / 2); lastHalved = performance.now() }
+    }
+    else if (errors - busy <= 3) console.error('ERROR', text)
+    onAccepted()
+  })
 
   await request(child, { cmd: 'create', rfqs: [...rfqsA, ...rfqsB] }, 'created')
   await new Promise(r => setTimeout(r, 500))   // let the RFQ broadcasts drain
@@ -160,7 +178,10 @@ async function main(): Promise<void> {
   let next = 0
   const started = performance.now()
   await new Promise<void>(resolve => {
+    let resume: NodeJS.Timeout | undefined
     const pump = () => {
+      const wait = pausedUntil - performance.now()
+      if (wait > 0) { resume ??= setTimeout(() => { resume = undefined; pump() }, wait); return }
       while (next < loadA.length && next - (accepted + errors) < window) {
         const s = loadA[next]!
         sentAt.set(s.key, performance.now())
@@ -175,13 +196,15 @@ async function main(): Promise<void> {
   const elapsed = (performance.now() - started) / 1000
   const rate = accepted / elapsed
   const burst = percentiles(latencies)
-  const phase1 = { accepted, errors }
+  const phase1 = { accepted, errors, busy }
   child.send({ cmd: 'profile-stop' })
   const { commits } = await request(child, { cmd: 'stats' }, 'stats')
 
-  // phase 2: paced
+  // phase 2: paced at half the max just measured
+  const pacedRate = process.env.BENCH_PACED_RATE ? Number(process.env.BENCH_PACED_RATE) : Math.floor(rate / 2)
+  const loadB = allB.slice(0, pacedRate * pacedSecs)
   latencies.length = 0
-  accepted = 0; errors = 0
+  accepted = 0; errors = 0; busy = 0
   onAccepted = () => {}
   const pacedStart = performance.now()
   let sent = 0
@@ -210,15 +233,16 @@ async function main(): Promise<void> {
   console.table([
     { measure: 'signer-recovery ceiling (1-thread native x pool threads)', value: `${Math.round(perThread)}/s x ${ready.threads} = ${Math.round(ceiling)}/s` },
     { measure: `validated quotes/s (${loadA.length} quotes, ${CLIENTS} clients, ${MAKERS} makers, ${rfqsA.length} RFQs)`, value: `${Math.round(rate)}/s (${(rate / ceiling * 100).toFixed(0)}% of ceiling); accepted ${phase1.accepted}, errors ${phase1.errors}` },
+    { measure: `full offered load (window ${maxWindow}, halved on BUSY): refused BUSY by admission control`, value: `${(phase1.busy / loadA.length * 100).toFixed(1)}% (${phase1.busy} of ${loadA.length}); accepted p99 ${burst.p99.toFixed(2)} ms` },
     { measure: 'group commits during the throughput phase', value: `${commits} transactions, ${(phase1.accepted / commits).toFixed(0)} quotes per commit` },
-    { measure: 'broadcast latency at full load (window ' + window + ')', value: `p50 ${burst.p50.toFixed(2)} ms, p99 ${burst.p99.toFixed(2)} ms` },
-    { measure: `broadcast latency paced at ${pacedRate}/s (${loadB.length} quotes)`, value: `p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms; accepted ${accepted}, errors ${errors}` },
+    { measure: 'broadcast latency at full load (window ' + maxWindow + ')', value: `p50 ${burst.p50.toFixed(2)} ms, p99 ${burst.p99.toFixed(2)} ms` },
+    { measure: `broadcast latency paced at ${process.env.BENCH_PACED_RATE ? 'BENCH_PACED_RATE' : 'half the max'} (${pacedRate}/s, ${loadB.length} quotes)`, value: `p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms; accepted ${accepted}, errors ${errors} (BUSY ${busy})` },
   ])
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values: cli } = parseCli('relay.js', benchUsage('relay', 'Relay throughput and latency over real WebSockets against the same-run signer-recovery ceiling.',
-    { BENCH_QUOTES: 'quotes in the throughput phase (60000)', BENCH_PACED_RATE: 'paced phase rate (5000)', BENCH_PACED_SECS: 'paced phase seconds (3)',
+    { BENCH_QUOTES: 'quotes in the throughput phase (60000)', BENCH_PACED_RATE: 'paced phase rate (half the measured max)', BENCH_PACED_SECS: 'paced phase seconds (3)',
       BENCH_POOL_THREADS: 'pool threads (cores - 1)', BENCH_WINDOW: 'quotes in flight (2048)', BENCH_PROFILE: 'dir for a CPU profile' }), { engine: { type: 'boolean' } })
   if (cli.engine) await engineMain(); else await main()
 }

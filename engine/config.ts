@@ -68,6 +68,8 @@ export const configSchema = z.object({
   RELAY_SIG_BATCH: positiveInt.default(64),
   RELAY_SIG_BATCHES_PER_THREAD: positiveInt.default(4),
   RELAY_COMMITS_IN_FLIGHT: positiveInt.default(2),
+  /** admission control: quotes are refused with BUSY while more than this many ms of work is in flight (0: off) */
+  RELAY_ADMISSION_MS: z.coerce.number().int().min(0).max(10_000).default(20),
   RELAY_MAX_PAYLOAD_BYTES: positiveInt.default(64 * 1024),
   // Options market data ingestion (engine/ingest): its own process, started by `make ingest`, or by `make run` when not off
   INGEST_SOURCE: z.enum(['off', 'deribit', 'replay', 'synthetic']).default('off'),

@@ -12,6 +12,7 @@ import { cancelAuthMode } from './cancelAuth.js'
 import { mountRelaySockets } from './sessions.js'
 import { relayRoutes } from './routes.js'
 import { createRfqService, type RfqService } from '../rfq/service.js'
+import { Admission } from '../rfq/admission.js'
 import type { FillVerifier } from '../chain/verifyFill.js'
 
 export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFill?: FillVerifier } = {}): Promise<{ book: RfqBook; index: LiveIndex; rfqs: RfqService }> {
@@ -32,7 +33,8 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
     ttlSecs: c.RFQ_TTL_SECS,
     onWarn: (msg, detail) => log.warn(detail, msg),
   })
-  const rfqs = createRfqService({ sql, book, verifyFill })   // the one lifecycle, shared with the REST API
+  const admission = new Admission(c.RELAY_ADMISSION_MS)
+  const rfqs = createRfqService({ sql, book, verifyFill, admission })   // the one lifecycle, shared with the REST API
   const index = new LiveIndex(book.events)   // the pollers' read model, kept from the book's events
   const restored = await loadLiveRfqs(sql, c.RFQ_TTL_SECS)
   book.restore(restored)
@@ -49,6 +51,8 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
   ctx.metrics.gauge('relay_connected_clients', 'open relay WebSocket connections', () => sockets.connected)
   ctx.metrics.gauge('relay_active_rfqs', 'RFQs in the relay active store', () => book.activeRfqs)
   ctx.metrics.gauge('rfq_actor_abnormal_stops_total', 'RFQ actors stopped after repeated failures (their RFQs ended as EXPIRED)', () => book.abnormalStops)
+  ctx.metrics.gauge('relay_quotes_busy_total', 'quote submissions refused with BUSY by admission control', () => admission.stats.refused)
+  ctx.metrics.gauge('relay_admission_limit', 'quotes admitted in flight at once (steered by the pipeline\'s latency)', () => admission.stats.limit)
   ctx.metrics.gauge('relay_quote_commits_total', 'group commits of accepted quotes', () => writer.stats.commits)
   ctx.onShutdown(async () => {
     sockets.close()

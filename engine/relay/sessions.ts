@@ -169,8 +169,8 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
       if (hash) shareToken = s.shares.get(hash)
     }
     try {
-      const v = await o.book.submitQuote(d.rfqId as string, d.quote, d.signature, { shareToken })
-      if (!v.ok) sendError(ws, s, { code: v.code, message: v.message }, rfqId)
+      const v = await o.rfqs.submitQuote(d.rfqId as string, d.quote, d.signature, { shareToken })
+      if (!v.ok) sendError(ws, s, { code: v.code, message: v.message, ...(v.retryAfterMs ? { retryAfterMs: v.retryAfterMs } : {}) }, rfqId)
       // accepted: no direct reply; the QUOTE_BROADCAST reaches the submitter like everyone else
     } catch (err) {
       o.log.error({ err, rfqId }, 'quote submission failed')
@@ -232,7 +232,8 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
   }
 
   function sendError(ws: WebSocket<Session>, s: Session, e: RelayError, rfqId?: string): void {
-    send(ws, s, { type: 'ERROR', data: rfqId === undefined ? { message: e.message, code: e.code } : { message: e.message, rfqId, code: e.code } })
+    const hint = e.retryAfterMs ? { retryAfterMs: e.retryAfterMs } : {}
+    send(ws, s, { type: 'ERROR', data: rfqId === undefined ? { message: e.message, code: e.code, ...hint } : { message: e.message, rfqId, code: e.code, ...hint } })
   }
 
   const unsubscribe = o.book.events.subscribe(event => broadcast(app, o.book, event))

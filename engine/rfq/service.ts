@@ -7,7 +7,8 @@
 // while it is neither FILLED nor CANCELLED and the fill happened before its expiry. "Happened" is the
 // block time of the fill's transaction when fills are verified on chain (recording may lag mining),
 // else the time the fill is recorded. An RFQ shown EXPIRED is therefore never filled later.
-import type { FillInput, RfqDirectory, RfqStatus } from '../../actors/rfqTypes.js'
+import type { FillInput, QuoteVerdict, RfqDirectory, RfqStatus } from '../../actors/rfqTypes.js'
+import type { Admission } from './admission.js'
 import type { Agent } from '../store/agents.js'
 import type { Sql, Tx } from '../store/db.js'
 import type { FillVerifier } from '../chain/verifyFill.js'
@@ -49,7 +50,7 @@ export interface RfqService {
   submitQuote: RfqDirectory['submitQuote']
 }
 
-export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFill?: FillVerifier }): RfqService {
+export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFill?: FillVerifier; admission?: Admission }): RfqService {
   const { sql, book } = deps
 
   /** Live first (it has the quotes), then storage; undefined when unknown or unseen by `viewer`. */
@@ -148,7 +149,20 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
     return refuse('NOT_FILLABLE', { status: status ?? now ?? (r ? effectiveStatus(r.status, r.expiry) : 'FILLED') })
   }
 
-  return { find, cancel, fill, submitQuote: (...a) => book.submitQuote(...a) }
+  /** Every quote, from the relay or REST, passes the same admission control before the book. */
+  async function submitQuote(...a: Parameters<RfqDirectory['submitQuote']>): Promise<QuoteVerdict> {
+    const admission = deps.admission
+    if (!admission) return book.submitQuote(...a)
+    const entry = admission.tryEnter()
+    if (!entry.ok) return { ok: false, code: 'BUSY', message: `Busy: more than the admitted work is in flight; retry in ${entry.retryAfterMs} ms`, retryAfterMs: entry.retryAfterMs }
+    try {
+      return await book.submitQuote(...a)
+    } finally {
+      admission.leave()
+    }
+  }
+
+  return { find, cancel, fill, submitQuote }
 }
 
 /** The ownership rule (actors/visibility.ts ownsRfq) for each kind of proof; undefined when it holds. */

@@ -23,6 +23,7 @@ export function submitQuoteHandler(rfqs: Pick<RfqService, 'submitQuote'>): Handl
     const verdict = await rfqs.submitQuote(rfqId, quote, signature, typeof shareToken === 'string' ? { shareToken } : undefined)
     if (!verdict.ok) {
       if (verdict.code === 'INTERNAL') throw new HttpError(503, verdict.message, { code: verdict.code })
+      if (verdict.code === 'BUSY') throw new HttpError(503, verdict.message, { code: verdict.code }, { 'retry-after': String(Math.max(1, Math.ceil((verdict.retryAfterMs ?? 1000) / 1000))) })
       throw Errors.badRequest(restText(verdict), { code: verdict.code })
     }
     const q = verdict.quote
