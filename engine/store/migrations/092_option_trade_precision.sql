@@ -3,10 +3,13 @@
 -- premium_usd 2, iv 2 (percent), spot_ref 2 (index). The rule is workers/options/precision.ts's
 -- roundHalfAway, written in SQL: the value's shortest decimal text (float8out, which is what
 -- String(x) gives in Node) rounded half away from zero as a numeric, then parsed back to float8.
--- (x::numeric is not the same: it keeps only 15 significant digits.) extra_float_digits is pinned
--- because float8out reads it: at 0 or below it would print 15 digits, and the two sides would differ.
+-- (x::numeric is not the same: it keeps only 15 significant digits.) float8out reads extra_float_digits:
+-- at 0 or below it would print 15 digits and the two sides would differ, so option_trade_doc pins it
+-- to 1 (the default) once per document; option_round has no SET clause of its own, so it stays a plain
+-- SQL expression PostgreSQL may inline. (The numeric round trip costs a few microseconds per trade
+-- written, on the ingestion's side; reads are unchanged: the tape concatenates stored documents.)
 -- test/options/tapeJson.test.ts holds this function equal to the Node one on arbitrary doubles.
-create function option_round(x float8, d int) returns float8 language sql immutable set extra_float_digits = 1 as $$
+create function option_round(x float8, d int) returns float8 language sql stable as $$
   select case when x is null or x in ('NaN'::float8, 'Infinity'::float8, '-Infinity'::float8) then null   -- not JSON numbers
     else round(x::text::numeric, d)::float8 end
 $$;
