@@ -10,7 +10,7 @@ export interface IngestMetrics {
   error(currency: string): void
   trades(currency: string, n: number): void
   lastTrade(currency: string, ts: Date): void
-  /** one status line per currency: last success, lag, errors */
+  /** one status line per currency: last success, lag, errors, new trades stored */
   logStatus(log: Logger): void
 }
 
@@ -19,6 +19,7 @@ export function createIngestMetrics(source: string): IngestMetrics {
   const lastSuccess = new Map<string, number>()
   const lastTradeAt = new Map<string, number>()
   const errors = new Map<string, number>()
+  const trades = new Map<string, number>()
   const labels = ['source', 'currency'] as const
   new Gauge({ name: 'ingest_last_success_timestamp_seconds', help: 'unix time of the last successful poll', labelNames: labels, registers: [registry],
     collect() { for (const [c, t] of lastSuccess) this.set({ source, currency: c }, t / 1000) } })
@@ -30,14 +31,17 @@ export function createIngestMetrics(source: string): IngestMetrics {
     registry,
     success(c) { lastSuccess.set(c, Date.now()) },
     error(c) { errors.set(c, (errors.get(c) ?? 0) + 1); errorsTotal.inc({ source, currency: c }) },
-    trades(c, n) { if (n) tradesTotal.inc({ source, currency: c }, n) },
+    trades(c, n) {
+      trades.set(c, (trades.get(c) ?? 0) + n)
+      tradesTotal.inc({ source, currency: c }, n)       // also 0: the stream's series exists from its first poll
+    },
     lastTrade(c, ts) { lastTradeAt.set(c, Math.max(lastTradeAt.get(c) ?? 0, ts.getTime())) },
     logStatus(log) {
-      const currencies = new Set([...lastSuccess.keys(), ...errors.keys(), ...lastTradeAt.keys()])
+      const currencies = new Set([...lastSuccess.keys(), ...errors.keys(), ...lastTradeAt.keys(), ...trades.keys()])
       for (const c of currencies) {
         const s = lastSuccess.get(c), t = lastTradeAt.get(c)
         log.info({ source, currency: c, lastSuccess: s ? new Date(s).toISOString() : null, lagSeconds: t ? Math.round((Date.now() - t) / 1000) : null,
-          errors: errors.get(c) ?? 0 }, 'ingest: status')
+          errors: errors.get(c) ?? 0, trades: trades.get(c) ?? 0 }, 'ingest: status')
       }
     },
   }

@@ -24,7 +24,7 @@ export async function runIngestion({ config, sql, log, signal, metrics }: { conf
       }
       case 'replay': {
         if (!config.INGEST_FILE) throw new Error('INGEST_SOURCE=replay needs INGEST_FILE (a JSON-lines recording)')
-        await runReplay({ sql, log, file: config.INGEST_FILE, rebase: config.INGEST_REPLAY_REBASE })
+        await runReplay({ sql, log, file: config.INGEST_FILE, rebase: config.INGEST_REPLAY_REBASE, metrics: m, signal })
         return
       }
       case 'synthetic':

@@ -1,20 +1,41 @@
 // The ingestion runs in its own process; its state reaches the engine's /metrics through the
-// ingest_state table, sampled every 15 s (a gauge's collect cannot wait for a query).
+// ingest_state table, read when /metrics is scraped (prom-client awaits an async collect). It used to
+// be sampled every 15 s, so right after a replay /metrics still said 0 trades. A scrape waits at most
+// READ_TIMEOUT_MS for the table and otherwise answers with the last state read: /metrics never hangs
+// on a slow or absent database. A scrape collects every gauge at once, so they share one read.
+import { Gauge } from 'prom-client'
 import type { EngineContext } from '../context.js'
 import { ingestStates, type IngestState } from '../store/options.js'
 
-export function ingestGauges({ metrics, sql, log, onShutdown }: EngineContext): void {
+const READ_TIMEOUT_MS = 1_000
+
+export function ingestGauges({ metrics, sql, log }: EngineContext): void {
   let states: IngestState[] = []
-  const refresh = () => ingestStates(sql).then(s => { states = s }, err => log.debug({ err }, 'ingest state not readable'))
-  void refresh()
-  const timer = setInterval(refresh, 15_000)
-  timer.unref()
-  onShutdown(() => clearInterval(timer))
+  let reading: Promise<void> | undefined
+  const refresh = (): Promise<void> => {
+    reading ??= ingestStates(sql).then(s => { states = s }, err => log.debug({ err }, 'ingest state not readable'))
+      .finally(() => { reading = undefined })
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<void>(resolve => { timer = setTimeout(resolve, READ_TIMEOUT_MS); timer.unref() })
+    return Promise.race([reading, late]).finally(() => clearTimeout(timer))
+  }
+  const registers = [metrics.registry]
   const worst = (f: (s: IngestState) => number | null) => states.reduce((m, s) => Math.max(m, f(s) ?? 0), 0)
-  metrics.gauge('options_ingest_last_success_age_seconds', 'seconds since the stalest ingestion stream last succeeded',
+  const gauge = (name: string, help: string, value: () => number) =>
+    new Gauge({ name, help, registers, async collect() { await refresh(); this.set(value()) } })
+
+  gauge('options_ingest_last_success_age_seconds', 'seconds since the stalest ingestion stream last succeeded',
     () => worst(s => s.lastSuccessAt ? (Date.now() - s.lastSuccessAt.getTime()) / 1000 : null))
-  metrics.gauge('options_ingest_lag_seconds', 'now minus the newest ingested trade, worst stream',
+  gauge('options_ingest_lag_seconds', 'now minus the newest ingested trade, worst stream',
     () => worst(s => s.lastTradeTs ? (Date.now() - s.lastTradeTs.getTime()) / 1000 : null))
-  metrics.gauge('options_ingest_errors_total', 'failed ingestion polls, all streams', () => states.reduce((n, s) => n + s.errorsTotal, 0))
-  metrics.gauge('options_ingest_trades_total', 'trades stored by ingestion, all streams', () => states.reduce((n, s) => n + s.tradesTotal, 0))
+  gauge('options_ingest_errors_total', 'failed ingestion polls, all streams', () => states.reduce((n, s) => n + s.errorsTotal, 0))
+  // per source (deribit, replay, synthetic), each summed over its currencies
+  new Gauge({ name: 'options_ingest_trades_total', help: 'trades stored by ingestion, per source, all its streams', labelNames: ['source'] as const, registers,
+    async collect() {
+      await refresh()
+      this.reset()
+      const bySource = new Map<string, number>()
+      for (const s of states) bySource.set(s.source, (bySource.get(s.source) ?? 0) + s.tradesTotal)
+      for (const [source, n] of bySource) this.set({ source }, n)
+    } })
 }

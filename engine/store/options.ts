@@ -144,7 +144,8 @@ export interface TapeFilter {
 /**
  * The whole tape reply, `{"trades":[...],"count":N}`, as UTF-8 bytes: one page newest first (ts, then
  * id, so equal timestamps page stably) and the exact total matching, each trade's document having
- * been written with the trade (migration 060). PostgreSQL concatenates the
+ * been written with the trade (migrations 060 and 092: compact JSON, figures at VENUE_A's precision,
+ * rounded by option_round, the SQL side of workers/options/precision.ts). PostgreSQL concatenates the
  * page and Node passes the bytes on without decoding them: shaping 500 rows per request, or even
  * holding 500 strings, made the garbage collector the tape's p99 (above 10 ms).
  * test/options/tapeReference.ts shapes the same page row by row, as the reference.

@@ -16,10 +16,10 @@ test('the engine spawns the ingestion child, which fills the engine\'s database'
     if (count < 8) await new Promise(r => setTimeout(r, 50))
   }
   assert.equal(count, 8)
-  // the child records its own state after the trades it stored: wait for that write as well
+  // the child records its state per stream (BTC, ETH) with the trades it stores
   let total = 0
   for (let i = 0; i < 200 && total < 8; i++) {
-    const [state] = await t.db.sql`select trades_total from ingest_state where source = 'replay'`
+    const [state] = await t.db.sql`select coalesce(sum(trades_total), 0)::int8 as trades_total from ingest_state where source = 'replay'`
     total = Number(state?.trades_total ?? 0)
     if (total < 8) await new Promise(r => setTimeout(r, 50))
   }

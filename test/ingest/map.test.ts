@@ -48,6 +48,9 @@ test('a trade: premium_usd = price × amount × index, side from the taker direc
   assert.equal(r.ts.toISOString(), '2024-12-20T10:00:00.000Z')
   assert.equal(mapTrade({ ...trade, index_price: undefined })!.premiumUsd, null)       // cannot price without the index
   assert.equal(premiumUsd(parseOptionName('SOL_USDC-27DEC24-200-C')!, 3.5, 10, 190), 35)  // linear: already in USD
+  // cents by the terminal's rule: a written half goes up (Math.round(1.005 * 100) / 100 gave 1), and no float noise
+  assert.equal(premiumUsd(parseOptionName('SOL_USDC-27DEC24-200-C')!, 1.005, 1, 190), 1.01)
+  assert.equal(premiumUsd(parseOptionName('BTC-27DEC24-60000-C')!, 0.1 + 0.2, 1, 1), 0.3)
   assert.equal(mapTrade(trade, 1000)!.ts.getTime(), 1734688801000)
 })
 

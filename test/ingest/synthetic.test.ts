@@ -7,6 +7,7 @@ import { createLogger } from '../../engine/log.js'
 import { createIngestMetrics } from '../../engine/ingest/metrics.js'
 import { runSynthetic, SyntheticMarket } from '../../engine/ingest/sources/synthetic.js'
 import { parseOptionName } from '../../engine/ingest/deribit/instrumentName.js'
+import { figure } from '../../workers/options/precision.js'
 
 let db: TestDatabase
 before(async () => { db = await testDatabase('syn') })
@@ -44,7 +45,7 @@ test('a run stores labelled data: SIM underlyings and ids, source synthetic, all
   assert.ok(trades.length >= 1000, String(trades.length))        // the 1-minute backfill at 20 per second
   assert.ok(trades.every(t => t.trade_ref.startsWith('SIM-') && t.underlying === 'SIMBTC' && t.source === 'synthetic'))
   assert.deepEqual(new Set(trades.map(t => t.liquidity_guess)), new Set(['RFQ', 'LIKELY_RFQ', 'LIKELY_CLOB', 'UNKNOWN']))
-  for (const t of trades.slice(0, 50)) assert.equal(t.premium_usd, Math.round(t.price * t.amount * t.spot_ref * 100) / 100)
+  for (const t of trades.slice(0, 50)) assert.equal(t.premium_usd, figure('usd', t.price * t.amount * t.spot_ref))
   const [{ summaries }] = await db.sql`select count(*)::int as summaries from option_snapshots where kind = 'summary'` as unknown as [{ summaries: number }]
   assert.ok(summaries > 0)
   const [state] = await db.sql`select trades_total from ingest_state where source = 'synthetic' and currency = 'SIMBTC'`

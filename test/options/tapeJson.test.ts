@@ -1,6 +1,8 @@
 // The tape's JSON is built by PostgreSQL (store/options.ts tapeBody). It must say exactly what the
 // row-by-row shaping (tapeReference.ts: tape() + tradeView) says: same fields, same order, numbers that parse to the
-// same doubles (tiny, huge, negative, many digits) and timestamps as Date#toISOString writes them.
+// same doubles (tiny, huge, negative, many digits) and timestamps as Date#toISOString writes them. The
+// reference rounds in Node (workers/options/precision.ts), the documents in SQL (migration 092's option_round):
+// these tests are what keeps the two sides of the precision rule one rule.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
@@ -9,6 +11,7 @@ import { runReplay } from '../../engine/ingest/sources/replay.js'
 import { createLogger } from '../../engine/log.js'
 import { tapeBody, type TapeFilter } from '../../engine/store/options.js'
 import { tape, tradeView } from './tapeReference.js'
+import { roundHalfAway } from '../../workers/options/precision.js'
 import { SAMPLE } from './fixture.js'
 
 let db: TestDatabase
@@ -42,6 +45,11 @@ test('the replayed recording: every filter and page gives the same trades and co
   assert.equal(await assertSame(page({ venue: 'VENUE_B' })), 0)      // nothing at all: [] and 0
 })
 
+test('the tape is compact JSON, byte for byte what JSON.stringify writes for the other endpoints', async () => {
+  const text = (await tapeBody(db.sql, page())).toString('utf8')
+  assert.equal(text, JSON.stringify(JSON.parse(text)))
+})
+
 // -0 is stored as 0 by neither path's fault (JSON.stringify writes -0 as 0): left out, as are
 // subnormals, which PostgreSQL refuses as input
 const double = fc.oneof(
@@ -50,6 +58,16 @@ const double = fc.oneof(
   fc.double({ min: 1e14, max: 1e22, noNaN: true }),
   fc.integer({ min: -1_000_000, max: 1_000_000 }).map(n => n / 10_000),
 )
+
+test('property: option_round (SQL) and roundHalfAway (Node) agree on any double, every precision', async () => {
+  await fc.assert(fc.asyncProperty(double, fc.integer({ min: 0, max: 6 }), async (x, d) => {
+    const [row] = await db.sql`select option_round(${x}::float8, ${d}::int) as r`
+    assert.equal(row!.r, roundHalfAway(x, d), `${x} at ${d} decimals`)
+  }), { numRuns: 300 })
+  const [edge] = await db.sql`select option_round('NaN', 2) as nan, option_round('Infinity', 2) as inf, option_round(null, 2) as nul,
+    option_round(1.005, 2) as half, option_round(-1.005, 2) as neg, option_round(0.1::float8 + 0.2::float8, 4) as noise`
+  assert.deepEqual({ ...edge }, { nan: null, inf: null, nul: null, half: 1.01, neg: -1.01, noise: 0.3 })
+})
 
 test('property: any stored doubles and millisecond timestamps read back identically', async () => {
   const [inst] = await db.sql`select id from option_instruments order by id limit 1`

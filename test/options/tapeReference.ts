@@ -1,8 +1,10 @@
 // The tape as the spec's Trade resource, shaped row by row in Node: the reference the PostgreSQL-built
 // reply (engine/store/options.ts tapeBody) is held equal to. Written straight from the option_trades
-// table (the count included), independent of the engine's filter and counting code.
+// table (the count included), independent of the engine's filter and counting code. Its figures go
+// through the Node side of the precision rule, so the comparison also holds migration 092's SQL side to it.
 import type { Sql } from '../../engine/store/db.js'
 import type { TapeFilter } from '../../engine/store/options.js'
+import { figure } from '../../workers/options/precision.js'
 
 export interface TapeRow {
   venue: string; trade_ref: string; instrument: string; underlying: string; is_call: boolean; strike: number; expiry_ts: Date
@@ -25,8 +27,8 @@ export async function tape(sql: Sql, f: TapeFilter): Promise<{ rows: TapeRow[]; 
 export function tradeView(r: TapeRow) {
   return {
     venue: r.venue, trade_ref: r.trade_ref, instrument: r.instrument, underlying: r.underlying, is_call: r.is_call,
-    strike_display: r.strike, expiry: r.expiry_ts.toISOString(), price: r.price, quantity_display: r.amount,
-    premium_usd: r.premium_usd, iv: r.iv, spot_ref: r.spot_ref, side: r.side, counterparty: r.counterparty,
+    strike_display: r.strike, expiry: r.expiry_ts.toISOString(), price: figure('price', r.price), quantity_display: figure('size', r.amount),
+    premium_usd: figure('usd', r.premium_usd), iv: figure('iv', r.iv), spot_ref: figure('index', r.spot_ref), side: r.side, counterparty: r.counterparty,
     venue_a_liquidity_guess: r.liquidity_guess, ts: r.ts.toISOString(),
   }
 }

@@ -2,6 +2,7 @@
 // and synthetic sources all go through them, and the tests pin every rule here.
 import type { DeribitTrade, DeribitTicker, DeribitBookSummary, DeribitInstrument } from './types.js'
 import { parseOptionName, type OptionName } from './instrumentName.js'
+import { figure } from '../../../workers/options/precision.js'
 
 export type LiquidityGuess = 'RFQ' | 'LIKELY_RFQ' | 'LIKELY_CLOB' | 'UNKNOWN'
 
@@ -59,10 +60,13 @@ export function liquidityGuess(t: Pick<DeribitTrade, 'block_rfq_id' | 'block_tra
   return 'LIKELY_CLOB'
 }
 
-/** price × amount × index for inverse options (priced in the underlying); price × amount for linear ones; cents. */
+/**
+ * price × amount × index for inverse options (priced in the underlying); price × amount for linear ones;
+ * cents, by the terminal's one rounding rule (workers/options/precision.ts), so 1.005 is 1.01 here too.
+ */
 export function premiumUsd(option: OptionName, price: number, amount: number, indexPrice: number | null): number | null {
-  if (!option.pricedInUnderlying) return round2(price * amount)
-  return indexPrice == null ? null : round2(price * amount * indexPrice)
+  if (!option.pricedInUnderlying) return figure('usd', price * amount)
+  return indexPrice == null ? null : figure('usd', price * amount * indexPrice)
 }
 
 /** null when the record is not an option trade we can read (the caller counts and logs it). */
@@ -127,8 +131,4 @@ function finite(x: unknown): x is number {
 
 function num(x: unknown): number | null {
   return finite(x) ? x : null
-}
-
-function round2(x: number): number {
-  return Math.round(x * 100) / 100
 }

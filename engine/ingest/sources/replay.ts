@@ -3,16 +3,35 @@
 // source. With INGEST_REPLAY_REBASE every venue timestamp moves by (now - the newest timestamp in
 // the file), so an old recording looks like the last minutes of a market (for demos and windows
 // such as "last hour"); expiries never move.
+// A replay is counted like the live source, per stream (the recorded call's currency): each trades
+// line's new trades are added to ingest_state in the same transaction that stores them, and to the
+// process's ingest_trades_total, so the counts equal the stored trades at every moment, also when a
+// replay is stopped half-way (it used to record one total at the very end, and no metric at all).
 import { readFile } from 'node:fs/promises'
 import type { Logger } from 'pino'
 import type { Sql } from '../../store/db.js'
 import type { RecordedCall } from '../deribit/types.js'
 import { createSink } from '../sink.js'
 import { recordSuccess, recordError } from '../../store/options.js'
+import { createIngestMetrics, type IngestMetrics } from '../metrics.js'
+
+const TRADES = 'public/get_last_trades_by_currency'
 
 export interface ReplayResult { lines: number; bad: number; newTrades: number; trades: number; snapshots: number; instruments: number; shiftMs: number }
 
-export async function runReplay({ sql, log, file, rebase = false, now = Date.now() }: { sql: Sql; log: Logger; file: string; rebase?: boolean; now?: number }): Promise<ReplayResult> {
+export interface ReplayOptions {
+  sql: Sql
+  log: Logger
+  file: string
+  rebase?: boolean
+  now?: number
+  /** the ingest process's metrics (a private registry when not given) */
+  metrics?: IngestMetrics
+  /** stops between lines */
+  signal?: AbortSignal
+}
+
+export async function runReplay({ sql, log, file, rebase = false, now = Date.now(), metrics = createIngestMetrics('replay'), signal }: ReplayOptions): Promise<ReplayResult> {
   const text = await readFile(file, 'utf8')
   const lines = text.split('\n')
   const calls: { n: number; call: RecordedCall }[] = []
@@ -31,27 +50,42 @@ export async function runReplay({ sql, log, file, rebase = false, now = Date.now
   const shiftMs = rebase ? now - newestTimestamp(calls.map(c => c.call)) : 0
   const sink = createSink({ sql, source: 'replay', log, shiftMs })
   const out: ReplayResult = { lines: calls.length, bad, newTrades: 0, trades: 0, snapshots: 0, instruments: 0, shiftMs }
-  let lastTradeTs: Date | null = null
   log.info({ file, lines: calls.length, shiftMs }, 'ingest: replay started')
   for (const [k, { n, call }] of calls.entries()) {
+    if (signal?.aborted) break
+    const currency = streamOf(call)
     try {
-      const a = await sink.apply(call)
+      const a = call.method !== TRADES ? await sink.apply(call) : await sql.begin(async tx => {
+        const a = await sink.apply(call, tx as unknown as Sql)
+        await recordSuccess(tx as unknown as Sql, { source: 'replay', currency, trades: a.newTrades, lastTradeTs: a.lastTradeTs })
+        return a
+      })
       out.newTrades += a.newTrades
-      out.trades += call.method === 'public/get_last_trades_by_currency' ? a.records - a.skipped : 0
+      out.trades += call.method === TRADES ? a.records - a.skipped : 0
       out.snapshots += a.snapshots
       out.instruments += a.instruments
-      if (a.lastTradeTs && (!lastTradeTs || a.lastTradeTs > lastTradeTs)) lastTradeTs = a.lastTradeTs
+      if (call.method === TRADES) {
+        metrics.trades(currency, a.newTrades)      // after the commit: the metric never counts a rolled-back trade
+        metrics.success(currency)
+        if (a.lastTradeTs) metrics.lastTrade(currency, a.lastTradeTs)
+      }
     } catch (e) {
       bad++
       log.warn({ file, line: n, err: (e as Error).message }, 'ingest: replay line failed')
-      await recordError(sql, { source: 'replay', currency: '*', error: `line ${n}: ${(e as Error).message}` })
+      metrics.error(currency)
+      await recordError(sql, { source: 'replay', currency, error: `line ${n}: ${(e as Error).message}` })
     }
     if ((k + 1) % 500 === 0) log.info({ done: k + 1, of: calls.length, newTrades: out.newTrades }, 'ingest: replay progress')
   }
   out.bad = bad
-  await recordSuccess(sql, { source: 'replay', currency: '*', trades: out.newTrades, lastTradeTs })
   log.info({ file, ...out }, 'ingest: replay done')
   return out
+}
+
+/** A recording's stream is its call's currency, as the live source's are; '*' when the call names none. */
+function streamOf(call: RecordedCall): string {
+  const c = call.params?.currency
+  return typeof c === 'string' && c ? c.toUpperCase() : '*'
 }
 
 function newestTimestamp(calls: RecordedCall[]): number {

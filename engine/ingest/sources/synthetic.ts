@@ -4,12 +4,15 @@
 // source): a spot path (geometric Brownian motion), a volatility smile, Black-Scholes prices in
 // the underlying (as VENUE_A quotes inverse options), Poisson trade arrivals of which some are
 // block trades and some Block RFQ trades, tickers with greeks and book summaries.
+// Trade ids continue across runs from the stored cursor (ingest_state), because trades are unique by
+// id: a restarted market that counted from SIM-1 again had its new trades dropped as duplicates, and
+// the trade count stood still. Each batch and its count commit together, as the live source's pages do.
 import type { Logger } from 'pino'
 import type { Sql } from '../../store/db.js'
 import type { DeribitTrade, DeribitTicker, DeribitBookSummary, DeribitInstrument, RecordedCall } from '../deribit/types.js'
 import { deribitDate } from '../deribit/instrumentName.js'
-import { createSink } from '../sink.js'
-import { recordSuccess } from '../../store/options.js'
+import { createSink, tradeIdOrder } from '../sink.js'
+import { readCursor, recordSuccess } from '../../store/options.js'
 import { sleep } from '../backoff.js'
 import type { IngestMetrics } from '../metrics.js'
 
@@ -42,6 +45,11 @@ export class SyntheticMarket {
       }
       return { underlying: `SIM${currency}`, currency, spot, step, instruments }
     })
+  }
+
+  /** The next trade id follows `lastId` (the numeric part of the newest id a previous run stored). */
+  resumeAfter(lastId: number): void {
+    this.nextTradeId = Math.max(this.nextTradeId, lastId + 1)
   }
 
   instrumentsCall(chain: Chain): RecordedCall {
@@ -135,7 +143,11 @@ export async function runSynthetic(o: SyntheticOptions): Promise<void> {
   const market = new SyntheticMarket(o.currencies, start, { seed: start % 100_000 })
   const sink = createSink({ sql: o.sql, source: 'synthetic', log: o.log })
   o.log.warn({ underlyings: market.chains.map(c => c.underlying) }, 'ingest: SYNTHETIC market data (simulated, not real): underlyings SIM*, trade ids SIM-*')
-  for (const chain of market.chains) await sink.apply(market.instrumentsCall(chain))
+  for (const chain of market.chains) {
+    await sink.apply(market.instrumentsCall(chain))
+    const cursor = await readCursor(o.sql, 'synthetic', chain.underlying)
+    if (cursor) market.resumeAfter(Number(tradeIdOrder(cursor)))
+  }
   let from = start, snapshotAt = 0
   let cycles = 0
   while (!o.signal.aborted) {
@@ -146,8 +158,12 @@ export async function runSynthetic(o: SyntheticOptions): Promise<void> {
       const n = backfilling ? Math.max(1, Math.round(o.tradesPerCycle * (to - from) / o.intervalMs)) : poisson(o.tradesPerCycle, Math.random)
       for (let done = 0; done < n; done += 1000) {
         const batch = market.trades(chain, Math.min(1000, n - done), from + (to - from) * done / n, from + (to - from) * Math.min(n, done + 1000) / n)
-        const a = await sink.apply({ method: 'public/get_last_trades_by_currency', params: { currency: chain.underlying, kind: 'option' }, result: { trades: batch, has_more: false } })
-        await recordSuccess(o.sql, { source: 'synthetic', currency: chain.underlying, trades: a.newTrades, lastTradeTs: a.lastTradeTs })
+        const call: RecordedCall = { method: 'public/get_last_trades_by_currency', params: { currency: chain.underlying, kind: 'option' }, result: { trades: batch, has_more: false } }
+        const a = await o.sql.begin(async tx => {
+          const a = await sink.apply(call, tx as unknown as Sql)
+          await recordSuccess(tx as unknown as Sql, { source: 'synthetic', currency: chain.underlying, cursor: a.maxTradeId, trades: a.newTrades, lastTradeTs: a.lastTradeTs })
+          return a
+        })
         o.metrics.trades(chain.underlying, a.newTrades)
         if (a.lastTradeTs) o.metrics.lastTrade(chain.underlying, a.lastTradeTs)
         if (backfilling) o.log.info({ underlying: chain.underlying, done: Math.min(n, done + 1000), of: n }, 'ingest: synthetic backfill progress')
