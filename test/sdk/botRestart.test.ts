@@ -43,7 +43,8 @@ test('the maker bot keeps running through an engine restart and quotes a new RFQ
     const rfqId = (await post(engine.api, '/api/v1/agent/rfqs', { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1000000', ttlSeconds: 300 }, agent.headers)).body.rfqId
     const quotes = await waitFor(async () => (await (await fetch(`${engine.relay}/quotes?rfqId=${rfqId}`)).json() as { count: number }).count, n => n === 1, 15_000)
     assert.equal(quotes, 1, 'the bot quoted the RFQ created after the restart')
-    assert.ok(bot.out().includes(`${rfqId} quoted`))
+    // the bot logs on its own broadcast, which may reach it a moment after the quote is visible over REST
+    await waitFor(() => bot.out(), o => o.includes(`${rfqId} quoted`), 5_000)
   } finally {
     bot.child.kill('SIGTERM')
     await bot.exited
