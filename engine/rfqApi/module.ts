@@ -14,6 +14,7 @@ import { openapiRoutes } from '../openapi/routes.js'
 import { activeCap } from './activeCap.js'
 import { createRfqHandler } from './create.js'
 import { agentListHandler, detailHandler, listHandler } from './read.js'
+import { OpenPageCache } from './openPageCache.js'
 import { cancelHandler } from './cancel.js'
 import { fillHandler } from './fill.js'
 import type { RfqService } from '../rfq/service.js'
@@ -28,7 +29,7 @@ export async function rfqApiModule(ctx: EngineContext, { book, index, rfqs }: { 
 
   api.get('/api/v1/tokens', async () => ok({ chainId: tokens.chainId, tokens: (await tokens.list()).map(t => ({ address: t.address, symbol: t.symbol, decimals: t.decimals })) }))
 
-  api.get('/api/v1/rfqs', listHandler(deps))
+  api.get('/api/v1/rfqs', listHandler({ ...deps, openPages: new OpenPageCache(() => index.seq) }))
   api.get('/api/v1/rfqs/:id', detailHandler(deps))
   api.post('/api/v1/rfqs/:id/cancel', cancelHandler(deps))
   api.post('/api/v1/agent/rfqs', guarded(auth.requireAgent('taker'),

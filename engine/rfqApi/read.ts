@@ -13,13 +13,27 @@ import { Errors } from '../front/errors.js'
 import { rfqPage } from '../store/rfqQueries.js'
 import { encodeCursor, decodeCursor } from './cursor.js'
 import { liveDetail, liveItem, persistedDetail, rowItem, tokensOf } from './views.js'
+import { OpenPageCache } from './openPageCache.js'
+import { toJson } from '../front/json.js'
 
 export const PAGE = { default: 50, max: 100 } as const
 
 interface Deps { sql: Sql; book: RfqDirectory; tokens: TokenRegistry; auth: Pick<AgentAuth, 'optionalAgent'>; rfqs: RfqService }
 
-export function listHandler(deps: Deps): Handler {
-  return async req => ok(await dbPage(deps, req, await viewerOf(req, deps.auth)))
+export function listHandler(deps: Deps & { openPages?: OpenPageCache }): Handler {
+  return async req => {
+    const viewer = await viewerOf(req, deps.auth)
+    const cache = deps.openPages
+    if (cache && req.query.get('status') === 'open' && OpenPageCache.cacheable(viewer)) {
+      const p = paging(req)                                   // a bad parameter is refused before the cache
+      const key = `${p.limit}|${p.beforeSeq ?? ''}`
+      return { status: 200, rawJson: await cache.get(key, async () => {
+        const { page, rows } = await dbPageOf(deps, p, viewer)
+        return { body: page, expiries: rows.map(r => r.expiry) }
+      }, toJson) }
+    }
+    return ok(await dbPage(deps, req, viewer))
+  }
 }
 
 /** A private RFQ the viewer may not see answers exactly as an unknown id does. */
@@ -62,11 +76,14 @@ function paging(req: Req): { open: boolean; limit: number; beforeSeq: number | n
 }
 
 async function dbPage(deps: Deps, req: Req, viewer: Viewer) {
-  const p = paging(req)
+  return (await dbPageOf(deps, paging(req), viewer)).page
+}
+
+async function dbPageOf(deps: Deps, p: ReturnType<typeof paging>, viewer: Viewer) {
   const rows = await rfqPage(deps.sql, { ...p, viewer })
   const page = rows.slice(0, p.limit)
   const tokens = await tokensOf(page, deps.tokens)
-  return { items: page.map(r => rowItem(r, tokens)), nextCursor: rows.length > p.limit ? encodeCursor(page[page.length - 1]!.seq) : null }
+  return { rows, page: { items: page.map(r => rowItem(r, tokens)), nextCursor: rows.length > p.limit ? encodeCursor(page[page.length - 1]!.seq) : null } }
 }
 
 /** Every live RFQ, newest first (status, limit and cursor apply to source=db only, as the spec says). */
