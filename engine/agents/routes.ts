@@ -7,8 +7,8 @@ import { created, ok, intParam } from '../front/request.js'
 import { Errors } from '../front/errors.js'
 import { MultiWindowLimiter, SlidingWindowLimiter } from '../front/limits.js'
 import { recentActivity } from '../store/agents.js'
-import { parseRegistration, registerAgent, RegisterErrors, type RegisterOutcome } from './register.js'
-import { HttpError } from '../front/errors.js'
+import { parseRegistration, registerAgent } from './register.js'
+import { apiReply } from '../replies/api.js'
 
 export function agentRoutes({ surfaces, sql, config }: EngineContext, auth: AgentAuth): { sweep(): void } {
   const registrations = new MultiWindowLimiter([
@@ -24,7 +24,7 @@ export function agentRoutes({ surfaces, sql, config }: EngineContext, auth: Agen
       throw Errors.tooManyRequests(`Registration rate limit exceeded. Try again in ${secs}s.`, secs)
     }
     const outcome = await registerAgent(sql, parseRegistration(req.body))
-    if (!outcome.ok) throw registrationReply(outcome)
+    if (!outcome.ok) throw apiReply(outcome)
     const a = outcome.agent
     return created({ agentId: a.id, name: a.name, ownerWallet: a.ownerWallet, agentWallet: a.agentWallet, roles: a.roles, apiKey: a.apiKey,
       createdAt: a.createdAt.toISOString() })
@@ -46,13 +46,3 @@ export function agentRoutes({ surfaces, sql, config }: EngineContext, auth: Agen
   return { sweep: () => registrations.sweep() }
 }
 
-/** Registration refusals to replies: the spec's status and text, with the code. */
-function registrationReply(r: Extract<RegisterOutcome, { ok: false }>): HttpError {
-  switch (r.code) {
-    case 'SIGNATURE_INVALID': return new HttpError(400, `Signature verification failed: ${r.reason}`, { code: r.code })
-    case 'SIGNATURE_MISMATCH': return new HttpError(403, RegisterErrors.mismatch, { expected: r.expected, recovered: r.recovered, code: r.code })
-    case 'SIGNATURE_REPLAYED': return new HttpError(409, RegisterErrors.replayed, { code: r.code })
-    case 'MAX_AGENTS': return new HttpError(409, RegisterErrors.maxAgents, { code: r.code })
-    case 'AGENT_WALLET_TAKEN': return new HttpError(409, RegisterErrors.walletTaken, { code: r.code })
-  }
-}

@@ -8,15 +8,15 @@ import { ok } from '../front/request.js'
 import { parseFillBody } from './parse.js'
 import { recordFill } from './record.js'
 import type { FillVerifier } from '../chain/verifyFill.js'
-import { refusalReply } from '../rfqApi/refusals.js'
+import { apiReply } from '../replies/api.js'
 
 export function fillRoutes({ surfaces, sql }: EngineContext, deps: { events?: EventBus<RfqEvent>; verifyFill?: FillVerifier }): void {
   surfaces.api.post('/api/v1/fills', async req => {
     const input = parseFillBody(req.body)
     const verified = await deps.verifyFill?.(input)
-    if (verified && !verified.ok) throw refusalReply(verified, 'record')
+    if (verified && !verified.ok) throw apiReply(verified, 'record')
     const recorded = await recordFill(sql, input, { events: deps.events })
-    if (!recorded.ok) throw refusalReply(recorded, 'record')
+    if (!recorded.ok) throw apiReply(recorded, 'record')
     return ok({ success: true, fill: recorded.fill })
   })
 }

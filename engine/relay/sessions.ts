@@ -26,7 +26,7 @@ import { decode, encode, lazyFrames, type Encoding, type RelayMessage } from './
 import { describeValue } from '../../workers/values/index.js'
 import { relayCancelProof, type CancelAuthMode } from './cancelAuth.js'
 import type { RfqService } from '../rfq/service.js'
-import { relayRefusal } from './refusals.js'
+import { relayRefusal } from '../replies/relay.js'
 
 export type Channel = 'rfqs' | 'quotes'
 const CHANNELS: readonly Channel[] = ['rfqs', 'quotes']

@@ -1,6 +1,6 @@
 // What the RFQ service answers: a result, or a refusal with a code. No status codes and no texts here:
-// each surface maps a refusal to its own reply in one table (engine/rfqApi/refusals.ts for the REST
-// API; the relay's in engine/relay/sessions.ts), so the same refusal reads the same on every surface.
+// each surface maps a refusal to its own reply in one table (engine/replies/api.ts for the API port,
+// engine/replies/relay.ts for the relay), so the same refusal reads the same on every surface.
 import type { RfqStatus } from '../../actors/rfqTypes.js'
 
 export type Refusal =

@@ -10,7 +10,7 @@ import { recoverPersonalSigner } from '../../workers/sig/eip191.js'
 import { refuse } from '../rfq/outcomes.js'
 import { viewerOf } from '../rfq/viewer.js'
 import { ANONYMOUS } from '../../actors/visibility.js'
-import { refusalReply } from './refusals.js'
+import { apiReply } from '../replies/api.js'
 
 export function cancelHandler(deps: { rfqs: RfqService; auth: AgentAuth }): Handler {
   return async req => {
@@ -18,7 +18,7 @@ export function cancelHandler(deps: { rfqs: RfqService; auth: AgentAuth }): Hand
     const proof = await proofOf(req, id, deps.auth)
     const viewer = await viewerOf(req, deps.auth).catch(() => ANONYMOUS)
     const outcome = await deps.rfqs.cancel(id, proof, { viewer })
-    if (!outcome.ok) throw refusalReply(outcome, 'cancel')
+    if (!outcome.ok) throw apiReply(outcome, 'cancel')
     return ok({ id, status: 'CANCELLED', cancelledAt: outcome.cancelledAt.toISOString() })
   }
 }

@@ -7,7 +7,7 @@ import { ok } from '../front/request.js'
 import { Errors } from '../front/errors.js'
 import { agentOf } from '../agents/auth.js'
 import { isAddress, isTxHash, parseU256, parseUsd } from '../../workers/values/index.js'
-import { FillErrors, refusalReply } from './refusals.js'
+import { FillErrors, apiReply } from '../replies/api.js'
 
 export function fillHandler(deps: { rfqs: RfqService }): Handler {
   return async req => {
@@ -15,7 +15,7 @@ export function fillHandler(deps: { rfqs: RfqService }): Handler {
     const body = parseFill(req.body)
     const id = req.params.id!
     const outcome = await deps.rfqs.fill(id, agent, body)
-    if (!outcome.ok) throw refusalReply(outcome, 'fill')
+    if (!outcome.ok) throw apiReply(outcome, 'fill')
     const { fill } = outcome
     return ok({ success: true, rfqId: id, txHash: fill.txHash,
       fill: { id: fill.id, improvementBps: fill.improvementBps, takerPoints: fill.takerPoints, makerPoints: fill.makerPoints } })

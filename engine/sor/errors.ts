@@ -1,13 +1,13 @@
-// The route finder's failures and their replies. Domain code (quote.ts, service.ts) raises a SorFailure
-// with a code and no status; the service's entry points turn it into an outcome `{ok: false, code, ...}`;
-// only the routes map codes to a status and the text (the spec's, word for word, and ours for what the
-// spec leaves open). The parse step's 400s are the surface's own (sorErrors.* below).
-import { Errors as Http, HttpError } from '../front/errors.js'
+// The route finder's failures. Domain code (quote.ts, service.ts) raises a SorFailure with a code and no
+// status; the service's entry points turn it into an outcome `{ok: false, code, ...}`; `describe` gives its
+// words (the spec's, word for word, and ours for what the spec leaves open), and the API surface's one table
+// (engine/replies/api.ts) its status. The parse step's 400s are the surface's own (SorErrors below).
+import { Errors as Http } from '../front/errors.js'
 
 export type SorRefusal =
   | { ok: false; code: 'TOKEN_NOT_FOUND'; given: string }
   | { ok: false; code: 'NO_CHAIN' }
-  | { ok: false; code: 'CHAIN_UNAVAILABLE'; detail: string }
+  | { ok: false; code: 'CHAIN_UNAVAILABLE'; reason: string }
   | { ok: false; code: 'SEARCH_TIMEOUT'; ms: number }
   | { ok: false; code: 'PROTOCOLS_INVALID'; detail: string }
 
@@ -23,7 +23,7 @@ export function describe(r: SorRefusal): string {
   switch (r.code) {
     case 'TOKEN_NOT_FOUND': return `Token ${r.given} not found in registry`
     case 'NO_CHAIN': return 'Route finder has no chain: RPC_URL is not configured'
-    case 'CHAIN_UNAVAILABLE': return `Chain RPC failed: ${r.detail}`
+    case 'CHAIN_UNAVAILABLE': return r.reason
     case 'SEARCH_TIMEOUT': return `Route search timed out after ${r.ms} ms`
     case 'PROTOCOLS_INVALID': return `Protocols file invalid: ${r.detail}`
   }
@@ -40,13 +40,6 @@ export async function outcomeOf<T>(step: () => Promise<T>): Promise<SorOutcome<T
     if (e instanceof SorFailure) return e.refusal
     throw e
   }
-}
-
-const STATUS: Record<SorRefusal['code'], number> = { TOKEN_NOT_FOUND: 404, NO_CHAIN: 503, CHAIN_UNAVAILABLE: 503, SEARCH_TIMEOUT: 503, PROTOCOLS_INVALID: 500 }
-
-/** The route finder's one table: refusal -> status, text and code. */
-export function sorReply(r: SorRefusal): HttpError {
-  return new HttpError(STATUS[r.code], describe(r), { code: r.code })
 }
 
 /** Replies of the surface's parse step (the query is malformed: nothing reached the domain). */

@@ -7,7 +7,8 @@ import type { SorService } from './service.js'
 import type { TokenRegistry } from '../tokens/registry.js'
 import { parseQuoteQuery } from './quoteParams.js'
 import { coverage, healthView, poolView, stateView } from './views.js'
-import { SorErrors, sorReply, type SorOutcome } from './errors.js'
+import { SorErrors, type SorOutcome } from './errors.js'
+import { apiReply } from '../replies/api.js'
 import { isAddress } from '../../workers/values/index.js'
 
 
@@ -26,7 +27,7 @@ export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorServ
   const resolve = async (given: string): Promise<Address> => {
     if (isAddress(given)) return given.toLowerCase() as Address
     const t = await tokens.resolve(given)
-    if (!t) throw sorReply({ ok: false, code: 'TOKEN_NOT_FOUND', given })
+    if (!t) throw apiReply({ ok: false, code: 'TOKEN_NOT_FOUND', given })
     return t.address as Address
   }
   api.get('/api/v1/sor/quote', async req => {
@@ -83,8 +84,8 @@ export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorServ
   })
 }
 
-/** The value of an outcome, or its reply (the route finder's one table, errors.ts). */
+/** The value of an outcome, or its reply (the API surface's one table). */
 function value<T>(o: SorOutcome<T>): T {
-  if (!o.ok) throw sorReply(o)
+  if (!o.ok) throw apiReply(o)
   return o.value
 }

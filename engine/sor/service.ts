@@ -124,5 +124,5 @@ export async function createSorService(d: SorDeps) {
 
 // viem's errors are the chain's (unreachable, reverted, timed out): CHAIN_UNAVAILABLE with its short message; the rest stay as they are
 function rpcError(e: unknown): unknown {
-  return e instanceof BaseError ? fail({ code: 'CHAIN_UNAVAILABLE', detail: e.shortMessage }) : e
+  return e instanceof BaseError ? fail({ code: 'CHAIN_UNAVAILABLE', reason: `Chain RPC failed: ${e.shortMessage}` }) : e
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { startTestEngine, type TestEngine } from '../helpers/engine.js'
 import { addr, fillBody, baselineBody, post, TEST_ENV, TOKEN_A, TOKEN_B } from './fillsFixtures.js'
 import { recordFill } from '../../engine/fills/record.js'
-import { DUPLICATE_FILL } from '../../engine/rfqApi/refusals.js'
+import { DUPLICATE_FILL } from '../../engine/replies/api.js'
 import { EventBus } from '../../actors/events.js'
 import type { RfqEvent, FillInput } from '../../actors/rfqTypes.js'
 

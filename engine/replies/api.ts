@@ -1,9 +1,17 @@
-// The RFQ REST API's one table from the RFQ service's refusals to replies: status, the spec's text for
-// the action, and the machine code. Route handlers never choose a status or write a text themselves.
+// The API surface's one table (API_PORT): every refusal a domain function answers (the RFQ service, fill
+// recording and verification, agent registration, the route finder) to its reply: status, the spec's text
+// for the action, and the machine code. Route handlers never choose a status or write a text themselves;
+// the relay's table is replies/relay.ts. (Parse-step 400s are each route's own: nothing reached the domain.)
 import type { RfqStatus } from '../../actors/rfqTypes.js'
 import type { Refusal } from '../rfq/outcomes.js'
+import type { RegisterOutcome } from '../agents/register.js'
+import { RegisterErrors } from '../agents/register.js'
+import { describe, type SorRefusal } from '../sor/errors.js'
 import { HttpError } from '../front/errors.js'
 import { SIGNATURE_WINDOW_SECS } from '../agents/message.js'
+
+type RegisterRefusal = Extract<RegisterOutcome, { ok: false }>
+export type ApiRefusal = Refusal | SorRefusal | RegisterRefusal
 
 export const DUPLICATE_FILL = 'Fill already recorded for this transaction'
 
@@ -28,8 +36,8 @@ export const FillErrors = {
 
 type Action = 'cancel' | 'fill' | 'record'
 
-/** The reply for a refusal of `action`; every one carries its code next to the spec's text. */
-export function refusalReply(r: Refusal, action: Action): HttpError {
+/** The reply for a refusal (of `action`, where texts differ by action); each carries its code next to the text. */
+export function apiReply(r: ApiRefusal, action: Action = 'record'): HttpError {
   const reply = (status: number, text: string, extra: Record<string, unknown> = {}) => new HttpError(status, text, { ...extra, code: r.code })
   switch (r.code) {
     case 'NOT_FOUND': return reply(404, action === 'cancel' ? CancelErrors.notFound : FillErrors.notFound)
@@ -45,5 +53,15 @@ export function refusalReply(r: Refusal, action: Action): HttpError {
     case 'DUPLICATE_FILL': return reply(409, DUPLICATE_FILL)
     case 'FILL_UNVERIFIED': return reply(400, r.reason)
     case 'CHAIN_UNAVAILABLE': return new HttpError(503, r.reason, { code: r.code }, { 'retry-after': '5' })
+    // the route finder
+    case 'TOKEN_NOT_FOUND': return reply(404, describe(r))
+    case 'NO_CHAIN': case 'SEARCH_TIMEOUT': return reply(503, describe(r))
+    case 'PROTOCOLS_INVALID': return reply(500, describe(r))
+    // agent registration
+    case 'SIGNATURE_INVALID': return reply(400, `Signature verification failed: ${r.reason}`)
+    case 'SIGNATURE_MISMATCH': return reply(403, RegisterErrors.mismatch, { expected: r.expected, recovered: r.recovered })
+    case 'SIGNATURE_REPLAYED': return reply(409, RegisterErrors.replayed)
+    case 'MAX_AGENTS': return reply(409, RegisterErrors.maxAgents)
+    case 'AGENT_WALLET_TAKEN': return reply(409, RegisterErrors.walletTaken)
   }
 }

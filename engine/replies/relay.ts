@@ -1,4 +1,4 @@
-// The relay's one table from the RFQ service's refusals to ERROR frames. A CANCEL_REQUEST reaches only
+// The relay surface's one table from the RFQ service's refusals to ERROR frames (the API's: replies/api.ts). A CANCEL_REQUEST reaches only
 // these; every other refusal of a cancel reads as the spec's one text for an RFQ that cannot be cancelled.
 import type { Refusal } from '../rfq/outcomes.js'
 import { RelayErrors, type RelayError } from '../../actors/errors.js'
