@@ -4,10 +4,12 @@
 // instead of joining a queue that makes every quote late (a 300 ms queue helps nobody quoting a market
 // that moves).
 //
-// The bound is kept as a concurrency limit steered by the latency the pipeline shows (as TCP Vegas, or
-// Netflix's concurrency-limits): each answered quote within the bound lets one more in; one past it cuts
-// the limit in proportion to the overshoot (bound / waited, at most by half), at most once per bound, so a
-// single slow batch is not punished many times over.
+// The bound is on queued work, not on the pipeline's own fixed latency (a batch's trip to a thread, a group
+// commit): it is kept as a concurrency limit steered by the queueing delay the pipeline shows, a quote's
+// wait less the least wait seen lately (as TCP Vegas measures queueing against its base RTT, or Netflix's
+// concurrency-limits): each quote that queued within the bound lets one more in; one past it cuts the
+// limit in proportion to the overshoot (at most by half), at most once per bound, so a single slow batch is
+// not punished many times over. The least wait is the minimum over the last two 5-second buckets.
 // The limit never drops below one full signature batch (MIN_LIMIT), so the pipeline always has enough in
 // it to batch well. Latency, unlike an estimated cost per quote, already includes everything the process
 // does meanwhile (refusing a flood included), and it is exactly what makers feel.
@@ -15,6 +17,7 @@ export interface AdmissionStats { inFlight: number; limit: number; refused: numb
 
 const MIN_LIMIT = 64
 const MAX_LIMIT = 100_000
+const BASE_BUCKET_MS = 5000
 
 export class Admission {
   private entered: number[] = []          // entry times, oldest first (answers come roughly in order)
@@ -22,6 +25,7 @@ export class Admission {
   private limit: number
   private lastCut = -Infinity
   private refusedTotal = 0
+  private base = { previous: Infinity, current: Infinity, since: -Infinity }
 
   /** `boundMs` 0 admits everything. */
   constructor(private readonly boundMs: number, initialLimit = 256, private readonly now: () => number = () => performance.now()) {
@@ -45,11 +49,19 @@ export class Admission {
     const t = this.now()
     const waited = t - this.entered[this.head++]!
     if (this.head > 1024 && this.head * 2 > this.entered.length) { this.entered = this.entered.slice(this.head); this.head = 0 }
-    if (waited <= this.boundMs) this.limit = Math.min(MAX_LIMIT, this.limit + 1)
+    const queued = waited - this.baseLatency(t, waited)
+    if (queued <= this.boundMs) this.limit = Math.min(MAX_LIMIT, this.limit + 1)
     else if (t - this.lastCut >= this.boundMs) {
-      this.limit = Math.max(MIN_LIMIT, this.limit * Math.max(0.5, Math.min(0.9, this.boundMs / waited)))
+      this.limit = Math.max(MIN_LIMIT, this.limit * Math.max(0.5, Math.min(0.9, this.boundMs / queued)))
       this.lastCut = t
     }
+  }
+
+  /** The least wait over the last two buckets: the pipeline's own latency, with nothing queued. */
+  private baseLatency(t: number, waited: number): number {
+    if (t - this.base.since >= BASE_BUCKET_MS) this.base = { previous: this.base.current, current: Infinity, since: t }
+    this.base.current = Math.min(this.base.current, waited)
+    return Math.min(this.base.previous, this.base.current)
   }
 
   get stats(): AdmissionStats {

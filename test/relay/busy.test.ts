@@ -51,12 +51,12 @@ test('a flood gets BUSY (with retryAfterMs), never a lost or duplicated accepted
   for (const c of [observer, ...senders]) c.ws.close()
 })
 
-test('admission: a limit steered by latency, never below one batch, cut at most once per bound; 0 admits everything', () => {
+test('admission: a limit steered by queueing delay (wait less the least wait), never below one batch, cut at most once per bound; 0 admits everything', () => {
   let now = 0
   const a = new Admission(20, 64, () => now)
   for (let i = 0; i < 64; i++) assert.equal(a.tryEnter().ok, true)
   assert.deepEqual(a.tryEnter(), { ok: false, retryAfterMs: 20 })
-  // answers within the bound: each lets one more in
+  // answers within the bound: each lets one more in (the first waits also set the pipeline's own latency, 5 ms)
   now += 5
   for (let i = 0; i < 64; i++) a.leave()
   assert.equal(a.stats.limit, 128)
@@ -72,7 +72,7 @@ test('admission: a limit steered by latency, never below one batch, cut at most 
   for (let i = 0; i < 64; i++) a.leave()
   assert.equal(a.stats.limit, 128)
   for (let i = 0; i < 28; i++) a.tryEnter()
-  now += 21
+  now += 26                                                  // queued 26 - 5 (the least wait seen) = 21 > 20
   for (let i = 0; i < 28; i++) a.leave()
   assert.equal(a.stats.limit, Math.floor(128 * 0.9))
   // never below one full batch
