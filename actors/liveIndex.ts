@@ -30,6 +30,7 @@ export class LiveIndex {
   private lastSeq = 0
   private waiters = new Set<() => void>()
   private readonly retainMs: number
+  private lastSweep = -Infinity
   private readonly now: () => number
   private readonly unsubscribe: () => void
 
@@ -105,12 +106,21 @@ export class LiveIndex {
       }
       default: return
     }
+    if (!this.waiters.size) return                         // no copy per quote when nobody waits
     const waiters = [...this.waiters]
     for (const w of waiters) w()
   }
 
+  /**
+   * Forgets RFQs closed longer than `retainMs` ago. A walk over every entry, so at most once a second:
+   * readers call it on every read (the SSE feed on every event), and a walk per quote would cost the relay
+   * a third of its throughput. A closed entry outlives its retention by a second (or a quarter of it) at most.
+   */
   private sweep(): void {
-    const cutoff = this.now() - this.retainMs
+    const now = this.now()
+    if (now - this.lastSweep < Math.min(1000, this.retainMs / 4) && now >= this.lastSweep) return
+    this.lastSweep = now
+    const cutoff = now - this.retainMs
     for (const [id, r] of this.byId) if (r.closedAt !== null && r.closedAt < cutoff) this.byId.delete(id)
   }
 }

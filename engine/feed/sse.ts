@@ -40,7 +40,7 @@ export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: Token
   const unsubscribe = book.events.subscribe(event => {
     const r = { id: nextId++, event, access: accessOf(event, index) }
     recent.push(r)
-    if (recent.length > REPLAY) recent.shift()
+    if (recent.length > 2 * REPLAY) recent.splice(0, recent.length - REPLAY)   // trimmed in bulk, not one shift per event
     for (const c of byIp.values()) if (c !== 'opening' && mayRead(r.access, c.viewer)) c.sink.write(frameOf(r))
   })
   const heartbeat = setInterval(() => {
@@ -66,7 +66,7 @@ export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: Token
         byIp.set(ip, conn)
         sink.onClose(() => { if (byIp.get(ip) === conn) byIp.delete(ip) })
         sink.write(`retry: 3000\n: connected\n\n`)
-        if (Number.isInteger(lastId)) for (const r of recent) if (r.id > lastId && mayRead(r.access, viewer)) sink.write(frameOf(r))
+        if (Number.isInteger(lastId)) for (const r of recent.slice(-REPLAY)) if (r.id > lastId && mayRead(r.access, viewer)) sink.write(frameOf(r))
       },
     }
   })
