@@ -57,7 +57,7 @@ export function initialRfqState(rfq: Rfq, opts: { ttlSecs: number; shareTokenHas
 
 export function rfqBehavior(deps: RfqDeps): Behavior<RfqState, RfqMsg> {
   return {
-    async receive(state, msg, ctx) {
+    receive(state, msg, ctx) {          // not async: most messages are handled at once, with no promise per message
       switch (msg.type) {
         case 'Arm':
           ctx.setTimer('expire', Math.max(0, state.liveUntil - ctx.now()), { type: 'Expire' })

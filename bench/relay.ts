@@ -52,7 +52,21 @@ async function engineMain(): Promise<void> {
   const book = engine.modules.book
   const profiler = process.env.BENCH_PROFILE ? new Session() : undefined
   const post = (method: string, params?: object) => new Promise<any>((res, rej) => profiler!.post(method, params, (e, r) => e ? rej(e) : res(r)))
+  // bytes allocated on the main thread during the throughput phase: V8's sampling heap profiler keeping the
+  // samples of objects already collected too, so the sum is what was allocated, not what is still live
+  const heap = new Session()
+  heap.connect()
+  const heapPost = (method: string, params?: object) => new Promise<any>((res, rej) => heap.post(method, params, (e, r) => e ? rej(e) : res(r)))
+  let allocBytes = NaN
   process.on('message', async (m: { cmd: string; rfqs?: WireRfq[] }) => {
+    if (m.cmd === 'profile-start') {
+      await heapPost('HeapProfiler.enable')
+      await heapPost('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true })
+    } else if (m.cmd === 'profile-stop') {
+      const { profile } = await heapPost('HeapProfiler.stopSampling')
+      allocBytes = (profile.samples as { size: number }[]).reduce((n, x) => n + x.size, 0)
+      if (process.env.BENCH_HEAP_PROFILE) writeFileSync(process.env.BENCH_HEAP_PROFILE, JSON.stringify(profile))
+    }
     if (m.cmd === 'profile-start' && profiler) {
       profiler.connect()
       await post('Profiler.enable')
@@ -73,7 +87,7 @@ async function engineMain(): Promise<void> {
       process.send!({ cmd: 'created' })
     } else if (m.cmd === 'stats') {
       const metrics = await engine.ctx.metrics.registry.getSingleMetricAsString('relay_quote_commits_total')
-      process.send!({ cmd: 'stats', commits: Number(/ (\d+)$/m.exec(metrics)?.[1] ?? NaN) })
+      process.send!({ cmd: 'stats', commits: Number(/ (\d+)$/m.exec(metrics)?.[1] ?? NaN), allocBytes })
     } else if (m.cmd === 'stop') {
       await engine.stop()
       process.exit(0)
@@ -198,7 +212,8 @@ async function main(): Promise<void> {
   const burst = percentiles(latencies)
   const phase1 = { accepted, errors, busy }
   child.send({ cmd: 'profile-stop' })
-  const { commits } = await request(child, { cmd: 'stats' }, 'stats')
+  await new Promise(r => setTimeout(r, 200))      // the heap sampling stops on profile-stop
+  const { commits, allocBytes } = await request(child, { cmd: 'stats' }, 'stats')
 
   // phase 2: paced at half the max just measured
   const pacedRate = process.env.BENCH_PACED_RATE ? Number(process.env.BENCH_PACED_RATE) : Math.floor(rate / 2)
@@ -234,6 +249,7 @@ async function main(): Promise<void> {
     { measure: 'signer-recovery ceiling (1-thread native x pool threads)', value: `${Math.round(perThread)}/s x ${ready.threads} = ${Math.round(ceiling)}/s` },
     { measure: `validated quotes/s (${loadA.length} quotes, ${CLIENTS} clients, ${MAKERS} makers, ${rfqsA.length} RFQs)`, value: `${Math.round(rate)}/s (${(rate / ceiling * 100).toFixed(0)}% of ceiling); accepted ${phase1.accepted}, errors ${phase1.errors}` },
     { measure: `full offered load (window ${maxWindow}, halved on BUSY): refused BUSY by admission control`, value: `${(phase1.busy / loadA.length * 100).toFixed(1)}% (${phase1.busy} of ${loadA.length}); accepted p99 ${burst.p99.toFixed(2)} ms` },
+    { measure: 'bytes allocated per accepted quote (engine main thread, throughput phase)', value: `${Math.round(allocBytes / phase1.accepted)} B (${(allocBytes / 2 ** 20).toFixed(0)} MiB sampled for ${phase1.accepted} quotes)` },
     { measure: 'group commits during the throughput phase', value: `${commits} transactions, ${(phase1.accepted / commits).toFixed(0)} quotes per commit` },
     { measure: 'broadcast latency at full load (window ' + maxWindow + ')', value: `p50 ${burst.p50.toFixed(2)} ms, p99 ${burst.p99.toFixed(2)} ms` },
     { measure: `broadcast latency paced at ${process.env.BENCH_PACED_RATE ? 'BENCH_PACED_RATE' : 'half the max'} (${pacedRate}/s, ${loadB.length} quotes)`, value: `p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms; accepted ${accepted}, errors ${errors} (BUSY ${busy})` },
