@@ -14,7 +14,7 @@
 // QUOTE_BROADCAST. Delivering every quote to all 200 Node `ws` clients would measure the load
 // generator (15k/s x 200 = 3M frames/s to parse), not the relay.
 // Env: BENCH_QUOTES (default 60000), BENCH_PACED_RATE (half the max), BENCH_PACED_SECS (3), BENCH_POOL_THREADS
-// (default: the engine's, cores - 1), BENCH_WINDOW (quotes in flight, default 2048), BENCH_PROFILE=<dir>
+// (default: the engine's, cores - 1), BENCH_COMPARE_THREADS=1 (the whole bench with 1, then 2 threads, compared), BENCH_WINDOW (quotes in flight, default 2048), BENCH_PROFILE=<dir>
 // (a CPU profile of the engine's main thread during the throughput phase, written to <dir>).
 import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { fork, type ChildProcess } from 'node:child_process'
@@ -118,7 +118,7 @@ function request(child: ChildProcess, msg: object, reply: string): Promise<any> 
   })
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   const total = env('BENCH_QUOTES', 60_000)
   const pacedSecs = env('BENCH_PACED_SECS', 3)
   const maxWindow = env('BENCH_WINDOW', 2048)
@@ -254,11 +254,18 @@ async function main(): Promise<void> {
     { measure: 'broadcast latency at full load (window ' + maxWindow + ')', value: `p50 ${burst.p50.toFixed(2)} ms, p99 ${burst.p99.toFixed(2)} ms` },
     { measure: `broadcast latency paced at ${process.env.BENCH_PACED_RATE ? 'BENCH_PACED_RATE' : 'half the max'} (${pacedRate}/s, ${loadB.length} quotes)`, value: `p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms; accepted ${accepted}, errors ${errors} (BUSY ${busy})` },
   ])
+  return rate
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values: cli } = parseCli('relay.js', benchUsage('relay', 'Relay throughput and latency over real WebSockets against the same-run signer-recovery ceiling.',
     { BENCH_QUOTES: 'quotes in the throughput phase (60000)', BENCH_PACED_RATE: 'paced phase rate (half the measured max)', BENCH_PACED_SECS: 'paced phase seconds (3)',
-      BENCH_POOL_THREADS: 'pool threads (cores - 1)', BENCH_WINDOW: 'quotes in flight (2048)', BENCH_PROFILE: 'dir for a CPU profile' }), { engine: { type: 'boolean' } })
-  if (cli.engine) await engineMain(); else await main()
+      BENCH_POOL_THREADS: 'pool threads (cores - 1)', BENCH_COMPARE_THREADS: 'set: run with 1 then 2 pool threads and compare', BENCH_WINDOW: 'quotes in flight (2048)', BENCH_PROFILE: 'dir for a CPU profile' }), { engine: { type: 'boolean' } })
+  if (cli.engine) await engineMain()
+  else if (process.env.BENCH_COMPARE_THREADS) {
+    // the same bench with 1 and then 2 pool threads, in this one run: does a second thread pay on this machine?
+    const rates: number[] = []
+    for (const threads of ['1', '2']) { process.env.BENCH_POOL_THREADS = threads; rates.push(await main()) }
+    console.log(`validated quotes/s with POOL_THREADS=2 vs 1, same run: ${Math.round(rates[1]!)}/s vs ${Math.round(rates[0]!)}/s (${(rates[1]! / rates[0]! * 100).toFixed(0)}%)`)
+  } else await main()
 }
