@@ -30,6 +30,8 @@ export const configSchema = z.object({
   MULTICALL_ADDRESS: address.optional(),
   SOR_V3_WORDS: z.coerce.number().int().min(0).max(64).default(4),
   SOR_QUOTE_TIMEOUT_MS: positiveInt.default(2000),
+  /** how often the route finder reads the chain head and follows new blocks (0: only scan/refresh calls) */
+  SOR_FOLLOW_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
   SOR_STALE_AFTER_SECS: positiveInt.default(300),
   RATE_LIMIT_PER_MIN: positiveInt.default(30),
   RFQ_TTL_SECS: positiveInt.default(60),

@@ -38,6 +38,18 @@ export class PoolGraph {
     this.refreshedAt = at
   }
 
+  /** Merges the states of some pools re-read at `asOfBlock` (the rest did not change since): following the chain. */
+  updateStates(states: readonly PoolState[], asOfBlock: bigint, at: number): void {
+    for (const s of states) this.states.set(s.address, s)
+    this.advance(asOfBlock, at)
+  }
+
+  /** Nothing changed up to `asOfBlock`: every state is as of it. */
+  advance(asOfBlock: bigint, at: number): void {
+    this.asOfBlock = asOfBlock
+    this.refreshedAt = at
+  }
+
   hasToken(token: Address): boolean {
     return this.byToken.has(token)
   }

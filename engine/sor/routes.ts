@@ -73,7 +73,7 @@ export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorServ
   })
 
   api.get('/api/v1/sor/health', () => ok(healthView(sor.graph, {
-    rpcConfigured: !!sor.client, protocols: sor.protocols.length, staleAfterSecs: config.SOR_STALE_AFTER_SECS, lastScan: sor.lastScan,
+    rpcConfigured: !!sor.client, protocols: sor.protocols.length, staleAfterSecs: config.SOR_STALE_AFTER_SECS, lastScan: sor.lastScan, follow: sor.follow,
   })))
 
   api.get('/api/v1/sor/coverage', async () => {

@@ -5,7 +5,7 @@ import { BaseError, type PublicClient } from 'viem'
 import type { Config } from '../config.js'
 import type { Sql } from '../store/db.js'
 import type { WorkerPool } from '../pool/workerPool.js'
-import { listPools, loadPoolStates as loadStoredStates, savePoolStates, type Address, type Protocol } from '../store/sor.js'
+import { listPools, loadPoolStates as loadStoredStates, savePoolStates, type Address, type Protocol, type TrackedPool } from '../store/sor.js'
 import { createChainClient } from '../chain/client.js'
 import { PoolGraph } from './poolGraph.js'
 import { protocolView, syncProtocols, ProtocolsFileError, type SyncReport } from './protocols.js'
@@ -14,6 +14,7 @@ import { loadPoolStates } from './refresh.js'
 import { stateFromJson, stateToJson } from './stateCodec.js'
 import { fail, outcomeOf, type SorOutcome } from './errors.js'
 import { quote, type SorQuote } from './quote.js'
+import { followChain } from './follow.js'
 import type { QuoteParams } from './quoteParams.js'
 
 export interface SorDeps { config: Config; sql: Sql; pool: WorkerPool; log: Logger; client?: PublicClient | null }
@@ -106,6 +107,22 @@ export async function createSorService(d: SorDeps) {
     })()
   }
 
+  /** Pools re-read at one block and merged (following the chain); a pool that cannot be read fails it. */
+  async function reread(pools: TrackedPool[], blockNumber: bigint): Promise<void> {
+    const { states, failed } = await loadPoolStates(chain(), pools, { blockNumber, multicallAddress: config.MULTICALL_ADDRESS, wordsAround: config.SOR_V3_WORDS })
+    if (failed.length) throw new Error(`${failed.length} of ${pools.length} pools unreadable at block ${blockNumber}; first: ${failed[0]!.address}: ${failed[0]!.error}`)
+    await savePoolStates(sql, states.map(s => ({ address: s.address, blockNumber: Number(blockNumber), state: stateToJson(s) })))
+    graph.updateStates(states, blockNumber, Date.now())
+  }
+
+  const follower = client && config.SOR_FOLLOW_INTERVAL_MS > 0
+    ? followChain({
+        client, graph, log, intervalMs: config.SOR_FOLLOW_INTERVAL_MS, scan, refresh, reread,
+        factories: () => protocols.map(p => p.factoryAddress).filter(a => !/^0x0{40}$/.test(a)),
+        advance: block => graph.advance(block, Date.now()),
+      })
+    : null
+
   const routeFinder: RouteFinder = {
     quote: params => outcomeOf(() => quote({ graph, sql, pool: d.pool, config, protocols: () => protocols }, params)),
   }
@@ -119,6 +136,9 @@ export async function createSorService(d: SorDeps) {
     get client() { return client },
     get protocols() { return protocols.map(protocolView) },
     get lastScan() { return lastScan },
+    /** null when not following (no chain, or SOR_FOLLOW_INTERVAL_MS=0) */
+    get follow() { return follower ? { intervalMs: config.SOR_FOLLOW_INTERVAL_MS, ...follower.stats } : null },
+    stop: () => follower?.stop() ?? Promise.resolve(),
   }
 }
 

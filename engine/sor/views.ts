@@ -24,7 +24,9 @@ export function stateView(p: TrackedPool, state: PoolState | undefined) {
   return { address: p.address, protocol: p.protocol, poolType: p.poolType, state: state ? stateToJson(state) : null }
 }
 
-export function healthView(graph: PoolGraph, o: { rpcConfigured: boolean; protocols: number; staleAfterSecs: number; lastScan: unknown }) {
+export interface FollowView { intervalMs: number; headBlock: bigint | null; currentAt: number | null; blocks: number; rereads: number; rpcCalls: number; reloads: Record<string, number> }
+
+export function healthView(graph: PoolGraph, o: { rpcConfigured: boolean; protocols: number; staleAfterSecs: number; lastScan: unknown; follow?: FollowView | null }) {
   const ageSeconds = graph.refreshedAt === null ? null : Math.round((Date.now() - graph.refreshedAt) / 100) / 10
   const stale = ageSeconds === null || ageSeconds > o.staleAfterSecs
   const status = !o.rpcConfigured ? 'no-rpc' : graph.states.size === 0 ? 'empty' : stale || graph.lastRefreshError ? 'degraded' : 'ok'
@@ -43,6 +45,14 @@ export function healthView(graph: PoolGraph, o: { rpcConfigured: boolean; protoc
     lastRefresh: last ? { asOfBlock: String(last.asOfBlock), durationMs: last.durationMs, loaded: last.loaded, failed: last.failed.length } : null,
     lastRefreshError: graph.lastRefreshError,
     lastScan: o.lastScan,
+    // following the chain: how far the graph is behind the head we last saw, in blocks and seconds
+    follow: o.follow ? {
+      intervalMs: o.follow.intervalMs,
+      headBlock: o.follow.headBlock === null ? null : String(o.follow.headBlock),
+      lagBlocks: o.follow.headBlock === null || graph.asOfBlock === null ? null : Number(o.follow.headBlock - graph.asOfBlock),
+      lagSeconds: o.follow.currentAt === null ? null : Math.round((Date.now() - o.follow.currentAt) / 100) / 10,
+      blocksFollowed: o.follow.blocks, poolsReread: o.follow.rereads, rpcCalls: o.follow.rpcCalls, reloads: o.follow.reloads,
+    } : null,
   }
 }
 

@@ -17,7 +17,8 @@ export async function startTestEngine(env: Record<string, string> = {}): Promise
   const db = await testDatabase('e')
   const config = loadConfig({
     API_PORT: '0', TERMINAL_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
-    POOL_THREADS: '1', ...env, DATABASE_URL: db.url,
+    // tests that exercise scan/refresh by hand get a route finder that does not also follow the chain
+    POOL_THREADS: '1', SOR_FOLLOW_INTERVAL_MS: '0', ...env, DATABASE_URL: db.url,
   })
   const engine = await startEngine(config)
   const { api, terminal, relay } = engine.ports
