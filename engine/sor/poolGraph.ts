@@ -20,6 +20,8 @@ export class PoolGraph {
   refreshedAt: number | null = null
   lastRefresh: RefreshOutcome | null = null
   lastRefreshError: string | null = null
+  /** V3 word ranges a quote needed beyond SOR_V3_WORDS: kept through every later read of the pool */
+  readonly wordRanges = new Map<Address, [number, number]>()
 
   track(pool: TrackedPool): void {
     this.pools.set(pool.address, pool)

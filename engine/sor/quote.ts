@@ -8,6 +8,8 @@ import { tokensByAddresses, type Token } from '../store/tokens.js'
 import type { Address, PoolState } from '../../workers/sor/types.js'
 import type { Alternative, FindRouteInput, FoundRoute, RouteExplain, RouteResult } from '../../workers/sor/findRoute.js'
 import { simulateExactIn } from '../../workers/sor/pool.js'
+import { swap as v3Swap } from '../../workers/sor/v3/swap.js'
+import { MAX_SQRT_RATIO, MIN_SQRT_RATIO } from '../../workers/sor/v3/tickMath.js'
 import type { PoolGraph } from './poolGraph.js'
 import type { QuoteParams } from './quoteParams.js'
 import { fail } from './errors.js'
@@ -37,7 +39,14 @@ export interface SorQuote {
   explain?: RouteExplain
 }
 
-export interface QuoteDeps { graph: PoolGraph; sql: Sql; pool: WorkerPool; config: Config; protocols: () => Protocol[] }
+export interface QuoteDeps {
+  graph: PoolGraph; sql: Sql; pool: WorkerPool; config: Config; protocols: () => Protocol[]
+  /** loads more words of a V3 pool on the side a swap walked off; false when there is nothing more (service.ts) */
+  extendV3?: (address: Address, zeroForOne: boolean) => Promise<boolean>
+}
+
+/** rounds of loading more V3 words: the width doubles each time, so 12 reach the tick range's end at any spacing */
+const MAX_EXTEND_ROUNDS = 12
 
 export async function quote(d: QuoteDeps, p: QuoteParams): Promise<SorQuote> {
   const started = performance.now()
@@ -74,9 +83,19 @@ export async function quote(d: QuoteDeps, p: QuoteParams): Promise<SorQuote> {
     warnings.push(`No pool connects ${tokenIn} and ${tokenOut} within ${maxHops} hop${maxHops === 1 ? '' : 's'}${slugSet ? ` using protocols ${[...slugSet].join(', ')}` : ''}.`
       + ` If pools were added on chain since the last scan, scan (POST /api/v1/sor/pools/scan) and ${REFRESH_ADVICE}.`)
   } else {
-    const input: FindRouteInput = { pools, tokenIn, tokenOut, amountIn: p.amountIn, maxHops, maxRoutes, maxSplit, poolMeta: graph.meta(pools.map(x => x.address)) }
-    if (slugSet) input.slugs = [...slugSet]
-    result = await withTimeout(d.pool.run<FindRouteInput, RouteResult>('sor/route', input), config.SOR_QUOTE_TIMEOUT_MS)
+    const search = (from: PoolState[]) => {
+      const input: FindRouteInput = { pools: from, tokenIn, tokenOut, amountIn: p.amountIn, maxHops, maxRoutes, maxSplit, poolMeta: graph.meta(from.map(x => x.address)) }
+      if (slugSet) input.slugs = [...slugSet]
+      return withTimeout(d.pool.run<FindRouteInput, RouteResult>('sor/route', input), config.SOR_QUOTE_TIMEOUT_MS)
+    }
+    result = await search(pools)
+    // A chosen V3 hop that walked off its loaded words would treat the unloaded ticks as no liquidity: load
+    // them (on demand, at the graph's block) and search again, until no chosen hop is cut short by an edge.
+    for (let round = 0; d.extendV3 && round < MAX_EXTEND_ROUNDS; round++) {
+      const edges = wordEdges(result, graph.states)
+      if (!edges.length || !(await Promise.all(edges.map(e => d.extendV3!(e.address, e.zeroForOne)))).some(Boolean)) break
+      result = await search(graph.relevant(tokenIn, tokenOut, maxHops, slugSet))
+    }
     warnings.push(...result.warnings)
     warnings.push(...legWarnings(result, graph.states))
     if (result.priceImpactBps > HIGH_IMPACT_BPS) warnings.push(`High price impact: ${result.priceImpactBps} bps against the zero-size rate of the chosen routes.`)
@@ -136,6 +155,19 @@ function* hops(result: RouteResult, states: ReadonlyMap<Address, PoolState>) {
       amount = sim.amountOut
     }
   }
+}
+
+/** The V3 hops of the chosen routes cut short by the edge of their loaded words, with the side they walked off. */
+function wordEdges(result: RouteResult, states: ReadonlyMap<Address, PoolState>): { address: Address; zeroForOne: boolean }[] {
+  const out = new Map<Address, boolean>()
+  for (const h of hops(result, states)) {
+    if (h.state.kind !== 'v3' || h.taken >= h.offered) continue
+    const zeroForOne = h.tokenIn === h.state.token0
+    try {
+      if (v3Swap(h.state, zeroForOne, h.offered, zeroForOne ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n).reachedWordRangeEnd) out.set(h.state.address, zeroForOne)
+    } catch { /* the pool reverts: no words would change that */ }
+  }
+  return [...out].map(([address, zeroForOne]) => ({ address, zeroForOne }))
 }
 
 function legWarnings(result: RouteResult, states: ReadonlyMap<Address, PoolState>): string[] {

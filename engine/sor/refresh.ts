@@ -14,6 +14,8 @@ export interface LoadOptions {
   multicallAddress?: Address
   /** bitmap words loaded on each side of a V3 pool's current word */
   wordsAround: number
+  /** words a V3 pool must also cover (fetched on demand by a quote that walked past its loaded range) */
+  wordRanges?: ReadonlyMap<Address, readonly [number, number]>
 }
 
 export interface LoadResult {
@@ -45,7 +47,8 @@ export async function loadPoolStates(client: PublicClient, pools: readonly Track
   const wordPlans = v3.map(({ pool, base }) => {
     const [lo, hi] = fullWordRange(base.tickSpacing)
     const here = position(compress(base.tick, base.tickSpacing)).wordPos
-    const range: [number, number] = [Math.max(lo, here - o.wordsAround), Math.min(hi, here + o.wordsAround)]
+    const extra = o.wordRanges?.get(pool.address)
+    const range: [number, number] = [Math.max(lo, Math.min(here - o.wordsAround, extra?.[0] ?? Infinity)), Math.min(hi, Math.max(here + o.wordsAround, extra?.[1] ?? -Infinity))]
     const words: number[] = []
     for (let w = range[0]; w <= range[1]; w++) words.push(w)
     return { pool, base, range, words }

@@ -15,6 +15,7 @@ import { stateFromJson, stateToJson } from './stateCodec.js'
 import { fail, outcomeOf, type SorOutcome } from './errors.js'
 import { quote, type SorQuote } from './quote.js'
 import { followChain } from './follow.js'
+import { fullWordRange } from '../../workers/sor/v3/tickBitmap.js'
 import type { QuoteParams } from './quoteParams.js'
 
 export interface SorDeps { config: Config; sql: Sql; pool: WorkerPool; log: Logger; client?: PublicClient | null }
@@ -89,7 +90,7 @@ export async function createSorService(d: SorDeps) {
         const c = chain()
         const blockNumber = await c.getBlockNumber({ cacheTime: 0 })   // viem caches the head for a polling interval
         const pools = [...graph.pools.values()]
-        const { states, failed } = await loadPoolStates(c, pools, { blockNumber, multicallAddress: config.MULTICALL_ADDRESS, wordsAround: config.SOR_V3_WORDS })
+        const { states, failed } = await loadPoolStates(c, pools, { blockNumber, multicallAddress: config.MULTICALL_ADDRESS, wordsAround: config.SOR_V3_WORDS, wordRanges: graph.wordRanges })
         await savePoolStates(sql, states.map(s => ({ address: s.address, blockNumber: Number(blockNumber), state: stateToJson(s) })))
         const at = Date.now()
         graph.setStates(states, blockNumber, at)
@@ -109,7 +110,7 @@ export async function createSorService(d: SorDeps) {
 
   /** Pools re-read at one block and merged (following the chain); a pool that cannot be read fails it. */
   async function reread(pools: TrackedPool[], blockNumber: bigint): Promise<void> {
-    const { states, failed } = await loadPoolStates(chain(), pools, { blockNumber, multicallAddress: config.MULTICALL_ADDRESS, wordsAround: config.SOR_V3_WORDS })
+    const { states, failed } = await loadPoolStates(chain(), pools, { blockNumber, multicallAddress: config.MULTICALL_ADDRESS, wordsAround: config.SOR_V3_WORDS, wordRanges: graph.wordRanges })
     if (failed.length) throw new Error(`${failed.length} of ${pools.length} pools unreadable at block ${blockNumber}; first: ${failed[0]!.address}: ${failed[0]!.error}`)
     await savePoolStates(sql, states.map(s => ({ address: s.address, blockNumber: Number(blockNumber), state: stateToJson(s) })))
     graph.updateStates(states, blockNumber, Date.now())
@@ -123,8 +124,29 @@ export async function createSorService(d: SorDeps) {
       })
     : null
 
+  /**
+   * More bitmap words of one V3 pool, on the side a swap walked off (`zeroForOne`: lower words), read at the
+   * graph's block so the pool stays consistent with every other state: twice the loaded width each time, up
+   * to the tick range's end. False when there is nothing more to load, no chain, or the read failed.
+   */
+  async function extendV3(address: Address, zeroForOne: boolean): Promise<boolean> {
+    const state = graph.states.get(address), tracked = graph.pools.get(address)
+    if (!client || !state || state.kind !== 'v3' || !tracked || graph.asOfBlock === null) return false
+    const [lo, hi] = fullWordRange(state.tickSpacing)
+    const [from, to] = state.wordRange
+    const grow = Math.max(4, to - from + 1)
+    const wanted: [number, number] = zeroForOne ? [Math.max(lo, from - grow), to] : [from, Math.min(hi, to + grow)]
+    if (wanted[0] === from && wanted[1] === to) return false
+    const { states, failed } = await loadPoolStates(client, [tracked], { blockNumber: graph.asOfBlock, multicallAddress: config.MULTICALL_ADDRESS,
+      wordsAround: config.SOR_V3_WORDS, wordRanges: new Map([[address, wanted]]) }).catch(() => ({ states: [], failed: [{}] }))
+    if (failed.length || !states[0]) return false
+    graph.wordRanges.set(address, wanted)
+    graph.states.set(address, states[0])
+    return true
+  }
+
   const routeFinder: RouteFinder = {
-    quote: params => outcomeOf(() => quote({ graph, sql, pool: d.pool, config, protocols: () => protocols }, params)),
+    quote: params => outcomeOf(() => quote({ graph, sql, pool: d.pool, config, protocols: () => protocols, extendV3: client ? extendV3 : undefined }, params)),
   }
 
   // each entry point answers an outcome; a second caller during a scan or a refresh shares the first one's
