@@ -27,7 +27,8 @@ export function storeServerBaselines({ events, routeFinder, sql, log }: { events
         if (!o.ok) return void log.debug({ rfqId: rfq.id, code: o.code }, 'no server-side baseline for this RFQ')
         const q = o.value
         if (!q.routes.length || BigInt(q.summary.amountOut) <= 0n) return      // no route: nothing to benchmark against
-        await storeBaseline(sql, baselineFromSorQuote(rfq.id, q))
+        // the pools could route only part of it: kept, marked partial, never a benchmark for the whole
+        await storeBaseline(sql, { ...baselineFromSorQuote(rfq.id, q), partial: BigInt(q.summary.amountIn) < rfq.amountIn! })
       })
       .catch(err => log.debug({ err, rfqId: rfq.id }, 'no server-side baseline for this RFQ'))
       .finally(() => { inFlight.delete(work) })

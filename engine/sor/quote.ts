@@ -75,6 +75,7 @@ export async function quote(d: QuoteDeps, p: QuoteParams): Promise<SorQuote> {
 
   const pools = graph.relevant(tokenIn, tokenOut, maxHops, slugSet)
   let result: RouteResult | null = null
+  let amountRouted = p.amountIn
   if (graph.states.size === 0) {
     warnings.push(graph.pools.size === 0
       ? `No pools are tracked yet: scan for pools first via POST /api/v1/sor/pools/scan, then ${REFRESH_ADVICE}.`
@@ -83,8 +84,8 @@ export async function quote(d: QuoteDeps, p: QuoteParams): Promise<SorQuote> {
     warnings.push(`No pool connects ${tokenIn} and ${tokenOut} within ${maxHops} hop${maxHops === 1 ? '' : 's'}${slugSet ? ` using protocols ${[...slugSet].join(', ')}` : ''}.`
       + ` If pools were added on chain since the last scan, scan (POST /api/v1/sor/pools/scan) and ${REFRESH_ADVICE}.`)
   } else {
-    const search = (from: PoolState[]) => {
-      const input: FindRouteInput = { pools: from, tokenIn, tokenOut, amountIn: p.amountIn, maxHops, maxRoutes, maxSplit, poolMeta: graph.meta(from.map(x => x.address)) }
+    const search = (from: PoolState[], amountIn = p.amountIn) => {
+      const input: FindRouteInput = { pools: from, tokenIn, tokenOut, amountIn, maxHops, maxRoutes, maxSplit, poolMeta: graph.meta(from.map(x => x.address)) }
       if (slugSet) input.slugs = [...slugSet]
       return withTimeout(d.pool.run<FindRouteInput, RouteResult>('sor/route', input), config.SOR_QUOTE_TIMEOUT_MS)
     }
@@ -95,6 +96,20 @@ export async function quote(d: QuoteDeps, p: QuoteParams): Promise<SorQuote> {
       const edges = wordEdges(result, graph.states)
       if (!edges.length || !(await Promise.all(edges.map(e => d.extendV3!(e.address, e.zeroForOne)))).some(Boolean)) break
       result = await search(graph.relevant(tokenIn, tokenOut, maxHops, slugSet))
+    }
+    // Honest partial fills: when the pools cannot take the whole input, the quote is for what they can take
+    // (searched again for that amount), and says so; it never reports output for input no liquidity took.
+    let routed = routableOf(result, graph.states)
+    if (routed.amountIn < p.amountIn && routed.amountIn > 0n) {
+      // the best split for what can be routed may differ from the best split of the whole: search that amount
+      const again = await search(graph.relevant(tokenIn, tokenOut, maxHops, slugSet), routed.amountIn).catch(() => null)
+      const r2 = again && routableOf(again, graph.states)
+      if (again && r2 && r2.amountIn === routed.amountIn && r2.amountOut > routed.amountOut) { result = again; routed = r2 }
+    }
+    if (routed.amountIn < p.amountIn) {
+      warnings.push(`Insufficient liquidity: ${p.amountIn} ${tokenIn} requested, ${routed.amountIn} routable through the tracked pools; this quote is for the routable amount.`)
+      result = { ...result, routes: routed.routes, amountOut: routed.amountOut }
+      amountRouted = routed.amountIn
     }
     warnings.push(...result.warnings)
     warnings.push(...legWarnings(result, graph.states))
@@ -118,8 +133,8 @@ export async function quote(d: QuoteDeps, p: QuoteParams): Promise<SorQuote> {
     },
     summary: {
       tokenIn, tokenInSymbol: infoIn?.symbol ?? null, tokenOut, tokenOutSymbol: infoOut?.symbol ?? null,
-      amountIn: p.amountIn, amountOut,
-      effectivePrice: effectivePrice(p.amountIn, amountOut, decIn, decOut),
+      amountIn: amountRouted, amountOut,
+      effectivePrice: amountRouted > 0n ? effectivePrice(amountRouted, amountOut, decIn, decOut) : 0,
       priceImpactBps: result?.priceImpactBps ?? 0,
     },
     routes: result?.routes ?? [],
@@ -155,6 +170,38 @@ function* hops(result: RouteResult, states: ReadonlyMap<Address, PoolState>) {
       amount = sim.amountOut
     }
   }
+}
+
+/**
+ * What each chosen route can really take: the largest input, up to its allocation, that every hop takes whole
+ * (more input never makes a hop take all of it, so a binary search finds it), with the output it then pays.
+ */
+function routableOf(result: RouteResult, states: ReadonlyMap<Address, PoolState>): { amountIn: bigint; amountOut: bigint; routes: FoundRoute[] } {
+  const routes: FoundRoute[] = []
+  let amountIn = 0n, amountOut = 0n
+  for (const r of result.routes) {
+    const run = (x: bigint): bigint | null => {
+      let a = x
+      for (let i = 0; i < r.pools.length; i++) {
+        const state = states.get(r.pools[i]!.address)
+        if (!state) return null
+        const sim = simulateExactIn(state, r.path[i]!, r.path[i + 1]!, a)
+        if (sim.amountIn < a) return null
+        a = sim.amountOut
+      }
+      return a
+    }
+    let x = r.amountIn, out = run(x)
+    if (out === null) {
+      let lo = 0n, hi = r.amountIn
+      while (hi - lo > 1n) { const mid = (lo + hi) / 2n; if (run(mid) !== null) lo = mid; else hi = mid }
+      x = lo; out = run(lo) ?? 0n
+    }
+    if (x > 0n) routes.push({ ...r, amountIn: x, amountOut: out })
+    amountIn += x; amountOut += out
+  }
+  for (const r of routes) r.fractionPct = amountIn > 0n ? Number((r.amountIn * 10_000n) / amountIn) / 100 : 0
+  return { amountIn, amountOut, routes }
 }
 
 /** The V3 hops of the chosen routes cut short by the edge of their loaded words, with the side they walked off. */

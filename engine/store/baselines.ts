@@ -20,22 +20,24 @@ export interface Baseline {
   baselineTimestamp: Date
   baselineRouteSummary: RouteSummaryItem[]
   source: BaselineSource
+  /** the route finder could route only `amountIn` of a larger RFQ: not a benchmark for the whole */
+  partial?: boolean
 }
 
 /** Inserts or updates the baseline of b.rfqId; returns its id (stable across updates), or null when a 'sor' write yielded to a client baseline. */
 export async function upsertBaseline(sql: Tx, b: Baseline): Promise<string | null> {
   const rows = await sql`
     insert into baselines (rfq_id, token_in, token_out, amount_in, baseline_amount_out, baseline_effective_price,
-      baseline_price_impact_bps, baseline_block_number, baseline_timestamp, baseline_route_summary, source)
+      baseline_price_impact_bps, baseline_block_number, baseline_timestamp, baseline_route_summary, source, partial)
     values (${b.rfqId}, ${b.tokenIn}, ${b.tokenOut}, ${sql.typed.u256(b.amountIn)}, ${sql.typed.u256(b.baselineAmountOut)},
       ${b.baselineEffectivePrice}, ${b.baselinePriceImpactBps}, ${b.baselineBlockNumber}, ${b.baselineTimestamp},
-      ${sql.json(b.baselineRouteSummary as unknown as postgres.JSONValue)}, ${b.source})
+      ${sql.json(b.baselineRouteSummary as unknown as postgres.JSONValue)}, ${b.source}, ${b.partial ?? false})
     on conflict (rfq_id) do update set
       token_in = excluded.token_in, token_out = excluded.token_out, amount_in = excluded.amount_in,
       baseline_amount_out = excluded.baseline_amount_out, baseline_effective_price = excluded.baseline_effective_price,
       baseline_price_impact_bps = excluded.baseline_price_impact_bps, baseline_block_number = excluded.baseline_block_number,
       baseline_timestamp = excluded.baseline_timestamp, baseline_route_summary = excluded.baseline_route_summary,
-      source = excluded.source, updated_at = now()
+      source = excluded.source, partial = excluded.partial, updated_at = now()
     where excluded.source = 'client' or baselines.source = 'sor'
     returning id`
   return (rows[0]?.id as string | undefined) ?? null
@@ -54,7 +56,7 @@ export async function baselineForRfq(sql: Tx, rfqId: string): Promise<BaselineFo
   const [row] = await sql`
     select b.id, b.amount_in, b.baseline_amount_out, b.source, coalesce(r.kind, 0)::int as kind
     from baselines b left join rfqs r on r.id = b.rfq_id
-    where b.rfq_id = ${rfqId}`
+    where b.rfq_id = ${rfqId} and not b.partial`       // a partial baseline is no benchmark for the whole RFQ
   if (!row) return undefined
   return { id: row.id, amountIn: row.amount_in, baselineAmountOut: row.baseline_amount_out, source: row.source, kind: row.kind === 1 ? 1 : 0 }
 }

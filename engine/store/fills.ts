@@ -53,7 +53,7 @@ export async function rfqPerformance(sql: Tx, rfqId: string): Promise<RfqPerform
   const [r] = await sql`
     select f.amount_in, f.amount_out, f.benchmark_available, f.improvement_bps::float8 as improvement_bps, f.filled_at,
            b.amount_in as b_amount_in, b.baseline_amount_out, b.source, coalesce(q.kind, 0)::int as kind
-    from fills f join baselines b on b.rfq_id = f.rfq_id left join rfqs q on q.id = f.rfq_id
+    from fills f join baselines b on b.rfq_id = f.rfq_id and not b.partial left join rfqs q on q.id = f.rfq_id
     where f.rfq_id = ${rfqId}
     order by f.filled_at desc, f.id desc limit 1`
   if (!r) return undefined
@@ -64,7 +64,7 @@ export async function rfqPerformance(sql: Tx, rfqId: string): Promise<RfqPerform
 /** Which of the two a performance report needs is missing for an RFQ: its baseline, its fill, or both. */
 export async function performanceMissing(sql: Tx, rfqId: string): Promise<('baseline' | 'fill')[]> {
   const [r] = await sql`
-    select exists (select 1 from baselines where rfq_id = ${rfqId}) as baseline, exists (select 1 from fills where rfq_id = ${rfqId}) as fill`
+    select exists (select 1 from baselines where rfq_id = ${rfqId} and not partial) as baseline, exists (select 1 from fills where rfq_id = ${rfqId}) as fill`
   return [...(r!.baseline ? [] : ['baseline' as const]), ...(r!.fill ? [] : ['fill' as const])]
 }
 
