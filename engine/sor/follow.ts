@@ -41,7 +41,7 @@ export interface FollowStats {
 
 const MAX_REPLAY_BLOCKS = 1000n
 
-export function followChain(d: FollowDeps): { stop(): Promise<void>; readonly stats: FollowStats } {
+export function followChain(d: FollowDeps): { stop(): Promise<void>; step(): Promise<void>; readonly stats: FollowStats } {
   const stats: FollowStats = { blocks: 0, rereads: 0, rpcCalls: 0, reloads: { start: 0, reorg: 0, gap: 0, failure: 0 }, headBlock: null, currentAt: null }
   let last: { number: bigint; hash: string } | null = null
   let stopped = false
@@ -107,5 +107,7 @@ export function followChain(d: FollowDeps): { stop(): Promise<void>; readonly st
   return {
     stats,
     async stop() { stopped = true; clearTimeout(timer); await running },
+    /** one follow step now, after the one running (a bench measures a step; tests need not) */
+    async step() { await running; await tick() },
   }
 }

@@ -160,6 +160,8 @@ export async function createSorService(d: SorDeps) {
     get lastScan() { return lastScan },
     /** null when not following (no chain, or SOR_FOLLOW_INTERVAL_MS=0) */
     get follow() { return follower ? { intervalMs: config.SOR_FOLLOW_INTERVAL_MS, ...follower.stats } : null },
+    /** one follow step now (bench/follow.ts measures its cost); null when not following */
+    followStep: follower ? () => follower.step() : null,
     stop: () => follower?.stop() ?? Promise.resolve(),
   }
 }

@@ -78,3 +78,27 @@ test('after a reorg the quotes match the new chain, and the reload is counted', 
   const metrics = await (await fetch(`${t.api}/metrics`)).text()
   assert.ok(Number(/^sor_follow_reloads_reorg_total (\d+)/m.exec(metrics)?.[1]) >= 1)
 })
+
+test('a V3 swap on chain is followed: the next quote equals UniswapV3Pool.swap on the new state, with no refresh call', async () => {
+  const { send } = await import('../../engine/devchain/deploy/clients.js')
+  const { poolContract } = await import('../../engine/devchain/deploy/artifacts.js')
+  const { MAX_SQRT_RATIO, MIN_SQRT_RATIO } = await import('../../workers/sor/v3/tickMath.js')
+  const { AAA, BBB } = world.tokens
+  const pool = world.pools.v3AB
+  const zeroForOne = AAA.toLowerCase() < BBB.toLowerCase()                  // AAA in
+  const limit = zeroForOne ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n
+  const onChain = async (amount: bigint) => {
+    const { result } = await world.clients.public.simulateContract({ address: world.callee, abi: poolContract('V3Callee').abi, functionName: 'swap',
+      args: [pool, zeroForOne, amount, limit, world.me], account: world.me, gas: 500_000_000n })
+    const [a0, a1] = result as [bigint, bigint]
+    return zeroForOne ? -a1 : -a0
+  }
+  const v3Quote = async (amount: bigint) => (await (await fetch(`${t.api}/api/v1/sor/quote?tokenIn=${AAA}&tokenOut=${BBB}&amountIn=${amount}&maxHops=1&slugs=uniswap-v3&explain=false`)).json() as any)
+  const amount = 5n * E18
+  const before = await onChain(amount)
+  assert.equal(BigInt((await v3Quote(amount)).summary.amountOut), before)
+  await send(world.clients, world.callee, poolContract('V3Callee').abi, 'swap', [pool, zeroForOne, 40n * E18, limit, world.me], { gas: 5_000_000n })
+  const expected = await onChain(amount)                                    // the pool after the swap
+  assert.ok(expected < before, 'the swap moved the price')
+  await waitFor(() => v3Quote(amount), q => BigInt(q.summary.amountOut) === expected, 5_000)
+})
