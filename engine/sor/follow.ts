@@ -88,19 +88,29 @@ export function followChain(d: FollowDeps): { stop(): Promise<void>; step(): Pro
     stats.currentAt = Date.now()
   }
 
+  // A chain that does not answer is retried with a doubling pause (up to 30 s), and said once, not every second.
+  let failures = 0
   const loop = () => {
     if (stopped) return
-    running = tick().catch(async err => {
-      d.log.warn({ err: (err as Error).message }, 'sor: following the chain failed; reloading')
+    running = tick().then(() => {
+      if (failures) d.log.info({ after: failures }, 'sor: following the chain again')
+      failures = 0
+    }, async err => {
+      if (failures === 0) d.log.warn({ err: (err as Error).message }, 'sor: following the chain failed; reloading')
       try {
         stats.rpcCalls++
         const head = await d.client.getBlock({ blockTag: 'latest' })
         await reload('failure', { number: head.number, hash: head.hash })
+        failures = 0
       } catch (e) {
         last = null                                   // the chain is unreachable: start over when it answers
-        d.log.warn({ err: (e as Error).message }, 'sor: the chain does not answer')
+        if (failures++ === 0) d.log.warn({ err: (e as Error).message }, 'sor: the chain does not answer; retrying with backoff')
       }
-    }).finally(() => { if (!stopped) { timer = setTimeout(loop, d.intervalMs); timer.unref() } })
+    }).finally(() => {
+      if (stopped) return
+      timer = setTimeout(loop, failures ? Math.min(30_000, d.intervalMs * 2 ** failures) : d.intervalMs)
+      timer.unref()
+    })
   }
   loop()
 
