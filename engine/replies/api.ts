@@ -2,7 +2,7 @@
 // recording and verification, agent registration, the route finder) to its reply: status, the spec's text
 // for the action, and the machine code. Route handlers never choose a status or write a text themselves;
 // the relay's table is replies/relay.ts. (Parse-step 400s are each route's own: nothing reached the domain.)
-import type { RfqStatus } from '../../actors/rfqTypes.js'
+import type { QuoteVerdict, RfqStatus } from '../../actors/rfqTypes.js'
 import type { Refusal } from '../rfq/outcomes.js'
 import type { RegisterOutcome } from '../agents/register.js'
 import { RegisterErrors } from '../agents/register.js'
@@ -64,4 +64,23 @@ export function apiReply(r: ApiRefusal, action: Action = 'record'): HttpError {
     case 'MAX_AGENTS': return reply(409, RegisterErrors.maxAgents)
     case 'AGENT_WALLET_TAKEN': return reply(409, RegisterErrors.walletTaken)
   }
+}
+
+export const QuoteErrors = {
+  missing: 'Missing rfqId or quote',
+  notFound: 'RFQ not found or expired',
+  duplicate: 'Duplicate quote from this maker',
+  signature: 'Invalid signature',
+} as const
+
+/**
+ * POST /api/v1/quotes: the relay's verdict codes with this endpoint's own texts (the spec gives REST its
+ * own); a store that did not answer or admission control is a 503, with Retry-After for BUSY.
+ */
+export function quoteReply(v: Extract<QuoteVerdict, { ok: false }>): HttpError {
+  if (v.code === 'INTERNAL') return new HttpError(503, v.message, { code: v.code })
+  if (v.code === 'BUSY') return new HttpError(503, v.message, { code: v.code }, { 'retry-after': String(Math.max(1, Math.ceil((v.retryAfterMs ?? 1000) / 1000))) })
+  const text = v.code === 'RFQ_NOT_FOUND' ? QuoteErrors.notFound : v.code === 'DUPLICATE_QUOTE' ? QuoteErrors.duplicate
+    : v.code === 'INVALID_SIGNATURE' || v.code === 'MISSING_FIELDS' ? QuoteErrors.signature : v.message
+  return new HttpError(400, text, { code: v.code })
 }

@@ -1,7 +1,7 @@
 // Before the CLI sends a fill: would the chain take it? Each check that fails is a CliFailure that names
 // the shortfall in token units ("maker balance 0.5 USDC < 3000 USDC quoted"), never the token contract's
 // "arithmetic underflow". What the checks cannot foresee, a simulation decodes from the revert itself.
-import { BaseError, ContractFunctionRevertedError, createPublicClient, erc20Abi, formatUnits, http, type Address, type Hex } from 'viem'
+import { BaseError, ContractFunctionRevertedError, createPublicClient, erc20Abi, formatUnits, http, type Address } from 'viem'
 import { foundry } from 'viem/chains'
 import { spotRfqArtifact } from '../chain/spotRfq.js'
 import { CliFailure } from './cliFailure.js'
@@ -65,4 +65,3 @@ export function revertFailure(e: unknown): CliFailure {
   return new CliFailure('CHAIN_UNREACHABLE', `the chain did not answer: ${e instanceof BaseError ? e.shortMessage : (e as Error).message}`, 'is the sandbox running?')
 }
 
-export type { Hex }

@@ -74,9 +74,10 @@ async function run(): Promise<void> {
     case 'fill': {
       const s = await sandbox()
       const key = requireKey()
-      const target = values.last ? lastRfq(dir) : args[0] ? { rfqId: args[0], shareToken: null } : null
-      if (!target) throw new CliFailure('USAGE', 'fill needs an RFQ id, or --last', 'see cli.js --help')
-      return fill(s, key, target.rfqId, target.shareToken ?? (existsSync(join(dir, 'last-rfq.json')) && lastRfq(dir).rfqId === target.rfqId ? lastRfq(dir).shareToken : null))
+      if (!values.last && !args[0]) throw new CliFailure('USAGE', 'fill needs an RFQ id, or --last', 'see cli.js --help')
+      const last = values.last || existsSync(join(dir, 'last-rfq.json')) ? lastRfq(dir) : null
+      const rfqId = values.last ? last!.rfqId : args[0]!
+      return fill(s, key, rfqId, last?.rfqId === rfqId ? last.shareToken : null)     // a private RFQ's token, if rfq made it
     }
     case 'record': {
       const s = await sandbox()

@@ -76,6 +76,7 @@ export async function quote(d: QuoteDeps, p: QuoteParams): Promise<SorQuote> {
   const pools = graph.relevant(tokenIn, tokenOut, maxHops, slugSet)
   let result: RouteResult | null = null
   let amountRouted = p.amountIn
+  let finalLegs: Leg[] = []
   if (graph.states.size === 0) {
     warnings.push(graph.pools.size === 0
       ? `No pools are tracked yet: scan for pools first via POST /api/v1/sor/pools/scan, then ${REFRESH_ADVICE}.`
@@ -92,14 +93,18 @@ export async function quote(d: QuoteDeps, p: QuoteParams): Promise<SorQuote> {
     result = await search(pools)
     // A chosen V3 hop that walked off its loaded words would treat the unloaded ticks as no liquidity: load
     // them (on demand, at the graph's block) and search again, until no chosen hop is cut short by an edge.
+    // The chosen routes' hops are simulated once per result and the legs shared by every check below.
+    let legs = [...hops(result, graph.states)]
     for (let round = 0; d.extendV3 && round < MAX_EXTEND_ROUNDS; round++) {
-      const edges = wordEdges(result, graph.states)
+      const edges = wordEdges(legs)
       if (!edges.length || !(await Promise.all(edges.map(e => d.extendV3!(e.address, e.zeroForOne)))).some(Boolean)) break
       result = await search(graph.relevant(tokenIn, tokenOut, maxHops, slugSet))
+      legs = [...hops(result, graph.states)]
     }
     // Honest partial fills: when the pools cannot take the whole input, the quote is for what they can take
     // (searched again for that amount), and says so; it never reports output for input no liquidity took.
-    let routed = routableOf(result, graph.states)
+    // Only a leg that takes less than it is offered needs the search for what the routes can take.
+    let routed = legs.some(h => h.taken < h.offered) ? routableOf(result, graph.states) : { amountIn: p.amountIn, amountOut: result.amountOut, routes: result.routes }
     if (routed.amountIn < p.amountIn && routed.amountIn > 0n) {
       // the best split for what can be routed may differ from the best split of the whole: search that amount
       const again = await search(graph.relevant(tokenIn, tokenOut, maxHops, slugSet), routed.amountIn).catch(() => null)
@@ -110,9 +115,11 @@ export async function quote(d: QuoteDeps, p: QuoteParams): Promise<SorQuote> {
       warnings.push(`Insufficient liquidity: ${p.amountIn} ${tokenIn} requested, ${routed.amountIn} routable through the tracked pools; this quote is for the routable amount.`)
       result = { ...result, routes: routed.routes, amountOut: routed.amountOut }
       amountRouted = routed.amountIn
+      legs = [...hops(result, graph.states)]
     }
+    finalLegs = legs
     warnings.push(...result.warnings)
-    warnings.push(...legWarnings(result, graph.states))
+    warnings.push(...legWarnings(finalLegs))
     if (result.priceImpactBps > HIGH_IMPACT_BPS) warnings.push(`High price impact: ${result.priceImpactBps} bps against the zero-size rate of the chosen routes.`)
   }
   if (graph.refreshedAt !== null) {
@@ -140,7 +147,7 @@ export async function quote(d: QuoteDeps, p: QuoteParams): Promise<SorQuote> {
     routes: result?.routes ?? [],
     alternatives: result?.alternatives ?? [],
     warnings,
-    fees: result ? feesOf(result, graph.states) : [],
+    fees: feesOf(finalLegs),
   }
   if (p.explain ?? true) out.explain = result?.explain ?? emptyExplain(warnings)
   out.meta.computeTimeMs = Math.round((performance.now() - started) * 100) / 100
@@ -158,6 +165,8 @@ export function effectivePrice(amountIn: bigint, amountOut: bigint, decIn: numbe
 }
 
 // Each hop of each chosen route, replayed exactly: the amount entering it, and whether the pool takes all of it.
+type Leg = ReturnType<typeof hops> extends Generator<infer L> ? L : never
+
 function* hops(result: RouteResult, states: ReadonlyMap<Address, PoolState>) {
   for (const r of result.routes) {
     let amount = r.amountIn
@@ -205,9 +214,9 @@ function routableOf(result: RouteResult, states: ReadonlyMap<Address, PoolState>
 }
 
 /** The V3 hops of the chosen routes cut short by the edge of their loaded words, with the side they walked off. */
-function wordEdges(result: RouteResult, states: ReadonlyMap<Address, PoolState>): { address: Address; zeroForOne: boolean }[] {
+function wordEdges(legs: readonly Leg[]): { address: Address; zeroForOne: boolean }[] {
   const out = new Map<Address, boolean>()
-  for (const h of hops(result, states)) {
+  for (const h of legs) {
     if (h.state.kind !== 'v3' || h.taken >= h.offered) continue
     const zeroForOne = h.tokenIn === h.state.token0
     try {
@@ -217,18 +226,18 @@ function wordEdges(result: RouteResult, states: ReadonlyMap<Address, PoolState>)
   return [...out].map(([address, zeroForOne]) => ({ address, zeroForOne }))
 }
 
-function legWarnings(result: RouteResult, states: ReadonlyMap<Address, PoolState>): string[] {
+function legWarnings(legs: readonly Leg[]): string[] {
   const out: string[] = []
-  for (const h of hops(result, states)) {
+  for (const h of legs) {
     if (h.taken < h.offered)
       out.push(`Pool ${h.pool.address} (${h.pool.protocol}) can take only ${h.taken} of the ${h.offered} ${h.tokenIn} offered: its liquidity${h.state.kind === 'v3' ? ' (or the loaded tick range)' : ''} runs out, and the rest would stay unswapped. Reduce amountIn.`)
   }
   return out
 }
 
-function feesOf(result: RouteResult, states: ReadonlyMap<Address, PoolState>): FeeItem[] {
+function feesOf(legs: readonly Leg[]): FeeItem[] {
   const out: FeeItem[] = []
-  for (const h of hops(result, states)) {
+  for (const h of legs) {
     const feeBps = h.pool.fee / 100
     let token = h.tokenIn, amount: bigint
     switch (h.state.kind) {
