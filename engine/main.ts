@@ -28,7 +28,6 @@ async function main(): Promise<void> {
   installLastResort(log)
   const engine = await startEngine(config, { log })
   lock.setPorts({ api: engine.ports.api, terminal: engine.ports.terminal, relay: engine.ports.relay })
-  process.stdout.write(banner(config, engine.ports, engine.db.embedded ? 'embedded' : 'url'))
   let signalled = false
   const shutdown = (signal: string) => {
     if (signalled) return
@@ -40,6 +39,8 @@ async function main(): Promise<void> {
   }
   process.on('SIGINT', () => shutdown('SIGINT'))
   process.on('SIGTERM', () => shutdown('SIGTERM'))
+  // last: whoever waits for the banner may signal at once, and the handlers must already be there
+  process.stdout.write(banner(config, engine.ports, engine.db.embedded ? 'embedded' : 'url'))
 }
 
 main().catch(err => {

@@ -45,8 +45,6 @@ async function main(): Promise<void> {
   const { urls, venue } = sandbox
   lock.setPorts(Object.fromEntries(Object.entries({ api: urls.api, terminal: urls.terminal, relay: urls.relay, rpc: urls.rpc }).map(([k, u]) => [k, Number(new URL(u).port)])))
   writeFileSync(join(dir, 'sandbox.json'), JSON.stringify({ urls, chainId: venue.chainId, spotRfq: venue.spotRfq, accounts: venue.accounts, tokens: venue.tokens }, null, 2))
-  process.stdout.write(sandboxBanner(sandbox, values.dir))
-
   let stopping = false
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.on(sig, () => {
@@ -55,6 +53,8 @@ async function main(): Promise<void> {
       sandbox.stop().then(() => lock.release()).then(() => process.exit(0), err => { log.error({ err }, 'sandbox stop failed'); process.exit(1) })
     })
   }
+  // last: whoever waits for the banner may signal at once, and the handlers must already be there
+  process.stdout.write(sandboxBanner(sandbox, values.dir))
 }
 
 main().catch(err => {

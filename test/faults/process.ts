@@ -30,9 +30,11 @@ export function spawnEngine(env: Record<string, string>): Promise<EngineProc> {
   const exited = new Promise<number>(r => child.once('exit', (code, sig) => r(code ?? (sig ? 128 : 1))))
   return new Promise((resolve, reject) => {
     const iv = setInterval(() => {
-      if (!/relay .*ws:\/\//.test(out)) return
+      // the banner's end: the signal handlers are installed by then (a log line may name a surface earlier)
+      if (!/^RFQ engine \S+ is up\.$/m.test(out)) return
       clearInterval(iv)
-      const port = (name: string) => Number(new RegExp(`${name}[^\\n]*?:(\\d+)`).exec(out)![1])
+      // the ports from the banner's own lines, never from a log line that happens to name a surface
+      const port = (name: string) => Number(new RegExp(`^${name} \\([^)]*\\)\\s+\\S+?:(\\d+)`, 'm').exec(out)![1])
       const ports = { terminal: port('terminal'), api: port('api'), relay: port('relay') }
       resolve({
         child, ports, api: `http://127.0.0.1:${ports.api}`, relay: `http://127.0.0.1:${ports.relay}`, relayWs: `ws://127.0.0.1:${ports.relay}`,
