@@ -24,7 +24,8 @@ build: $(NODE_MODULES_STAMP) ## compile TypeScript to dist/ (tsc)
 run: build ## start every surface (embedded PostgreSQL unless DATABASE_URL is set)
 	node dist/engine/main.js
 
-test: build ## run every test against real PostgreSQL, anvil and WebSockets
+test: build ## run every test against real PostgreSQL, anvil, nats-server, Chromium and WebSockets
+	@bash engine/ops/test-servers.sh
 	node dist/test/run.js
 
 bench: build ## run every bench (node dist/bench/all.js [name ...])
