@@ -6,9 +6,11 @@ import { createHash } from 'node:crypto'
 import type { ActorRef, ActorSystem } from './mailbox.js'
 import { ActorStopped } from './mailbox.js'
 import { EventBus } from './events.js'
+export type { StoredEnd, ReplicaStorePort } from './replica.js'
 import type { AcceptedQuote, Address, CancelOutcome, FillOutcome, QuoteVerdict, Rfq, RfqDirectory, RfqEvent, RfqView } from './rfqTypes.js'
 import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.js'
 import { RelayErrors } from './errors.js'
+import { Replica, type ReplicaStorePort } from './replica.js'
 
 export interface RfqStorePort {
   insertRfq(rfq: Rfq, shareTokenHash: string | null): Promise<void>
@@ -18,6 +20,7 @@ export interface RfqStorePort {
 
 export interface BookDeps {
   store: RfqStorePort
+  replica?: ReplicaStorePort
   recoverSigner: RfqDeps['recoverSigner']
   ttlSecs: number
   askTimeoutMs?: number
@@ -48,6 +51,8 @@ export class RfqBook implements RfqDirectory {
   private readonly byCreator = new Map<string, number>()
   private readonly byShareHash = new Map<string, string>()
   private liveQuotes = 0
+  /** cluster mode: this node's replicas of other nodes' RFQs follow their events and the store */
+  readonly replica: Replica | undefined
   private readonly askTimeoutMs: number
   private readonly actorDeps: RfqDeps
 
@@ -62,7 +67,14 @@ export class RfqBook implements RfqDirectory {
         this.events.publish(e)
       },
       onGone: id => this.forget(id),
+      onStale: id => void this.replica?.learnEnd(id),
       onWarn: deps.onWarn,
+    }
+    if (deps.replica) {
+      this.replica = new Replica(deps.replica, {
+        entry: id => this.live.get(id)?.ref, ids: () => this.live.keys(), events: this.events, onWarn: deps.onWarn,
+        spawn: r => this.spawn(r.rfq, r.shareTokenHash, r.quotes),
+      })
     }
   }
 
@@ -71,12 +83,14 @@ export class RfqBook implements RfqDirectory {
     const shareTokenHash = rfq.shareToken ? hashShareToken(rfq.shareToken) : null
     await this.deps.store.insertRfq(rfq, shareTokenHash)
     this.spawn(rfq, shareTokenHash, [])
-    this.events.publish({ type: 'rfq.created', rfq })
+    this.events.publish({ type: 'rfq.created', rfq, shareTokenHash })
   }
 
-  /** Brings back RFQs that were live when the engine stopped (no insert, no broadcast). */
-  restore(rfqs: readonly RestoredRfq[]): void {
-    for (const r of rfqs) if (!this.live.has(r.rfq.id)) this.spawn(r.rfq, r.shareTokenHash, r.quotes)
+  /** Brings back RFQs that were live when the engine stopped (no insert, no broadcast); answers those it took. */
+  restore(rfqs: readonly RestoredRfq[]): RestoredRfq[] {
+    const taken = rfqs.filter(r => !this.live.has(r.rfq.id) && !this.replica?.hasEnded(r.rfq.id))
+    for (const r of taken) this.spawn(r.rfq, r.shareTokenHash, r.quotes)
+    return taken
   }
 
   async describe(id: string): Promise<RfqView | undefined> {
@@ -99,7 +113,7 @@ export class RfqBook implements RfqDirectory {
   async submitQuote(rfqId: unknown, quote: unknown, signature: unknown, opts: { shareToken?: string } = {}): Promise<QuoteVerdict> {
     if (typeof rfqId !== 'string' || rfqId === '' || typeof quote !== 'object' || quote === null || Array.isArray(quote)
       || typeof signature !== 'string' || signature === '') return verdict(RelayErrors.missingFields())
-    const e = this.live.get(rfqId)
+    const e = this.live.get(rfqId) ?? (this.replica && await this.replica.adopt(rfqId) && this.live.get(rfqId))
     if (!e) return verdict(RelayErrors.rfqNotFound())
     const shareTokenHash = typeof opts.shareToken === 'string' ? hashShareToken(opts.shareToken) : null
     try {
@@ -199,6 +213,7 @@ export class RfqBook implements RfqDirectory {
     if (n > 0) this.byCreator.set(creator, n)
     else this.byCreator.delete(creator)
     if (e.shareTokenHash) this.byShareHash.delete(e.shareTokenHash)
+    this.replica?.markEnded(id)
   }
 }
 

@@ -6,7 +6,6 @@
 // `changed()`, which resolves at the next change or at the timeout.
 import type { AcceptedQuote, Rfq, RfqEvent, RfqStatus } from './rfqTypes.js'
 import type { EventBus } from './events.js'
-import { hashShareToken } from './book.js'
 
 export interface IndexedRfq {
   rfq: Rfq
@@ -46,6 +45,7 @@ export class LiveIndex {
   /** RFQs restored at start: indexed at sequence 0, without a change of their own (they predate every cursor). */
   restore(items: { rfq: Rfq; shareTokenHash: string | null; quotes: AcceptedQuote[] }[]): void {
     for (const { rfq, shareTokenHash, quotes } of items) {
+      if (this.byId.has(rfq.id)) continue             // a cluster node may hear of it before its restore
       this.byId.set(rfq.id, { rfq, shareTokenHash, status: quotes.length ? 'QUOTED' : 'OPEN', quoteCount: quotes.length, seq: 0, quotes: quotes.map(quote => ({ quote, seq: 0 })), closedAt: null })
     }
   }
@@ -86,7 +86,7 @@ export class LiveIndex {
   private apply(e: RfqEvent): void {
     switch (e.type) {
       case 'rfq.created':
-        this.byId.set(e.rfq.id, { rfq: e.rfq, shareTokenHash: e.rfq.shareToken ? hashShareToken(e.rfq.shareToken) : null, status: 'OPEN', quoteCount: 0, seq: ++this.lastSeq, quotes: [], closedAt: null })
+        this.byId.set(e.rfq.id, { rfq: e.rfq, shareTokenHash: e.shareTokenHash, status: 'OPEN', quoteCount: 0, seq: ++this.lastSeq, quotes: [], closedAt: null })
         break
       case 'rfq.quoted': {
         const r = this.byId.get(e.rfqId)

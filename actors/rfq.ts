@@ -14,10 +14,16 @@ export interface RfqDeps {
   recoverSigner(quote: QuoteJson, signature: string): Promise<Address | null>
   /** durable before it resolves (group commit); also bumps quote_count and OPEN -> QUOTED */
   commitQuote(quote: AcceptedQuote): Promise<void>
-  persistStatus(rfqId: string, change: { status: 'CANCELLED'; at: Date } | { status: 'EXPIRED' }): Promise<void>
+  /**
+   * Conditional on the RFQ being open in the store. `lost`: it was not (another node, or the fill path, closed
+   * it first); the store's status says how it ended. The store is the arbiter between nodes.
+   */
+  persistStatus(rfqId: string, change: { status: 'CANCELLED'; at: Date } | { status: 'EXPIRED' }): Promise<void | { lost: RfqStatus }>
   publish(event: RfqEvent): void
   /** the actor has stopped: its RFQ has left the active store */
   onGone(rfqId: string): void
+  /** the store refused a quote because the RFQ is closed there (another node closed it): learn how it ended */
+  onStale?(rfqId: string): void
   onWarn?(msg: string, detail: object): void
 }
 
@@ -30,6 +36,10 @@ export type RfqMsg =
   | { type: 'Cancel'; replyTo: Reply<CancelOutcome> }
   | { type: 'Fill'; txHash: string; commit: () => Promise<unknown>; replyTo: Reply<FillOutcome<unknown>> }
   | { type: 'Expire' }
+  /** another node accepted (stored) a quote for this RFQ: show it here too */
+  | { type: 'RemoteQuoted'; accepted: AcceptedQuote }
+  /** another node (or the store) closed this RFQ */
+  | { type: 'RemoteClosed'; status: 'CANCELLED' | 'FILLED' | 'EXPIRED'; at: Date | null; txHash: string | null }
 
 export interface RfqState {
   rfq: Rfq
@@ -71,6 +81,8 @@ export function rfqBehavior(deps: RfqDeps): Behavior<RfqState, RfqMsg> {
         case 'Cancel': return cancel(state, msg, ctx, deps)
         case 'Fill': return fill(state, msg, ctx, deps)
         case 'Expire': return expire(state, ctx, deps)
+        case 'RemoteQuoted': return remoteQuoted(state, msg.accepted, deps)
+        case 'RemoteClosed': return remoteClosed(state, msg, ctx, deps)
       }
     },
     onStop(state) { deps.onGone(state.rfq.id) },
@@ -125,6 +137,11 @@ function quoteCommitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteComm
     if (code === 'DUPLICATE_QUOTE') {
       // the store already holds this maker's quote for this RFQ (another node, or a replay): a duplicate
       reject(msg.replyTo, RelayErrors.duplicateQuote())
+    } else if (code === 'RFQ_CLOSED') {
+      // the store says the RFQ closed before this quote could land (a cancel or fill on another node, or one
+      // that won the race here): not stored, so not accepted, and never broadcast
+      reject(msg.replyTo, RelayErrors.rfqNotFound())
+      if (isOpen(state)) deps.onStale?.(state.rfq.id)
     } else {
       state.makers.delete(msg.accepted.quote.maker)   // not stored, so not accepted: the maker may retry
       deps.onWarn?.('quote not stored', { rfqId: state.rfq.id, err: msg.error })
@@ -146,8 +163,14 @@ async function cancel(state: RfqState, msg: Extract<RfqMsg, { type: 'Cancel' }>,
   if (!isLive(state, ctx.now())) { msg.replyTo({ ok: false, reason: 'not_found' }); return state }
   const at = new Date(ctx.now())
   // a refused or failed write is the asker's outcome, not this actor's failure: the state is unchanged
-  try { await deps.persistStatus(state.rfq.id, { status: 'CANCELLED', at }) } catch (error) {
+  let result: void | { lost: RfqStatus }
+  try { result = await deps.persistStatus(state.rfq.id, { status: 'CANCELLED', at }) } catch (error) {
     msg.replyTo({ ok: false, reason: 'failed', error })
+    return state
+  }
+  if (result) {           // closed in the store first (another node's cancel or fill): that is how it ended
+    msg.replyTo({ ok: false, reason: 'not_open' })
+    deps.onStale?.(state.rfq.id)
     return state
   }
   state.status = 'CANCELLED'
@@ -185,13 +208,45 @@ async function expire(state: RfqState, ctx: Ctx, deps: RfqDeps): Promise<RfqStat
     ctx.setTimer('expire', state.liveUntil - ctx.now(), { type: 'Expire' })
     return state
   }
+  let result: void | { lost: RfqStatus } = undefined
   try {
-    await deps.persistStatus(state.rfq.id, { status: 'EXPIRED' })
+    result = await deps.persistStatus(state.rfq.id, { status: 'EXPIRED' })
   } catch (err) {
     deps.onWarn?.('EXPIRED status not stored; readers still see it expired by time', { rfqId: state.rfq.id, err })
   }
+  // closed in the store first (a cancel or fill on another node whose word has not arrived): end as it did
+  if (result && (result.lost === 'CANCELLED' || result.lost === 'FILLED')) return remoteClosed(state, { type: 'RemoteClosed', status: result.lost, at: null, txHash: null }, ctx, deps)
   state.status = 'EXPIRED'
   deps.publish({ type: 'rfq.expired', rfqId: state.rfq.id })
+  stopIfClosed(state, ctx)
+  return state
+}
+
+/** Another node stored a quote: this node's readers and sockets see it once (a maker's first stored quote only). */
+function remoteQuoted(state: RfqState, accepted: AcceptedQuote, deps: RfqDeps): RfqState {
+  if (!isOpen(state) || state.quotes.some(q => q.quote.maker === accepted.quote.maker)) return state
+  state.makers.add(accepted.quote.maker)   // a local quote of this maker still being written will be refused by the store
+  state.quotes.push(accepted)
+  if (state.status === 'OPEN') state.status = 'QUOTED'
+  deps.publish({ type: 'rfq.quoted', rfqId: state.rfq.id, quote: accepted, remote: true })
+  return state
+}
+
+/** Another node closed it (or the store says it is closed): this replica ends the same way, without writing. */
+function remoteClosed(state: RfqState, msg: Extract<RfqMsg, { type: 'RemoteClosed' }>, ctx: Ctx, deps: RfqDeps): RfqState {
+  if (!isOpen(state)) return state
+  state.status = msg.status
+  ctx.cancelTimer('expire')
+  const id = state.rfq.id
+  if (msg.status === 'CANCELLED') {
+    state.cancelledAt = msg.at ?? new Date(ctx.now())
+    deps.publish({ type: 'rfq.cancelled', rfqId: id, cancelledAt: state.cancelledAt, remote: true })
+  } else if (msg.status === 'FILLED') {
+    state.fillTxHash = msg.txHash
+    deps.publish({ type: 'rfq.filled', rfqId: id, txHash: msg.txHash ?? '', remote: true })
+  } else {
+    deps.publish({ type: 'rfq.expired', rfqId: id, remote: true })
+  }
   stopIfClosed(state, ctx)
   return state
 }

@@ -80,8 +80,15 @@ export interface FillInput {
   rfqId: string | null
 }
 
-export type RfqEvent =
-  | { type: 'rfq.created'; rfq: Rfq }
+/**
+ * What happened to live RFQs. `remote`: it happened on another node of a cluster and reached this one over
+ * the cluster link: this node applies and shows it, but never sends it on (nor acts on it as its origin would).
+ */
+export type RfqEvent = RfqEventBody & { remote?: true }
+
+type RfqEventBody =
+  /** shareTokenHash: the private RFQ's token hash (the token itself never travels between nodes) */
+  | { type: 'rfq.created'; rfq: Rfq; shareTokenHash: string | null }
   | { type: 'rfq.quoted'; rfqId: string; quote: AcceptedQuote }
   | { type: 'rfq.cancelled'; rfqId: string; cancelledAt: Date }
   | { type: 'rfq.filled'; rfqId: string; txHash: string }

@@ -15,7 +15,6 @@ import { toJson } from '../front/json.js'
 import { eventData } from './events.js'
 import type { LiveIndex } from '../../actors/liveIndex.js'
 import type { AgentAuth } from '../agents/auth.js'
-import { hashShareToken } from '../../actors/book.js'
 import { canSee, type RfqAccess, type Viewer } from '../../actors/visibility.js'
 import { viewerOf } from '../rfq/viewer.js'
 
@@ -84,7 +83,7 @@ export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: Token
 
 /** What the visibility rule needs about an event's RFQ; null when it is unknown (then nobody but... nobody). */
 function accessOf(e: RfqEvent, index: LiveIndex): RfqAccess | null {
-  if (e.type === 'rfq.created') return { visibility: e.rfq.visibility, agentId: e.rfq.agentId, shareTokenHash: e.rfq.shareToken ? hashShareToken(e.rfq.shareToken) : null }
+  if (e.type === 'rfq.created') return { visibility: e.rfq.visibility, agentId: e.rfq.agentId, shareTokenHash: e.shareTokenHash }
   if (e.type === 'fill.recorded') {
     if (e.visibility === 'public') return PUBLIC
     const r = e.fill.rfqId === null ? undefined : index.get(e.fill.rfqId)

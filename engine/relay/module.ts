@@ -5,7 +5,7 @@ import type { EngineContext } from '../context.js'
 import { RfqBook } from '../../actors/book.js'
 import { LiveIndex } from '../../actors/liveIndex.js'
 import { createQuoteWriter } from '../store/quotes.js'
-import { insertRfq, loadLiveRfqs, persistStatus } from '../store/rfqs.js'
+import { insertRfq, loadLiveRfqs, persistStatus, endOfRfq } from '../store/rfqs.js'
 import { quoteSigner } from './signer.js'
 import { relayDomain } from './domain.js'
 import { cancelAuthMode } from './cancelAuth.js'
@@ -29,6 +29,11 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
       persistStatus: (id, change) => persistStatus(sql, id, change),
       commitQuote: q => writer.write(q),
     },
+    // a cluster node's replicas read what the cluster's word leaves open from the shared store
+    replica: c.NATS_URL ? {
+      liveRfq: async id => (await loadLiveRfqs(sql, c.RFQ_TTL_SECS, Date.now(), id))[0],
+      endOf: id => endOfRfq(sql, id),
+    } : undefined,
     recoverSigner: quoteSigner(ctx, domain),
     ttlSecs: c.RFQ_TTL_SECS,
     onWarn: (msg, detail) => log.warn(detail, msg),
@@ -36,8 +41,9 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
   const admission = new Admission(c.RELAY_ADMISSION_MS)
   const rfqs = createRfqService({ sql, book, verifyFill, admission })   // the one lifecycle, shared with the REST API
   const index = new LiveIndex(book.events)   // the pollers' read model, kept from the book's events
-  const restored = await loadLiveRfqs(sql, c.RFQ_TTL_SECS)
-  book.restore(restored)
+  // a cluster node listens before it reads the store, so nothing created in between is missed
+  const cluster = c.NATS_URL ? await (await import('../cluster/module.js')).clusterModule(ctx, { book, domain }) : undefined
+  const restored = book.restore(await loadLiveRfqs(sql, c.RFQ_TTL_SECS))
   index.restore(restored)
   if (restored.length) log.info({ rfqs: restored.length }, 'live RFQs restored into the relay')
 
@@ -46,7 +52,7 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
     maxBackpressure: c.RELAY_MAX_BACKPRESSURE, maxPayload: c.RELAY_MAX_PAYLOAD_BYTES, cancelAuth: cancelAuthMode(c), trustProxy: c.TRUST_PROXY, trustProxyHops: c.TRUST_PROXY_HOPS,
     maxConnectionsPerIp: c.RELAY_MAX_CONNECTIONS_PER_IP,
   })
-  relayRoutes(ctx, { book, domain, index, connectedClients: () => sockets.connected })
+  relayRoutes(ctx, { book, domain, index, connectedClients: () => sockets.connected, cluster: cluster && (() => cluster.status()) })
   ctx.metrics.gauge('relay_held_polls', 'long polls waiting for a change', () => index.waiting)
   ctx.metrics.gauge('relay_connected_clients', 'open relay WebSocket connections', () => sockets.connected)
   ctx.metrics.gauge('relay_active_rfqs', 'RFQs in the relay active store', () => book.activeRfqs)
@@ -57,7 +63,8 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
   ctx.onShutdown(async () => {
     sockets.close()
     index.close()
-    await writer.flush()      // every accepted quote is committed before Postgres closes
+    await writer.flush()      // every accepted quote is committed (and its word sent) before Postgres and NATS close
+    await cluster?.close()
   })
   return { book, index, rfqs }
 }

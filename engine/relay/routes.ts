@@ -1,6 +1,7 @@
 // The relay's REST polling, on the same port as its WebSocket (no /api/v1 prefix, per the spec).
 //   GET /health   {status, chainId, contractAddress, activeRfqs, totalQuotes, connectedClients, uptime (s),
-//                  domain: {name, version, chainId, verifyingContract}}: makers sign under `domain`
+//                  domain: {name, version, chainId, verifyingContract}, cluster?: {nodeId, nats, peers}}:
+//                  makers sign under `domain`; `cluster` only on a cluster node
 //   GET /rfqs     {rfqs: [{id, taker, tokenIn, tokenOut, kind, amountIn, amountOut, expiry, visibility,
 //                  status, quoteCount, createdAt}], count}: live, unexpired RFQs, newest first.
 //                  Private RFQs are listed only with ?shareToken= matching theirs.
@@ -26,6 +27,8 @@ export interface RelayRouteDeps {
   domain: Domain & { chainId: number }
   connectedClients: () => number
   index: LiveIndex
+  /** cluster mode: this node's id, its NATS link and the peers it hears */
+  cluster?: () => object
 }
 
 export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
@@ -44,6 +47,7 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
       version: VERSION,
       domain: { name: domain.name, version: domain.version, chainId: domain.chainId, verifyingContract: domain.verifyingContract },
       ...(up ? {} : { database: 'down' }),
+      ...(deps.cluster ? { cluster: deps.cluster() } : {}),
     } }
   })
 

@@ -18,7 +18,7 @@ export interface ServerBaselines {
 export function storeServerBaselines({ events, routeFinder, sql, log }: { events: EventBus<RfqEvent>; routeFinder: RouteFinder; sql: Sql; log: Logger }): ServerBaselines {
   const inFlight = new Set<Promise<void>>()
   const unsubscribe = events.subscribe(e => {
-    if (e.type !== 'rfq.created') return
+    if (e.type !== 'rfq.created' || e.remote) return      // in a cluster, the node that created it stores its baseline
     const rfq = e.rfq
     // The route finder quotes exact input; an EXACT_OUT RFQ has no input amount to quote yet.
     if (rfq.kind !== 0 || rfq.amountIn === null) return

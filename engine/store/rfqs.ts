@@ -3,7 +3,7 @@
 // so they never undo a FILLED written by the fill path. Also the start-up read that brings live
 // RFQs back into the book after a restart.
 import type { AcceptedQuote, Address, Hex, Rfq, RfqKind, RfqStatus, Visibility } from '../../actors/rfqTypes.js'
-import type { RestoredRfq } from '../../actors/book.js'
+import type { RestoredRfq, StoredEnd } from '../../actors/book.js'
 import type { Sql } from './db.js'
 
 export async function insertRfq(sql: Sql, rfq: Rfq, shareTokenHash: string | null): Promise<void> {
@@ -14,24 +14,34 @@ export async function insertRfq(sql: Sql, rfq: Rfq, shareTokenHash: string | nul
       ${rfq.expiry}, ${rfq.visibility}, ${sql.array(rfq.allowedMakers)}, ${shareTokenHash}, ${rfq.agentId}, ${rfq.createdAt})`
 }
 
-export async function persistStatus(sql: Sql, rfqId: string, change: { status: 'CANCELLED'; at: Date } | { status: 'EXPIRED' }): Promise<void> {
-  if (change.status === 'CANCELLED') {
-    await sql`update rfqs set status = 'CANCELLED', cancelled_at = ${change.at} where id = ${rfqId} and status in ('OPEN', 'QUOTED')`
-  } else {
-    await sql`update rfqs set status = 'EXPIRED' where id = ${rfqId} and status in ('OPEN', 'QUOTED')`
-  }
+/** Conditional on the RFQ being open: when it was not, `lost` carries how it ended (the store is the arbiter between nodes). */
+export async function persistStatus(sql: Sql, rfqId: string, change: { status: 'CANCELLED'; at: Date } | { status: 'EXPIRED' }): Promise<void | { lost: RfqStatus }> {
+  const rows = change.status === 'CANCELLED'
+    ? await sql`update rfqs set status = 'CANCELLED', cancelled_at = ${change.at} where id = ${rfqId} and status in ('OPEN', 'QUOTED') returning id`
+    : await sql`update rfqs set status = 'EXPIRED' where id = ${rfqId} and status in ('OPEN', 'QUOTED') returning id`
+  if (rows.length) return
+  const [r] = await sql`select status from rfqs where id = ${rfqId}`
+  return { lost: (r?.status ?? 'EXPIRED') as RfqStatus }
+}
+
+/** How a closed RFQ ended, for a cluster node whose write the store refused; undefined while it is open. */
+export async function endOfRfq(sql: Sql, rfqId: string): Promise<StoredEnd | undefined> {
+  const [r] = await sql`select status, cancelled_at, fill_tx_hash, expiry from rfqs where id = ${rfqId}`
+  if (!r) return { status: 'EXPIRED', at: null, txHash: null }
+  if (r.status === 'CANCELLED' || r.status === 'FILLED' || r.status === 'EXPIRED') return { status: r.status, at: r.cancelled_at ?? null, txHash: r.fill_tx_hash ?? null }
+  return undefined
 }
 
 /**
  * RFQs still open whose relay lifetime (the earlier of expiry and created_at + ttl) has not ended,
  * with their stored quotes: what the book held when the engine stopped.
  */
-export async function loadLiveRfqs(sql: Sql, ttlSecs: number, nowMs = Date.now()): Promise<RestoredRfq[]> {
+export async function loadLiveRfqs(sql: Sql, ttlSecs: number, nowMs = Date.now(), onlyId?: string): Promise<RestoredRfq[]> {
   const nowSec = Math.floor(nowMs / 1000)
   const rows = await sql`
     select * from rfqs
     where status in ('OPEN', 'QUOTED') and expiry > ${nowSec}
-      and created_at > ${new Date(nowMs - ttlSecs * 1000)}
+      and created_at > ${new Date(nowMs - ttlSecs * 1000)} ${onlyId === undefined ? sql`` : sql`and id = ${onlyId}`}
     order by seq`
   if (!rows.length) return []
   const quotes = await quotesOfRfqs(sql, rows.map(r => r.id as string))

@@ -18,9 +18,9 @@ function setup(now = { t: 1_000_000 }) {
 
 test('every change takes the next sequence; since returns only what came after', () => {
   const { bus, index } = setup()
-  bus.publish({ type: 'rfq.created', rfq: rfq('a', 1) })
+  bus.publish({ type: 'rfq.created', rfq: rfq('a', 1), shareTokenHash: null })
   const afterA = index.seq
-  bus.publish({ type: 'rfq.created', rfq: rfq('b', 2) })
+  bus.publish({ type: 'rfq.created', rfq: rfq('b', 2), shareTokenHash: null })
   bus.publish({ type: 'rfq.quoted', rfqId: 'a', quote: quote('a', 7) })
   assert.equal(index.seq, 3)
   assert.deepEqual(index.live().map(r => r.rfq.id), ['b', 'a'])            // newest first
@@ -33,7 +33,7 @@ test('every change takes the next sequence; since returns only what came after',
 
 test('a closed RFQ leaves the live list at once, stays readable with its end state, and is forgotten after retention', () => {
   const { bus, index, now } = setup()
-  bus.publish({ type: 'rfq.created', rfq: rfq('a', 1) })
+  bus.publish({ type: 'rfq.created', rfq: rfq('a', 1), shareTokenHash: null })
   const before = index.seq
   bus.publish({ type: 'rfq.cancelled', rfqId: 'a', cancelledAt: new Date() })
   assert.ok(index.seq > before, 'a close is a change (a new ETag)')
@@ -45,7 +45,7 @@ test('a closed RFQ leaves the live list at once, stays readable with its end sta
 
 test('an RFQ past its expiry is not listed even before its actor says so', () => {
   const { bus, index, now } = setup({ t: 10_000_000 })
-  bus.publish({ type: 'rfq.created', rfq: rfq('old', 1, 10_001) })
+  bus.publish({ type: 'rfq.created', rfq: rfq('old', 1, 10_001), shareTokenHash: null })
   assert.equal(index.live().length, 1)
   now.t = 10_002_000
   assert.equal(index.live().length, 0)
@@ -55,7 +55,7 @@ test('changed() wakes every waiter at the next change, times out with false, and
   const { bus, index } = setup()
   const w1 = index.changed(5000), w2 = index.changed(5000)
   assert.equal(index.waiting, 2)
-  bus.publish({ type: 'rfq.created', rfq: rfq('a', 1) })
+  bus.publish({ type: 'rfq.created', rfq: rfq('a', 1), shareTokenHash: null })
   assert.deepEqual(await Promise.all([w1.done, w2.done]), [true, true])
   assert.equal(index.waiting, 0)
   assert.equal(await index.changed(20).done, false)

@@ -72,7 +72,7 @@ describe('limits on every door', () => {
       sock.pause()                                                // stop reading: the kernel's buffers fill, then uWS's
       // 40 MB of events (far more than loopback's socket buffers hold) for a reader that reads nothing
       const events = t.engine.modules.book.events
-      for (let i = 0; i < 4000; i++) events.publish({ type: 'rfq.created', rfq: { ...makeRfq(), id: `rfq_${i}_${'x'.repeat(10_000)}` } })
+      for (let i = 0; i < 4000; i++) events.publish({ type: 'rfq.created', rfq: { ...makeRfq(), id: `rfq_${i}_${'x'.repeat(10_000)}` }, shareTokenHash: null })
       const closed = await new Promise<boolean>(resolve => {
         sock.once('close', () => resolve(true))
         setTimeout(() => resolve(false), 20_000)

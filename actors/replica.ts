@@ -1,0 +1,119 @@
+// A cluster node's replicas (cluster mode only): every node keeps an actor for every live RFQ of the venue,
+// so a quote for any RFQ is checked, its signer recovered, and its commit fenced on the node that received
+// it. Other nodes' events reach the replicas here; the store settles whatever the events leave open (an RFQ
+// heard of first through a quote, a write the store refused, a reconnect after an outage). No replica is an
+// owner: the store's conditional writes decide every race, so a node that dies takes nothing with it.
+import type { ActorRef } from './mailbox.js'
+import type { EventBus } from './events.js'
+import type { RfqEvent } from './rfqTypes.js'
+import type { RfqMsg } from './rfq.js'
+import type { RestoredRfq } from './book.js'
+
+/** How a closed RFQ ended, as the store has it. */
+export interface StoredEnd { status: 'CANCELLED' | 'FILLED' | 'EXPIRED'; at: Date | null; txHash: string | null }
+
+/** What a replica reads from the shared store: a live RFQ this node has not heard of, and how one ended. */
+export interface ReplicaStorePort {
+  liveRfq(id: string): Promise<RestoredRfq | undefined>
+  /** undefined while it is open */
+  endOf(id: string): Promise<StoredEnd | undefined>
+}
+
+/** The book as the replicas see it. */
+export interface ReplicaHost {
+  entry(id: string): ActorRef<RfqMsg> | undefined
+  ids(): Iterable<string>
+  spawn(r: RestoredRfq): void
+  events: EventBus<RfqEvent>
+  onWarn?(msg: string, detail: object): void
+}
+
+const ENDED_KEPT = 50_000
+const ENDED_MS = 10 * 60_000
+
+export class Replica {
+  /** RFQs that ended (id -> when), so a late creation or quote from another node cannot bring one back */
+  private readonly ended = new Map<string, number>()
+  /** live RFQs being read from the store, one read per RFQ at a time */
+  private readonly adopting = new Map<string, Promise<boolean>>()
+  adopted = 0
+
+  constructor(private readonly store: ReplicaStorePort, private readonly host: ReplicaHost) {}
+
+  /** Another node's event: the replica follows it, and this node's readers and sockets see it once. */
+  applyRemote(e: RfqEvent): void {
+    e.remote = true
+    switch (e.type) {
+      case 'rfq.created':
+        if (this.host.entry(e.rfq.id) || this.ended.has(e.rfq.id)) return
+        this.host.spawn({ rfq: e.rfq, shareTokenHash: e.shareTokenHash, quotes: [] })
+        this.host.events.publish(e)
+        return
+      case 'rfq.quoted': {
+        // stored before its word left the origin: an RFQ first heard of through a quote is read from the store
+        const ref = this.host.entry(e.rfqId)
+        if (ref) ref.tell({ type: 'RemoteQuoted', accepted: e.quote })
+        else void this.adopt(e.rfqId)
+        return
+      }
+      case 'rfq.cancelled': case 'rfq.filled': case 'rfq.expired': {
+        const end: StoredEnd = e.type === 'rfq.cancelled' ? { status: 'CANCELLED', at: e.cancelledAt, txHash: null }
+          : e.type === 'rfq.filled' ? { status: 'FILLED', at: null, txHash: e.txHash } : { status: 'EXPIRED', at: null, txHash: null }
+        const ref = this.host.entry(e.rfqId)
+        if (ref) ref.tell({ type: 'RemoteClosed', ...end })
+        else this.markEnded(e.rfqId)
+        return
+      }
+      case 'fill.recorded': this.host.events.publish(e)
+    }
+  }
+
+  /** The book follows the store's live RFQs (after a NATS outage, or a lost message). */
+  reconcile(live: readonly RestoredRfq[]): void {
+    const ids = new Set(live.map(r => r.rfq.id))
+    for (const r of live) {
+      const ref = this.host.entry(r.rfq.id)
+      if (!ref) this.join(r)
+      else for (const accepted of r.quotes) ref.tell({ type: 'RemoteQuoted', accepted })   // the actor keeps a maker's first only
+    }
+    for (const id of [...this.host.ids()]) if (!ids.has(id)) void this.learnEnd(id)   // still open in the store: nothing happens
+  }
+
+  /** A live RFQ this node has not heard of (its creation's word is late or lost) is read from the store; true once it is in the book. */
+  adopt(id: string): Promise<boolean> {
+    if (this.ended.has(id)) return Promise.resolve(false)
+    let pending = this.adopting.get(id)
+    if (!pending) {
+      pending = this.store.liveRfq(id).then(r => {
+        if (r && !this.host.entry(id)) { this.join(r); this.adopted++ }
+        return this.host.entry(id) !== undefined
+      }, err => { this.host.onWarn?.('live RFQ not read from the store', { rfqId: id, err }); return false })
+        .finally(() => this.adopting.delete(id))
+      this.adopting.set(id, pending)
+    }
+    return pending
+  }
+
+  /** The store refused a write because the RFQ is closed there: the replica ends as the store says. */
+  async learnEnd(id: string): Promise<void> {
+    const end = await this.store.endOf(id).catch(() => undefined)
+    if (end) this.host.entry(id)?.tell({ type: 'RemoteClosed', ...end })
+  }
+
+  hasEnded(id: string): boolean { return this.ended.has(id) }
+
+  markEnded(id: string): void {
+    this.ended.set(id, Date.now())
+    if (this.ended.size <= ENDED_KEPT) return
+    const cutoff = Date.now() - ENDED_MS
+    for (const [k, at] of this.ended) { if (at >= cutoff) break; this.ended.delete(k) }
+  }
+
+  /** A live RFQ from the store joins the book; this node's readers and sockets see it and its quotes once. */
+  private join(r: RestoredRfq): void {
+    if (this.ended.has(r.rfq.id)) return
+    this.host.spawn(r)
+    this.host.events.publish({ type: 'rfq.created', rfq: r.rfq, shareTokenHash: r.shareTokenHash, remote: true })
+    for (const quote of r.quotes) this.host.events.publish({ type: 'rfq.quoted', rfqId: r.rfq.id, quote, remote: true })
+  }
+}

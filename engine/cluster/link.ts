@@ -1,0 +1,128 @@
+// The cluster link (NATS_URL set): this node's RFQ events go to every other node over core NATS, and theirs
+// come into this node's book, which shows them to its readers and sockets once. NATS only moves the word;
+// PostgreSQL stays the arbiter (quotes are stored before their word leaves, status changes are conditional),
+// so a lost, late or reordered message can make a node's view late, never wrong in the store. A node that
+// sees a gap in another node's sequence, or comes back from a NATS outage, reconciles its book with the store.
+//
+// Loaded only through a dynamic import: a single node never loads the NATS client.
+import { hostname } from 'node:os'
+import { connect, type NatsConnection } from '@nats-io/transport-node'
+import type { Logger } from 'pino'
+import type { RfqBook, RestoredRfq } from '../../actors/book.js'
+import { toWire, fromWire } from './wire.js'
+
+export interface ClusterLinkOptions {
+  url: string
+  nodeId?: string
+  /** subjects are scoped to one venue (chain and contract), so two venues can share a NATS server */
+  venue: string
+  book: RfqBook
+  /** the store's live RFQs, for reconciling after an outage or a lost message */
+  loadLive(): Promise<RestoredRfq[]>
+  log: Logger
+  heartbeatMs?: number
+}
+
+export interface ClusterStatus {
+  nodeId: string
+  nats: 'connected' | 'reconnecting'
+  /** other nodes heard from within three heartbeats */
+  peers: string[]
+}
+
+export interface ClusterLink {
+  readonly nodeId: string
+  status(): ClusterStatus
+  readonly stats: { sent: number; received: number; dropped: number; gaps: number; reconciles: number }
+  close(): Promise<void>
+}
+
+export const defaultNodeId = () => `${hostname()}-${process.pid}`
+
+export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
+  const nodeId = o.nodeId ?? defaultNodeId()
+  const heartbeatMs = o.heartbeatMs ?? 1000
+  const subject = { events: `rfq.v1.${o.venue}.events`, nodes: `rfq.v1.${o.venue}.nodes` }
+  let nc: NatsConnection
+  try {
+    // noEcho: a node never hears its own events back; reconnects forever, the client buffering what is sent meanwhile
+    nc = await connect({ servers: o.url, name: nodeId, noEcho: true, maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 5000 })
+  } catch (err) {
+    throw new Error(`NATS at ${o.url} does not answer (${err instanceof Error ? err.message : String(err)}): start nats-server or fix NATS_URL`)
+  }
+  const stats = { sent: 0, received: 0, dropped: 0, gaps: 0, reconciles: 0 }
+  let connected = true
+  let seq = 0
+  const lastSeq = new Map<string, number>()      // origin -> last sequence heard
+  const peers = new Map<string, number>()        // node -> last heartbeat (ms)
+
+  // reconciling: the store's live RFQs are the truth; one pass at a time, another queued behind it at most
+  let reconciling: Promise<void> | null = null, again = false
+  const reconcile = (why: string) => {
+    if (reconciling) { again = true; return }
+    stats.reconciles++
+    reconciling = o.loadLive().then(live => o.book.replica?.reconcile(live), err => o.log.warn({ err, why }, 'cluster reconcile failed; retried at the next gap or reconnect'))
+      .finally(() => { reconciling = null; if (again) { again = false; reconcile('queued') } })
+  }
+
+  nc.subscribe(subject.events, { callback: (err, msg) => {
+    if (err) return
+    try {
+      const { origin, seq: s, event } = fromWire(msg.data)
+      stats.received++
+      const last = lastSeq.get(origin)
+      lastSeq.set(origin, s)
+      if (last !== undefined && s !== last + 1) { stats.gaps++; reconcile(`gap from ${origin}`) }
+      o.book.replica?.applyRemote(event)
+    } catch (err) {
+      stats.dropped++
+      o.log.warn({ err }, 'cluster message dropped')
+    }
+  } })
+  nc.subscribe(subject.nodes, { callback: (err, msg) => {
+    if (err) return
+    const id = msg.string()
+    if (id !== nodeId) peers.set(id, Date.now())
+  } })
+
+  const unsubscribe = o.book.events.subscribe(e => {
+    if (e.remote) return                          // another node's word: never sent on
+    const bytes = toWire(e, nodeId, seq + 1)
+    if (!bytes) return
+    seq++
+    nc.publish(subject.events, bytes)
+    stats.sent++
+  })
+  const heartbeat = setInterval(() => { if (connected) nc.publish(subject.nodes, nodeId) }, heartbeatMs)
+  heartbeat.unref()
+  nc.publish(subject.nodes, nodeId)
+
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type === 'disconnect' || s.type === 'reconnecting') {
+        if (connected) o.log.warn({ nats: o.url }, 'cluster link lost: serving this node\'s clients; other nodes\' word arrives after reconnect')
+        connected = false
+      } else if (s.type === 'reconnect') {
+        connected = true
+        o.log.info({ nats: s.server }, 'cluster link back: reconciling with the store')
+        lastSeq.clear()
+        reconcile('reconnect')
+      }
+    }
+  })().catch(() => {})
+
+  o.log.info({ nodeId, nats: o.url }, 'joined the cluster')
+  return {
+    nodeId, stats,
+    status() {
+      const since = Date.now() - 3 * heartbeatMs
+      return { nodeId, nats: connected ? 'connected' : 'reconnecting', peers: [...peers].filter(([, at]) => at >= since).map(([id]) => id).sort() }
+    },
+    async close() {
+      unsubscribe()
+      clearInterval(heartbeat)
+      await nc.drain().catch(() => {})
+      await reconciling
+    },
+  }
+}

@@ -1,0 +1,24 @@
+// Joins this node to the venue's cluster (NATS_URL set), with its metrics. Imported dynamically by the
+// relay module, so a single node never loads the NATS client.
+import type { EngineContext } from '../context.js'
+import type { RfqBook } from '../../actors/book.js'
+import type { Domain } from '../../workers/sig/types.js'
+import { loadLiveRfqs } from '../store/rfqs.js'
+import { joinCluster, type ClusterLink } from './link.js'
+
+export async function clusterModule(ctx: EngineContext, { book, domain }: { book: RfqBook; domain: Domain & { chainId: number } }): Promise<ClusterLink> {
+  const { config: c, metrics, sql, log } = ctx
+  const link = await joinCluster({
+    url: c.NATS_URL!, nodeId: c.NODE_ID, book, log,
+    venue: `${domain.chainId}.${domain.verifyingContract.toLowerCase()}`,
+    loadLive: () => loadLiveRfqs(sql, c.RFQ_TTL_SECS),
+  })
+  metrics.gauge('cluster_nats_connected', '1 while this node\'s NATS link is up', () => link.status().nats === 'connected' ? 1 : 0)
+  metrics.gauge('cluster_peers', 'other nodes heard from within three heartbeats', () => link.status().peers.length)
+  metrics.gauge('cluster_events_sent_total', 'RFQ events this node sent to the cluster', () => link.stats.sent)
+  metrics.gauge('cluster_events_received_total', 'RFQ events received from other nodes', () => link.stats.received)
+  metrics.gauge('cluster_sequence_gaps_total', 'lost messages detected (each one reconciled with the store)', () => link.stats.gaps)
+  metrics.gauge('cluster_reconciles_total', 'times this node reconciled its book with the store', () => link.stats.reconciles)
+  metrics.gauge('cluster_rfqs_adopted_total', 'live RFQs read from the store because their creation\'s word was late or lost', () => book.replica?.adopted ?? 0)
+  return link
+}

@@ -1,0 +1,246 @@
+// Three engine processes on one nats-server and one PostgreSQL act as one venue: whichever node a client
+// uses, it sees every RFQ and quote once; one quote per maker per RFQ holds across nodes under races; a
+// cancel, a fill, an expiry and a private RFQ's seal hold on every node; and after kill -9 of a node
+// nothing any client saw broadcast is lost and its RFQs live on through the survivors. Real processes,
+// real NATS, real WebSockets and HTTP.
+import { test, before, after, describe } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import type { PrivateKeyAccount } from 'viem/accounts'
+import { spawnEngine, type EngineProc } from '../faults/process.js'
+import { testDatabase, type TestDatabase } from '../helpers/db.js'
+import { startNatsServer, type NatsServer } from '../../engine/cluster/natsServer.js'
+import { newAgent, post, get } from '../api/agentKit.js'
+import { Client, account, sign, waitFor, ZERO, type Frame } from '../relay/helpers.js'
+import type { Quote } from '../../sdk/types.js'
+
+const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2'
+const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'
+const AMOUNT = '1000000000000000000'
+const DOMAIN = { name: 'SpotRFQ', version: '1', chainId: 31337, verifyingContract: ZERO }
+const DUPLICATE = 'Duplicate quote from this maker for this RFQ'
+const nowSec = () => Math.floor(Date.now() / 1000)
+
+describe('a cluster of three nodes is one venue', () => {
+  let nats: NatsServer
+  let db: TestDatabase
+  let nodes: EngineProc[]
+  let taker: Awaited<ReturnType<typeof newAgent>>
+
+  before(async () => {
+    nats = await startNatsServer()
+    db = await testDatabase('c')
+    const env = {
+      DATABASE_URL: db.url, NATS_URL: nats.url, FILL_VERIFY: 'off', RFQ_TTL_SECS: '60', RATE_LIMIT_PER_MIN: '100000000',
+      PUBLIC_RATE_LIMIT_PER_MIN: '1000000', AGENT_RATE_PER_MIN: '100000', AGENT_RATE_PER_HOUR: '1000000', MAX_ACTIVE_RFQS_PER_WALLET: '1000',
+      RELAY_REST_RATE_LIMIT_PER_MIN: '1000000',
+    }
+    nodes = []
+    for (const id of ['n1', 'n2', 'n3']) nodes.push(await spawnEngine({ ...env, NODE_ID: id, DATA_DIR: mkdtempSync(join(tmpdir(), `cluster-${id}-`)) }))
+    taker = await newAgent(nodes[0]!.api, ['taker', 'monitor'])
+    // every node hears the other two before the venue is used
+    for (const n of nodes) await waitFor(async () => (await get(n.relay, '/health')).body.cluster?.peers?.length, len => len === 2, 10_000)
+  })
+  after(async () => {
+    await Promise.all(nodes.map(n => n.child.exitCode === null ? n.term() : undefined))
+    await nats.stop()
+    await db.drop()
+  })
+
+  const createRfq = async (node: EngineProc, over: Record<string, unknown> = {}) => {
+    const r = await post(node.api, '/api/v1/agent/rfqs', { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: AMOUNT, ttlSeconds: 120, ...over }, taker.headers)
+    assert.equal(r.status, 201, JSON.stringify(r.body))
+    return r.body as { rfqId: string; shareToken: string | null; expiry: number }
+  }
+  const quoteFor = async (maker: PrivateKeyAccount, rfq: { expiry: number }, over: Partial<Quote> = {}) => {
+    const quote: Quote = { maker: maker.address.toLowerCase() as Quote['maker'], taker: ZERO, tokenIn: WETH, tokenOut: USDC, amountIn: AMOUNT,
+      amountOut: String(2_500_000_000 + Math.floor(Math.random() * 1e6)), expiry: rfq.expiry, nonce: String(Math.floor(Math.random() * 1e12)), deadline: nowSec() + 120, ...over }
+    return { quote, signature: await sign(maker, DOMAIN, quote) }
+  }
+  const broadcasts = (c: Client, type: string, rfqId: string) => c.frames.filter(f => f.type === type && f.data.rfqId === rfqId)
+  const openAll = () => Promise.all(nodes.filter(n => n.child.exitCode === null).map(n => Client.open(n.relayWs)))
+
+  test('fan-out: an RFQ created at one node and a quote submitted at another reach the clients of every node, once each', async () => {
+    const clients = await openAll()
+    const rfq = await createRfq(nodes[0]!)
+    for (const c of clients) await c.next(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === rfq.rfqId, 3000)
+    const maker = account()
+    const { quote, signature } = await quoteFor(maker, rfq)
+    clients[1]!.send('QUOTE_SUBMIT', { rfqId: rfq.rfqId, quote, signature })
+    for (const c of clients) {
+      const b = await c.next(f => f.type === 'QUOTE_BROADCAST' && f.data.rfqId === rfq.rfqId, 3000)
+      assert.equal(b.data.signature, signature.toLowerCase())
+      assert.deepEqual(b.data.quote, quote)
+    }
+    for (const c of clients) await c.sync()
+    await new Promise(r => setTimeout(r, 200))          // a second copy would have arrived by now
+    for (const c of clients) {
+      assert.equal(broadcasts(c, 'RFQ_BROADCAST', rfq.rfqId).length, 1)
+      assert.equal(broadcasts(c, 'QUOTE_BROADCAST', rfq.rfqId).length, 1)
+    }
+    // the relay's REST reads and the API agree on every node
+    for (const n of nodes) {
+      const list = (await get(n.relay, '/rfqs')).body.rfqs.find((x: { id: string }) => x.id === rfq.rfqId)
+      assert.equal(list?.quoteCount, 1, `node ${n.api}`)
+      const quotes = (await get(n.relay, `/quotes?rfqId=${rfq.rfqId}`)).body
+      assert.deepEqual(quotes.quotes.map((q: { signature: string }) => q.signature), [signature.toLowerCase()])
+      const detail = (await get(n.api, `/api/v1/rfqs/${rfq.rfqId}`)).body
+      assert.equal(detail.status, 'QUOTED')
+    }
+    for (const c of clients) await c.close()
+  })
+
+  test('a race of makers x distinct quotes x nodes: exactly one broadcast per (RFQ, maker) on every node and one stored row', async () => {
+    const observers = await openAll()
+    const senders = await Promise.all(nodes.map(n => Client.open(`${n.relayWs}/?channels=rfqs`)))
+    const rfqs = await Promise.all([0, 1, 2, 0].map(i => createRfq(nodes[i]!)))
+    const makers = Array.from({ length: 10 }, () => account())
+    const submissions: { node: number; rfqId: string; maker: string; frame: string }[] = []
+    for (const rfq of rfqs) for (const maker of makers) for (let node = 0; node < 3; node++) {
+      const { quote, signature } = await quoteFor(maker, rfq)       // three different quotes of one maker, one per node
+      submissions.push({ node, rfqId: rfq.rfqId, maker: quote.maker, frame: JSON.stringify({ type: 'QUOTE_SUBMIT', data: { rfqId: rfq.rfqId, quote, signature } }) })
+    }
+    for (const o of observers) await waitFor(() => rfqs.every(r => broadcasts(o, 'RFQ_BROADCAST', r.rfqId).length === 1), ok => ok, 3000)
+    // all at once: each node's sender fires its share without waiting for answers
+    for (const s of submissions) senders[s.node]!.raw(s.frame)
+    const pairs = rfqs.length * makers.length
+    const seen = (o: Client) => o.frames.filter(f => f.type === 'QUOTE_BROADCAST' && rfqs.some(r => r.rfqId === f.data.rfqId))
+    for (const o of observers) await waitFor(() => seen(o).length, n => n >= pairs, 15_000)
+    const errors = () => senders.flatMap(s => s.frames.filter(f => f.type === 'ERROR'))
+    await waitFor(() => errors().length, n => n >= submissions.length - pairs, 15_000)
+    for (const o of [...observers, ...senders]) await o.sync()
+    await new Promise(r => setTimeout(r, 300))
+    const keyOf = (f: Frame) => `${f.data.rfqId}:${f.data.quote.maker}`
+    for (const o of observers) {
+      const keys = seen(o).map(keyOf)
+      assert.equal(keys.length, pairs, 'one broadcast per (RFQ, maker) on this node')
+      assert.equal(new Set(keys).size, pairs)
+    }
+    // every node broadcast the same quote (the stored one) for each pair
+    const chosen = (o: Client) => new Map(seen(o).map(f => [keyOf(f), f.data.signature]))
+    const first = chosen(observers[0]!)
+    for (const o of observers.slice(1)) assert.deepEqual(chosen(o), first)
+    assert.deepEqual(errors().map(f => f.data.message).filter(m => m !== DUPLICATE), [], 'the only refusal is the duplicate')
+    assert.equal(errors().length, submissions.length - pairs)
+    const stored = await db.sql`select rfq_id || ':' || maker as k, signature from quotes where rfq_id in ${db.sql(rfqs.map(r => r.rfqId))}`
+    assert.equal(stored.length, pairs, 'one stored row per (RFQ, maker)')
+    assert.deepEqual(new Map(stored.map(r => [r.k as string, r.signature as string])), first, 'the broadcast quote is the stored one')
+    const counts = await db.sql`select quote_count from rfqs where id in ${db.sql(rfqs.map(r => r.rfqId))}`
+    assert.deepEqual(counts.map(r => r.quote_count), rfqs.map(() => makers.length))
+    for (const c of [...observers, ...senders]) await c.close()
+  })
+
+  test('a cancel at one node is refused everywhere within a second; a fill at one node closes the RFQ on every node', async () => {
+    const clients = await openAll()
+    const rfq = await createRfq(nodes[1]!)
+    for (const c of clients) await c.next(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === rfq.rfqId, 3000)
+    const r = await post(nodes[0]!.api, `/api/v1/rfqs/${rfq.rfqId}/cancel`, {}, taker.headers)
+    assert.equal(r.status, 200, JSON.stringify(r.body))
+    const cancelledAt = Date.now()
+    for (const n of [nodes[1]!, nodes[2]!]) {
+      await waitFor(async () => (await get(n.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === rfq.rfqId), listed => !listed, 1000)
+    }
+    assert.ok(Date.now() - cancelledAt < 1000)
+    const maker = account()
+    for (const c of clients.slice(1)) {
+      const e = await c.error({ rfqId: rfq.rfqId, ...(await quoteFor(maker, rfq)) })
+      assert.equal(e.code, 'RFQ_NOT_FOUND')
+      c.send('CANCEL_REQUEST', { rfqId: rfq.rfqId })
+      assert.equal((await c.nextOf('ERROR')).data.code, 'RFQ_NOT_FOUND')
+    }
+    const again = await post(nodes[2]!.api, `/api/v1/rfqs/${rfq.rfqId}/cancel`, {}, taker.headers)
+    assert.equal(again.status, 409, JSON.stringify(again.body))
+    assert.equal(again.body.code, 'NOT_OPEN')
+    assert.equal((await db.sql`select count(*)::int as n from quotes where rfq_id = ${rfq.rfqId}`)[0]!.n, 0)
+
+    const toFill = await createRfq(nodes[2]!)
+    for (const c of clients) await c.next(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === toFill.rfqId, 3000)
+    const fill = await post(nodes[1]!.api, `/api/v1/agent/rfqs/${toFill.rfqId}/fill`,
+      { txHash: '0x' + randomBytes(32).toString('hex'), maker: maker.address, amountIn: AMOUNT, amountOut: '2500000000', amountInUsd: 2500 }, taker.headers)
+    assert.equal(fill.status, 200, JSON.stringify(fill.body))
+    for (const n of [nodes[0]!, nodes[2]!]) {
+      await waitFor(async () => (await get(n.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === toFill.rfqId), listed => !listed, 1000)
+    }
+    const e = await clients[2]!.error({ rfqId: toFill.rfqId, ...(await quoteFor(account(), toFill)) })
+    assert.equal(e.code, 'RFQ_NOT_FOUND')
+    assert.equal((await post(nodes[0]!.api, `/api/v1/rfqs/${toFill.rfqId}/cancel`, {}, taker.headers)).status, 409)
+    for (const c of clients) await c.close()
+  })
+
+  test('a private RFQ created at one node stays sealed on the others; its token holder on another node sees and quotes it', async () => {
+    const rfq = await createRfq(nodes[0]!, { visibility: 'private' })
+    assert.ok(rfq.shareToken)
+    const stranger = await Client.open(nodes[2]!.relayWs)
+    const holder = await Client.open(nodes[2]!.relayWs)
+    holder.send('SUBSCRIBE', { shareToken: rfq.shareToken })
+    const subscribed = await holder.nextOf('SUBSCRIBED')
+    assert.deepEqual(subscribed.data.rfqIds, [rfq.rfqId], 'the other node knows the RFQ by its token')
+    assert.equal((await holder.next(f => f.type === 'RFQ_BROADCAST')).data.rfqId, rfq.rfqId)
+    const maker = account()
+    const e = await stranger.error({ rfqId: rfq.rfqId, ...(await quoteFor(maker, rfq)) })
+    assert.equal(e.code, 'RFQ_NOT_FOUND', 'without the token it does not exist')
+    holder.send('QUOTE_SUBMIT', { rfqId: rfq.rfqId, ...(await quoteFor(maker, rfq)) })
+    const b = await holder.next(f => f.type === 'QUOTE_BROADCAST' && f.data.rfqId === rfq.rfqId)
+    assert.equal(b.data.quote.maker, maker.address.toLowerCase())
+    await stranger.sync()
+    assert.equal(stranger.frames.filter(f => f.data?.rfqId === rfq.rfqId && f.type !== 'ERROR').length, 0, 'nothing of it reached the stranger')
+    for (const n of nodes) {
+      assert.ok(!(await get(n.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === rfq.rfqId), 'not listed without the token')
+      assert.equal((await get(n.relay, `/quotes?rfqId=${rfq.rfqId}`)).status, 404)
+      const sealed = await get(n.relay, `/quotes?rfqId=${rfq.rfqId}&shareToken=${rfq.shareToken}`)
+      assert.equal(sealed.status, 200)
+      assert.equal(sealed.body.count, 1)
+    }
+    await stranger.close(); await holder.close()
+  })
+
+  test('kill -9 of a node mid-stream: every quote a client saw broadcast is stored; its RFQs are quotable within 5 s, cancellable, and expire', async () => {
+    const [victim, b, c] = nodes as [EngineProc, EngineProc, EngineProc]
+    const observers = await Promise.all([b, c].map(n => Client.open(n.relayWs)))
+    const victimClient = await Client.open(victim.relayWs)
+    const rfqs = await Promise.all([0, 1, 2].map(() => createRfq(victim)))
+    const short = await createRfq(victim, { ttlSeconds: 10 })
+    for (const o of [...observers, victimClient]) await waitFor(() => rfqs.every(r => broadcasts(o, 'RFQ_BROADCAST', r.rfqId).length), ok => ok, 3000)
+    const senders = await Promise.all([victim, b, c].map(n => Client.open(`${n.relayWs}/?channels=rfqs`)))
+    const makers = Array.from({ length: 30 }, () => account())
+    const frames: { node: number; frame: string }[] = []
+    for (const [i, maker] of makers.entries()) for (const rfq of rfqs) {
+      frames.push({ node: i % 3, frame: JSON.stringify({ type: 'QUOTE_SUBMIT', data: { rfqId: rfq.rfqId, ...(await quoteFor(maker, rfq)) } }) })
+    }
+    // a stream across the three nodes; the victim dies a third of the way in
+    let killed: Promise<number> | undefined
+    for (const [i, f] of frames.entries()) {
+      if (i === Math.floor(frames.length / 3)) killed = victim.kill9()
+      const s = senders[f.node]!
+      if (s.ws.readyState === s.ws.OPEN) s.raw(f.frame)
+      if (i % 10 === 9) await new Promise(r => setTimeout(r, 5))
+    }
+    await killed
+    const diedAt = Date.now()
+    await new Promise(r => setTimeout(r, 1500))
+    const seen = new Set<string>()
+    for (const o of [...observers, victimClient]) for (const f of o.frames) if (f.type === 'QUOTE_BROADCAST') seen.add(`${f.data.rfqId}:${f.data.quote.maker}`)
+    assert.ok(seen.size > 0)
+    const stored = new Set((await db.sql`select rfq_id || ':' || maker as k from quotes where rfq_id in ${db.sql(rfqs.map(r => r.rfqId))}`).map(r => r.k as string))
+    for (const k of seen) assert.ok(stored.has(k), `broadcast but not stored: ${k}`)
+
+    // the dead node's RFQs take quotes through the survivors within 5 s, and can be cancelled there
+    const late = account()
+    const quotedAt = await waitFor(async () => {
+      const e = observers[0]!
+      e.send('QUOTE_SUBMIT', { rfqId: rfqs[0]!.rfqId, ...(await quoteFor(late, rfqs[0]!)) })
+      try { await e.next(f => f.type === 'QUOTE_BROADCAST' && f.data.quote.maker === late.address.toLowerCase(), 500); return Date.now() } catch { return 0 }
+    }, at => at > 0, 5000)
+    assert.ok(quotedAt - diedAt < 5000)
+    await observers[1]!.next(f => f.type === 'QUOTE_BROADCAST' && f.data.quote.maker === late.address.toLowerCase(), 3000)
+    const cancel = await post(c.api, `/api/v1/rfqs/${rfqs[1]!.rfqId}/cancel`, {}, taker.headers)
+    assert.equal(cancel.status, 200, JSON.stringify(cancel.body))
+    // its TTLs still fire: the 10-second RFQ expires on the survivors and is stored EXPIRED
+    await waitFor(async () => (await db.sql`select status from rfqs where id = ${short.rfqId}`)[0]!.status, s => s === 'EXPIRED', 15_000)
+    for (const n of [b, c]) assert.ok(!(await get(n.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === short.rfqId))
+    for (const o of [...observers, ...senders.slice(1)]) await o.close()
+  })
+})
