@@ -13,6 +13,7 @@ import { uWS, listen, closeListen, PortInUse, type us_listen_socket, type Templa
 import { serveHttp } from './front/server.js'
 import { rateLimit } from './front/guards.js'
 import { FixedWindowLimiter } from './front/limits.js'
+import { LimitRegistry } from './front/sharedLimits.js'
 import type { EngineContext, Surfaces } from './context.js'
 import { mountModules } from './modules.js'
 import { uncaughtErrors } from './ops/lastResort.js'
@@ -49,7 +50,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   const dbMonitor = monitorDatabase(db.sql)
   metrics.gauge('database_up', '1 while PostgreSQL answers its pings', () => dbMonitor.up ? 1 : 0)
   const ctx: EngineContext = { config, log, metrics, sql: db.sql, pool, actors, surfaces, startedAt: Date.now(), onShutdown: fn => { shutdownHooks.push(fn) },
-    databaseUp: () => dbMonitor.up }
+    databaseUp: () => dbMonitor.up, limits: new LimitRegistry() }
 
   let modules: Engine['modules']
   try {
@@ -62,8 +63,9 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   // Every door has a per-IP rate limit: the API's public routes (the spec's 100/min), the terminal and the
   // relay's REST polling. Agent endpoints have per-agent limits of their own; health and metrics are for
   // operators' probes.
-  const limiters = [new FixedWindowLimiter(config.PUBLIC_RATE_LIMIT_PER_MIN, 60_000), new FixedWindowLimiter(config.TERMINAL_RATE_LIMIT_PER_MIN, 60_000),
-    new FixedWindowLimiter(config.RELAY_REST_RATE_LIMIT_PER_MIN, 60_000)] as const
+  const limiters = [ctx.limits.register('api', new FixedWindowLimiter(config.PUBLIC_RATE_LIMIT_PER_MIN, 60_000)),
+    ctx.limits.register('terminal', new FixedWindowLimiter(config.TERMINAL_RATE_LIMIT_PER_MIN, 60_000)),
+    ctx.limits.register('relay.rest', new FixedWindowLimiter(config.RELAY_REST_RATE_LIMIT_PER_MIN, 60_000))] as const
   const sweeper = setInterval(() => limiters.forEach(l => l.sweep()), 30_000)
   sweeper.unref()
   const inflight = { n: 0 }

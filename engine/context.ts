@@ -8,6 +8,7 @@ import type { WorkerPool } from './pool/workerPool.js'
 import type { ActorSystem } from '../actors/mailbox.js'
 import type { Router } from './front/router.js'
 import type { TemplatedApp } from './front/uws.js'
+import type { LimitRegistry } from './front/sharedLimits.js'
 
 export interface Surfaces {
   /** RFQ, benchmark, route finder, league REST (API_PORT) */
@@ -29,6 +30,8 @@ export interface EngineContext {
   surfaces: Surfaces
   /** started at, for uptime */
   startedAt: number
+  /** every per-key limiter by name: a cluster shares their counts (engine/front/sharedLimits.ts) */
+  limits: LimitRegistry
   /** PostgreSQL answered its last ping (engine/store/dbMonitor.ts): for cheap health answers */
   databaseUp(): boolean
   /** work to run at shutdown, after the fronts stop accepting and mailboxes drain, before Postgres closes */

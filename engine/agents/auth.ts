@@ -5,6 +5,7 @@ import type { Sql } from '../store/db.js'
 import { agentByKeyHash, type Agent, type Role } from '../store/agents.js'
 import { Errors } from '../front/errors.js'
 import { MultiWindowLimiter, SlidingWindowLimiter } from '../front/limits.js'
+import type { LimitRegistry } from '../front/sharedLimits.js'
 import { hashApiKey, isWellFormedKey } from './keys.js'
 
 export const AuthErrors = {
@@ -31,12 +32,13 @@ export function agentOf(req: Req): Agent {
   return a
 }
 
-export function createAgentAuth(sql: Sql, limits: { perMinute: number; perHour: number; failuresPerMinute?: number }): AgentAuth {
+export function createAgentAuth(sql: Sql, limits: { perMinute: number; perHour: number; failuresPerMinute?: number }, registry?: LimitRegistry): AgentAuth {
   const byHash = new Map<string, Agent>()
-  const limiter = new MultiWindowLimiter([new SlidingWindowLimiter(limits.perMinute, 60_000), new SlidingWindowLimiter(limits.perHour, 3_600_000)])
+  const named = <T extends SlidingWindowLimiter>(name: string, l: T) => registry ? registry.register(name, l) : l
+  const limiter = new MultiWindowLimiter([named('agent.minute', new SlidingWindowLimiter(limits.perMinute, 60_000)), named('agent.hour', new SlidingWindowLimiter(limits.perHour, 3_600_000))])
   // An unknown key costs a database lookup: an address that keeps presenting bad keys is refused
   // before the lookup, for a minute, once it has failed this many times.
-  const failures = new SlidingWindowLimiter(limits.failuresPerMinute ?? 20, 60_000)
+  const failures = named('auth.failures', new SlidingWindowLimiter(limits.failuresPerMinute ?? 20, 60_000))
   const failed = (ip: string, text: string) => { failures.hit(ip); return Errors.unauthorized(text) }
 
   async function authenticate(header: string | undefined, ip: string): Promise<{ agent: Agent; keyHash: string }> {

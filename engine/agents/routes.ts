@@ -10,10 +10,10 @@ import { recentActivity } from '../store/agents.js'
 import { parseRegistration, registerAgent } from './register.js'
 import { apiReply } from '../replies/api.js'
 
-export function agentRoutes({ surfaces, sql, config }: EngineContext, auth: AgentAuth): { sweep(): void } {
+export function agentRoutes({ surfaces, sql, config, limits }: EngineContext, auth: AgentAuth): { sweep(): void } {
   const registrations = new MultiWindowLimiter([
-    new SlidingWindowLimiter(config.AGENT_REGISTRATION_PER_HOUR, 3_600_000),
-    new SlidingWindowLimiter(config.AGENT_REGISTRATION_PER_DAY, 86_400_000),
+    limits.register('agent.registration.hour', new SlidingWindowLimiter(config.AGENT_REGISTRATION_PER_HOUR, 3_600_000)),
+    limits.register('agent.registration.day', new SlidingWindowLimiter(config.AGENT_REGISTRATION_PER_DAY, 86_400_000)),
   ])
 
   surfaces.api.post('/api/v1/agent/register', async req => {

@@ -34,6 +34,8 @@ export interface ClusterLink {
   readonly nodeId: string
   status(): ClusterStatus
   readonly stats: { sent: number; received: number; dropped: number; gaps: number; reconciles: number }
+  /** Another kind of message between the nodes (its own subject in this venue): returns how to send one. */
+  channel(name: string, onMessage: (data: Uint8Array) => void): (data: Uint8Array) => void
   close(): Promise<void>
 }
 
@@ -114,6 +116,11 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   o.log.info({ nodeId, nats: o.url }, 'joined the cluster')
   return {
     nodeId, stats,
+    channel(name, onMessage) {
+      const subj = `rfq.v1.${o.venue}.${name}`
+      nc.subscribe(subj, { callback: (err, msg) => { if (!err) onMessage(msg.data) } })
+      return data => { if (!nc.isClosed()) nc.publish(subj, data) }
+    },
     status() {
       const since = Date.now() - 3 * heartbeatMs
       return { nodeId, nats: connected ? 'connected' : 'reconnecting', peers: [...peers].filter(([, at]) => at >= since).map(([id]) => id).sort() }

@@ -5,6 +5,7 @@ import type { RfqBook } from '../../actors/book.js'
 import type { Domain } from '../../workers/sig/types.js'
 import { loadLiveRfqs } from '../store/rfqs.js'
 import { joinCluster, type ClusterLink } from './link.js'
+import { shareLimits } from './limitShare.js'
 
 export async function clusterModule(ctx: EngineContext, { book, domain }: { book: RfqBook; domain: Domain & { chainId: number } }): Promise<ClusterLink> {
   const { config: c, metrics, sql, log } = ctx
@@ -13,6 +14,8 @@ export async function clusterModule(ctx: EngineContext, { book, domain }: { book
     venue: `${domain.chainId}.${domain.verifyingContract.toLowerCase()}`,
     loadLive: () => loadLiveRfqs(sql, c.RFQ_TTL_SECS),
   })
+  const limits = shareLimits(link, ctx.limits)        // per-IP and per-agent limits hold across the venue
+  metrics.gauge('cluster_limit_hits_absorbed_total', 'rate-limit hits other nodes counted, added to this node\'s windows', () => limits.absorbed)
   metrics.gauge('cluster_nats_connected', '1 while this node\'s NATS link is up', () => link.status().nats === 'connected' ? 1 : 0)
   metrics.gauge('cluster_peers', 'other nodes heard from within three heartbeats', () => link.status().peers.length)
   metrics.gauge('cluster_events_sent_total', 'RFQ events this node sent to the cluster', () => link.stats.sent)
@@ -20,5 +23,5 @@ export async function clusterModule(ctx: EngineContext, { book, domain }: { book
   metrics.gauge('cluster_sequence_gaps_total', 'lost messages detected (each one reconciled with the store)', () => link.stats.gaps)
   metrics.gauge('cluster_reconciles_total', 'times this node reconciled its book with the store', () => link.stats.reconciles)
   metrics.gauge('cluster_rfqs_adopted_total', 'live RFQs read from the store because their creation\'s word was late or lost', () => book.replica?.adopted ?? 0)
-  return link
+  return { ...link, close: async () => { limits.stop(); await link.close() } }
 }

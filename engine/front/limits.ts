@@ -3,23 +3,34 @@
 export interface Verdict { ok: boolean; retryAfterSec: number; count: number }
 
 /**
+ * A limiter whose counts a cluster shares (engine/front/sharedLimits.ts): `onRecord` hears every hit this
+ * node counts, `absorb` adds the hits other nodes counted for the same key.
+ */
+export interface Shareable {
+  onRecord?: (key: string) => void
+  absorb(key: string, n: number): void
+}
+
+/**
  * Fixed window that opens at the key's first hit and resets `windowMs` later: the relay's rule
  * ("window resets 60 s after first message in window").
  */
-export class FixedWindowLimiter {
+export class FixedWindowLimiter implements Shareable {
   private readonly windows = new Map<string, { start: number; count: number }>()
+  onRecord?: (key: string) => void
   constructor(readonly limit: number, readonly windowMs: number, private readonly now: () => number = Date.now) {}
 
   hit(key: string): Verdict {
     const t = this.now()
-    let w = this.windows.get(key)
-    if (!w || t - w.start >= this.windowMs) {
-      w = { start: t, count: 0 }
-      this.windows.set(key, w)
-    }
+    const w = this.window(key, t)
     w.count++
+    this.onRecord?.(key)
     const retryAfterSec = (w.start + this.windowMs - t) / 1000
     return { ok: w.count <= this.limit, retryAfterSec, count: w.count }
+  }
+
+  absorb(key: string, n: number): void {
+    this.window(key, this.now()).count += n
   }
 
   /** Drops windows that have ended; call from a timer so idle keys do not accumulate. */
@@ -27,14 +38,24 @@ export class FixedWindowLimiter {
     const t = this.now()
     for (const [k, w] of this.windows) if (t - w.start >= this.windowMs) this.windows.delete(k)
   }
+
+  private window(key: string, t: number): { start: number; count: number } {
+    let w = this.windows.get(key)
+    if (!w || t - w.start >= this.windowMs) {
+      w = { start: t, count: 0 }
+      this.windows.set(key, w)
+    }
+    return w
+  }
 }
 
 /**
  * Exact sliding window: a ring of the accepted hits' times per key. Memory is bounded by the limit,
  * and a refusal is not recorded, so a client that keeps knocking is not locked out for longer.
  */
-export class SlidingWindowLimiter {
+export class SlidingWindowLimiter implements Shareable {
   private readonly logs = new Map<string, { times: number[]; head: number }>()
+  onRecord?: (key: string) => void
   constructor(readonly limit: number, readonly windowMs: number, private readonly now: () => number = Date.now) {}
 
   /** Checks without recording. */
@@ -55,9 +76,20 @@ export class SlidingWindowLimiter {
   }
 
   record(key: string): void {
+    this.push(key, 1)
+    this.onRecord?.(key)
+  }
+
+  /** Other nodes' hits, as of now; never more than the limit (memory stays bounded by it). */
+  absorb(key: string, n: number): void {
+    this.push(key, Math.min(n, this.limit))
+  }
+
+  private push(key: string, n: number): void {
     let log = this.logs.get(key)
     if (!log) this.logs.set(key, (log = { times: [], head: 0 }))
-    log.times.push(this.now())
+    const t = this.now()
+    for (let i = 0; i < n; i++) log.times.push(t)
     if (log.head > 1024 && log.head * 2 > log.times.length) { log.times = log.times.slice(log.head); log.head = 0 }
   }
 

@@ -50,7 +50,7 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
   const sockets = mountRelaySockets(ctx.surfaces.relayApp, {
     book, rfqs, log, rateLimitPerMin: c.RATE_LIMIT_PER_MIN, pingIntervalMs: c.RELAY_PING_INTERVAL_MS,
     maxBackpressure: c.RELAY_MAX_BACKPRESSURE, maxPayload: c.RELAY_MAX_PAYLOAD_BYTES, cancelAuth: cancelAuthMode(c), trustProxy: c.TRUST_PROXY, trustProxyHops: c.TRUST_PROXY_HOPS,
-    maxConnectionsPerIp: c.RELAY_MAX_CONNECTIONS_PER_IP,
+    maxConnectionsPerIp: c.RELAY_MAX_CONNECTIONS_PER_IP, limits: ctx.limits,
   })
   relayRoutes(ctx, { book, domain, index, connectedClients: () => sockets.connected, cluster: cluster && (() => cluster.status()) })
   ctx.metrics.gauge('relay_held_polls', 'long polls waiting for a change', () => index.waiting)

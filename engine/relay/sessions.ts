@@ -20,6 +20,7 @@ import { hashShareToken } from '../../actors/book.js'
 import type { AcceptedQuote, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
 import { RelayErrors, type RelayError } from '../../actors/errors.js'
 import { FixedWindowLimiter } from '../front/limits.js'
+import type { LimitRegistry } from '../front/sharedLimits.js'
 import { clientIp } from '../front/ip.js'
 import { isUnavailable } from '../store/unavailable.js'
 import { decode, encode, lazyFrames, type Encoding, type RelayMessage } from './codec.js'
@@ -46,6 +47,8 @@ export interface RelayOptions {
   trustProxyHops: number
   /** open sockets per client IP; one more is refused at the upgrade with 429 */
   maxConnectionsPerIp: number
+  /** where the message limiter is named, so a cluster shares its counts */
+  limits?: LimitRegistry
 }
 
 interface Session {
@@ -66,7 +69,7 @@ export interface RelaySockets {
 }
 
 export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySockets {
-  const limiter = new FixedWindowLimiter(o.rateLimitPerMin, 60_000)
+  const limiter = o.limits ? o.limits.register('relay.ws', new FixedWindowLimiter(o.rateLimitPerMin, 60_000)) : new FixedWindowLimiter(o.rateLimitPerMin, 60_000)
   const sessions = new Set<WebSocket<Session>>()
   const perIp = new Map<string, number>()   // open sockets per client IP
 

@@ -23,7 +23,7 @@ import { submitQuoteHandler } from './quotes.js'
 export async function rfqApiModule(ctx: EngineContext, { book, index, rfqs }: { book: RfqDirectory; index: LiveIndex; rfqs: RfqService }): Promise<{ tokens: TokenRegistry }> {
   const { surfaces: { api }, sql, config } = ctx
   const tokens = await createTokenRegistry(sql, config.CHAIN_ID, { file: config.TOKENS_FILE })
-  const auth = createAgentAuth(sql, { perMinute: config.AGENT_RATE_PER_MIN, perHour: config.AGENT_RATE_PER_HOUR, failuresPerMinute: config.AUTH_FAILURES_PER_MIN })
+  const auth = createAgentAuth(sql, { perMinute: config.AGENT_RATE_PER_MIN, perHour: config.AGENT_RATE_PER_HOUR, failuresPerMinute: config.AUTH_FAILURES_PER_MIN }, ctx.limits)
   const registrations = agentRoutes(ctx, auth)
   const deps = { sql, book, tokens, auth, rfqs }
 

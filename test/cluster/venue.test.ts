@@ -36,7 +36,7 @@ describe('a cluster of three nodes is one venue', () => {
     const env = {
       DATABASE_URL: db.url, NATS_URL: nats.url, FILL_VERIFY: 'off', RFQ_TTL_SECS: '60', RATE_LIMIT_PER_MIN: '100000000',
       PUBLIC_RATE_LIMIT_PER_MIN: '1000000', AGENT_RATE_PER_MIN: '100000', AGENT_RATE_PER_HOUR: '1000000', MAX_ACTIVE_RFQS_PER_WALLET: '1000',
-      RELAY_REST_RATE_LIMIT_PER_MIN: '1000000',
+      RELAY_REST_RATE_LIMIT_PER_MIN: '1000000', TERMINAL_RATE_LIMIT_PER_MIN: '60',
     }
     nodes = []
     for (const id of ['n1', 'n2', 'n3']) nodes.push(await spawnEngine({ ...env, NODE_ID: id, DATA_DIR: mkdtempSync(join(tmpdir(), `cluster-${id}-`)) }))
@@ -62,6 +62,20 @@ describe('a cluster of three nodes is one venue', () => {
   }
   const broadcasts = (c: Client, type: string, rfqId: string) => c.frames.filter(f => f.type === type && f.data.rfqId === rfqId)
   const openAll = () => Promise.all(nodes.filter(n => n.child.exitCode === null).map(n => Client.open(n.relayWs)))
+
+  test('a per-IP limit holds across the venue: hits counted at two nodes count at the third', async () => {
+    const terminal = (n: EngineProc) => `http://127.0.0.1:${n.ports.terminal}/options/underlyings`
+    for (const n of [nodes[0]!, nodes[1]!]) {
+      for (let i = 0; i < 25; i++) assert.equal((await fetch(terminal(n))).status, 200)
+    }
+    await new Promise(r => setTimeout(r, 400))          // a few sharing batches
+    const statuses: number[] = []
+    for (let i = 0; i < 12; i++) statuses.push((await fetch(terminal(nodes[2]!))).status)
+    // 60 a minute for this address across the venue: 50 were spent elsewhere, so the third node grants 10
+    assert.deepEqual(statuses, [...Array(10).fill(200), 429, 429])
+    const metrics = await (await fetch(`${nodes[2]!.api}/metrics`)).text()
+    assert.ok(Number(/^cluster_limit_hits_absorbed_total (\d+)/m.exec(metrics)?.[1]) >= 50)
+  })
 
   test('fan-out: an RFQ created at one node and a quote submitted at another reach the clients of every node, once each', async () => {
     const clients = await openAll()

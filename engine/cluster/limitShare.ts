@@ -1,0 +1,42 @@
+// Per-key limits across the cluster: every SHARE_EVERY_MS a node sends the hits it counted since the last
+// batch (limiter, key, count) and adds the other nodes' batches to its own windows. A client spread over
+// several nodes therefore meets one limit for the venue, give or take one batch of hits per node.
+import { Packr } from 'msgpackr'
+import type { LimitRegistry } from '../front/sharedLimits.js'
+import type { ClusterLink } from './link.js'
+
+export const SHARE_EVERY_MS = 100
+const packr = new Packr({ useRecords: false })
+type Batch = [limiter: string, key: string, hits: number][]
+
+export function shareLimits(link: Pick<ClusterLink, 'channel'>, registry: LimitRegistry, everyMs = SHARE_EVERY_MS): { stop(): void; readonly absorbed: number } {
+  let pending = new Map<string, Map<string, number>>()
+  let absorbed = 0
+  const send = link.channel('limits', bytes => {
+    let batch: unknown
+    try { batch = packr.unpack(bytes) } catch { return }
+    if (!Array.isArray(batch)) return
+    for (const entry of batch as Batch) {
+      if (!Array.isArray(entry)) continue
+      const [limiter, key, hits] = entry
+      // another node's word, but still checked: a malformed entry never reaches a limiter
+      if (typeof limiter !== 'string' || typeof key !== 'string' || !Number.isInteger(hits) || hits < 1 || hits > 1e7) continue
+      sharing.absorb(limiter, key, hits)
+      absorbed += hits
+    }
+  })
+  const sharing = registry.share((limiter, key) => {
+    let byKey = pending.get(limiter)
+    if (!byKey) pending.set(limiter, (byKey = new Map()))
+    byKey.set(key, (byKey.get(key) ?? 0) + 1)
+  })
+  const timer = setInterval(() => {
+    if (!pending.size) return
+    const batch: Batch = []
+    for (const [limiter, byKey] of pending) for (const [key, hits] of byKey) batch.push([limiter, key, hits])
+    pending = new Map()
+    send(packr.pack(batch))
+  }, everyMs)
+  timer.unref()
+  return { stop: () => clearInterval(timer), get absorbed() { return absorbed } }
+}
