@@ -19,7 +19,10 @@ export interface StepResult {
 }
 
 export interface StepOptions {
-  relayUrl: string
+  /** where submitters connect; several relays (the nodes of a cluster) take connections in turn */
+  relayUrl: string | string[]
+  /** where the observer listens for broadcasts (default: the first relay) */
+  observerUrl?: string
   quotes: PresignedQuote[]
   rate: number
   connections: number
@@ -29,9 +32,9 @@ export interface StepOptions {
 }
 
 export async function runStep(o: StepOptions): Promise<StepResult> {
-  const base = o.relayUrl.replace(/\/$/, '')
-  const observer = await open(`${base}/?channels=quotes`)
-  const submitters = await Promise.all(Array.from({ length: o.connections }, () => open(`${base}/?channels=`)))
+  const bases = (Array.isArray(o.relayUrl) ? o.relayUrl : [o.relayUrl]).map(u => u.replace(/\/$/, ''))
+  const observer = await open(`${(o.observerUrl ?? bases[0]!).replace(/\/$/, '')}/?channels=quotes`)
+  const submitters = await Promise.all(Array.from({ length: o.connections }, (_, i) => open(`${bases[i % bases.length]}/?channels=`)))
   const latency = createHistogram()
   let second = createHistogram()
   const sentAt = new Map<string, number>()
