@@ -9,7 +9,7 @@ import { hostname } from 'node:os'
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from 'pino'
 import type { RfqBook, RestoredRfq } from '../../actors/book.js'
-import { toWire, fromWire } from './wire.js'
+import { toWire, fromWire, packBatch, unpackBatch, type WireEvent } from './wire.js'
 
 export interface ClusterLinkOptions {
   url: string
@@ -38,6 +38,8 @@ export interface ClusterLink {
   channel(name: string, onMessage: (data: Uint8Array) => void): (data: Uint8Array) => void
   close(): Promise<void>
 }
+
+const MAX_BATCH = 500
 
 export const defaultNodeId = () => `${hostname()}-${process.pid}`
 
@@ -69,16 +71,22 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
 
   nc.subscribe(subject.events, { callback: (err, msg) => {
     if (err) return
-    try {
-      const { origin, seq: s, event } = fromWire(msg.data)
-      stats.received++
-      const last = lastSeq.get(origin)
-      lastSeq.set(origin, s)
-      if (last !== undefined && s !== last + 1) { stats.gaps++; reconcile(`gap from ${origin}`) }
-      o.book.replica?.applyRemote(event)
-    } catch (err) {
+    let batch: ReturnType<typeof unpackBatch>
+    try { batch = unpackBatch(msg.data) } catch (err) {
       stats.dropped++
-      o.log.warn({ err }, 'cluster message dropped')
+      return o.log.warn({ err }, 'cluster message dropped')
+    }
+    const last = lastSeq.get(batch.origin)
+    lastSeq.set(batch.origin, batch.seq)
+    if (last !== undefined && batch.seq !== last + 1) { stats.gaps++; reconcile(`gap from ${batch.origin}`) }
+    for (const w of batch.events) {
+      try {
+        o.book.replica?.applyRemote(fromWire(w))
+        stats.received++
+      } catch (err) {
+        stats.dropped++
+        o.log.warn({ err }, 'cluster event dropped')
+      }
     }
   } })
   nc.subscribe(subject.nodes, { callback: (err, msg) => {
@@ -87,13 +95,23 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
     if (id !== nodeId) peers.set(id, Date.now())
   } })
 
+  // the events of one turn leave together, at its end (setImmediate), in order; at most MAX_BATCH a message,
+  // so a message stays far below NATS's max_payload (1 MB by default; a quote event is about 500 bytes)
+  let outbox: WireEvent[] = []
+  const flush = () => {
+    if (!outbox.length) return
+    const events = outbox
+    outbox = []
+    if (!nc.isClosed()) nc.publish(subject.events, packBatch(nodeId, ++seq, events))
+  }
   const unsubscribe = o.book.events.subscribe(e => {
     if (e.remote) return                          // another node's word: never sent on
-    const bytes = toWire(e, nodeId, seq + 1)
-    if (!bytes) return
-    seq++
-    nc.publish(subject.events, bytes)
+    const w = toWire(e)
+    if (!w) return
+    if (!outbox.length) setImmediate(flush)
+    outbox.push(w)
     stats.sent++
+    if (outbox.length >= MAX_BATCH) flush()
   })
   const heartbeat = setInterval(() => { if (connected) nc.publish(subject.nodes, nodeId) }, heartbeatMs)
   heartbeat.unref()
@@ -127,6 +145,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
     },
     async close() {
       unsubscribe()
+      if (outbox.length) flush()
       clearInterval(heartbeat)
       await nc.drain().catch(() => {})
       await reconciling

@@ -1,0 +1,36 @@
+// What travels between nodes: every event survives the trip exactly (amounts past 2^64 included), a private
+// RFQ's share token never travels (its hash does), expiry does not travel (each node's own timer fires it),
+// and a message that is not a batch is refused rather than half-applied.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { toWire, fromWire, packBatch, unpackBatch } from '../../engine/cluster/wire.js'
+import type { RfqEvent } from '../../actors/rfqTypes.js'
+import { makeRfq } from '../relay/helpers.js'
+
+test('events round-trip exactly through a batch; the share token stays home; expiry is not sent', () => {
+  const rfq = makeRfq({ visibility: 'private', shareToken: 'secret-token', amountIn: 2n ** 200n + 7n, allowedMakers: ['0x00000000000000000000000000000000000000aa'] })
+  const quote = { rfqId: rfq.id, signature: '0xabc' as const, receivedAt: new Date(1_700_000_000_123),
+    quote: { maker: '0x00000000000000000000000000000000000000aa' as const, taker: rfq.taker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
+      amountIn: (2n ** 200n + 7n).toString(), amountOut: '1', expiry: rfq.expiry, nonce: '18446744073709551617', deadline: rfq.expiry } }
+  const events: RfqEvent[] = [
+    { type: 'rfq.created', rfq, shareTokenHash: 'hash-of-token' },
+    { type: 'rfq.quoted', rfqId: rfq.id, quote },
+    { type: 'rfq.cancelled', rfqId: rfq.id, cancelledAt: new Date(1_700_000_001_000) },
+    { type: 'rfq.filled', rfqId: rfq.id, txHash: '0x' + 'ab'.repeat(32) },
+    { type: 'fill.recorded', visibility: 'private', fill: { id: 'f1', txHash: '0x01', rfqId: rfq.id, improvementBps: 12.5, takerPoints: 3, makerPoints: 4 } },
+  ]
+  assert.equal(toWire({ type: 'rfq.expired', rfqId: rfq.id }), null)
+  const bytes = packBatch('n1', 7, events.map(e => toWire(e)!))
+  assert.ok(!Buffer.from(bytes).includes('secret-token'), 'the token itself never leaves the node')
+  const batch = unpackBatch(bytes)
+  assert.deepEqual([batch.origin, batch.seq], ['n1', 7])
+  const back = batch.events.map(fromWire)
+  assert.deepEqual(back, events.map(e => e.type === 'rfq.created' ? { ...e, rfq: { ...e.rfq, shareToken: null }, remote: true } : { ...e, remote: true }))
+  assert.equal((back[0] as Extract<RfqEvent, { type: 'rfq.created' }>).rfq.amountIn, 2n ** 200n + 7n)
+})
+
+test('a message that is not a batch, or an event of an unknown kind, is refused', () => {
+  assert.throws(() => unpackBatch(new Uint8Array([0xc1])))
+  assert.throws(() => unpackBatch(packBatch('n1', 1, []).subarray(0, 3)))
+  assert.throws(() => fromWire({ t: 'nonsense' } as never), /unknown cluster event/)
+})
