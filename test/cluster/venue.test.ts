@@ -211,6 +211,25 @@ describe('a cluster of three nodes is one venue', () => {
     await stranger.close(); await holder.close()
   })
 
+  test('a NATS outage: nodes keep serving, and when NATS is back they catch up from the store without a restart', async () => {
+    const watcher = await Client.open(nodes[2]!.relayWs)
+    await nats.stop()
+    await waitFor(async () => (await get(nodes[2]!.relay, '/health')).body.cluster.nats, s => s === 'reconnecting', 5000)
+    const rfq = await createRfq(nodes[0]!)                    // its word cannot travel now
+    // a maker at another node still quotes it: the node reads the RFQ from the store
+    const maker = account()
+    const other = await Client.open(nodes[1]!.relayWs)
+    other.send('QUOTE_SUBMIT', { rfqId: rfq.rfqId, ...(await quoteFor(maker, rfq)) })
+    await other.next(f => f.type === 'QUOTE_BROADCAST' && f.data.rfqId === rfq.rfqId, 3000)
+    nats = await startNatsServer({ port: nats.port })        // back on the same address
+    for (const n of nodes) await waitFor(async () => (await get(n.relay, '/health')).body.cluster.nats, s => s === 'connected', 10_000)
+    // the third node reconciles with the store: its client now hears of the RFQ and its quote, once
+    await watcher.next(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === rfq.rfqId, 5000)
+    await watcher.next(f => f.type === 'QUOTE_BROADCAST' && f.data.rfqId === rfq.rfqId, 5000)
+    assert.equal((await get(nodes[2]!.relay, `/quotes?rfqId=${rfq.rfqId}`)).body.count, 1)
+    await watcher.close(); await other.close()
+  })
+
   test('kill -9 of a node mid-stream: every quote a client saw broadcast is stored; its RFQs are quotable within 5 s, cancellable, and expire', async () => {
     const [victim, b, c] = nodes as [EngineProc, EngineProc, EngineProc]
     const observers = await Promise.all([b, c].map(n => Client.open(n.relayWs)))
