@@ -10,7 +10,9 @@ export { quoteAmounts, type PriceRule } from '../sdk/pricing.js'
 
 export async function startMakerBot(opts: { url: string; privateKey: Hex; rule: PriceRule; onResult?: (rfqId: string, r: SubmitResult) => void;
   reconnect?: ConstructorParameters<typeof MakerClient>[0]['reconnect'] }): Promise<MakerClient> {
-  const client = new MakerClient({ url: opts.url, privateKey: opts.privateKey, reconnect: opts.reconnect })
+  // a comma-separated list: the nodes of one venue, tried in turn when the connection drops
+  const [url, ...fallbackUrls] = opts.url.split(',').map(u => u.trim()).filter(Boolean)
+  const client = new MakerClient({ url: url!, fallbackUrls, privateKey: opts.privateKey, reconnect: opts.reconnect })
   client.on('rfq', b => {
     const amounts = quoteAmounts(b, opts.rule)
     if (!amounts) return
@@ -25,7 +27,8 @@ const HELP = `Usage: node dist/examples/maker-bot.js [options]
 
 Quotes every RFQ the relay announces at a fixed price less a spread, and keeps quoting across relay
 restarts. Options (each also read from the environment variable in brackets):
-  --relay URL             relay WebSocket                              [RELAY_URL]   (default ws://127.0.0.1:8080)
+  --relay URL[,URL...]    relay WebSocket; several: a cluster's nodes,  [RELAY_URL]   (default ws://127.0.0.1:8080)
+                          tried in turn when the connection drops
   --key 0x...             the maker's private key (required)           [MAKER_PRIVATE_KEY]
   --price-num N           price numerator, raw tokenOut per tokenIn    [PRICE_NUM]   (default 1)
   --price-den N           price denominator                            [PRICE_DEN]   (default 1)

@@ -13,6 +13,9 @@ import type { Address, Eip712Domain, Hex, Quote, QuoteBroadcast, RelayErrorData,
 export interface MakerClientOptions {
   /** ws://host:port of the relay */
   url: string
+  /** other nodes of the same venue (a cluster): each reconnect tries the next address in turn, so a maker
+   *  whose node dies goes on through a survivor */
+  fallbackUrls?: string[]
   /** the maker's key (or an account); needed only to sign */
   privateKey?: Hex
   account?: LocalAccount
@@ -73,6 +76,8 @@ export class MakerClient {
   private pinger: NodeJS.Timeout | null = null
   private closedByUser = false
   private attempts = 0
+  /** which of the venue's addresses the next connection tries (url, then fallbackUrls, in turn) */
+  private urlIndex = 0
   private retry: NodeJS.Timeout | null = null
   private pongWaiters: (() => void)[] = []
   private nonce = BigInt(Date.now()) * 1000n
@@ -91,6 +96,12 @@ export class MakerClient {
     return () => { this.handlers[event].delete(fn) }
   }
 
+  /** The address the next (or current) connection uses: url, then fallbackUrls, in turn. */
+  private get currentUrl(): string {
+    const urls = [this.opts.url, ...(this.opts.fallbackUrls ?? [])]
+    return urls[this.urlIndex % urls.length]!
+  }
+
   /** Opens the socket; resolves once it is open. */
   async connect(): Promise<void> {
     this.closedByUser = false
@@ -100,7 +111,7 @@ export class MakerClient {
   /** The relay's EIP-712 domain (from GET /health unless given). */
   async domain(): Promise<Eip712Domain> {
     if (!this.domainValue) {
-      const http = this.opts.url.replace(/^ws/, 'http').replace(/\/+$/, '').split('?')[0]
+      const http = this.currentUrl.replace(/^ws/, 'http').replace(/\/+$/, '').split('?')[0]
       const res = await fetch(`${http}/health`)
       const body = await res.json() as { domain: Eip712Domain }
       this.domainValue = { ...body.domain, verifyingContract: body.domain.verifyingContract.toLowerCase() as Address }
@@ -180,7 +191,7 @@ export class MakerClient {
 
   private open(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const u = new URL(this.opts.url)
+      const u = new URL(this.currentUrl)
       if (this.opts.encoding === 'msgpack') u.searchParams.set('encoding', 'msgpack')
       if (this.opts.channels) u.searchParams.set('channels', this.opts.channels.join(','))
       const ws = new WebSocket(u)
@@ -216,6 +227,7 @@ export class MakerClient {
       this.emit('error', { code: 'RECONNECT_FAILED', message: `could not reconnect to ${this.opts.url} after ${this.attempts} attempts` })
       return
     }
+    if (this.opts.fallbackUrls?.length) this.urlIndex++        // the next node of the venue
     const delay = jittered(backoffDelayMs(this.attempts++, r?.initialDelayMs, r?.maxDelayMs), r?.jitter ?? DEFAULT_RECONNECT.jitter)
     this.emit('reconnecting', this.attempts, delay)
     // not unref'd: a maker bot whose relay restarts must still be running when it comes back

@@ -5,10 +5,10 @@
 // sees a gap in another node's sequence, or comes back from a NATS outage, reconciles its book with the store.
 //
 // Loaded only through a dynamic import: a single node never loads the NATS client.
-import { hostname } from 'node:os'
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from 'pino'
 import type { RfqBook, RestoredRfq } from '../../actors/book.js'
+import { nodeIdOf } from './nodeId.js'
 import { toWire, fromWire, packBatch, unpackBatch, type WireEvent } from './wire.js'
 
 export interface ClusterLinkOptions {
@@ -41,10 +41,8 @@ export interface ClusterLink {
 
 const MAX_BATCH = 500
 
-export const defaultNodeId = () => `${hostname()}-${process.pid}`
-
 export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
-  const nodeId = o.nodeId ?? defaultNodeId()
+  const nodeId = nodeIdOf({ NODE_ID: o.nodeId })
   const heartbeatMs = o.heartbeatMs ?? 1000
   const subject = { events: `rfq.v1.${o.venue}.events`, nodes: `rfq.v1.${o.venue}.nodes` }
   let nc: NatsConnection

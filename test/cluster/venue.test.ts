@@ -16,6 +16,8 @@ import { startNatsServer, type NatsServer } from '../../engine/cluster/natsServe
 import { newAgent, post, get } from '../api/agentKit.js'
 import { Client, account, sign, waitFor, ZERO, type Frame } from '../relay/helpers.js'
 import type { Quote } from '../../sdk/types.js'
+import { MakerClient } from '../../sdk/maker.js'
+import { privateKeyToAccount } from 'viem/accounts'
 
 const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2'
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'
@@ -230,7 +232,7 @@ describe('a cluster of three nodes is one venue', () => {
     await watcher.close(); await other.close()
   })
 
-  test('kill -9 of a node mid-stream: every quote a client saw broadcast is stored; its RFQs are quotable within 5 s, cancellable, and expire', async () => {
+  test('kill -9 of a node mid-stream: every quote a client saw broadcast is stored; its RFQs are quotable within 5 s, cancellable, and expire', async t => {
     const [victim, b, c] = nodes as [EngineProc, EngineProc, EngineProc]
     const observers = await Promise.all([b, c].map(n => Client.open(n.relayWs)))
     const victimClient = await Client.open(victim.relayWs)
@@ -238,6 +240,12 @@ describe('a cluster of three nodes is one venue', () => {
     const short = await createRfq(victim, { ttlSeconds: 10 })
     for (const o of [...observers, victimClient]) await waitFor(() => rfqs.every(r => broadcasts(o, 'RFQ_BROADCAST', r.rfqId).length), ok => ok, 3000)
     const senders = await Promise.all([victim, b, c].map(n => Client.open(`${n.relayWs}/?channels=rfqs`)))
+    // a maker on the SDK, connected to the victim, with the venue's other nodes to fall back on
+    const sdkKey = `0x${randomBytes(32).toString('hex')}` as const
+    const sdk = new MakerClient({ url: victim.relayWs, fallbackUrls: [b.relayWs, c.relayWs], privateKey: sdkKey, reconnect: { initialDelayMs: 200 } })
+    await sdk.connect()
+    t.after(() => sdk.close())        // even when an assertion fails: a reconnecting SDK keeps its process alive
+    const reconnected = new Promise<number>(resolve => sdk.on('reconnected', () => resolve(Date.now())))
     const makers = Array.from({ length: 30 }, () => account())
     const frames: { node: number; frame: string }[] = []
     for (const [i, maker] of makers.entries()) for (const rfq of rfqs) {
@@ -268,6 +276,11 @@ describe('a cluster of three nodes is one venue', () => {
       try { await e.next(f => f.type === 'QUOTE_BROADCAST' && f.data.quote.maker === late.address.toLowerCase(), 500); return Date.now() } catch { return 0 }
     }, at => at > 0, 5000)
     assert.ok(quotedAt - diedAt < 5000)
+    // the SDK maker went on through a survivor, and quotes the dead node's RFQ there
+    assert.ok(await reconnected - diedAt < 5000)
+    const sdkResult = await sdk.quote(rfqs[2]!.rfqId, { ...(await quoteFor(account(), rfqs[2]!)).quote, maker: privateKeyToAccount(sdkKey).address.toLowerCase() as Quote['maker'] })
+    assert.equal(sdkResult.ok, true, JSON.stringify(sdkResult))
+    await sdk.close()
     await observers[1]!.next(f => f.type === 'QUOTE_BROADCAST' && f.data.quote.maker === late.address.toLowerCase(), 3000)
     const cancel = await post(c.api, `/api/v1/rfqs/${rfqs[1]!.rfqId}/cancel`, {}, taker.headers)
     assert.equal(cancel.status, 200, JSON.stringify(cancel.body))
