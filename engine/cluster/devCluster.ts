@@ -59,7 +59,8 @@ async function main(): Promise<void> {
   running.lock = await acquireInstanceLock('cluster', dir)
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => { void shutdown(0, sig) })
 
-  running.nats = await startNatsServer({ port: natsPort, onLine: l => { if (/\[(ERR|WRN|FTL)\]/.test(l)) print(`nats   | ${l}`) } })
+  // its errors and warnings join the log; a fatal one ends the start, whose one line quotes it
+  running.nats = await startNatsServer({ port: natsPort, onLine: l => { if (/\[(ERR|WRN)\]/.test(l)) print(`nats   | ${l}`) } })
   watchNats(running.nats)
   running.db = await startDevDatabase(dir, process.env)
   const env = (i: number): NodeJS.ProcessEnv => {
@@ -144,6 +145,7 @@ main().catch(async err => {
   if (shuttingDown) return                                         // a signal during the start: shutdown exits
   const known = err instanceof UsageError || err instanceof AlreadyRunning
   console.error(known ? err.message : `cluster failed to start: ${err instanceof Error ? err.message : String(err)}`)
+  if (/in use/.test(String(err?.message))) console.error('other ports: make cluster ARGS="--api-port P --terminal-port P --relay-port P --nats-port P" (0: free ones)')
   if (process.env.DEBUG === '1' && err instanceof Error) console.error(err.stack)
   if (err instanceof UsageError) process.exit(2)
   await shutdown(1)

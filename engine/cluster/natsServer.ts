@@ -104,4 +104,9 @@ function executable(path: string): boolean {
   try { accessSync(path, constants.X_OK); return statSync(path).isFile() } catch { return false }
 }
 
-const tail = (log: string) => log.trim().split('\n').slice(-5).join(' | ') || '(no output)'
+/** What to quote when it failed: its fatal and error lines when it wrote some (without pid and time), else its last lines. */
+function tail(log: string): string {
+  const lines = log.trim().split('\n').filter(Boolean).map(l => l.replace(/^\[\d+\] \S+ \S+ /, ''))
+  const errors = lines.filter(l => /^\[(FTL|ERR)\]/.test(l))
+  return (errors.length ? errors : lines).slice(-5).join(' | ') || '(no output)'
+}

@@ -90,8 +90,9 @@ test('a port already taken: rejects with the server\'s own words', { timeout: 30
 test('the server dies with the process that started it, even when that process is killed with SIGKILL', { timeout: 30_000 }, async () => {
   const module = pathToFileURL(join(repoRoot, 'dist/engine/cluster/natsServer.js')).href
   const { NODE_TEST_CONTEXT: _, ...env } = process.env
+  // the timer keeps the parent alive (the server does not: it is unref'd) until the SIGKILL
   const parent = spawn(process.execPath, ['--input-type=module', '-e',
-    `const { startNatsServer } = await import(${JSON.stringify(module)}); const s = await startNatsServer(); console.log(s.pid, s.port)`],
+    `const { startNatsServer } = await import(${JSON.stringify(module)}); const s = await startNatsServer(); console.log(s.pid, s.port); setInterval(() => {}, 1000)`],
   { env, stdio: ['ignore', 'pipe', 'inherit'] })
   const [pid, port] = await new Promise<number[]>((resolve, reject) => {
     let out = ''
