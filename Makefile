@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.installed
 
-.PHONY: all help install build run test bench loadtest ingest sandbox docs clean
+.PHONY: all help install build run test bench loadtest ingest sandbox cluster docs clean
 
 all: build
 
@@ -40,6 +40,9 @@ ingest: build ## run the options-data ingestion (INGEST_SOURCE=deribit|replay|sy
 
 sandbox: build ## a whole venue on this machine: anvil, SpotRFQ, tokens, AMM pools, the engine, a maker bot
 	node dist/engine/sandbox/main.js
+
+cluster: build ## a cluster on this machine: nats-server, PostgreSQL and 3 engine nodes (ARGS="--help" for its options)
+	node dist/engine/cluster/devCluster.js $(ARGS)
 
 docs: build ## regenerate docs/endpoints.md from the route tables
 	node dist/engine/openapi/endpointsMarkdown.js
