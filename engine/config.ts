@@ -75,7 +75,7 @@ export const configSchema = z.object({
   RELAY_MAX_PAYLOAD_BYTES: positiveInt.default(64 * 1024),
   // Cluster (engine/cluster): unset NATS_URL is one node exactly as before; set, the process joins the venue's
   // nodes on that NATS server (all nodes share DATABASE_URL)
-  NATS_URL: z.string().regex(/^(nats|tls):\/\/[^\s]+$/, 'must be a nats:// (or tls://) URL, e.g. nats://127.0.0.1:4222').optional(),
+  NATS_URL: z.string().regex(/^(nats|tls):\/\/[^\s,]+(,(nats|tls):\/\/[^\s,]+)*$/, 'must be nats:// (or tls://) URLs, comma-separated, e.g. nats://127.0.0.1:4222').optional(),
   NODE_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, dots, dashes or underscores').optional(),
   // Options market data ingestion (engine/ingest): its own process, started by `make ingest`, or by `make run` when not off
   INGEST_SOURCE: z.enum(['off', 'deribit', 'replay', 'synthetic']).default('off'),

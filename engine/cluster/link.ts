@@ -9,6 +9,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from 'pino'
 import type { RfqBook, RestoredRfq } from '../../actors/book.js'
 import { nodeIdOf } from './nodeId.js'
+import { parseNatsUrl } from './natsUrl.js'
 import { toWire, fromWire, packBatch, unpackBatch, type WireEvent } from './wire.js'
 
 export interface ClusterLinkOptions {
@@ -45,12 +46,14 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   const nodeId = nodeIdOf({ NODE_ID: o.nodeId })
   const heartbeatMs = o.heartbeatMs ?? 1000
   const subject = { events: `rfq.v1.${o.venue}.events`, nodes: `rfq.v1.${o.venue}.nodes` }
+  const target = parseNatsUrl(o.url)
   let nc: NatsConnection
   try {
     // noEcho: a node never hears its own events back; reconnects forever, the client buffering what is sent meanwhile
-    nc = await connect({ servers: o.url, name: nodeId, noEcho: true, maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 5000 })
+    nc = await connect({ servers: target.servers, token: target.token, user: target.user, pass: target.pass,
+      name: nodeId, noEcho: true, maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 5000 })
   } catch (err) {
-    throw new Error(`NATS at ${o.url} does not answer (${err instanceof Error ? err.message : String(err)}): start nats-server or fix NATS_URL`)
+    throw new Error(`NATS at ${target.redacted} does not answer (${err instanceof Error ? err.message : String(err)}): start nats-server or fix NATS_URL`)
   }
   const stats = { sent: 0, received: 0, dropped: 0, gaps: 0, reconciles: 0 }
   let connected = true
@@ -118,7 +121,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   void (async () => {
     for await (const s of nc.status()) {
       if (s.type === 'disconnect' || s.type === 'reconnecting') {
-        if (connected) o.log.warn({ nats: o.url }, 'cluster link lost: serving this node\'s clients; other nodes\' word arrives after reconnect')
+        if (connected) o.log.warn({ nats: target.redacted }, 'cluster link lost: serving this node\'s clients; other nodes\' word arrives after reconnect')
         connected = false
       } else if (s.type === 'reconnect') {
         connected = true
@@ -129,7 +132,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
     }
   })().catch(() => {})
 
-  o.log.info({ nodeId, nats: o.url }, 'joined the cluster')
+  o.log.info({ nodeId, nats: target.redacted }, 'joined the cluster')
   return {
     nodeId, stats,
     channel(name, onMessage) {
