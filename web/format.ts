@@ -34,10 +34,10 @@ export function num(n: number | null | undefined, digits = 2): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 })
 }
 
-/** a price with four significant digits, whatever its size */
+/** a price with four significant digits, whatever its size, without trailing zeros */
 export function price(n: number): string {
   if (!Number.isFinite(n) || n === 0) return '–'
-  return Math.abs(n) >= 1000 ? num(n, 2) : n.toPrecision(4)
+  return Math.abs(n) >= 1000 ? num(n, 2) : String(Number(n.toPrecision(4)))
 }
 
 export function usd(n: number | null | undefined): string {

@@ -61,6 +61,9 @@ function Market() {
 
 type Get = <T>(path: string) => Promise<T>
 
+/** the venue's liquidity guess in a narrow column; the full value is the cell's title */
+const GUESS: Record<string, string> = { RFQ: 'RFQ', LIKELY_RFQ: 'RFQ?', LIKELY_CLOB: 'book?', UNKNOWN: '?' }
+
 function Tape({ underlying, get }: { underlying: string; get: Get }) {
   const [venue, setVenue] = useState('all')
   const [guess, setGuess] = useState('all')
@@ -80,10 +83,10 @@ function Tape({ underlying, get }: { underlying: string; get: Get }) {
       </div>
       {tape.error && <p class="error">{tape.error.message}</p>}
       <table aria-label="Options trades, newest first">
-        <thead><tr><th>Time</th><th>Instrument</th><th>Side</th><th class="n">Price</th><th class="n">Qty</th><th class="n">Premium</th><th class="n">IV</th><th>Liquidity</th></tr></thead>
+        <thead><tr><th>Time</th><th>Instrument</th><th>Side</th><th class="n">Price</th><th class="n">Qty</th><th class="n">Premium</th><th class="n">IV</th><th title="liquidity guess">Liq.</th></tr></thead>
         <tbody>{trades.map(t => (
           <tr key={t.venue + t.trade_ref} data-trade={t.trade_ref}><td>{clock(t.ts)}</td><td class="mono">{t.instrument}</td><td class={t.side}>{t.side}</td><td class="n">{price(t.price)}</td>
-            <td class="n">{num(t.quantity_display, 2)}</td><td class="n">{usd(t.premium_usd)}</td><td class="n">{num(t.iv, 1)}</td><td>{t.venue_a_liquidity_guess}</td></tr>
+            <td class="n">{num(t.quantity_display, 2)}</td><td class="n">{usd(t.premium_usd)}</td><td class="n">{num(t.iv, 1)}</td><td title={t.venue_a_liquidity_guess}>{GUESS[t.venue_a_liquidity_guess] ?? t.venue_a_liquidity_guess}</td></tr>
         ))}</tbody>
       </table>
       <div class="pager">
