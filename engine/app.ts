@@ -18,6 +18,7 @@ import type { EngineContext, Surfaces } from './context.js'
 import { mountModules } from './modules.js'
 import { uncaughtErrors } from './ops/lastResort.js'
 import { terminalAuthorizer } from './options/auth.js'
+import { consoleRoutes } from './console/routes.js'
 
 export interface Engine {
   ports: { api: number; terminal: number; relay: number }
@@ -91,6 +92,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
     await pool.close(); await db.close()
     throw e
   }
+  consoleRoutes(ctx, ports)                                        // the web console needs the bound ports: mounted now
   log.info({ api: ports.api, terminal: ports.terminal, relay: ports.relay, database: db.embedded ? 'embedded' : 'DATABASE_URL' }, 'engine listening')
 
   let stopping: Promise<void> | undefined

@@ -32,8 +32,8 @@ export interface Reply {
   status: number
   body?: unknown
   headers?: Record<string, string>
-  /** raw text body (e.g. Prometheus exposition) instead of JSON */
-  text?: string
+  /** raw text body (e.g. Prometheus exposition) instead of JSON, or bytes (a precompressed console asset) */
+  text?: string | Buffer
   /** a body already serialised as JSON (built by the database), sent as application/json */
   rawJson?: string | Buffer
   stream?: (sink: StreamSink) => void

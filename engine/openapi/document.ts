@@ -108,6 +108,13 @@ export const operations: Op[] = [
   { surface: 'api', method: 'post', path: '/api/v1/sor/protocols/sync', summary: 'Sync the protocol registry from the database', tag: 'sor', ok: { schema: any } },
   { surface: 'api', method: 'get', path: '/api/v1/sor/health', summary: 'Route finder health and pool state summary', tag: 'sor', ok: { schema: any } },
   { surface: 'api', method: 'get', path: '/api/v1/sor/coverage', summary: 'Token pair coverage and estimated liquidity', tag: 'sor', ok: { schema: any } },
+  // ---- the web console (docs/console.md) ----
+  { surface: 'api', method: 'get', path: '/', summary: 'The web console: live RFQs and quotes, league, options, route finder, health (503 CONSOLE_NOT_BUILT until `make build`)', tag: 'console',
+    ok: { contentType: 'text/html', schema: s.str }, errors: [503] },
+  { surface: 'api', method: 'get', path: '/assets/{file}', summary: 'The console\'s content-hashed script and stylesheet (immutable; brotli or gzip when accepted)', tag: 'console',
+    params: [{ name: 'file', in: 'path', required: true, schema: s.str, example: 'main.js' }], ok: { contentType: 'text/javascript', schema: s.str }, errors: [404] },
+  { surface: 'api', method: 'get', path: '/console/config.json', summary: 'Where the console finds the other surfaces: {ports: {api, terminal, relay}, chainId, version, terminalKeyRequired}', tag: 'console',
+    ok: { schema: s.obj({ ports: any, chainId: s.int, version: s.str, terminalKeyRequired: { type: 'boolean' } }) } },
   // ---- options market data (terminal) ----
   { surface: 'terminal', method: 'get', path: '/health', summary: 'Liveness: {status: "ok"}; no authentication', tag: 'options', ok: { schema: s.obj({ status: { const: 'ok' } }) } },
   { surface: 'terminal', method: 'get', path: '/options/tape', summary: 'Unified trade tape, ts descending', tag: 'options', auth: 'terminalKey',
@@ -179,5 +186,5 @@ export function openapiDocument(SERVERS: Servers = serversFrom({ API_PORT: 3000,
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid input', 401: 'Missing or invalid API key', 403: 'Forbidden (role, signature or wallet)', 404: 'Not found',
-  409: 'Conflict', 429: 'Rate limited (Retry-After)',
+  409: 'Conflict', 429: 'Rate limited (Retry-After)', 503: 'Unavailable',
 }
