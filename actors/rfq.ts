@@ -51,6 +51,8 @@ export interface RfqState {
   quotes: AcceptedQuote[]
   /** makers with an accepted quote or one being written: rule 6 */
   makers: Set<Address>
+  /** makers whose quote is stored (this node's or another's): a replica shows each maker's first only */
+  stored: Set<Address>
   committing: number
   fillTxHash: string | null
   cancelledAt: Date | null
@@ -61,7 +63,7 @@ export function initialRfqState(rfq: Rfq, opts: { ttlSecs: number; shareTokenHas
   return {
     rfq, shareTokenHash: opts.shareTokenHash, status: quotes.length ? 'QUOTED' : 'OPEN',
     liveUntil: Math.min(rfq.expiry * 1000, rfq.createdAt.getTime() + opts.ttlSecs * 1000),
-    quotes, makers: new Set(quotes.map(q => q.quote.maker)), committing: 0, fillTxHash: null, cancelledAt: null,
+    quotes, makers: new Set(quotes.map(q => q.quote.maker)), stored: new Set(quotes.map(q => q.quote.maker)), committing: 0, fillTxHash: null, cancelledAt: null,
   }
 }
 
@@ -147,7 +149,12 @@ function quoteCommitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteComm
       deps.onWarn?.('quote not stored', { rfqId: state.rfq.id, err: msg.error })
       reject(msg.replyTo, code === 'UNAVAILABLE' ? RelayErrors.unavailable() : RelayErrors.internal())
     }
+  } else if (state.stored.has(msg.accepted.quote.maker)) {
+    // another node's quote of this maker was stored and shown first; the store took this one too only if it
+    // was a replay of the same row, which the unique key forbids: never shown twice
+    reject(msg.replyTo, RelayErrors.duplicateQuote())
   } else {
+    state.stored.add(msg.accepted.quote.maker)
     state.quotes.push(msg.accepted)
     if (state.status === 'OPEN') state.status = 'QUOTED'
     // accepted before a cancel/fill/expiry landed: durable and acknowledged, but not broadcast for a gone RFQ
@@ -224,7 +231,8 @@ async function expire(state: RfqState, ctx: Ctx, deps: RfqDeps): Promise<RfqStat
 
 /** Another node stored a quote: this node's readers and sockets see it once (a maker's first stored quote only). */
 function remoteQuoted(state: RfqState, accepted: AcceptedQuote, deps: RfqDeps): RfqState {
-  if (!isOpen(state) || state.quotes.some(q => q.quote.maker === accepted.quote.maker)) return state
+  if (!isOpen(state) || state.stored.has(accepted.quote.maker)) return state
+  state.stored.add(accepted.quote.maker)
   state.makers.add(accepted.quote.maker)   // a local quote of this maker still being written will be refused by the store
   state.quotes.push(accepted)
   if (state.status === 'OPEN') state.status = 'QUOTED'

@@ -73,6 +73,8 @@ async function drive(urls: { ws: string[]; http: string[]; api: string[] }, subm
 
 const results: Record<string, { accepted: number; cpu: number; perCpuSec: number; errors: Record<string, number> }> = {}
 const latency: Record<string, { p50: number; p99: number; accepted: number }> = {}
+const batching: Record<string, { events: number; messages: number }> = {}
+let decomposition: { node: string; usPerQuote: number }[] = []
 
 for (const n of [1, 3]) {
   await cluster(n, async (nodes, urls) => {
@@ -81,7 +83,18 @@ for (const n of [1, 3]) {
     const step = await drive(urls, urls.ws, urls.ws[0]!, RATE, SECONDS)
     const cpu = nodes.reduce((s, e, i) => s + cpuSeconds(e.child.pid!) - before[i]!, 0)
     results[`${n} node${n > 1 ? 's' : ''}`] = { accepted: step.accepted, cpu, perCpuSec: step.accepted / cpu, errors: step.errors }
+    let events = 0, messages = 0
+    for (const api of urls.api) {
+      const m = await (await fetch(`${api}/metrics`)).text()
+      events += Number(/^cluster_events_sent_total (\d+)/m.exec(m)?.[1] ?? 0)
+      messages += Number(/^cluster_messages_sent_total (\d+)/m.exec(m)?.[1] ?? 0)
+    }
+    batching[`${n} node${n > 1 ? 's' : ''}`] = { events, messages }
     if (n === 3) {
+      // where the extra CPU goes: every quote submitted at node 1, so nodes 2 and 3 only apply its word
+      const split = nodes.map(e => cpuSeconds(e.child.pid!))
+      const one = await drive(urls, [urls.ws[0]!], urls.ws[0]!, Math.round(RATE / 2), SECONDS)
+      decomposition = nodes.map((e, i) => ({ node: `node-${i + 1}`, usPerQuote: (cpuSeconds(e.child.pid!) - split[i]!) / one.accepted * 1e6 }))
       const cross = await drive(urls, [urls.ws[1]!], urls.ws[2]!, 500, 4)
       const same = await drive(urls, [urls.ws[1]!], urls.ws[1]!, 500, 4)
       latency['submit at B, broadcast at C'] = { p50: pct(cross.latency, 50), p99: pct(cross.latency, 99), accepted: cross.accepted }
@@ -97,6 +110,9 @@ for (const [name, r] of Object.entries(results)) {
 }
 const one = results['1 node']!.perCpuSec, three = results['3 nodes']!.perCpuSec
 console.log(`  3 nodes / 1 node: ${(three / one).toFixed(2)} (target 0.85)`)
+for (const [name, b] of Object.entries(batching)) console.log(`  ${name}: ${b.events} events in ${b.messages} NATS messages (${(b.events / Math.max(1, b.messages)).toFixed(1)} a message)`)
+console.log(`\nevery quote at node-1 (${Math.round(RATE / 2)}/s), engine CPU per quote: ${decomposition.map(d => `${d.node} ${d.usPerQuote.toFixed(0)} us`).join(', ')}`)
+console.log('  (node-1 takes, recovers, stores and broadcasts each quote; node-2 and node-3 only apply its word)')
 console.log('\nlatency, 500 quotes/s for 4 s on the 3-node cluster (ms):')
 for (const [name, l] of Object.entries(latency)) console.log(`  ${name.padEnd(30)} p50 ${l.p50.toFixed(2)}  p99 ${l.p99.toFixed(2)}  (${l.accepted} quotes)`)
 process.exit(0)

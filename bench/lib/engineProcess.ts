@@ -11,7 +11,9 @@ export interface EngineProcess {
 
 export async function startEngineProcess(env: Record<string, string>): Promise<EngineProcess> {
   const { NODE_TEST_CONTEXT: _, ...base } = process.env
-  const child = spawn(process.execPath, [join(repoRoot, 'dist/engine/main.js')], {
+  // BENCH_CPU_PROF=<dir>: each engine writes a V8 CPU profile there when it stops (where a bench's time goes)
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []
+  const child = spawn(process.execPath, [...prof, join(repoRoot, 'dist/engine/main.js')], {
     env: { ...base, API_PORT: '0', TERMINAL_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   })

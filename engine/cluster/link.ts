@@ -34,7 +34,7 @@ export interface ClusterStatus {
 export interface ClusterLink {
   readonly nodeId: string
   status(): ClusterStatus
-  readonly stats: { sent: number; received: number; dropped: number; gaps: number; reconciles: number }
+  readonly stats: { sent: number; messages: number; received: number; dropped: number; gaps: number; reconciles: number }
   /** Another kind of message between the nodes (its own subject in this venue): returns how to send one. */
   channel(name: string, onMessage: (data: Uint8Array) => void): (data: Uint8Array) => void
   close(): Promise<void>
@@ -55,7 +55,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   } catch (err) {
     throw new Error(`NATS at ${target.redacted} does not answer (${err instanceof Error ? err.message : String(err)}): start nats-server or fix NATS_URL`)
   }
-  const stats = { sent: 0, received: 0, dropped: 0, gaps: 0, reconciles: 0 }
+  const stats = { sent: 0, messages: 0, received: 0, dropped: 0, gaps: 0, reconciles: 0 }
   let connected = true
   let seq = 0
   const lastSeq = new Map<string, number>()      // origin -> last sequence heard
@@ -103,7 +103,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
     if (!outbox.length) return
     const events = outbox
     outbox = []
-    if (!nc.isClosed()) nc.publish(subject.events, packBatch(nodeId, ++seq, events))
+    if (!nc.isClosed()) { nc.publish(subject.events, packBatch(nodeId, ++seq, events)); stats.messages++ }
   }
   const unsubscribe = o.book.events.subscribe(e => {
     if (e.remote) return                          // another node's word: never sent on

@@ -19,6 +19,7 @@ export async function clusterModule(ctx: EngineContext, { book, domain }: { book
   metrics.gauge('cluster_nats_connected', '1 while this node\'s NATS link is up', () => link.status().nats === 'connected' ? 1 : 0)
   metrics.gauge('cluster_peers', 'other nodes heard from within three heartbeats', () => link.status().peers.length)
   metrics.gauge('cluster_events_sent_total', 'RFQ events this node sent to the cluster', () => link.stats.sent)
+  metrics.gauge('cluster_messages_sent_total', 'NATS messages carrying this node\'s events (a batch per event-loop turn)', () => link.stats.messages)
   metrics.gauge('cluster_events_received_total', 'RFQ events received from other nodes', () => link.stats.received)
   metrics.gauge('cluster_sequence_gaps_total', 'lost messages detected (each one reconciled with the store)', () => link.stats.gaps)
   metrics.gauge('cluster_reconciles_total', 'times this node reconciled its book with the store', () => link.stats.reconciles)
