@@ -15,9 +15,9 @@ import { freshMakers, presignQuotes } from './lib/presign.js'
 import { runStep, pct, type StepResult } from './lib/relayLoad.js'
 
 parseCli('cluster.js', benchUsage('cluster', 'Quotes per engine CPU-second at 1 and 3 nodes, and cross-node submit-to-broadcast latency.',
-  { BENCH_RATE: 'quotes offered per second (1500)', BENCH_SECONDS: 'seconds per run (8)' }), {})
+  { BENCH_RATE: 'quotes offered per second (4000)', BENCH_SECONDS: 'seconds per run (6)' }), {})
 
-const RATE = Number(process.env.BENCH_RATE ?? 1500), SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
+const RATE = Number(process.env.BENCH_RATE ?? 4000), SECONDS = Number(process.env.BENCH_SECONDS ?? 6)
 const TICKS_PER_SEC = 100     // Linux USER_HZ: /proc/<pid>/stat times are in these
 
 /** user + system CPU seconds of a process (all its threads), from /proc/<pid>/stat. */
