@@ -58,7 +58,11 @@ export function fromWire(w: WireEvent): RfqEvent {
       const rfq: Rfq = { ...r, amountIn: big(r.amountIn), amountOut: big(r.amountOut), createdAt: new Date(r.createdAt), shareToken: null }
       return { type: 'rfq.created', rfq, shareTokenHash: w.h, remote: true }
     }
-    case 'quoted': return { type: 'rfq.quoted', rfqId: w.q.rfqId, quote: { ...w.q, receivedAt: new Date(w.q.receivedAt) }, remote: true }
+    case 'quoted': {
+      const quote = w.q as unknown as AcceptedQuote           // decoded for this node alone: converted in place, not copied
+      quote.receivedAt = new Date(w.q.receivedAt)
+      return { type: 'rfq.quoted', rfqId: quote.rfqId, quote, remote: true }
+    }
     case 'cancelled': return { type: 'rfq.cancelled', rfqId: w.id, cancelledAt: new Date(w.at), remote: true }
     case 'filled': return { type: 'rfq.filled', rfqId: w.id, txHash: w.tx, remote: true }
     case 'fill': return { type: 'fill.recorded', fill: w.fill, visibility: w.v, remote: true }

@@ -87,10 +87,15 @@ function accessOf(e: RfqEvent, index: LiveIndex): RfqAccess | null {
   if (e.type === 'fill.recorded') {
     if (e.visibility === 'public') return PUBLIC
     const r = e.fill.rfqId === null ? undefined : index.get(e.fill.rfqId)
-    return r ? { ...r.rfq, shareTokenHash: r.shareTokenHash } : { visibility: 'private', shareTokenHash: null, agentId: null }
+    return r ? accessOfIndexed(r) : { visibility: 'private', shareTokenHash: null, agentId: null }
   }
   const r = index.get(e.rfqId)
-  return r ? { ...r.rfq, shareTokenHash: r.shareTokenHash } : null
+  return r ? accessOfIndexed(r) : null
+}
+
+/** The three fields the rule reads, not a copy of the whole RFQ: one of these is kept per event. */
+function accessOfIndexed(r: { rfq: { visibility: RfqAccess['visibility']; agentId: string | null }; shareTokenHash: string | null }): RfqAccess {
+  return { visibility: r.rfq.visibility, agentId: r.rfq.agentId, shareTokenHash: r.shareTokenHash }
 }
 
 const PUBLIC: RfqAccess = { visibility: 'public', shareTokenHash: null, agentId: null }

@@ -283,18 +283,18 @@ export function quoteBroadcast(q: AcceptedQuote): RelayMessage {
 }
 
 function broadcast(app: TemplatedApp, book: RfqBook, event: RfqEvent): void {
-  let msg: RelayMessage
   let rfqId: string
   let channel: Channel
-  if (event.type === 'rfq.created') { msg = rfqBroadcast(event.rfq); rfqId = event.rfq.id; channel = 'rfqs' }
-  else if (event.type === 'rfq.quoted') { msg = quoteBroadcast(event.quote); rfqId = event.rfqId; channel = 'quotes' }
+  if (event.type === 'rfq.created') { rfqId = event.rfq.id; channel = 'rfqs' }
+  else if (event.type === 'rfq.quoted') { rfqId = event.rfqId; channel = 'quotes' }
   else return
   const live = book.peek(rfqId)
   const topic = live?.shareTokenHash ? `share:${live.shareTokenHash}` : live?.rfq.visibility === 'private' ? null : channel
   if (topic === null) return                       // private without a token (restored): nobody may see it
-  const frames = lazyFrames(msg)
-  for (const enc of ['json', 'msgpack'] as const) {
-    const t = `${enc}:${topic}`
-    if (app.numSubscribers(t) > 0) app.publish(t, frames(enc), enc === 'msgpack')
-  }
+  // the message is built only when someone listens (a cluster node applies every other node's quotes)
+  const json = app.numSubscribers(`json:${topic}`) > 0, msgpack = app.numSubscribers(`msgpack:${topic}`) > 0
+  if (!json && !msgpack) return
+  const frames = lazyFrames(event.type === 'rfq.created' ? rfqBroadcast(event.rfq) : quoteBroadcast(event.quote))
+  if (json) app.publish(`json:${topic}`, frames('json'), false)
+  if (msgpack) app.publish(`msgpack:${topic}`, frames('msgpack'), true)
 }
