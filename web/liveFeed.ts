@@ -10,12 +10,15 @@ export interface LiveRfq {
   createdAt: number; quotes: LiveQuote[]
   /** the share token it was seen with (private RFQs) */
   shareToken?: string
+  /** how it ended (FILLED, CANCELLED, EXPIRED), once the relay no longer lists it */
+  ended?: string
 }
 export type FeedStatus = 'connecting' | 'open' | 'reconnecting'
 
 const KEEP = 200                          // RFQs kept on screen; older ended ones are dropped
 const LATENCIES = 60                      // quotes in the latency sparkline
 const SHARE_KEY = 'console.shareTokens'
+const SWEEP_MS = 3000                     // how often the relay's listing is asked what is still live (304 while nothing changed)
 
 export class LiveFeed {
   readonly rfqs = new Map<string, LiveRfq>()
@@ -29,6 +32,8 @@ export class LiveFeed {
   private stopped = false
   private listeners = new Set<() => void>()
   private early = new Map<string, LiveQuote[]>()        // quotes that beat their RFQ here
+  private sweeper?: ReturnType<typeof setInterval>
+  private etags = new Map<string, string>()              // the relay listing's ETag per share token ('' public)
 
   constructor(private readonly relay: string, private readonly relayWs: string) {}
 
@@ -36,9 +41,35 @@ export class LiveFeed {
 
   onChange(fn: () => void): () => void { this.listeners.add(fn); return () => this.listeners.delete(fn) }
 
-  start(): void { this.connect() }
+  start(): void {
+    this.connect()
+    // the relay broadcasts no ends: its listing says which RFQs are still live, and /quotes how one ended
+    this.sweeper = setInterval(() => void this.sweep(), SWEEP_MS)
+  }
 
-  stop(): void { this.stopped = true; clearTimeout(this.timer); this.ws?.close() }
+  stop(): void { this.stopped = true; clearTimeout(this.timer); clearInterval(this.sweeper); this.ws?.close() }
+
+  /** RFQs the relay no longer lists (and not just born) are asked how they ended. */
+  private async sweep(): Promise<void> {
+    for (const token of [undefined, ...this.shareTokens]) {
+      try {
+        const key = token ?? ''
+        const asked = Date.now()
+        const res = await fetch(`${this.relay}/rfqs${token ? `?shareToken=${encodeURIComponent(token)}` : ''}`,
+          { headers: this.etags.has(key) ? { 'if-none-match': this.etags.get(key)! } : {} })
+        if (res.status === 304 || !res.ok) continue
+        this.etags.set(key, res.headers.get('etag') ?? '')
+        const live = new Set(((await res.json()) as { rfqs: { id: string }[] }).rfqs.map(r => r.id))
+        const gone = [...this.rfqs.values()].filter(r => !r.ended && !live.has(r.id) && (r.shareToken ?? '') === key && r.createdAt < asked - 1000)
+        for (const r of gone.slice(0, 20)) {
+          const q = await fetch(`${this.relay}/quotes?rfqId=${encodeURIComponent(r.id)}${token ? `&shareToken=${encodeURIComponent(token)}` : ''}`)
+          const status = q.ok ? ((await q.json()) as { status?: string }).status : undefined
+          r.ended = status && status !== 'OPEN' && status !== 'QUOTED' ? status : 'ENDED'
+        }
+        if (gone.length) this.changed()
+      } catch { /* the socket's reconnect loop reports the relay as down */ }
+    }
+  }
 
   /** Private RFQs show once their share token is entered: subscribe now and list what is live. */
   addShareToken(token: string): void {

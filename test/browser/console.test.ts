@@ -102,6 +102,8 @@ describe('the web console in Chromium', () => {
     await page.waitForFunction(() => document.querySelector('[data-improvement]')?.textContent?.includes('bps'), undefined, { timeout: 8000 })
     assert.equal(await page.locator('[data-status]').innerText(), 'FILLED')
     assert.match(await page.locator('[data-improvement]').innerText(), /^40\.16 bps vs /)
+    // the row learns the end too (the relay lists it no more; its /quotes says FILLED), and it no longer counts as live
+    await page.waitForFunction(sel => document.querySelector(sel)?.textContent === 'filled', `tr[data-rfq="${rfqId}"] [data-ends]`, { timeout: 8000 })
     await shot('live')
   })
 

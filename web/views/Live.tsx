@@ -23,7 +23,7 @@ export function Live() {
   }, [feed])
 
   const rfqs = [...feed.rfqs.values()].sort((a, b) => b.createdAt - a.createdAt)
-  const live = rfqs.filter(r => r.expiry * 1000 > now).length
+  const live = rfqs.filter(r => !r.ended && r.expiry * 1000 > now).length
   const chosen = selected ? feed.rfqs.get(selected) : undefined
   const latency = feed.latencies
   return (
@@ -76,10 +76,10 @@ function RfqRow({ e, r, now, selected, onSelect }: { e: Engine; r: LiveRfq; now:
   const left = r.expiry * 1000 - now
   const out = tokenOf(e, r.tokenOut), inn = tokenOf(e, r.tokenIn)
   return (
-    <tr {...selectable(selected, onSelect)} data-rfq={r.id} class={[selected && 'selected', left <= 0 && 'ended'].filter(Boolean).join(' ')}>
+    <tr {...selectable(selected, onSelect)} data-rfq={r.id} class={[selected && 'selected', (r.ended || left <= 0) && 'ended'].filter(Boolean).join(' ')}>
       <td>{pairOf(e, r)}{r.visibility === 'private' && <span class="tag">private</span>}</td>
       <td class="n">{sizeOf(e, r)}</td>
-      <td class="n">{left > 0 ? duration(left) : 'ended'}</td>
+      <td class="n" data-ends>{r.ended ? r.ended.toLowerCase() : left > 0 ? duration(left) : 'expired'}</td>
       <td class="n" data-quotes>{r.quotes.length}</td>
       <td class="n">{best ? (r.kind === 1 ? `${units(best.amountIn, inn.decimals)} ${symbolOf(inn)}` : `${units(best.amountOut, out.decimals)} ${symbolOf(out)}`) : '–'}</td>
       <td class="n">{first === undefined ? '–' : duration(first)}</td>
