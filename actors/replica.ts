@@ -52,7 +52,7 @@ export class Replica {
       case 'rfq.quoted': {
         // stored before its word left the origin: an RFQ first heard of through a quote is read from the store
         const ref = this.host.entry(e.rfqId)
-        if (ref) ref.tell({ type: 'RemoteQuoted', accepted: e.quote })
+        if (ref) ref.tell({ type: 'RemoteQuoted', accepted: e.quote, event: e })
         else void this.adopt(e.rfqId)
         return
       }

@@ -37,7 +37,8 @@ export type RfqMsg =
   | { type: 'Fill'; txHash: string; commit: () => Promise<unknown>; replyTo: Reply<FillOutcome<unknown>> }
   | { type: 'Expire' }
   /** another node accepted (stored) a quote for this RFQ: show it here too */
-  | { type: 'RemoteQuoted'; accepted: AcceptedQuote }
+  /** `event`: the event as it arrived, shown as is (no second copy per quote of the venue) */
+  | { type: 'RemoteQuoted'; accepted: AcceptedQuote; event?: RfqEvent }
   /** another node (or the store) closed this RFQ */
   | { type: 'RemoteClosed'; status: 'CANCELLED' | 'FILLED' | 'EXPIRED'; at: Date | null; txHash: string | null }
 
@@ -83,7 +84,7 @@ export function rfqBehavior(deps: RfqDeps): Behavior<RfqState, RfqMsg> {
         case 'Cancel': return cancel(state, msg, ctx, deps)
         case 'Fill': return fill(state, msg, ctx, deps)
         case 'Expire': return expire(state, ctx, deps)
-        case 'RemoteQuoted': return remoteQuoted(state, msg.accepted, deps)
+        case 'RemoteQuoted': return remoteQuoted(state, msg.accepted, msg.event, deps)
         case 'RemoteClosed': return remoteClosed(state, msg, ctx, deps)
       }
     },
@@ -230,13 +231,13 @@ async function expire(state: RfqState, ctx: Ctx, deps: RfqDeps): Promise<RfqStat
 }
 
 /** Another node stored a quote: this node's readers and sockets see it once (a maker's first stored quote only). */
-function remoteQuoted(state: RfqState, accepted: AcceptedQuote, deps: RfqDeps): RfqState {
+function remoteQuoted(state: RfqState, accepted: AcceptedQuote, event: RfqEvent | undefined, deps: RfqDeps): RfqState {
   if (!isOpen(state) || state.stored.has(accepted.quote.maker)) return state
   state.stored.add(accepted.quote.maker)
   state.makers.add(accepted.quote.maker)   // a local quote of this maker still being written will be refused by the store
   state.quotes.push(accepted)
   if (state.status === 'OPEN') state.status = 'QUOTED'
-  deps.publish({ type: 'rfq.quoted', rfqId: state.rfq.id, quote: accepted, remote: true })
+  deps.publish(event ?? { type: 'rfq.quoted', rfqId: state.rfq.id, quote: accepted, remote: true })
   return state
 }
 

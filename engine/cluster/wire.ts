@@ -2,12 +2,16 @@
 // decimal strings and times as epoch ms, so a bigint is exact and a Date survives; a private RFQ travels
 // with its share token's hash only (the token itself never leaves the node that created the RFQ).
 import { Packr } from 'msgpackr'
-import type { AcceptedQuote, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
+import type { AcceptedQuote, Address, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
 
 const packr = new Packr({ useRecords: false })
 
 type WireRfq = Omit<Rfq, 'amountIn' | 'amountOut' | 'createdAt' | 'shareToken'> & { amountIn: string | null; amountOut: string | null; createdAt: number }
-type WireQuote = Omit<AcceptedQuote, 'receivedAt'> & { receivedAt: number }
+/**
+ * A quote as a tuple: a node decodes one per quote of the venue, so the fewer objects and keys the better
+ * (rfqId, maker, taker, tokenIn, tokenOut, amountIn, amountOut, expiry, nonce, deadline, signature, receivedAt ms).
+ */
+type WireQuote = [string, string, string, string, string, string, string, number, string, number, string, number]
 
 /** One event as it travels (inside a batch). */
 export type WireEvent = (
@@ -31,7 +35,10 @@ export function toWire(e: RfqEvent): WireEvent | null {
       const { shareToken: _token, ...rfq } = e.rfq
       return { t: 'created', h: e.shareTokenHash, rfq: { ...rfq, amountIn: str(rfq.amountIn), amountOut: str(rfq.amountOut), createdAt: rfq.createdAt.getTime() } }
     }
-    case 'rfq.quoted': return { t: 'quoted', q: { ...e.quote, receivedAt: e.quote.receivedAt.getTime() } }
+    case 'rfq.quoted': {
+      const { rfqId, quote: q, signature, receivedAt } = e.quote
+      return { t: 'quoted', q: [rfqId, q.maker, q.taker, q.tokenIn, q.tokenOut, q.amountIn, q.amountOut, q.expiry, q.nonce, q.deadline, signature, receivedAt.getTime()] }
+    }
     case 'rfq.cancelled': return { t: 'cancelled', id: e.rfqId, at: e.cancelledAt.getTime() }
     case 'rfq.filled': return { t: 'filled', id: e.rfqId, tx: e.txHash }
     case 'fill.recorded': return { t: 'fill', fill: e.fill, v: e.visibility }
@@ -59,9 +66,10 @@ export function fromWire(w: WireEvent): RfqEvent {
       return { type: 'rfq.created', rfq, shareTokenHash: w.h, remote: true }
     }
     case 'quoted': {
-      const quote = w.q as unknown as AcceptedQuote           // decoded for this node alone: converted in place, not copied
-      quote.receivedAt = new Date(w.q.receivedAt)
-      return { type: 'rfq.quoted', rfqId: quote.rfqId, quote, remote: true }
+      const [rfqId, maker, taker, tokenIn, tokenOut, amountIn, amountOut, expiry, nonce, deadline, signature, receivedAt] = w.q
+      const quote: AcceptedQuote = { rfqId, signature: signature as AcceptedQuote['signature'], receivedAt: new Date(receivedAt),
+        quote: { maker: maker as Address, taker: taker as Address, tokenIn: tokenIn as Address, tokenOut: tokenOut as Address, amountIn, amountOut, expiry, nonce, deadline } }
+      return { type: 'rfq.quoted', rfqId, quote, remote: true }
     }
     case 'cancelled': return { type: 'rfq.cancelled', rfqId: w.id, cancelledAt: new Date(w.at), remote: true }
     case 'filled': return { type: 'rfq.filled', rfqId: w.id, txHash: w.tx, remote: true }
