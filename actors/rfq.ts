@@ -150,10 +150,6 @@ function quoteCommitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteComm
       deps.onWarn?.('quote not stored', { rfqId: state.rfq.id, err: msg.error })
       reject(msg.replyTo, code === 'UNAVAILABLE' ? RelayErrors.unavailable() : RelayErrors.internal())
     }
-  } else if (state.stored.has(msg.accepted.quote.maker)) {
-    // another node's quote of this maker was stored and shown first; the store took this one too only if it
-    // was a replay of the same row, which the unique key forbids: never shown twice
-    reject(msg.replyTo, RelayErrors.duplicateQuote())
   } else {
     state.stored.add(msg.accepted.quote.maker)
     state.quotes.push(msg.accepted)

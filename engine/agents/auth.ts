@@ -32,13 +32,13 @@ export function agentOf(req: Req): Agent {
   return a
 }
 
-export function createAgentAuth(sql: Sql, limits: { perMinute: number; perHour: number; failuresPerMinute?: number }, registry?: LimitRegistry): AgentAuth {
+export function createAgentAuth(sql: Sql, limits: { perMinute: number; perHour: number; failuresPerMinute?: number }, registry: LimitRegistry): AgentAuth {
   const byHash = new Map<string, Agent>()
-  const named = <T extends SlidingWindowLimiter>(name: string, l: T) => registry ? registry.register(name, l) : l
-  const limiter = new MultiWindowLimiter([named('agent.minute', new SlidingWindowLimiter(limits.perMinute, 60_000)), named('agent.hour', new SlidingWindowLimiter(limits.perHour, 3_600_000))])
+  const limiter = new MultiWindowLimiter([registry.register('agent.minute', new SlidingWindowLimiter(limits.perMinute, 60_000)),
+    registry.register('agent.hour', new SlidingWindowLimiter(limits.perHour, 3_600_000))])
   // An unknown key costs a database lookup: an address that keeps presenting bad keys is refused
   // before the lookup, for a minute, once it has failed this many times.
-  const failures = named('auth.failures', new SlidingWindowLimiter(limits.failuresPerMinute ?? 20, 60_000))
+  const failures = registry.register('auth.failures', new SlidingWindowLimiter(limits.failuresPerMinute ?? 20, 60_000))
   const failed = (ip: string, text: string) => { failures.hit(ip); return Errors.unauthorized(text) }
 
   async function authenticate(header: string | undefined, ip: string): Promise<{ agent: Agent; keyHash: string }> {

@@ -2,9 +2,8 @@
 // however that dies), each of its log lines printed with its NODE_ID in front. Its start-up banner is read,
 // not printed: the dev cluster prints one table for all nodes instead of three banners.
 import { join } from 'node:path'
-import type { Readable } from 'node:stream'
 import { repoRoot } from '../paths.js'
-import { spawnGuarded } from './devGuard.js'
+import { spawnGuarded, eachLine } from '../ops/guarded.js'
 
 export interface DevNode {
   id: string
@@ -57,15 +56,4 @@ export async function startDevNode(id: string, env: NodeJS.ProcessEnv, print: (l
     urls: { api: url('api'), terminal: url('terminal'), relay: url('relay') },
     stop: (graceMs = 20_000) => proc.stop(graceMs),
   }
-}
-
-/** Calls back once per complete line of a stream (a chunk may end mid-line). */
-export function eachLine(stream: Readable, onLine: (line: string) => void): void {
-  let partial = ''
-  stream.on('data', (chunk: Buffer) => {
-    const lines = (partial + chunk.toString()).split('\n')
-    partial = lines.pop() ?? ''
-    lines.forEach(onLine)
-  })
-  stream.on('end', () => { if (partial) onLine(partial) })
 }

@@ -41,11 +41,14 @@ export interface ClusterLink {
 }
 
 const MAX_BATCH = 500
+/** what a heartbeat may name: NODE_ID's form (engine/config.ts), or hostname-pid */
+const NODE_ID = /^[A-Za-z0-9_.-]{1,128}$/
 
 export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   const nodeId = nodeIdOf({ NODE_ID: o.nodeId })
   const heartbeatMs = o.heartbeatMs ?? 1000
-  const subject = { events: `rfq.v1.${o.venue}.events`, nodes: `rfq.v1.${o.venue}.nodes` }
+  const subjectOf = (name: string) => `rfq.v1.${o.venue}.${name}`     // scoped to one venue
+  const subject = { events: subjectOf('events'), nodes: subjectOf('nodes') }
   const target = parseNatsUrl(o.url)
   let nc: NatsConnection
   try {
@@ -93,7 +96,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   nc.subscribe(subject.nodes, { callback: (err, msg) => {
     if (err) return
     const id = msg.string()
-    if (id !== nodeId) peers.set(id, Date.now())
+    if (id !== nodeId && NODE_ID.test(id)) peers.set(id, Date.now())
   } })
 
   // the events of one turn leave together, at its end (setImmediate), in order; at most MAX_BATCH a message,
@@ -114,7 +117,11 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
     stats.sent++
     if (outbox.length >= MAX_BATCH) flush()
   })
-  const heartbeat = setInterval(() => { if (connected) nc.publish(subject.nodes, nodeId) }, heartbeatMs)
+  const heartbeat = setInterval(() => {
+    if (connected) nc.publish(subject.nodes, nodeId)
+    const gone = Date.now() - 3 * heartbeatMs
+    for (const [id, at] of peers) if (at < gone) peers.delete(id)       // a node not heard of lately is no peer
+  }, heartbeatMs)
   heartbeat.unref()
   nc.publish(subject.nodes, nodeId)
 
@@ -136,7 +143,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   return {
     nodeId, stats,
     channel(name, onMessage) {
-      const subj = `rfq.v1.${o.venue}.${name}`
+      const subj = subjectOf(name)
       nc.subscribe(subj, { callback: (err, msg) => { if (!err) onMessage(msg.data) } })
       return data => { if (!nc.isClosed()) nc.publish(subj, data) }
     },
@@ -146,7 +153,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
     },
     async close() {
       unsubscribe()
-      if (outbox.length) flush()
+      flush()
       clearInterval(heartbeat)
       await nc.drain().catch(() => {})
       await reconciling

@@ -21,6 +21,7 @@ export async function clusterModule(ctx: EngineContext, { book, domain }: { book
   metrics.gauge('cluster_events_sent_total', 'RFQ events this node sent to the cluster', () => link.stats.sent)
   metrics.gauge('cluster_messages_sent_total', 'NATS messages carrying this node\'s events (a batch per event-loop turn)', () => link.stats.messages)
   metrics.gauge('cluster_events_received_total', 'RFQ events received from other nodes', () => link.stats.received)
+  metrics.gauge('cluster_messages_dropped_total', 'cluster messages or events that did not decode (dropped, never applied)', () => link.stats.dropped)
   metrics.gauge('cluster_sequence_gaps_total', 'lost messages detected (each one reconciled with the store)', () => link.stats.gaps)
   metrics.gauge('cluster_reconciles_total', 'times this node reconciled its book with the store', () => link.stats.reconciles)
   metrics.gauge('cluster_rfqs_adopted_total', 'live RFQs read from the store because their creation\'s word was late or lost', () => book.replica?.adopted ?? 0)

@@ -5,7 +5,7 @@
 import { accessSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
-import { spawnGuarded } from './devGuard.js'
+import { spawnGuarded, eachLine } from '../ops/guarded.js'
 
 export const NATS_MISSING = 'nats-server is missing: apt-get install nats-server (or set NATS_SERVER_BIN)'
 
@@ -60,17 +60,10 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
   // unref: a server a test forgot to stop never keeps its process alive (and goes when that process exits)
   const proc = spawnGuarded('nats-guard', bin, args, { unref: true })
   let log = ''
-  let partial = ''
-  const take = (chunk: Buffer) => {
-    const text = chunk.toString()
-    log = (log + text).slice(-LOG_LIMIT)
-    if (!opts.onLine) return
-    const lines = (partial + text).split('\n')
-    partial = lines.pop() ?? ''
-    lines.forEach(l => opts.onLine!(l))
+  for (const stream of [proc.guard.stdout!, proc.guard.stderr!]) {
+    stream.on('data', (chunk: Buffer) => { log = (log + chunk.toString()).slice(-LOG_LIMIT) })
+    if (opts.onLine) eachLine(stream, opts.onLine)
   }
-  proc.guard.stdout!.on('data', take)
-  proc.guard.stderr!.on('data', take)
   const cleanup = () => { if (tempStore) rmSync(tempStore, { recursive: true, force: true }) }
   proc.exited.then(cleanup)
 

@@ -57,15 +57,19 @@ export function unpackBatch(bytes: Uint8Array): { origin: string; seq: number; e
   return { origin: b.n, seq: b.s, events: b.e }
 }
 
-/** The event a node applies; throws on one it does not know. */
+/** The event a node applies; throws on one it does not know, or whose shape is not an event's. */
 export function fromWire(w: WireEvent): RfqEvent {
+  if (typeof w !== 'object' || w === null) throw new Error('not a cluster event')
   switch (w.t) {
     case 'created': {
       const r = w.rfq
+      if (typeof r !== 'object' || r === null || typeof r.id !== 'string' || !r.id || typeof r.expiry !== 'number' || typeof r.createdAt !== 'number'
+        || (r.visibility !== 'public' && r.visibility !== 'private') || !Array.isArray(r.allowedMakers)) throw new Error('not an RFQ')
       const rfq: Rfq = { ...r, amountIn: big(r.amountIn), amountOut: big(r.amountOut), createdAt: new Date(r.createdAt), shareToken: null }
       return { type: 'rfq.created', rfq, shareTokenHash: w.h, remote: true }
     }
     case 'quoted': {
+      if (!Array.isArray(w.q) || w.q.length !== 12 || typeof w.q[0] !== 'string' || typeof w.q[1] !== 'string') throw new Error('not a quote')
       const [rfqId, maker, taker, tokenIn, tokenOut, amountIn, amountOut, expiry, nonce, deadline, signature, receivedAt] = w.q
       const quote: AcceptedQuote = { rfqId, signature: signature as AcceptedQuote['signature'], receivedAt: new Date(receivedAt),
         quote: { maker: maker as Address, taker: taker as Address, tokenIn: tokenIn as Address, tokenOut: tokenOut as Address, amountIn, amountOut, expiry, nonce, deadline } }

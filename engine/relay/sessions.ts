@@ -48,7 +48,7 @@ export interface RelayOptions {
   /** open sockets per client IP; one more is refused at the upgrade with 429 */
   maxConnectionsPerIp: number
   /** where the message limiter is named, so a cluster shares its counts */
-  limits?: LimitRegistry
+  limits: LimitRegistry
 }
 
 interface Session {
@@ -69,7 +69,7 @@ export interface RelaySockets {
 }
 
 export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySockets {
-  const limiter = o.limits ? o.limits.register('relay.ws', new FixedWindowLimiter(o.rateLimitPerMin, 60_000)) : new FixedWindowLimiter(o.rateLimitPerMin, 60_000)
+  const limiter = o.limits.register('relay.ws', new FixedWindowLimiter(o.rateLimitPerMin, 60_000))
   const sessions = new Set<WebSocket<Session>>()
   const perIp = new Map<string, number>()   // open sockets per client IP
 

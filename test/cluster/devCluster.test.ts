@@ -66,6 +66,19 @@ async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 15
 }
 const status = async (url: string) => (await fetch(url)).status
 
+/** A dev cluster in a fresh directory for `use`; afterwards it is killed if still up and its directory removed. */
+async function withCluster(args: string[], env: NodeJS.ProcessEnv, use: (cluster: Cluster, dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'cluster-'))
+  let cluster: Cluster | undefined
+  try {
+    cluster = await startCluster([...FREE_PORTS, ...args, '--dir', dir], env)
+    await use(cluster, dir)
+  } finally {
+    if (cluster && cluster.child.exitCode === null) { cluster.child.kill('SIGKILL'); await cluster.exited }
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 test('cluster --help explains itself; a bad option or value is one line and exit 2', () => {
   const env = baseEnv({})
   const help = spawnSync(process.execPath, [ENTRY, '--help'], { env, encoding: 'utf8', timeout: 10_000 })
@@ -134,10 +147,7 @@ test('3 nodes on DATABASE_URL and one nats-server: one table, prefixed logs, a d
 
 test('without DATABASE_URL: an embedded PostgreSQL under DIR/pg, stopped after the nodes; every child gone on SIGINT',
   { timeout: 120_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cluster-'))
-    let cluster: Cluster | undefined
-    try {
-      cluster = await startCluster([...FREE_PORTS, '--nodes', '1', '--dir', dir], baseEnv({}))
+    await withCluster(['--nodes', '1'], baseEnv({}), async cluster => {
       assert.deepEqual(cluster.rows.map(r => r.id), ['node-1'])
       assert.match(cluster.database, /^embedded PostgreSQL under .*\/pg \(postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/rfq\)$/)
       assert.equal(await status(`${cluster.rows[0].api}/api/v1/health`), 200)
@@ -146,25 +156,16 @@ test('without DATABASE_URL: an embedded PostgreSQL under DIR/pg, stopped after t
       cluster.child.kill('SIGINT')
       assert.equal(await cluster.exited, 0, cluster.out().slice(-3000) + cluster.err())
       await until('every child gone', () => children.every(p => !alive(p)), 5000)
-    } finally {
-      if (cluster && cluster.child.exitCode === null) { cluster.child.kill('SIGKILL'); await cluster.exited }
-      rmSync(dir, { recursive: true, force: true })
-    }
+    })
   })
 
 test('kill -9 of the dev cluster: its nodes, nats-server and PostgreSQL go too (nothing holds the ports or the data)',
   { timeout: 120_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cluster-'))
-    let cluster: Cluster | undefined
-    try {
-      cluster = await startCluster([...FREE_PORTS, '--nodes', '1', '--dir', dir], baseEnv({}))
+    await withCluster(['--nodes', '1'], baseEnv({}), async cluster => {
       const children = descendants(cluster.child.pid!)
       assert.ok(children.length >= 4, `a node, nats-server, PostgreSQL and their guards: ${children}`)
       cluster.child.kill('SIGKILL')
       await cluster.exited
       await until('every child gone', () => children.every(p => !alive(p)), 20_000)
-    } finally {
-      if (cluster && cluster.child.exitCode === null) { cluster.child.kill('SIGKILL'); await cluster.exited }
-      rmSync(dir, { recursive: true, force: true })
-    }
+    })
   })

@@ -213,6 +213,32 @@ describe('a cluster of three nodes is one venue', () => {
     await stranger.close(); await holder.close()
   })
 
+  test('hostile cluster messages (not msgpack, not a batch, a batch of bad events, bad limit hits) are dropped and counted; the venue goes on', async () => {
+    const { connect } = await import('@nats-io/transport-node')
+    const nc = await connect({ servers: nats.url })
+    const subject = (name: string) => `rfq.v1.31337.${ZERO}.${name}`
+    const { Packr } = await import('msgpackr')
+    const packr = new Packr({ useRecords: false })
+    const dropped = async () => Number(/^cluster_messages_dropped_total (\d+)/m.exec(await (await fetch(`${nodes[2]!.api}/metrics`)).text())?.[1])
+    const before = await dropped()
+    nc.publish(subject('events'), new Uint8Array([0xc1, 0xff, 0x00]))                                  // not msgpack
+    nc.publish(subject('events'), packr.pack({ n: 'x', s: 'one', e: 7 }))                              // not a batch
+    nc.publish(subject('events'), packr.pack({ n: 'x', s: 1, e: [{ t: 'nonsense' }, { t: 'created', rfq: { amountIn: 'not a number' } }, null,
+      { t: 'created', rfq: { amountIn: null, amountOut: null, createdAt: 0 } }, { t: 'quoted', q: ['rfq_x'] }] }))
+    nc.publish(subject('limits'), packr.pack([['relay.ws', '127.0.0.1', -5], ['api', 7, 1], 'x', ['terminal', '1.2.3.4', 1e12]]))
+    nc.publish(subject('nodes'), new Uint8Array(70_000))
+    await nc.flush()
+    await nc.close()
+    await waitFor(dropped, n => n >= before + 7, 3000)
+    // no ghost peer from a heartbeat that is not a node's name
+    assert.deepEqual((await get(nodes[2]!.relay, '/health')).body.cluster.peers, ['n1', 'n2'])
+    // every node still serves, and still fans out
+    const clients = await openAll()
+    const rfq = await createRfq(nodes[0]!)
+    for (const c of clients) await c.next(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === rfq.rfqId, 3000)
+    for (const c of clients) await c.close()
+  })
+
   test('a NATS outage: nodes keep serving, and when NATS is back they catch up from the store without a restart', async () => {
     const watcher = await Client.open(nodes[2]!.relayWs)
     await nats.stop()

@@ -1,9 +1,9 @@
-// A child process that dies with us. It runs under a small sh guard holding the read end of a pipe from us
-// (its stdin): when we close the pipe (stop) or die in any way (a signal, an error, kill -9), the guard's
-// `read` returns and it sends the child SIGTERM. This is the sandbox's anvil guard (engine/devchain/anvil.ts)
-// with two additions: the guard writes the child's own pid on fd 4 (so kill9 hits the child, not the
-// shell), and the guard is spawned in a session of its own (detached), so a terminal's Ctrl-C reaches only
-// the parent, which then stops its children in order instead of all of them dying at once.
+// A child process that dies with us: anvil for tests and the sandbox, nats-server and `make cluster`'s nodes.
+// It runs under a small sh guard holding the read end of a pipe from us (its stdin): when we close the pipe
+// (stop) or die in any way (a signal, an error, kill -9), the guard's `read` returns and it sends the child
+// SIGTERM; a child that exits by itself (a taken port) takes the guard with it. The guard writes the child's
+// own pid on fd 4 (so kill9 hits the child, not the shell), ignores SIGINT, and runs in a session of its own
+// (detached), so a terminal's Ctrl-C reaches only the parent, which then stops its children in order.
 import { spawn, type ChildProcess } from 'node:child_process'
 import type { Readable } from 'node:stream'
 
@@ -76,4 +76,15 @@ function readPid(stream: Readable): Promise<number> {
 
 function killQuietly(pid: number, signal: NodeJS.Signals): void {
   try { process.kill(pid, signal) } catch { /* already gone */ }
+}
+
+/** Calls back once per complete line of a stream (a chunk may end mid-line). */
+export function eachLine(stream: Readable, onLine: (line: string) => void): void {
+  let partial = ''
+  stream.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString()).split('\n')
+    partial = lines.pop() ?? ''
+    lines.forEach(onLine)
+  })
+  stream.on('end', () => { if (partial) onLine(partial) })
 }
