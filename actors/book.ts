@@ -7,7 +7,7 @@ import type { ActorRef, ActorSystem } from './mailbox.js'
 import { ActorStopped } from './mailbox.js'
 import { EventBus } from './events.js'
 export type { StoredEnd, ReplicaStorePort } from './replica.js'
-import type { AcceptedQuote, Address, CancelOutcome, FillOutcome, QuoteVerdict, Rfq, RfqDirectory, RfqEvent, RfqView } from './rfqTypes.js'
+import type { AcceptedQuote, Address, CancelOutcome, FillOutcome, QuoteTerms, QuoteVerdict, Rfq, RfqDirectory, RfqEvent, RfqView } from './rfqTypes.js'
 import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.js'
 import { RelayErrors } from './errors.js'
 import { Replica, type ReplicaStorePort } from './replica.js'
@@ -34,7 +34,7 @@ export interface RestoredRfq {
   quotes: AcceptedQuote[]
 }
 
-interface Entry { ref: ActorRef<RfqMsg>; rfq: Rfq; shareTokenHash: string | null; quotes: number }
+interface Entry { ref: ActorRef<RfqMsg>; rfq: Rfq; shareTokenHash: string | null; quotes: number; terms?: QuoteTerms }
 
 // An RFQ that keeps failing is stopped rather than restarted: its state lives in Postgres and a
 // client can read it there; three failures in ten seconds means something is wrong with it.
@@ -165,10 +165,18 @@ export class RfqBook implements RfqDirectory {
     return id === undefined ? undefined : this.live.get(id)?.rfq
   }
 
-  /** The RFQ's visibility and share-token check without asking its actor (REST reads, broadcasts). */
-  peek(id: string): { rfq: Rfq; shareTokenHash: string | null } | undefined {
+  /** The RFQ's visibility and share-token check without asking its actor (REST reads, broadcasts, once per quote). */
+  peek(id: string): { readonly rfq: Rfq; readonly shareTokenHash: string | null } | undefined {
+    return this.live.get(id)
+  }
+
+  /** A live RFQ's terms as its quotes carry them, made once (cluster mode: a quote travels without them). */
+  quoteTerms(id: string): QuoteTerms | undefined {
     const e = this.live.get(id)
-    return e && { rfq: e.rfq, shareTokenHash: e.shareTokenHash }
+    if (!e) return undefined
+    const { rfq } = e
+    return e.terms ??= { id: rfq.id, taker: rfq.taker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
+      amountIn: rfq.amountIn === null ? null : rfq.amountIn.toString(), amountOut: rfq.amountOut === null ? null : rfq.amountOut.toString() }
   }
 
   get activeRfqs(): number { return this.live.size }

@@ -26,6 +26,9 @@ export interface Rfq {
   agentId: string | null
 }
 
+/** An RFQ's terms as its quotes carry them (amounts as decimal strings): built once per RFQ, shared by its quotes. */
+export interface QuoteTerms { id: string; taker: Address; tokenIn: Address; tokenOut: Address; amountIn: string | null; amountOut: string | null }
+
 /** A quote exactly as the maker sent it (JSON-safe: amounts as decimal strings). */
 export interface QuoteJson {
   maker: Address

@@ -77,6 +77,8 @@ export const configSchema = z.object({
   // nodes on that NATS server (all nodes share DATABASE_URL)
   NATS_URL: z.string().regex(/^(nats|tls):\/\/[^\s,]+(,(nats|tls):\/\/[^\s,]+)*$/, 'must be nats:// (or tls://) URLs, comma-separated, e.g. nats://127.0.0.1:4222').optional(),
   NODE_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, dots, dashes or underscores').optional(),
+  /** a node's RFQ events leave together every this many ms (0: at the end of each event-loop turn) */
+  CLUSTER_BATCH_MS: z.coerce.number().int().min(0).max(100).default(5),
   // Options market data ingestion (engine/ingest): its own process, started by `make ingest`, or by `make run` when not off
   INGEST_SOURCE: z.enum(['off', 'deribit', 'replay', 'synthetic']).default('off'),
   INGEST_FILE: z.string().min(1).optional(),

@@ -10,7 +10,7 @@ import type { Logger } from 'pino'
 import type { RfqBook, RestoredRfq } from '../../actors/book.js'
 import { nodeIdOf } from './nodeId.js'
 import { parseNatsUrl } from './natsUrl.js'
-import { toWire, fromWire, packBatch, unpackBatch, type WireEvent } from './wire.js'
+import { toWire, fromWire, packBatch, unpackBatch, UnknownRfq, type WireEvent } from './wire.js'
 
 export interface ClusterLinkOptions {
   url: string
@@ -22,6 +22,8 @@ export interface ClusterLinkOptions {
   loadLive(): Promise<RestoredRfq[]>
   log: Logger
   heartbeatMs?: number
+  /** the events of this long leave in one message (0: those of one event-loop turn) */
+  batchMs?: number
 }
 
 export interface ClusterStatus {
@@ -47,7 +49,7 @@ const NODE_ID = /^[A-Za-z0-9_.-]{1,128}$/
 export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   const nodeId = nodeIdOf({ NODE_ID: o.nodeId })
   const heartbeatMs = o.heartbeatMs ?? 1000
-  const subjectOf = (name: string) => `rfq.v1.${o.venue}.${name}`     // scoped to one venue
+  const subjectOf = (name: string) => `rfq.v2.${o.venue}.${name}`     // scoped to one venue; v2: quotes travel as compact tuples (0.5)
   const subject = { events: subjectOf('events'), nodes: subjectOf('nodes') }
   const target = parseNatsUrl(o.url)
   let nc: NatsConnection
@@ -73,6 +75,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
       .finally(() => { reconciling = null; if (again) { again = false; reconcile('queued') } })
   }
 
+  const termsOf = (id: string) => o.book.quoteTerms(id)
   nc.subscribe(subject.events, { callback: (err, msg) => {
     if (err) return
     let batch: ReturnType<typeof unpackBatch>
@@ -85,9 +88,11 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
     if (last !== undefined && batch.seq !== last + 1) { stats.gaps++; reconcile(`gap from ${batch.origin}`) }
     for (const w of batch.events) {
       try {
-        o.book.replica?.applyRemote(fromWire(w))
+        o.book.replica?.applyRemote(fromWire(w, termsOf))
         stats.received++
       } catch (err) {
+        // a quote for an RFQ this node has not heard of: the store has both (the quote was stored first)
+        if (err instanceof UnknownRfq) { stats.received++; void o.book.replica?.adopt(err.rfqId); continue }
         stats.dropped++
         o.log.warn({ err }, 'cluster event dropped')
       }
@@ -99,10 +104,15 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
     if (id !== nodeId && NODE_ID.test(id)) peers.set(id, Date.now())
   } })
 
-  // the events of one turn leave together, at its end (setImmediate), in order; at most MAX_BATCH a message,
-  // so a message stays far below NATS's max_payload (1 MB by default; a quote event is about 500 bytes)
+  // The events of `batchMs` leave together, in order; at most MAX_BATCH a message, so a message stays far
+  // below NATS's max_payload (1 MB by default; a quote event is about 300 bytes). Every message wakes every
+  // other node, and a wake-up costs more CPU than applying a dozen quotes (docs/benchmarks.md#cluster): a
+  // few ms of coalescing keeps the receivers' cost per quote flat as the venue's rate grows.
+  const batchMs = o.batchMs ?? 5
   let outbox: WireEvent[] = []
+  let timer: NodeJS.Timeout | null = null
   const flush = () => {
+    if (timer) { clearTimeout(timer); timer = null }
     if (!outbox.length) return
     const events = outbox
     outbox = []
@@ -110,17 +120,22 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   }
   const unsubscribe = o.book.events.subscribe(e => {
     if (e.remote) return                          // another node's word: never sent on
-    const w = toWire(e)
+    const w = toWire(e, e.type === 'rfq.quoted' ? o.book.quoteTerms(e.rfqId) : undefined)
     if (!w) return
-    if (!outbox.length) setImmediate(flush)
+    if (!outbox.length) {
+      if (batchMs > 0) timer = setTimeout(flush, batchMs)
+      else setImmediate(flush)
+    }
     outbox.push(w)
     stats.sent++
     if (outbox.length >= MAX_BATCH) flush()
   })
   const heartbeat = setInterval(() => {
     if (connected) nc.publish(subject.nodes, nodeId)
+    // A node not heard of lately is no peer. Its last word may not have left it (killed between a commit and
+    // its batch), so the book follows the store: what it stored shows here, what it closed closes here.
     const gone = Date.now() - 3 * heartbeatMs
-    for (const [id, at] of peers) if (at < gone) peers.delete(id)       // a node not heard of lately is no peer
+    for (const [id, at] of peers) if (at < gone) { peers.delete(id); lastSeq.delete(id); reconcile(`${id} went silent`) }
   }, heartbeatMs)
   heartbeat.unref()
   nc.publish(subject.nodes, nodeId)

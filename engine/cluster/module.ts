@@ -10,7 +10,7 @@ import { shareLimits } from './limitShare.js'
 export async function clusterModule(ctx: EngineContext, { book, domain }: { book: RfqBook; domain: Domain & { chainId: number } }): Promise<ClusterLink> {
   const { config: c, metrics, sql, log } = ctx
   const link = await joinCluster({
-    url: c.NATS_URL!, nodeId: c.NODE_ID, book, log,
+    url: c.NATS_URL!, nodeId: c.NODE_ID, book, log, batchMs: c.CLUSTER_BATCH_MS,
     venue: `${domain.chainId}.${domain.verifyingContract.toLowerCase()}`,
     loadLive: () => loadLiveRfqs(sql, c.RFQ_TTL_SECS),
   })

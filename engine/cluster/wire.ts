@@ -2,21 +2,32 @@
 // decimal strings and times as epoch ms, so a bigint is exact and a Date survives; a private RFQ travels
 // with its share token's hash only (the token itself never leaves the node that created the RFQ).
 import { Packr } from 'msgpackr'
-import type { AcceptedQuote, Address, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
+import type { AcceptedQuote, Address, QuoteTerms, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
 
 const packr = new Packr({ useRecords: false })
 
 type WireRfq = Omit<Rfq, 'amountIn' | 'amountOut' | 'createdAt' | 'shareToken'> & { amountIn: string | null; amountOut: string | null; createdAt: number }
 /**
- * A quote as a tuple: a node decodes one per quote of the venue, so the fewer objects and keys the better
- * (rfqId, maker, taker, tokenIn, tokenOut, amountIn, amountOut, expiry, nonce, deadline, signature, receivedAt ms).
+ * A quote as a bare tuple (the only event that is an array): every node decodes and keeps one per quote of
+ * the venue, so the fewer objects, keys and strings the better. The terms a quote shares with its RFQ
+ * (taker, tokens, the fixed amount) travel as null and are taken from the receiver's RFQ, the same string
+ * objects for every quote of it; a taker of 0 is the zero address (any taker).
+ * (rfqId, maker, taker, tokenIn, tokenOut, amountIn, amountOut, expiry, nonce, deadline, signature, receivedAt ms)
  */
-type WireQuote = [string, string, string, string, string, string, string, number, string, number, string, number]
+type WireQuote = [string, string, string | 0 | null, string | null, string | null, string | null, string | null, number, string, number, string, number]
+
+
+/** A quote for an RFQ this node does not hold: the caller reads the RFQ (and its quotes) from the store. */
+export class UnknownRfq extends Error {
+  constructor(readonly rfqId: string) { super(`quote for RFQ ${rfqId}, which this node does not hold`) }
+}
+
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
 
 /** One event as it travels (inside a batch). */
 export type WireEvent = (
+  | WireQuote
   | { t: 'created'; rfq: WireRfq; h: string | null }
-  | { t: 'quoted'; q: WireQuote }
   | { t: 'cancelled'; id: string; at: number }
   | { t: 'filled'; id: string; tx: string }
   | { t: 'fill'; fill: Extract<RfqEvent, { type: 'fill.recorded' }>['fill']; v: 'public' | 'private' })
@@ -28,8 +39,11 @@ export type WireEvent = (
  */
 export interface WireBatch { n: string; s: number; e: WireEvent[] }
 
-/** A local event as it travels, or null for events every node makes for itself (expiry: each node's own timer). */
-export function toWire(e: RfqEvent): WireEvent | null {
+/**
+ * A local event as it travels, or null for events every node makes for itself (expiry: each node's own timer).
+ * `terms`: the quoted RFQ's, so what a quote shares with it stays home.
+ */
+export function toWire(e: RfqEvent, terms?: QuoteTerms): WireEvent | null {
   switch (e.type) {
     case 'rfq.created': {
       const { shareToken: _token, ...rfq } = e.rfq
@@ -37,7 +51,11 @@ export function toWire(e: RfqEvent): WireEvent | null {
     }
     case 'rfq.quoted': {
       const { rfqId, quote: q, signature, receivedAt } = e.quote
-      return { t: 'quoted', q: [rfqId, q.maker, q.taker, q.tokenIn, q.tokenOut, q.amountIn, q.amountOut, q.expiry, q.nonce, q.deadline, signature, receivedAt.getTime()] }
+      const t = terms?.id === rfqId ? terms : undefined
+      return [rfqId, q.maker, q.taker === t?.taker ? null : q.taker === ZERO_ADDRESS ? 0 : q.taker,
+        q.tokenIn === t?.tokenIn ? null : q.tokenIn, q.tokenOut === t?.tokenOut ? null : q.tokenOut,
+        q.amountIn === t?.amountIn ? null : q.amountIn, q.amountOut === t?.amountOut ? null : q.amountOut,
+        q.expiry, q.nonce, q.deadline, signature, receivedAt.getTime()]
     }
     case 'rfq.cancelled': return { t: 'cancelled', id: e.rfqId, at: e.cancelledAt.getTime() }
     case 'rfq.filled': return { t: 'filled', id: e.rfqId, tx: e.txHash }
@@ -57,9 +75,13 @@ export function unpackBatch(bytes: Uint8Array): { origin: string; seq: number; e
   return { origin: b.n, seq: b.s, events: b.e }
 }
 
-/** The event a node applies; throws on one it does not know, or whose shape is not an event's. */
-export function fromWire(w: WireEvent): RfqEvent {
+/**
+ * The event a node applies; throws on one it does not know, or whose shape is not an event's, and
+ * UnknownRfq for a quote whose RFQ `termsOf` does not know.
+ */
+export function fromWire(w: WireEvent, termsOf: (rfqId: string) => QuoteTerms | undefined = () => undefined): RfqEvent {
   if (typeof w !== 'object' || w === null) throw new Error('not a cluster event')
+  if (Array.isArray(w)) return quoteFromWire(w, termsOf)
   switch (w.t) {
     case 'created': {
       const r = w.rfq
@@ -68,18 +90,31 @@ export function fromWire(w: WireEvent): RfqEvent {
       const rfq: Rfq = { ...r, amountIn: big(r.amountIn), amountOut: big(r.amountOut), createdAt: new Date(r.createdAt), shareToken: null }
       return { type: 'rfq.created', rfq, shareTokenHash: w.h, remote: true }
     }
-    case 'quoted': {
-      if (!Array.isArray(w.q) || w.q.length !== 12 || typeof w.q[0] !== 'string' || typeof w.q[1] !== 'string') throw new Error('not a quote')
-      const [rfqId, maker, taker, tokenIn, tokenOut, amountIn, amountOut, expiry, nonce, deadline, signature, receivedAt] = w.q
-      const quote: AcceptedQuote = { rfqId, signature: signature as AcceptedQuote['signature'], receivedAt: new Date(receivedAt),
-        quote: { maker: maker as Address, taker: taker as Address, tokenIn: tokenIn as Address, tokenOut: tokenOut as Address, amountIn, amountOut, expiry, nonce, deadline } }
-      return { type: 'rfq.quoted', rfqId, quote, remote: true }
-    }
     case 'cancelled': return { type: 'rfq.cancelled', rfqId: w.id, cancelledAt: new Date(w.at), remote: true }
     case 'filled': return { type: 'rfq.filled', rfqId: w.id, txHash: w.tx, remote: true }
     case 'fill': return { type: 'fill.recorded', fill: w.fill, visibility: w.v, remote: true }
     default: throw new Error(`unknown cluster event ${String((w as { t?: unknown }).t)}`)
   }
+}
+
+function quoteFromWire(w: WireQuote, termsOf: (rfqId: string) => QuoteTerms | undefined): RfqEvent {
+  if (w.length !== 12 || typeof w[0] !== 'string' || typeof w[1] !== 'string' || typeof w[10] !== 'string' || typeof w[11] !== 'number') throw new Error('not a quote')
+  const [id, maker, taker, tokenIn, tokenOut, amountIn, amountOut, expiry, nonce, deadline, signature, receivedAt] = w
+  const t = termsOf(id)
+  const term = <K extends keyof QuoteTerms>(v: QuoteTerms[K] | null, k: K): QuoteTerms[K] => {
+    if (v !== null) return v
+    if (!t) throw new UnknownRfq(id)
+    if (t[k] === null) throw new Error('not a quote')
+    return t[k]
+  }
+  const rfqId = t?.id ?? id           // the RFQ's own string, kept once for all its quotes
+  const quote: AcceptedQuote = { rfqId, signature: signature as AcceptedQuote['signature'], receivedAt: new Date(receivedAt),
+    quote: {
+      maker: maker as Address, taker: taker === 0 ? ZERO_ADDRESS : term(taker as Address | null, 'taker'),
+      tokenIn: term(tokenIn as Address | null, 'tokenIn'), tokenOut: term(tokenOut as Address | null, 'tokenOut'),
+      amountIn: term(amountIn, 'amountIn')!, amountOut: term(amountOut, 'amountOut')!, expiry, nonce, deadline,
+    } }
+  return { type: 'rfq.quoted', rfqId, quote, remote: true }
 }
 
 const str = (v: bigint | null) => v === null ? null : v.toString()

@@ -95,6 +95,7 @@ function accessOf(e: RfqEvent, index: LiveIndex): RfqAccess | null {
 
 /** The three fields the rule reads, not a copy of the whole RFQ: one of these is kept per event. */
 function accessOfIndexed(r: { rfq: { visibility: RfqAccess['visibility']; agentId: string | null }; shareTokenHash: string | null }): RfqAccess {
+  if (r.rfq.visibility === 'public' && r.shareTokenHash === null) return PUBLIC     // everyone's: one shared object, not one per quote
   return { visibility: r.rfq.visibility, agentId: r.rfq.agentId, shareTokenHash: r.shareTokenHash }
 }
 

@@ -206,7 +206,8 @@ describe('a cluster of three nodes is one venue', () => {
     for (const n of nodes) {
       assert.ok(!(await get(n.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === rfq.rfqId), 'not listed without the token')
       assert.equal((await get(n.relay, `/quotes?rfqId=${rfq.rfqId}`)).status, 404)
-      const sealed = await get(n.relay, `/quotes?rfqId=${rfq.rfqId}&shareToken=${rfq.shareToken}`)
+      // the quote's word reaches the other nodes within a batch (CLUSTER_BATCH_MS) and a NATS hop
+      const sealed = await waitFor(() => get(n.relay, `/quotes?rfqId=${rfq.rfqId}&shareToken=${rfq.shareToken}`), r => r.body.count === 1, 1000)
       assert.equal(sealed.status, 200)
       assert.equal(sealed.body.count, 1)
     }
@@ -216,7 +217,7 @@ describe('a cluster of three nodes is one venue', () => {
   test('hostile cluster messages (not msgpack, not a batch, a batch of bad events, bad limit hits) are dropped and counted; the venue goes on', async () => {
     const { connect } = await import('@nats-io/transport-node')
     const nc = await connect({ servers: nats.url })
-    const subject = (name: string) => `rfq.v1.31337.${ZERO}.${name}`
+    const subject = (name: string) => `rfq.v2.31337.${ZERO}.${name}`
     const { Packr } = await import('msgpackr')
     const packr = new Packr({ useRecords: false })
     const dropped = async () => Number(/^cluster_messages_dropped_total (\d+)/m.exec(await (await fetch(`${nodes[2]!.api}/metrics`)).text())?.[1])
@@ -224,12 +225,13 @@ describe('a cluster of three nodes is one venue', () => {
     nc.publish(subject('events'), new Uint8Array([0xc1, 0xff, 0x00]))                                  // not msgpack
     nc.publish(subject('events'), packr.pack({ n: 'x', s: 'one', e: 7 }))                              // not a batch
     nc.publish(subject('events'), packr.pack({ n: 'x', s: 1, e: [{ t: 'nonsense' }, { t: 'created', rfq: { amountIn: 'not a number' } }, null,
-      { t: 'created', rfq: { amountIn: null, amountOut: null, createdAt: 0 } }, { t: 'quoted', q: ['rfq_x'] }] }))
+      { t: 'created', rfq: { amountIn: null, amountOut: null, createdAt: 0 } }, { t: 'quoted', q: ['rfq_x'] }, ['rfq_x'],
+      ['rfq_x', '0xab', null, null, null, null, null, 1, '1', 1, 7, 'not a time']] }))
     nc.publish(subject('limits'), packr.pack([['relay.ws', '127.0.0.1', -5], ['api', 7, 1], 'x', ['terminal', '1.2.3.4', 1e12]]))
     nc.publish(subject('nodes'), new Uint8Array(70_000))
     await nc.flush()
     await nc.close()
-    await waitFor(dropped, n => n >= before + 7, 3000)
+    await waitFor(dropped, n => n >= before + 9, 3000)
     // no ghost peer from a heartbeat that is not a node's name
     assert.deepEqual((await get(nodes[2]!.relay, '/health')).body.cluster.peers, ['n1', 'n2'])
     // every node still serves, and still fans out
@@ -277,6 +279,8 @@ describe('a cluster of three nodes is one venue', () => {
     for (const [i, maker] of makers.entries()) for (const rfq of rfqs) {
       frames.push({ node: i % 3, frame: JSON.stringify({ type: 'QUOTE_SUBMIT', data: { rfqId: rfq.rfqId, ...(await quoteFor(maker, rfq)) } }) })
     }
+    const reconciles = async (n: EngineProc) => Number(/^cluster_reconciles_total (\d+)/m.exec(await (await fetch(`${n.api}/metrics`)).text())?.[1])
+    const reconcilesBefore = await Promise.all([b, c].map(reconciles))
     // a stream across the three nodes; the victim dies a third of the way in
     let killed: Promise<number> | undefined
     for (const [i, f] of frames.entries()) {
@@ -293,6 +297,13 @@ describe('a cluster of three nodes is one venue', () => {
     assert.ok(seen.size > 0)
     const stored = new Set((await db.sql`select rfq_id || ':' || maker as k from quotes where rfq_id in ${db.sql(rfqs.map(r => r.rfqId))}`).map(r => r.k as string))
     for (const k of seen) assert.ok(stored.has(k), `broadcast but not stored: ${k}`)
+    // what the victim stored in its last moments may have died in its outbox: when its heartbeats stop, the
+    // survivors read the store, and show every stored quote of its RFQs
+    for (const [i, n] of [b, c].entries()) await waitFor(() => reconciles(n), k => k > reconcilesBefore[i]!, 6000)
+    for (const n of [b, c]) for (const r of rfqs) {
+      const inStore = (await db.sql`select count(*)::int as n from quotes where rfq_id = ${r.rfqId}`)[0]!.n as number
+      await waitFor(async () => (await get(n.relay, `/quotes?rfqId=${r.rfqId}`)).body.count, k => k === inStore, 3000)
+    }
 
     // the dead node's RFQs take quotes through the survivors within 5 s, and can be cancelled there
     const late = account()

@@ -3,7 +3,7 @@
 // and a message that is not a batch is refused rather than half-applied.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { toWire, fromWire, packBatch, unpackBatch } from '../../engine/cluster/wire.js'
+import { toWire, fromWire, packBatch, unpackBatch, UnknownRfq } from '../../engine/cluster/wire.js'
 import type { RfqEvent } from '../../actors/rfqTypes.js'
 import { makeRfq } from '../relay/helpers.js'
 
@@ -24,7 +24,7 @@ test('events round-trip exactly through a batch; the share token stays home; exp
   assert.ok(!Buffer.from(bytes).includes('secret-token'), 'the token itself never leaves the node')
   const batch = unpackBatch(bytes)
   assert.deepEqual([batch.origin, batch.seq], ['n1', 7])
-  const back = batch.events.map(fromWire)
+  const back = batch.events.map(w => fromWire(w))
   assert.deepEqual(back, events.map(e => e.type === 'rfq.created' ? { ...e, rfq: { ...e.rfq, shareToken: null }, remote: true } : { ...e, remote: true }))
   assert.equal((back[0] as Extract<RfqEvent, { type: 'rfq.created' }>).rfq.amountIn, 2n ** 200n + 7n)
 })
@@ -33,4 +33,25 @@ test('a message that is not a batch, or an event of an unknown kind, is refused'
   assert.throws(() => unpackBatch(new Uint8Array([0xc1])))
   assert.throws(() => unpackBatch(packBatch('n1', 1, []).subarray(0, 3)))
   assert.throws(() => fromWire({ t: 'nonsense' } as never), /unknown cluster event/)
+})
+
+test('a quote travels without the terms it shares with its RFQ, and takes them back from the receiver\'s RFQ', () => {
+  const rfq = makeRfq({ amountIn: 5n * 10n ** 18n })
+  const terms = { id: rfq.id, taker: rfq.taker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut, amountIn: rfq.amountIn!.toString(), amountOut: null }
+  const mk = (taker: string) => ({ rfqId: rfq.id, signature: '0x' + '1b'.repeat(65) as `0x${string}`, receivedAt: new Date(1_700_000_000_456),
+    quote: { maker: '0x00000000000000000000000000000000000000bb' as const, taker: taker as `0x${string}`, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
+      amountIn: terms.amountIn, amountOut: '123456789', expiry: rfq.expiry, nonce: '7', deadline: rfq.expiry } })
+  const own = mk(rfq.taker), anyone = mk('0x0000000000000000000000000000000000000000')
+  const full = packBatch('n1', 1, [toWire({ type: 'rfq.quoted', rfqId: rfq.id, quote: own })!])
+  const compact = packBatch('n1', 1, [toWire({ type: 'rfq.quoted', rfqId: rfq.id, quote: own }, terms)!, toWire({ type: 'rfq.quoted', rfqId: rfq.id, quote: anyone }, terms)!])
+  assert.ok(!Buffer.from(compact).includes(rfq.tokenIn.slice(2)) && Buffer.from(full).includes(rfq.tokenIn.slice(2)), 'the RFQ\'s tokens stay home')
+  const [a, b] = unpackBatch(compact).events.map(w => fromWire(w, id => id === rfq.id ? terms : undefined)) as Extract<RfqEvent, { type: 'rfq.quoted' }>[]
+  assert.deepEqual(a, { type: 'rfq.quoted', rfqId: rfq.id, quote: own, remote: true })
+  assert.deepEqual(b!.quote, anyone)
+  assert.ok(a!.quote.quote.tokenIn === terms.tokenIn && a!.rfqId === terms.id, 'the receiver\'s strings, one per RFQ')
+  // a receiver that does not hold the RFQ cannot fill the terms in: it is told which RFQ to read from the store
+  assert.throws(() => fromWire(unpackBatch(compact).events[0]!), (e: unknown) => e instanceof UnknownRfq && e.rfqId === rfq.id)
+  // terms that differ from the receiver's RFQ travel whole and win
+  const other = { ...own, quote: { ...own.quote, amountIn: '999' } }
+  assert.equal((fromWire(toWire({ type: 'rfq.quoted', rfqId: rfq.id, quote: other }, terms)!, () => terms) as Extract<RfqEvent, { type: 'rfq.quoted' }>).quote.quote.amountIn, '999')
 })
