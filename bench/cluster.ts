@@ -2,7 +2,9 @@
 // PostgreSQL, engine processes with one pool thread each), as accepted quotes per engine CPU-second (user +
 // system time of every engine process, its worker threads included, from /proc), and the cross-node latency
 // from a submit at node B to its QUOTE_BROADCAST at node C (p50/p99), beside the same-node latency at B.
-// Run: node dist/bench/cluster.js   (BENCH_RATE, BENCH_SECONDS)
+// The 1-node and the 3-node cluster run side by side (each its own nats-server and database) and take turns,
+// BENCH_ROUNDS rounds each, so a drift in the machine's load between the two is spread over both.
+// Run: node dist/bench/cluster.js   (BENCH_RATE, BENCH_SECONDS, BENCH_ROUNDS)
 import { readFileSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -13,29 +15,40 @@ import { startEngineProcess, type EngineProcess } from './lib/engineProcess.js'
 import { registerTaker, tokenPair, createRfqs, relayDomain } from './lib/venueClient.js'
 import { freshMakers, presignQuotes } from './lib/presign.js'
 import { runStep, pct, type StepResult } from './lib/relayLoad.js'
+import { wakeCost } from './lib/wakeCost.js'
+import { applyCost } from './lib/applyCost.js'
 
 parseCli('cluster.js', benchUsage('cluster', 'Quotes per engine CPU-second at 1 and 3 nodes, and cross-node submit-to-broadcast latency.',
-  { BENCH_RATE: 'quotes offered per second (4000)', BENCH_SECONDS: 'seconds per run (6)' }), {})
+  { BENCH_RATE: 'quotes offered per second (4000)', BENCH_SECONDS: 'seconds per run (6)', BENCH_ROUNDS: 'runs of each cluster, taking turns (3)' }), {})
 
-const RATE = Number(process.env.BENCH_RATE ?? 4000), SECONDS = Number(process.env.BENCH_SECONDS ?? 6)
+const RATE = Number(process.env.BENCH_RATE ?? 4000), SECONDS = Number(process.env.BENCH_SECONDS ?? 6), ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const TICKS_PER_SEC = 100     // Linux USER_HZ: /proc/<pid>/stat times are in these
 
-/** user + system CPU seconds of a process (all its threads), from /proc/<pid>/stat. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+/** user + system CPU seconds of a process (all its threads), or of its main thread only, from /proc. */
+function cpuSeconds(pid: number, mainThread = false): number {
+  const stat = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8')
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')      // after "pid (comm) "
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SEC       // utime, stime (fields 14 and 15)
 }
 
-let nats: NatsServer
 const limits = { RATE_LIMIT_PER_MIN: '1000000000', PUBLIC_RATE_LIMIT_PER_MIN: '1000000', AGENT_RATE_PER_MIN: '1000000', AGENT_RATE_PER_HOUR: '10000000',
   MAX_ACTIVE_RFQS_PER_WALLET: '1000', RELAY_REST_RATE_LIMIT_PER_MIN: '1000000',
   // every quote admitted: this bench measures the CPU a quote costs, not admission control (bench/relay.ts does)
   RELAY_ADMISSION_MS: '0' }
 
-async function cluster(n: number, run: (nodes: EngineProcess[], urls: { ws: string[]; http: string[]; api: string[] }) => Promise<void>): Promise<void> {
+interface Urls { ws: string[]; http: string[]; api: string[] }
+interface Cluster { n: number; nodes: EngineProcess[]; urls: Urls; stop(): Promise<void> }
+
+/** n engine processes (one pool thread each) on their own nats-server and database. */
+async function startCluster(n: number): Promise<Cluster> {
+  const nats: NatsServer = await startNatsServer()
   const db = await benchDatabase(`cluster${n}`)
   const nodes: EngineProcess[] = []
+  const stop = async () => {
+    await Promise.all(nodes.map(e => e.stop()))
+    await db.drop()
+    await nats.stop()
+  }
   try {
     for (let i = 1; i <= n; i++) {
       nodes.push(await startEngineProcess({ ...limits, DATABASE_URL: db.url, NATS_URL: nats.url, NODE_ID: `node-${i}`, POOL_THREADS: '1',
@@ -50,16 +63,19 @@ async function cluster(n: number, run: (nodes: EngineProcess[], urls: { ws: stri
         await new Promise(r => setTimeout(r, 50))
       }
     }
-    await run(nodes, urls)
-  } finally {
-    await Promise.all(nodes.map(e => e.stop()))
-    await db.drop()
+    return { n, nodes, urls, stop }
+  } catch (err) {
+    await stop().catch(() => {})
+    throw err
   }
 }
 
 /** Paced quotes on fresh RFQs: submitters spread over `submitAt`, the observer at `observeAt`. */
-async function drive(urls: { ws: string[]; http: string[]; api: string[] }, submitAt: string[], observeAt: string, rate: number, seconds: number): Promise<StepResult> {
-  const key = await registerTaker(urls.api[0]!)
+const takers = new Map<string, Promise<string>>()      // one taker per cluster: registrations are rate-limited per IP
+
+async function drive(urls: Urls, submitAt: string[], observeAt: string, rate: number, seconds: number): Promise<StepResult> {
+  if (!takers.has(urls.api[0]!)) takers.set(urls.api[0]!, registerTaker(urls.api[0]!))
+  const key = await takers.get(urls.api[0]!)!
   const [tokenIn, tokenOut] = await tokenPair(urls.api[0]!)
   const rfqs = await createRfqs(urls.api[0]!, key, 50, { tokenIn, tokenOut, amountIn: 10n ** 18n, ttlSeconds: 120 })
   const domain = await relayDomain(urls.http[0]!)
@@ -71,52 +87,76 @@ async function drive(urls: { ws: string[]; http: string[]; api: string[] }, subm
   return runStep({ relayUrl: submitAt, observerUrl: observeAt, quotes, rate, connections: 6, drainSecs: 10 })
 }
 
-const results: Record<string, { accepted: number; cpu: number; perCpuSec: number; errors: Record<string, number> }> = {}
-const latency: Record<string, { p50: number; p99: number; accepted: number }> = {}
-const batching: Record<string, { events: number; messages: number }> = {}
-let decomposition: { node: string; usPerQuote: number }[] = []
+/** The load spread over every node of the cluster, as accepted quotes and the engine CPU they took. */
+async function measure(c: Cluster, rate = RATE): Promise<{ accepted: number; cpu: number; main: number; errors: Record<string, number> }> {
+  const before = c.nodes.map(e => cpuSeconds(e.child.pid!)), beforeMain = c.nodes.map(e => cpuSeconds(e.child.pid!, true))
+  const step = await drive(c.urls, c.urls.ws, c.urls.ws[0]!, rate, SECONDS)
+  const cpu = c.nodes.reduce((s, e, i) => s + cpuSeconds(e.child.pid!) - before[i]!, 0)
+  const main = c.nodes.reduce((s, e, i) => s + cpuSeconds(e.child.pid!, true) - beforeMain[i]!, 0)
+  return { accepted: step.accepted, cpu, main, errors: step.errors }
+}
+
+async function batching(c: Cluster): Promise<{ events: number; messages: number }> {
+  let events = 0, messages = 0
+  for (const api of c.urls.api) {
+    const m = await (await fetch(`${api}/metrics`)).text()
+    events += Number(/^cluster_events_sent_total (\d+)/m.exec(m)?.[1] ?? 0)
+    messages += Number(/^cluster_messages_sent_total (\d+)/m.exec(m)?.[1] ?? 0)
+  }
+  return { events, messages }
+}
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
 
 async function main(): Promise<void> {
-  nats = await startNatsServer()
-  for (const n of [1, 3]) {
-    await cluster(n, async (nodes, urls) => {
-      await drive(urls, urls.ws, urls.ws[0]!, 500, 2)               // warm-up: JIT, pools, connections
-      const before = nodes.map(e => cpuSeconds(e.child.pid!))
-      const step = await drive(urls, urls.ws, urls.ws[0]!, RATE, SECONDS)
-      const cpu = nodes.reduce((s, e, i) => s + cpuSeconds(e.child.pid!) - before[i]!, 0)
-      results[`${n} node${n > 1 ? 's' : ''}`] = { accepted: step.accepted, cpu, perCpuSec: step.accepted / cpu, errors: step.errors }
-      let events = 0, messages = 0
-      for (const api of urls.api) {
-        const m = await (await fetch(`${api}/metrics`)).text()
-        events += Number(/^cluster_events_sent_total (\d+)/m.exec(m)?.[1] ?? 0)
-        messages += Number(/^cluster_messages_sent_total (\d+)/m.exec(m)?.[1] ?? 0)
-      }
-      batching[`${n} node${n > 1 ? 's' : ''}`] = { events, messages }
-      if (n === 3) {
-        // where the extra CPU goes: every quote submitted at node 1, so nodes 2 and 3 only apply its word
-        const split = nodes.map(e => cpuSeconds(e.child.pid!))
-        const one = await drive(urls, [urls.ws[0]!], urls.ws[0]!, Math.round(RATE / 2), SECONDS)
-        decomposition = nodes.map((e, i) => ({ node: `node-${i + 1}`, usPerQuote: (cpuSeconds(e.child.pid!) - split[i]!) / one.accepted * 1e6 }))
-        const cross = await drive(urls, [urls.ws[1]!], urls.ws[2]!, 500, 4)
-        const same = await drive(urls, [urls.ws[1]!], urls.ws[1]!, 500, 4)
-        latency['submit at B, broadcast at C'] = { p50: pct(cross.latency, 50), p99: pct(cross.latency, 99), accepted: cross.accepted }
-        latency['submit at B, broadcast at B'] = { p50: pct(same.latency, 50), p99: pct(same.latency, 99), accepted: same.accepted }
-      }
-    })
-  }
-  await nats.stop()
+  const wake = await wakeCost()
+  const hotApply = await applyCost()
+  const one = await startCluster(1)
+  let three: Cluster | undefined
+  try {
+    three = await startCluster(3)
+    for (const c of [one, three]) await drive(c.urls, c.urls.ws, c.urls.ws[0]!, 500, 2)      // warm-up: JIT, pools, connections
+    const runs: Record<1 | 3, Awaited<ReturnType<typeof measure>>[]> = { 1: [], 3: [] }
+    for (let r = 0; r < ROUNDS; r++) for (const c of [one, three]) runs[c.n as 1 | 3].push(await measure(c))
+    const sent = { 1: await batching(one), 3: await batching(three) }
+    // the same node at a third of the rate: what a node's share of a 3-node venue costs it before any replication
+    const third = await measure(one, Math.round(RATE / 3))
 
-  console.log(`\nquotes per engine CPU-second, ${RATE}/s offered for ${SECONDS} s (every node one pool thread; one nats-server, one PostgreSQL):`)
-  for (const [name, r] of Object.entries(results)) {
-    console.log(`  ${name.padEnd(8)} ${String(r.accepted).padStart(6)} accepted  ${r.cpu.toFixed(2).padStart(6)} CPU-s  ${r.perCpuSec.toFixed(0).padStart(6)} quotes/CPU-s${Object.keys(r.errors).length ? `  errors ${JSON.stringify(r.errors)}` : ''}`)
+    // where the extra CPU goes: every quote submitted at node 1, so nodes 2 and 3 only apply its word
+    const split = three.nodes.map(e => cpuSeconds(e.child.pid!))
+    const single = await drive(three.urls, [three.urls.ws[0]!], three.urls.ws[0]!, Math.round(RATE / 2), SECONDS)
+    const decomposition = three.nodes.map((e, i) => ({ node: `node-${i + 1}`, usPerQuote: (cpuSeconds(e.child.pid!) - split[i]!) / single.accepted * 1e6 }))
+    const cross = await drive(three.urls, [three.urls.ws[1]!], three.urls.ws[2]!, 500, 4)
+    const same = await drive(three.urls, [three.urls.ws[1]!], three.urls.ws[1]!, 500, 4)
+
+    console.log(`\nquotes per engine CPU-second, ${RATE}/s offered for ${SECONDS} s, ${ROUNDS} rounds taking turns (every node one pool thread; each cluster its own nats-server and PostgreSQL):`)
+    for (let r = 0; r < ROUNDS; r++) {
+      const a = runs[1][r]!, b = runs[3][r]!
+      const errs = [a, b].map(x => Object.keys(x.errors).length ? ` errors ${JSON.stringify(x.errors)}` : '').join('')
+      console.log(`  round ${r + 1}: 1 node ${a.accepted} in ${a.cpu.toFixed(2)} CPU-s = ${(a.accepted / a.cpu).toFixed(0)}/CPU-s, 3 nodes ${b.accepted} in ${b.cpu.toFixed(2)} CPU-s = ${(b.accepted / b.cpu).toFixed(0)}/CPU-s, ratio ${((b.accepted / b.cpu) / (a.accepted / a.cpu)).toFixed(2)}${errs}`)
+    }
+    const per = (n: 1 | 3) => sum(runs[n].map(x => x.accepted)) / sum(runs[n].map(x => x.cpu))
+    console.log(`  all rounds: 1 node ${per(1).toFixed(0)}/CPU-s (${(1e6 / per(1)).toFixed(0)} us a quote), 3 nodes ${per(3).toFixed(0)}/CPU-s (${(1e6 / per(3)).toFixed(0)} us a quote)`)
+    console.log(`  3 nodes / 1 node: ${(per(3) / per(1)).toFixed(2)} (target 0.85)`)
+    // the main threads (relay, actors, store, NATS) against the rest (the pool thread recovering signers, V8's helpers)
+    const us = (n: 1 | 3, f: (x: Awaited<ReturnType<typeof measure>>) => number) => sum(runs[n].map(f)) / sum(runs[n].map(x => x.accepted)) * 1e6
+    console.log(`  us a quote, main threads + other threads (pool, GC): 1 node ${us(1, x => x.main).toFixed(0)} + ${us(1, x => x.cpu - x.main).toFixed(0)}, 3 nodes ${us(3, x => x.main).toFixed(0)} + ${us(3, x => x.cpu - x.main).toFixed(0)}`)
+    console.log(`  1 node at a third of the rate (${Math.round(RATE / 3)}/s): ${(third.cpu / third.accepted * 1e6).toFixed(0)} us a quote (a node's share of the 3-node load, before any replication)`)
+    for (const n of [1, 3] as const) console.log(`  ${n} node${n > 1 ? 's' : ''}: ${sent[n].events} events in ${sent[n].messages} NATS messages (${(sent[n].events / Math.max(1, sent[n].messages)).toFixed(1)} a message)`)
+    console.log(`\nevery quote at node-1 (${Math.round(RATE / 2)}/s), engine CPU per quote: ${decomposition.map(d => `${d.node} ${d.usPerQuote.toFixed(0)} us`).join(', ')}`)
+    console.log('  (node-1 takes, recovers, stores and broadcasts each quote; node-2 and node-3 only apply its word)')
+    const applied = (decomposition[1]!.usPerQuote + decomposition[2]!.usPerQuote) / 2, oneUs = 1e6 / per(1)
+    console.log(`  references: one wake-up of an idle Node process costs ${wake.toFixed(0)} us of CPU on this machine (bench/lib/wakeCost.ts);`)
+    console.log(`  applying a quote back to back, awake, costs ${hotApply.toFixed(1)} us (bench/lib/applyCost.ts) against ${applied.toFixed(0)} us on a node here`)
+    console.log(`  estimate for a core per node (apply at its awake cost): 3 nodes / 1 node = ${oneUs.toFixed(0)} / (${oneUs.toFixed(0)} + 2 x ${hotApply.toFixed(1)}) = ${(oneUs / (oneUs + 2 * hotApply)).toFixed(2)}`)
+    console.log('\nlatency, 500 quotes/s for 4 s on the 3-node cluster (ms):')
+    for (const [name, l] of [['submit at B, broadcast at C', cross], ['submit at B, broadcast at B', same]] as const) {
+      console.log(`  ${name.padEnd(30)} p50 ${pct(l.latency, 50).toFixed(2)}  p99 ${pct(l.latency, 99).toFixed(2)}  (${l.accepted} quotes)`)
+    }
+  } finally {
+    await three?.stop()
+    await one.stop()
   }
-  const one = results['1 node']!.perCpuSec, three = results['3 nodes']!.perCpuSec
-  console.log(`  3 nodes / 1 node: ${(three / one).toFixed(2)} (target 0.85)`)
-  for (const [name, b] of Object.entries(batching)) console.log(`  ${name}: ${b.events} events in ${b.messages} NATS messages (${(b.events / Math.max(1, b.messages)).toFixed(1)} a message)`)
-  console.log(`\nevery quote at node-1 (${Math.round(RATE / 2)}/s), engine CPU per quote: ${decomposition.map(d => `${d.node} ${d.usPerQuote.toFixed(0)} us`).join(', ')}`)
-  console.log('  (node-1 takes, recovers, stores and broadcasts each quote; node-2 and node-3 only apply its word)')
-  console.log('\nlatency, 500 quotes/s for 4 s on the 3-node cluster (ms):')
-  for (const [name, l] of Object.entries(latency)) console.log(`  ${name.padEnd(30)} p50 ${l.p50.toFixed(2)}  p99 ${l.p99.toFixed(2)}  (${l.accepted} quotes)`)
 }
 
 // a failure (nats-server missing, no database) is one line, never a stack trace
