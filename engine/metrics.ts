@@ -13,7 +13,7 @@ export interface Metrics {
 export function createMetrics(): Metrics {
   const registry = new Registry()
   // The event-loop lag histogram samples with a timer. prom-client's default (every 10 ms) wakes an idle
-  // engine 100 times a second, and on these machines a wake-up costs ~150 us of CPU: 26 ms of CPU a second
+  // engine 100 times a second, and on these machines a wake-up costs ~170-215 us of CPU: 26 ms of CPU a second
   // for a node doing nothing, a tenth of a core per ten nodes. Every 100 ms still catches any stall that
   // matters to a scrape every 15 s (a stall delays the next sample), at a tenth of the cost.
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 100 })

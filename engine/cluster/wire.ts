@@ -3,6 +3,7 @@
 // with its share token's hash only (the token itself never leaves the node that created the RFQ).
 import { Packr } from 'msgpackr'
 import type { AcceptedQuote, Address, QuoteTerms, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
+import { ZERO_ADDRESS } from '../../workers/values/index.js'
 
 const packr = new Packr({ useRecords: false })
 
@@ -16,13 +17,10 @@ type WireRfq = Omit<Rfq, 'amountIn' | 'amountOut' | 'createdAt' | 'shareToken'> 
  */
 type WireQuote = [string, string, string | 0 | null, string | null, string | null, string | null, string | null, number, string, number, string, number]
 
-
 /** A quote for an RFQ this node does not hold: the caller reads the RFQ (and its quotes) from the store. */
 export class UnknownRfq extends Error {
   constructor(readonly rfqId: string) { super(`quote for RFQ ${rfqId}, which this node does not hold`) }
 }
-
-const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
 
 /** One event as it travels (inside a batch). */
 export type WireEvent = (
@@ -101,20 +99,22 @@ function quoteFromWire(w: WireQuote, termsOf: (rfqId: string) => QuoteTerms | un
   if (w.length !== 12 || typeof w[0] !== 'string' || typeof w[1] !== 'string' || typeof w[10] !== 'string' || typeof w[11] !== 'number') throw new Error('not a quote')
   const [id, maker, taker, tokenIn, tokenOut, amountIn, amountOut, expiry, nonce, deadline, signature, receivedAt] = w
   const t = termsOf(id)
-  const term = <K extends keyof QuoteTerms>(v: QuoteTerms[K] | null, k: K): QuoteTerms[K] => {
-    if (v !== null) return v
-    if (!t) throw new UnknownRfq(id)
-    if (t[k] === null) throw new Error('not a quote')
-    return t[k]
-  }
   const rfqId = t?.id ?? id           // the RFQ's own string, kept once for all its quotes
   const quote: AcceptedQuote = { rfqId, signature: signature as AcceptedQuote['signature'], receivedAt: new Date(receivedAt),
     quote: {
-      maker: maker as Address, taker: taker === 0 ? ZERO_ADDRESS : term(taker as Address | null, 'taker'),
-      tokenIn: term(tokenIn as Address | null, 'tokenIn'), tokenOut: term(tokenOut as Address | null, 'tokenOut'),
-      amountIn: term(amountIn, 'amountIn')!, amountOut: term(amountOut, 'amountOut')!, expiry, nonce, deadline,
+      maker: maker as Address, taker: taker === 0 ? ZERO_ADDRESS : term(taker as Address | null, t, 'taker', id),
+      tokenIn: term(tokenIn as Address | null, t, 'tokenIn', id), tokenOut: term(tokenOut as Address | null, t, 'tokenOut', id),
+      amountIn: term(amountIn, t, 'amountIn', id)!, amountOut: term(amountOut, t, 'amountOut', id)!, expiry, nonce, deadline,
     } }
   return { type: 'rfq.quoted', rfqId, quote, remote: true }
+}
+
+/** A field as it travelled, or (null) its RFQ's; a plain function, not a closure per quote on the apply path. */
+function term<K extends keyof QuoteTerms>(v: QuoteTerms[K] | null, t: QuoteTerms | undefined, k: K, id: string): QuoteTerms[K] {
+  if (v !== null) return v
+  if (!t) throw new UnknownRfq(id)
+  if (t[k] === null) throw new Error('not a quote')
+  return t[k]
 }
 
 const str = (v: bigint | null) => v === null ? null : v.toString()

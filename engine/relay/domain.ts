@@ -4,8 +4,7 @@
 import type { Config } from '../config.js'
 import type { Domain } from '../../workers/sig/types.js'
 import { DOMAIN_VERSION } from '../../workers/sig/quoteHash.js'
-
-export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000' as const
+import { ZERO_ADDRESS } from '../../workers/values/index.js'
 
 export function relayDomain(config: Pick<Config, 'EIP712_NAME' | 'CHAIN_ID' | 'SPOT_RFQ_ADDRESS'>): Domain & { chainId: number } {
   return { name: config.EIP712_NAME, version: DOMAIN_VERSION, chainId: config.CHAIN_ID, verifyingContract: config.SPOT_RFQ_ADDRESS ?? ZERO_ADDRESS }
