@@ -165,6 +165,14 @@ export class RfqBook implements RfqDirectory {
     return id === undefined ? undefined : this.live.get(id)?.rfq
   }
 
+  /** The same, and on a cluster node one whose creation's word has not arrived yet is read from the store. */
+  async findByShareToken(token: string): Promise<Rfq | undefined> {
+    const here = this.rfqForShareToken(token)
+    if (here || !this.replica) return here
+    const id = await this.replica.adoptShared(hashShareToken(token))
+    return id === undefined ? undefined : this.live.get(id)?.rfq
+  }
+
   /** The RFQ's visibility and share-token check without asking its actor (REST reads, broadcasts, once per quote). */
   peek(id: string): { readonly rfq: Rfq; readonly shareTokenHash: string | null } | undefined {
     return this.live.get(id)

@@ -15,6 +15,8 @@ export interface StoredEnd { status: 'CANCELLED' | 'FILLED' | 'EXPIRED'; at: Dat
 /** What a replica reads from the shared store: a live RFQ this node has not heard of, and how one ended. */
 export interface ReplicaStorePort {
   liveRfq(id: string): Promise<RestoredRfq | undefined>
+  /** the live RFQ whose share token hashes to this, if any */
+  liveShared(shareTokenHash: string): Promise<RestoredRfq | undefined>
   /** undefined while it is open */
   endOf(id: string): Promise<StoredEnd | undefined>
 }
@@ -92,6 +94,22 @@ export class Replica {
       this.adopting.set(id, pending)
     }
     return pending
+  }
+
+  /**
+   * A private RFQ asked for by its share token before its creation's word reached this node (the token's holder
+   * may subscribe here the moment the creating node answered): read from the store by the token's hash.
+   * The id once it is in the book; undefined for a token that opens nothing live.
+   */
+  async adoptShared(shareTokenHash: string): Promise<string | undefined> {
+    let r: RestoredRfq | undefined
+    try { r = await this.store.liveShared(shareTokenHash) } catch (err) {
+      this.host.onWarn?.('live RFQ not read from the store by its share token', { err })
+      return undefined
+    }
+    if (!r) return undefined
+    if (!this.host.entry(r.rfq.id)) { this.join(r); if (this.host.entry(r.rfq.id)) this.adopted++ }
+    return this.host.entry(r.rfq.id) ? r.rfq.id : undefined
   }
 
   /** The store refused a write because the RFQ is closed there: the replica ends as the store says. */

@@ -17,7 +17,7 @@ export async function applyCost(quotes = 60_000): Promise<number> {
   const book = new RfqBook(new ActorSystem(), {
     // the store is never reached on this path: a replica writes nothing
     store: { insertRfq: async () => {}, persistStatus: async () => {}, commitQuote: async () => {} },
-    replica: { liveRfq: async () => undefined, endOf: async () => undefined },
+    replica: { liveRfq: async () => undefined, liveShared: async () => undefined, endOf: async () => undefined },
     recoverSigner: async () => null, ttlSecs: 3600,
   })
   const index = new LiveIndex(book.events)

@@ -31,7 +31,8 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
     },
     // a cluster node's replicas read what the cluster's word leaves open from the shared store
     replica: c.NATS_URL ? {
-      liveRfq: async id => (await loadLiveRfqs(sql, c.RFQ_TTL_SECS, Date.now(), id))[0],
+      liveRfq: async id => (await loadLiveRfqs(sql, c.RFQ_TTL_SECS, Date.now(), { id }))[0],
+      liveShared: async shareTokenHash => (await loadLiveRfqs(sql, c.RFQ_TTL_SECS, Date.now(), { shareTokenHash }))[0],
       endOf: id => endOfRfq(sql, id),
     } : undefined,
     recoverSigner: quoteSigner(ctx, domain),

@@ -154,7 +154,7 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
       case 'CANCEL_REQUEST': return void cancel(ws, d)
       case 'PING': return send(ws, s, { type: 'PONG', data: {} })
       case 'PONG': return
-      case 'SUBSCRIBE': return subscribe(ws, d)
+      case 'SUBSCRIBE': return void subscribe(ws, d)
       // never stringify a client's value: a deeply nested one overflows the stack, a bigint throws
       default: return sendError(ws, s, RelayErrors.unknownType(describeValue(type)))
     }
@@ -198,7 +198,7 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
     }
   }
 
-  function subscribe(ws: WebSocket<Session>, d: Record<string, unknown>): void {
+  async function subscribe(ws: WebSocket<Session>, d: Record<string, unknown>): Promise<void> {
     const s = ws.getUserData()
     if (Array.isArray(d.channels)) {
       const wanted = new Set(d.channels.filter((c): c is Channel => CHANNELS.includes(c as Channel)))
@@ -214,6 +214,12 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
       // the RFQ was announced before this maker had its token: announce it again, to this socket only
       const rfq = o.book.rfqForShareToken(d.shareToken)
       if (rfq) { rfqIds.push(rfq.id); send(ws, s, rfqBroadcast(rfq)) }
+      else {
+        // a cluster node the creation's word has not reached yet reads it from the store (the creator's answer,
+        // and so the token, can beat the word); joining the book announced it on the token's topic, to this socket
+        const adopted = await o.book.findByShareToken(d.shareToken)
+        if (adopted) rfqIds.push(adopted.id)
+      }
     }
     send(ws, s, { type: 'SUBSCRIBED', data: { channels: [...s.channels], rfqIds } })
   }

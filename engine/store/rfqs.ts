@@ -36,12 +36,13 @@ export async function endOfRfq(sql: Sql, rfqId: string): Promise<StoredEnd | und
  * RFQs still open whose relay lifetime (the earlier of expiry and created_at + ttl) has not ended,
  * with their stored quotes: what the book held when the engine stopped.
  */
-export async function loadLiveRfqs(sql: Sql, ttlSecs: number, nowMs = Date.now(), onlyId?: string): Promise<RestoredRfq[]> {
+export async function loadLiveRfqs(sql: Sql, ttlSecs: number, nowMs = Date.now(), only?: { id: string } | { shareTokenHash: string }): Promise<RestoredRfq[]> {
   const nowSec = Math.floor(nowMs / 1000)
   const rows = await sql`
     select * from rfqs
     where status in ('OPEN', 'QUOTED') and expiry > ${nowSec}
-      and created_at > ${new Date(nowMs - ttlSecs * 1000)} ${onlyId === undefined ? sql`` : sql`and id = ${onlyId}`}
+      and created_at > ${new Date(nowMs - ttlSecs * 1000)} ${only === undefined ? sql``
+        : 'id' in only ? sql`and id = ${only.id}` : sql`and share_token_hash = ${only.shareTokenHash}`}
     order by seq`
   if (!rows.length) return []
   const quotes = await quotesOfRfqs(sql, rows.map(r => r.id as string))

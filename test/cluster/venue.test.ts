@@ -18,6 +18,7 @@ import { Client, account, sign, waitFor, ZERO, type Frame } from '../relay/helpe
 import type { Quote } from '../../sdk/types.js'
 import { MakerClient } from '../../sdk/maker.js'
 import { privateKeyToAccount } from 'viem/accounts'
+import { hashShareToken } from '../../actors/book.js'
 
 const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2'
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'
@@ -212,6 +213,30 @@ describe('a cluster of three nodes is one venue', () => {
       assert.equal(sealed.body.count, 1)
     }
     await stranger.close(); await holder.close()
+  })
+
+  test('a private RFQ whose word never left its node (stored, then the node died) is found by its token on another node, and nothing by a token that opens nothing', async () => {
+    // what a node leaves behind when kill -9 lands between its commit and its next batch: the row, no word
+    const id = `rfq_${randomBytes(16).toString('hex')}`, token = randomBytes(24).toString('base64url'), expiry = nowSec() + 120
+    const adopted = async () => Number(/^cluster_rfqs_adopted_total (\d+)/m.exec(await (await fetch(`${nodes[2]!.api}/metrics`)).text())?.[1])
+    const before = await adopted()
+    await db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility, share_token_hash)
+      values (${id}, ${ZERO}, ${WETH}, ${USDC}, 0, ${AMOUNT}, ${expiry}, 'private', ${hashShareToken(token)})`
+    const holder = await Client.open(nodes[2]!.relayWs)
+    holder.send('SUBSCRIBE', { shareToken: randomBytes(24).toString('base64url') })
+    assert.deepEqual((await holder.nextOf('SUBSCRIBED')).data.rfqIds, [], 'a token that opens nothing finds nothing')
+    holder.send('SUBSCRIBE', { shareToken: token })
+    assert.deepEqual((await holder.nextOf('SUBSCRIBED')).data.rfqIds, [id])
+    await holder.next(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === id)
+    await holder.sync()
+    assert.equal(broadcasts(holder, 'RFQ_BROADCAST', id).length, 1, 'announced once')
+    assert.equal(await adopted(), before + 1)
+    const maker = account()
+    holder.send('QUOTE_SUBMIT', { rfqId: id, ...(await quoteFor(maker, { expiry })) })
+    const b = await holder.next(f => f.type === 'QUOTE_BROADCAST' && f.data.rfqId === id)
+    assert.equal(b.data.quote.maker, maker.address.toLowerCase())
+    assert.equal((await db.sql`select count(*)::int as n from quotes where rfq_id = ${id}`)[0]!.n, 1)
+    await holder.close()
   })
 
   test('hostile cluster messages (not msgpack, not a batch, a batch of bad events, bad limit hits) are dropped and counted; the venue goes on', async () => {
