@@ -17,19 +17,18 @@ import { uWS } from '../front/uws.js'
 import type { Logger } from 'pino'
 import type { RfqBook } from '../../actors/book.js'
 import { hashShareToken } from '../../actors/book.js'
-import type { AcceptedQuote, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
 import { RelayErrors, type RelayError } from '../../actors/errors.js'
 import { FixedWindowLimiter } from '../front/limits.js'
 import type { LimitRegistry } from '../front/sharedLimits.js'
 import { clientIp } from '../front/ip.js'
 import { isUnavailable } from '../store/unavailable.js'
-import { decode, encode, lazyFrames, type Encoding, type RelayMessage } from './codec.js'
+import { decode, encode, type Encoding, type RelayMessage } from './codec.js'
+import { broadcast, rfqBroadcast, type Channel } from './broadcasts.js'
 import { describeValue } from '../../workers/values/index.js'
 import { relayCancelProof, type CancelAuthMode } from './cancelAuth.js'
 import type { RfqService } from '../rfq/service.js'
 import { relayRefusal } from '../replies/relay.js'
 
-export type Channel = 'rfqs' | 'quotes'
 const CHANNELS: readonly Channel[] = ['rfqs', 'quotes']
 const MAX_SHARE_TOKENS = 64
 
@@ -108,6 +107,8 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
       sessions.add(ws)
       for (const c of s.channels) ws.subscribe(`${s.enc}:${c}`)
       for (const hash of s.shares.keys()) ws.subscribe(`${s.enc}:share:${hash}`)
+      // a token presented at connect opens its live RFQ as SUBSCRIBE does: the maker may connect after creation
+      for (const token of s.shares.values()) void announceShared(ws, s, token)
     },
     message(ws, frame, isBinary) {
       // a throw here would take the whole process (and every port) down: a bug answers one ERROR instead
@@ -211,17 +212,20 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
     const rfqIds: string[] = []
     if (typeof d.shareToken === 'string' && d.shareToken) {
       addShare(ws, d.shareToken)
-      // the RFQ was announced before this maker had its token: announce it again, to this socket only
-      const rfq = o.book.rfqForShareToken(d.shareToken)
-      if (rfq) { rfqIds.push(rfq.id); send(ws, s, rfqBroadcast(rfq)) }
-      else {
-        // a cluster node the creation's word has not reached yet reads it from the store (the creator's answer,
-        // and so the token, can beat the word); joining the book announced it on the token's topic, to this socket
-        const adopted = await o.book.findByShareToken(d.shareToken)
-        if (adopted) rfqIds.push(adopted.id)
-      }
+      const id = await announceShared(ws, s, d.shareToken)
+      if (id) rfqIds.push(id)
     }
     send(ws, s, { type: 'SUBSCRIBED', data: { channels: [...s.channels], rfqIds } })
+  }
+
+  /** The live RFQ a token opens is announced to this socket (subscribed to the token's topic already); its id. */
+  async function announceShared(ws: WebSocket<Session>, s: Session, token: string): Promise<string | undefined> {
+    // the RFQ was announced before this maker had its token: announce it again, to this socket only
+    const rfq = o.book.rfqForShareToken(token)
+    if (rfq) { send(ws, s, rfqBroadcast(rfq)); return rfq.id }
+    // a cluster node the creation's word has not reached yet reads it from the store (the creator's answer,
+    // and so the token, can beat the word); joining the book announced it on the token's topic, to this socket
+    return (await o.book.findByShareToken(token))?.id
   }
 
   function addShare(ws: WebSocket<Session>, token: string): void {
@@ -273,34 +277,4 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
 function parseChannels(raw: string | null): Set<Channel> {
   if (raw === null) return new Set(CHANNELS)
   return new Set(raw.split(',').map(c => c.trim()).filter((c): c is Channel => CHANNELS.includes(c as Channel)))
-}
-
-/** The spec's RFQ_BROADCAST data: plain address strings, amounts as strings (null when absent). */
-export function rfqBroadcast(rfq: Rfq): RelayMessage {
-  return { type: 'RFQ_BROADCAST', data: { rfqId: rfq.id, rfq: {
-    taker: rfq.taker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
-    amountIn: rfq.amountIn === null ? null : rfq.amountIn.toString(), amountOut: rfq.amountOut === null ? null : rfq.amountOut.toString(),
-    kind: rfq.kind, expiry: rfq.expiry, visibility: rfq.visibility,
-  } } }
-}
-
-export function quoteBroadcast(q: AcceptedQuote): RelayMessage {
-  return { type: 'QUOTE_BROADCAST', data: { rfqId: q.rfqId, quote: q.quote, signature: q.signature } }
-}
-
-function broadcast(app: TemplatedApp, book: RfqBook, event: RfqEvent): void {
-  let rfqId: string
-  let channel: Channel
-  if (event.type === 'rfq.created') { rfqId = event.rfq.id; channel = 'rfqs' }
-  else if (event.type === 'rfq.quoted') { rfqId = event.rfqId; channel = 'quotes' }
-  else return
-  const live = book.peek(rfqId)
-  const topic = live?.shareTokenHash ? `share:${live.shareTokenHash}` : live?.rfq.visibility === 'private' ? null : channel
-  if (topic === null) return                       // private without a token (restored): nobody may see it
-  // the message is built only when someone listens (a cluster node applies every other node's quotes)
-  const json = app.numSubscribers(`json:${topic}`) > 0, msgpack = app.numSubscribers(`msgpack:${topic}`) > 0
-  if (!json && !msgpack) return
-  const frames = lazyFrames(event.type === 'rfq.created' ? rfqBroadcast(event.rfq) : quoteBroadcast(event.quote))
-  if (json) app.publish(`json:${topic}`, frames('json'), false)
-  if (msgpack) app.publish(`msgpack:${topic}`, frames('msgpack'), true)
 }

@@ -77,8 +77,10 @@ export class Client {
 
   static async open(url: string, opts: { protocols?: string[]; binary?: boolean } = {}): Promise<Client> {
     const ws = new WebSocket(url, opts.protocols)
+    // listening before the open: a frame the relay sends from its open handler can arrive in the same read
+    const client = new Client(ws, opts.binary ?? false)
     await new Promise<void>((resolve, reject) => { ws.once('open', () => resolve()); ws.once('error', reject) })
-    return new Client(ws, opts.binary ?? false)
+    return client
   }
 
   send(type: string, data: unknown): void {

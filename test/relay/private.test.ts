@@ -30,6 +30,13 @@ test('a private RFQ reaches only token holders, and only allowed makers holding 
   const replay = await late.next(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === rfq.id)
   assert.deepEqual(replay.data, announced.data)
   assert.deepEqual((await late.nextOf('SUBSCRIBED')).data, { channels: ['rfqs', 'quotes'], rfqIds: [rfq.id] })
+  // one who connects with the token after creation is told of it at once, once, and a wrong token tells nothing
+  const connectedLate = await open(`?shareToken=${token}`)
+  assert.deepEqual((await connectedLate.next(f => f.type === 'RFQ_BROADCAST')).data, announced.data)
+  const wrongToken = await open('?shareToken=not-this-one')
+  for (const c of [connectedLate, wrongToken]) await c.sync()
+  assert.equal(connectedLate.of('RFQ_BROADCAST').length, 1)
+  assert.equal(wrongToken.frames.filter(f => f.type !== 'PONG').length, 0)
 
   const d = domainOf(t)
   const q = makeQuote(allowed, rfq)

@@ -1,0 +1,38 @@
+// What the relay broadcasts, and to whom: RFQ_BROADCAST and QUOTE_BROADCAST as the spec shapes them, published
+// on the topic that the one visibility rule allows (a public channel, or a private RFQ's share-token topic).
+import type { TemplatedApp } from '../front/uws.js'
+import type { RfqBook } from '../../actors/book.js'
+import type { AcceptedQuote, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
+import { lazyFrames, type RelayMessage } from './codec.js'
+
+export type Channel = 'rfqs' | 'quotes'
+
+/** The spec's RFQ_BROADCAST data: plain address strings, amounts as strings (null when absent). */
+export function rfqBroadcast(rfq: Rfq): RelayMessage {
+  return { type: 'RFQ_BROADCAST', data: { rfqId: rfq.id, rfq: {
+    taker: rfq.taker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
+    amountIn: rfq.amountIn === null ? null : rfq.amountIn.toString(), amountOut: rfq.amountOut === null ? null : rfq.amountOut.toString(),
+    kind: rfq.kind, expiry: rfq.expiry, visibility: rfq.visibility,
+  } } }
+}
+
+export function quoteBroadcast(q: AcceptedQuote): RelayMessage {
+  return { type: 'QUOTE_BROADCAST', data: { rfqId: q.rfqId, quote: q.quote, signature: q.signature } }
+}
+
+export function broadcast(app: TemplatedApp, book: RfqBook, event: RfqEvent): void {
+  let rfqId: string
+  let channel: Channel
+  if (event.type === 'rfq.created') { rfqId = event.rfq.id; channel = 'rfqs' }
+  else if (event.type === 'rfq.quoted') { rfqId = event.rfqId; channel = 'quotes' }
+  else return
+  const live = book.peek(rfqId)
+  const topic = live?.shareTokenHash ? `share:${live.shareTokenHash}` : live?.rfq.visibility === 'private' ? null : channel
+  if (topic === null) return                       // private without a token (restored): nobody may see it
+  // the message is built only when someone listens (a cluster node applies every other node's quotes)
+  const json = app.numSubscribers(`json:${topic}`) > 0, msgpack = app.numSubscribers(`msgpack:${topic}`) > 0
+  if (!json && !msgpack) return
+  const frames = lazyFrames(event.type === 'rfq.created' ? rfqBroadcast(event.rfq) : quoteBroadcast(event.quote))
+  if (json) app.publish(`json:${topic}`, frames('json'), false)
+  if (msgpack) app.publish(`msgpack:${topic}`, frames('msgpack'), true)
+}
