@@ -165,6 +165,11 @@ export class RfqBook implements RfqDirectory {
     return id === undefined ? undefined : this.live.get(id)?.rfq
   }
 
+  /** Cluster mode: a live RFQ whose creation's word has not reached this node is read from the store. */
+  adopt(id: string): Promise<boolean> {
+    return this.replica ? this.replica.adopt(id) : Promise.resolve(false)
+  }
+
   /** The same, and on a cluster node one whose creation's word has not arrived yet is read from the store. */
   async findByShareToken(token: string): Promise<Rfq | undefined> {
     const here = this.rfqForShareToken(token)

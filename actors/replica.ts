@@ -40,7 +40,13 @@ export class Replica {
   private readonly adopting = new Map<string, Promise<boolean>>()
   adopted = 0
 
-  constructor(private readonly store: ReplicaStorePort, private readonly host: ReplicaHost) {}
+  constructor(private readonly store: ReplicaStorePort, private readonly host: ReplicaHost) {
+    // an RFQ this node closed through the store without holding it (its creation's word still on the way)
+    // is ended here too, so that word, arriving late, brings no ghost back
+    host.events.subscribe(e => {
+      if ((e.type === 'rfq.cancelled' || e.type === 'rfq.filled' || e.type === 'rfq.expired') && !e.remote && !host.entry(e.rfqId)) this.markEnded(e.rfqId)
+    })
+  }
 
   /** Another node's event: the replica follows it, and this node's readers and sockets see it once. */
   applyRemote(e: RfqEvent): void {

@@ -131,5 +131,7 @@ export interface RfqDirectory {
   activeCount(creator: string): number
   /** a live RFQ and its share-token hash, without asking its actor (the visibility rule's input) */
   peek(id: string): { rfq: Rfq; shareTokenHash: string | null } | undefined
+  /** cluster mode: an RFQ the store has open that this node has not heard of yet joins its book; true once live here */
+  adopt?(id: string): Promise<boolean>
   readonly events: EventBus<RfqEvent>
 }

@@ -242,6 +242,49 @@ describe('a cluster of three nodes is one venue', () => {
     await holder.close(); await atConnect.close()
   })
 
+  test('a taker cancels at a node its creation\'s word has not reached (API, relay, past the TTL): it is cancelled, and the late word brings no ghost back', async () => {
+    const { connect } = await import('@nats-io/transport-node')
+    const { toWire, packBatch } = await import('../../engine/cluster/wire.js')
+    const b = nodes[1]!
+    const watcher = await Client.open(b.relayWs)
+    // what the creating node leaves while its word is on the way: the row, committed before the taker was answered
+    const stored = async (createdAgoMs = 0) => {
+      const rfq = { id: `rfq_${randomBytes(16).toString('hex')}`, taker: taker.agent.address.toLowerCase() as `0x${string}`, tokenIn: WETH as `0x${string}`,
+        tokenOut: USDC as `0x${string}`, kind: 0 as const, amountIn: BigInt(AMOUNT), amountOut: null, expiry: nowSec() + 120, visibility: 'public' as const,
+        allowedMakers: [], shareToken: null, createdAt: new Date(Date.now() - createdAgoMs), agentId: taker.agentId }
+      await db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility, agent_id, created_at)
+        values (${rfq.id}, ${rfq.taker}, ${WETH}, ${USDC}, 0, ${AMOUNT}, ${rfq.expiry}, 'public', ${rfq.agentId}, ${rfq.createdAt})`
+      return rfq
+    }
+    const viaApi = await stored(), viaRelay = await stored(), pastTtl = await stored(61_000)   // RFQ_TTL_SECS is 60 here
+    assert.equal((await post(b.api, `/api/v1/rfqs/${viaApi.id}/cancel`, {}, taker.headers)).status, 200)
+    assert.equal((await post(b.api, `/api/v1/rfqs/${pastTtl.id}/cancel`, {}, taker.headers)).status, 200)
+    watcher.send('CANCEL_REQUEST', { rfqId: viaRelay.id })          // a success has no reply (spec): the store says
+    const status = async () => (await db.sql`select status from rfqs where id in ${db.sql([viaApi.id, viaRelay.id, pastTtl.id])}`).map(r => r.status as string)
+    await waitFor(status, all => all.every(s => s === 'CANCELLED'), 2000)
+    await watcher.sync()
+    assert.deepEqual(watcher.of('ERROR'), [], 'the relay cancels an RFQ its node had not heard of yet')
+
+    // the creating node's word arrives late, then one more RFQ's, in order on one connection
+    const marker = await stored()
+    const nc = await connect({ servers: nats.url })
+    const created = (rfq: typeof marker) => toWire({ type: 'rfq.created', rfq, shareTokenHash: null })!
+    nc.publish(`rfq.v2.31337.${ZERO}.events`, packBatch('late-node', 1, [created(viaApi), created(viaRelay), created(pastTtl), created(marker)]))
+    await nc.flush(); await nc.close()
+    await watcher.next(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === marker.id, 3000)
+    await watcher.sync()
+    const ghosts = [viaApi.id, viaRelay.id, pastTtl.id]
+    // the two cancelled through the book were announced once, when they joined it before their cancel; the one
+    // past its TTL never joined; none is announced again by its late word
+    const announced = (id: string) => broadcasts(watcher, 'RFQ_BROADCAST', id).length
+    assert.deepEqual(ghosts.map(announced), [1, 1, 0], 'no cancelled RFQ announced again')
+    const listed = (await get(b.relay, '/rfqs')).body.rfqs.map((x: { id: string }) => x.id)
+    assert.ok(listed.includes(marker.id))
+    assert.deepEqual(listed.filter((id: string) => ghosts.includes(id)), [], 'no cancelled RFQ listed again')
+    assert.equal((await post(b.api, `/api/v1/rfqs/${marker.id}/cancel`, {}, taker.headers)).status, 200)
+    await watcher.close()
+  })
+
   test('hostile cluster messages (not msgpack, not a batch, a batch of bad events, bad limit hits) are dropped and counted; the venue goes on', async () => {
     const { connect } = await import('@nats-io/transport-node')
     const nc = await connect({ servers: nats.url })
