@@ -63,8 +63,8 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
     if (!row || (viewer && !canSee(row, viewer))) return undefined
     // open in the store, not live here: a cluster node the creation's word has not reached yet (a taker may
     // create at one node and cancel or fill at another within a millisecond); it joins this node's book
-    const open = effectiveStatus(row.status, row.expiry)
-    if ((open === 'OPEN' || open === 'QUOTED') && await book.adopt?.(id)) {
+    const status = effectiveStatus(row.status, row.expiry)
+    if ((status === 'OPEN' || status === 'QUOTED') && await book.adopt?.(id)) {
       const adopted = await book.describe(id)
       if (adopted) return { live: adopted, row: undefined, taker: adopted.rfq.taker, expiry: adopted.rfq.expiry, access: row }
     }
