@@ -107,8 +107,13 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
       sessions.add(ws)
       for (const c of s.channels) ws.subscribe(`${s.enc}:${c}`)
       for (const hash of s.shares.keys()) ws.subscribe(`${s.enc}:share:${hash}`)
-      // a token presented at connect opens its live RFQ as SUBSCRIBE does: the maker may connect after creation
-      for (const token of s.shares.values()) void announceShared(ws, s, token)
+      // a token presented at connect opens its live RFQ as SUBSCRIBE does: the maker may connect after creation.
+      // The book only, no store read before a single message is charged to this IP: an RFQ whose word is late
+      // reaches the token's topic when it comes, or when a silent node's RFQs are reconciled from the store
+      for (const token of s.shares.values()) {
+        const rfq = o.book.rfqForShareToken(token)
+        if (rfq) send(ws, s, rfqBroadcast(rfq))
+      }
     },
     message(ws, frame, isBinary) {
       // a throw here would take the whole process (and every port) down: a bug answers one ERROR instead
@@ -218,7 +223,7 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
     send(ws, s, { type: 'SUBSCRIBED', data: { channels: [...s.channels], rfqIds } })
   }
 
-  /** The live RFQ a token opens is announced to this socket (subscribed to the token's topic already); its id. */
+  /** SUBSCRIBE's token: its live RFQ is announced to this socket (on the token's topic already); its id. */
   async function announceShared(ws: WebSocket<Session>, s: Session, token: string): Promise<string | undefined> {
     // the RFQ was announced before this maker had its token: announce it again, to this socket only
     const rfq = o.book.rfqForShareToken(token)
