@@ -38,6 +38,8 @@ export class Replica {
   private readonly ended = new Map<string, number>()
   /** live RFQs being read from the store, one read per RFQ at a time */
   private readonly adopting = new Map<string, Promise<boolean>>()
+  /** RFQs asked for again while their read ran */
+  private readonly rereads = new Set<string>()
   adopted = 0
 
   constructor(private readonly store: ReplicaStorePort, private readonly host: ReplicaHost) {
@@ -87,19 +89,38 @@ export class Replica {
     for (const id of [...this.host.ids()]) if (!ids.has(id)) void this.learnEnd(id)   // still open in the store: nothing happens
   }
 
-  /** A live RFQ this node has not heard of (its creation's word is late or lost) is read from the store; true once it is in the book. */
+  /**
+   * A live RFQ this node has not heard of (its creation's word is late or lost) is read from the store; true once
+   * it is in the book. A read asked for while one is running is made again after it: a quote stored after the
+   * first read's snapshot is shown too. When the RFQ joined the book meanwhile (its word came during the read),
+   * the stored quotes are told to it; its actor keeps a maker's first only.
+   */
   adopt(id: string): Promise<boolean> {
     if (this.ended.has(id)) return Promise.resolve(false)
-    let pending = this.adopting.get(id)
-    if (!pending) {
-      pending = this.store.liveRfq(id).then(r => {
-        if (r && !this.host.entry(id)) { this.join(r); this.adopted++ }
-        return this.host.entry(id) !== undefined
-      }, err => { this.host.onWarn?.('live RFQ not read from the store', { rfqId: id, err }); return false })
-        .finally(() => this.adopting.delete(id))
-      this.adopting.set(id, pending)
+    const running = this.adopting.get(id)
+    if (running) { this.rereads.add(id); return running }
+    const read = this.readLive(id).finally(() => {
+      this.adopting.delete(id)
+      if (this.rereads.delete(id)) void this.adopt(id)
+    })
+    this.adopting.set(id, read)
+    return read
+  }
+
+  private async readLive(id: string): Promise<boolean> {
+    let r: RestoredRfq | undefined
+    try { r = await this.store.liveRfq(id) } catch (err) {
+      this.host.onWarn?.('live RFQ not read from the store', { rfqId: id, err })
+      return this.host.entry(id) !== undefined
     }
-    return pending
+    const ref = this.host.entry(id)
+    if (!r) {
+      if (!ref) this.markEnded(id)       // not live in the store: never created, or over; no word brings it back
+      return ref !== undefined
+    }
+    if (ref) for (const accepted of r.quotes) ref.tell({ type: 'RemoteQuoted', accepted })
+    else { this.join(r); if (this.host.entry(id)) this.adopted++ }
+    return this.host.entry(id) !== undefined
   }
 
   /**
@@ -127,10 +148,11 @@ export class Replica {
   hasEnded(id: string): boolean { return this.ended.has(id) }
 
   markEnded(id: string): void {
+    this.ended.delete(id)                 // kept in the order they ended: the oldest go first
     this.ended.set(id, Date.now())
     if (this.ended.size <= ENDED_KEPT) return
     const cutoff = Date.now() - ENDED_MS
-    for (const [k, at] of this.ended) { if (at >= cutoff) break; this.ended.delete(k) }
+    for (const [k, at] of this.ended) { if (at >= cutoff && this.ended.size <= ENDED_KEPT) break; this.ended.delete(k) }
   }
 
   /** A live RFQ from the store joins the book; this node's readers and sockets see it and its quotes once. */

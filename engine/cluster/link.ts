@@ -54,7 +54,8 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   const target = parseNatsUrl(o.url)
   let nc: NatsConnection
   try {
-    // noEcho: a node never hears its own events back; reconnects forever, the client buffering what is sent meanwhile
+    // noEcho: a node never hears its own events back; reconnects forever. What is sent while the link is down is
+    // lost (the client drops its buffer when it reconnects): the sequence numbers tell the others, who reconcile
     nc = await connect({ servers: target.servers, token: target.token, user: target.user, pass: target.pass,
       name: nodeId, noEcho: true, maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 5000 })
   } catch (err) {
@@ -63,7 +64,8 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   const stats = { sent: 0, messages: 0, received: 0, dropped: 0, gaps: 0, reconciles: 0 }
   let connected = true
   let seq = 0
-  const lastSeq = new Map<string, number>()      // origin -> last sequence heard
+  // origin -> last sequence heard; kept across silences and reconnects, so a jump is always seen as a gap
+  const lastSeq = new Map<string, number>()
   const peers = new Map<string, number>()        // node -> last heartbeat (ms)
 
   // reconciling: the store's live RFQs are the truth; one pass at a time, another queued behind it at most
@@ -98,10 +100,17 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
       }
     }
   } })
+  // A heartbeat is `<node> <last sequence sent>`: a batch lost on the way (or sent into a dropped link) shows
+  // here within a heartbeat even when its node goes quiet after it; a lower number is a restarted node.
   nc.subscribe(subject.nodes, { callback: (err, msg) => {
     if (err) return
-    const id = msg.string()
-    if (id !== nodeId && NODE_ID.test(id)) peers.set(id, Date.now())
+    const [id = '', sent] = msg.string().split(' ')
+    if (id === nodeId || !NODE_ID.test(id)) return
+    peers.set(id, Date.now())
+    const n = Number(sent), last = lastSeq.get(id)
+    if (!Number.isSafeInteger(n) || n < 0) return
+    if (last === undefined) lastSeq.set(id, n)
+    else if (n !== last) { lastSeq.set(id, n); stats.gaps++; reconcile(n > last ? `${id} sent batches not heard here` : `${id} restarted`) }
   } })
 
   // The events of `batchMs` leave together, in order; at most MAX_BATCH a message, so a message stays far
@@ -131,14 +140,14 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
     if (outbox.length >= MAX_BATCH) flush()
   })
   const heartbeat = setInterval(() => {
-    if (connected) nc.publish(subject.nodes, nodeId)
+    if (connected) nc.publish(subject.nodes, `${nodeId} ${seq}`)
     // A node not heard of lately is no peer. Its last word may not have left it (killed between a commit and
     // its batch), so the book follows the store: what it stored shows here, what it closed closes here.
     const gone = Date.now() - 3 * heartbeatMs
-    for (const [id, at] of peers) if (at < gone) { peers.delete(id); lastSeq.delete(id); reconcile(`${id} went silent`) }
+    for (const [id, at] of peers) if (at < gone) { peers.delete(id); reconcile(`${id} went silent`) }
   }, heartbeatMs)
   heartbeat.unref()
-  nc.publish(subject.nodes, nodeId)
+  nc.publish(subject.nodes, `${nodeId} ${seq}`)
 
   void (async () => {
     for await (const s of nc.status()) {
@@ -148,7 +157,6 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
       } else if (s.type === 'reconnect') {
         connected = true
         o.log.info({ nats: s.server }, 'cluster link back: reconciling with the store')
-        lastSeq.clear()
         reconcile('reconnect')
       }
     }

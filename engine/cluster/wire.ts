@@ -83,13 +83,13 @@ export function fromWire(w: WireEvent, termsOf: (rfqId: string) => QuoteTerms | 
   switch (w.t) {
     case 'created': {
       const r = w.rfq
-      if (typeof r !== 'object' || r === null || typeof r.id !== 'string' || !r.id || typeof r.expiry !== 'number' || typeof r.createdAt !== 'number'
+      if (typeof r !== 'object' || r === null || typeof r.id !== 'string' || !r.id || !Number.isSafeInteger(r.expiry)
         || (r.visibility !== 'public' && r.visibility !== 'private') || !Array.isArray(r.allowedMakers)) throw new Error('not an RFQ')
-      const rfq: Rfq = { ...r, amountIn: big(r.amountIn), amountOut: big(r.amountOut), createdAt: new Date(r.createdAt), shareToken: null }
+      const rfq: Rfq = { ...r, amountIn: big(r.amountIn), amountOut: big(r.amountOut), createdAt: date(r.createdAt), shareToken: null }
       return { type: 'rfq.created', rfq, shareTokenHash: w.h, remote: true }
     }
-    case 'cancelled': return { type: 'rfq.cancelled', rfqId: w.id, cancelledAt: new Date(w.at), remote: true }
-    case 'filled': return { type: 'rfq.filled', rfqId: w.id, txHash: w.tx, remote: true }
+    case 'cancelled': return { type: 'rfq.cancelled', rfqId: id(w.id), cancelledAt: date(w.at), remote: true }
+    case 'filled': return { type: 'rfq.filled', rfqId: id(w.id), txHash: w.tx, remote: true }
     case 'fill': return { type: 'fill.recorded', fill: w.fill, visibility: w.v, remote: true }
     default: throw new Error(`unknown cluster event ${String((w as { t?: unknown }).t)}`)
   }
@@ -100,7 +100,7 @@ function quoteFromWire(w: WireQuote, termsOf: (rfqId: string) => QuoteTerms | un
   const [id, maker, taker, tokenIn, tokenOut, amountIn, amountOut, expiry, nonce, deadline, signature, receivedAt] = w
   const t = termsOf(id)
   const rfqId = t?.id ?? id           // the RFQ's own string, kept once for all its quotes
-  const quote: AcceptedQuote = { rfqId, signature: signature as AcceptedQuote['signature'], receivedAt: new Date(receivedAt),
+  const quote: AcceptedQuote = { rfqId, signature: signature as AcceptedQuote['signature'], receivedAt: date(receivedAt),
     quote: {
       maker: maker as Address, taker: taker === 0 ? ZERO_ADDRESS : term(taker as Address | null, t, 'taker', id),
       tokenIn: term(tokenIn as Address | null, t, 'tokenIn', id), tokenOut: term(tokenOut as Address | null, t, 'tokenOut', id),
@@ -115,6 +115,18 @@ function term<K extends keyof QuoteTerms>(v: QuoteTerms[K] | null, t: QuoteTerms
   if (!t) throw new UnknownRfq(id)
   if (t[k] === null) throw new Error('not a quote')
   return t[k]
+}
+
+/** A time as it travelled (ms): a Date that every reader can print, or the event is not one. */
+function date(ms: unknown): Date {
+  const d = new Date(typeof ms === 'number' ? ms : NaN)
+  if (Number.isNaN(d.getTime())) throw new Error('not a time')
+  return d
+}
+
+function id(v: unknown): string {
+  if (typeof v !== 'string' || !v) throw new Error('not an RFQ id')
+  return v
 }
 
 const str = (v: bigint | null) => v === null ? null : v.toString()

@@ -32,15 +32,22 @@ export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: Token
   // and the replay buffer would otherwise encode every quote for nobody.
   const recent: { id: number; event: RfqEvent; access: RfqAccess | null; frame?: string }[] = []
   let nextId = 1
-  const frameOf = (r: { id: number; event: RfqEvent; frame?: string }) =>
-    r.frame ??= `id: ${r.id}\nevent: ${r.event.type}\ndata: ${toJson(eventData(r.event, tokens))}\n\n`
+  // An event that cannot be shaped (a bug, or a value no check foresaw) is one frame left out and a warning,
+  // never a throw: the replay runs outside the event bus's guard, and a throw there would take the process.
+  const frameOf = (r: { id: number; event: RfqEvent; frame?: string }): string => {
+    if (r.frame !== undefined) return r.frame
+    try { return r.frame = `id: ${r.id}\nevent: ${r.event.type}\ndata: ${toJson(eventData(r.event, tokens))}\n\n` } catch (err) {
+      ctx.log.warn({ err, type: r.event.type }, 'feed event left out: it could not be shaped')
+      return r.frame = ''
+    }
+  }
 
   // the access is taken when the event happens (a closed RFQ's index entry is only kept for a while)
   const unsubscribe = book.events.subscribe(event => {
     const r = { id: nextId++, event, access: accessOf(event, index) }
     recent.push(r)
     if (recent.length > 2 * REPLAY) recent.splice(0, recent.length - REPLAY)   // trimmed in bulk, not one shift per event
-    for (const c of byIp.values()) if (c !== 'opening' && mayRead(r.access, c.viewer)) c.sink.write(frameOf(r))
+    for (const c of byIp.values()) if (c !== 'opening' && mayRead(r.access, c.viewer)) write(c.sink, frameOf(r))
   })
   const heartbeat = setInterval(() => {
     const frame = `: heartbeat ${new Date().toISOString()}\n\n`
@@ -65,7 +72,7 @@ export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: Token
         byIp.set(ip, conn)
         sink.onClose(() => { if (byIp.get(ip) === conn) byIp.delete(ip) })
         sink.write(`retry: 3000\n: connected\n\n`)
-        if (Number.isInteger(lastId)) for (const r of recent.slice(-REPLAY)) if (r.id > lastId && mayRead(r.access, viewer)) sink.write(frameOf(r))
+        if (Number.isInteger(lastId)) for (const r of recent.slice(-REPLAY)) if (r.id > lastId && mayRead(r.access, viewer)) write(sink, frameOf(r))
       },
     }
   })
@@ -79,6 +86,10 @@ export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: Token
       byIp.clear()
     },
   }
+}
+
+function write(sink: StreamSink, frame: string): void {
+  if (frame) sink.write(frame)
 }
 
 /** What the visibility rule needs about an event's RFQ; null when it is unknown (then nobody but... nobody). */

@@ -173,7 +173,9 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
     if (typeof d.shareToken === 'string' && d.shareToken) {
       shareToken = d.shareToken
       addShare(ws, shareToken)     // before submitting: the broadcast of this quote goes to the token's topic
-    } else if (rfqId) {
+    } else if (rfqId && s.shares.size) {
+      // the socket's tokens open the RFQ: a cluster node its word has not reached reads it first, to know which
+      if (!o.book.peek(rfqId)) await o.book.adopt(rfqId)
       const hash = o.book.peek(rfqId)?.shareTokenHash
       if (hash) shareToken = s.shares.get(hash)
     }

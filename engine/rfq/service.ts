@@ -71,12 +71,16 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
     return { live: undefined, row, taker: row.taker, expiry: row.expiry, access: row }
   }
 
-  /** Where the RFQ is now, for a 409: the live actor's word, else storage's (read at this instant). */
+  /**
+   * Where the RFQ is now, for a 409 (so never open): storage's word when it has closed it (on a cluster node the
+   * store can know before this node's actor does), else the live actor's, else `otherwise`.
+   */
   async function statusNow(id: string, otherwise: RfqStatus): Promise<RfqStatus> {
-    const view = await book.describe(id)
-    if (view) return view.status
     const r = await rfqById(sql, id)
-    return r ? effectiveStatus(r.status, r.expiry) : otherwise
+    const stored = r ? effectiveStatus(r.status, r.expiry) : undefined
+    if (stored && stored !== 'OPEN' && stored !== 'QUOTED') return stored
+    const view = await book.describe(id)
+    return view && view.status !== 'OPEN' && view.status !== 'QUOTED' ? view.status : otherwise
   }
 
   async function cancel(id: string, proof: CancelProof, opts: CancelOptions): Promise<Outcome<{ cancelledAt: Date }>> {

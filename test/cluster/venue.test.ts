@@ -282,6 +282,31 @@ describe('a cluster of three nodes is one venue', () => {
     await watcher.close()
   })
 
+  test('before the word: a maker holding the token from connect quotes without repeating it; a repeat cancel after the store closed the RFQ says how it ended', async () => {
+    const id = `rfq_${randomBytes(16).toString('hex')}`, token = randomBytes(24).toString('base64url'), expiry = nowSec() + 120
+    await db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility, share_token_hash)
+      values (${id}, ${ZERO}, ${WETH}, ${USDC}, 0, ${AMOUNT}, ${expiry}, 'private', ${hashShareToken(token)})`
+    const maker = account()
+    const holder = await Client.open(`${nodes[0]!.relayWs}/?shareToken=${token}`)
+    holder.send('QUOTE_SUBMIT', { rfqId: id, ...(await quoteFor(maker, { expiry })) })
+    const b = await holder.next(f => (f.type === 'QUOTE_BROADCAST' || f.type === 'ERROR') && f.data.rfqId === id)
+    assert.equal(b.type, 'QUOTE_BROADCAST', JSON.stringify(b.data))
+    assert.equal((await db.sql`select count(*)::int as n from quotes where rfq_id = ${id}`)[0]!.n, 1)
+    await holder.close()
+
+    // another node cancelled it in the store and its word is late: this node's actor still has it open
+    const watcher = await Client.open(nodes[1]!.relayWs)
+    const rfq = await createRfq(nodes[0]!)
+    await watcher.next(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === rfq.rfqId, 3000)
+    await db.sql`update rfqs set status = 'CANCELLED', cancelled_at = now() where id = ${rfq.rfqId}`
+    const again = await post(nodes[1]!.api, `/api/v1/rfqs/${rfq.rfqId}/cancel`, {}, taker.headers)
+    assert.equal(again.status, 409, JSON.stringify(again.body))
+    assert.deepEqual([again.body.code, again.body.status], ['NOT_OPEN', 'CANCELLED'])
+    // and the refused write made the node learn how it ended
+    await waitFor(async () => (await get(nodes[1]!.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === rfq.rfqId), listed => !listed, 2000)
+    await watcher.close()
+  })
+
   test('hostile cluster messages (not msgpack, not a batch, a batch of bad events, bad limit hits) are dropped and counted; the venue goes on', async () => {
     const { connect } = await import('@nats-io/transport-node')
     const nc = await connect({ servers: nats.url })
@@ -294,12 +319,22 @@ describe('a cluster of three nodes is one venue', () => {
     nc.publish(subject('events'), packr.pack({ n: 'x', s: 'one', e: 7 }))                              // not a batch
     nc.publish(subject('events'), packr.pack({ n: 'x', s: 1, e: [{ t: 'nonsense' }, { t: 'created', rfq: { amountIn: 'not a number' } }, null,
       { t: 'created', rfq: { amountIn: null, amountOut: null, createdAt: 0 } }, { t: 'quoted', q: ['rfq_x'] }, ['rfq_x'],
-      ['rfq_x', '0xab', null, null, null, null, null, 1, '1', 1, 7, 'not a time']] }))
+      ['rfq_x', '0xab', null, null, null, null, null, 1, '1', 1, 7, 'not a time'],
+      // times past Date's range: once printed by the feed's replay, they would have thrown outside every guard
+      { t: 'created', h: null, rfq: { id: 'rfq_far', taker: ZERO, tokenIn: WETH, tokenOut: USDC, kind: 0, amountIn: '1', amountOut: null, expiry: nowSec() + 60,
+        createdAt: 1e16, visibility: 'public', allowedMakers: [], agentId: null } },
+      ['rfq_far', '0xab', 0, WETH, USDC, '1', '2', 1, '1', 1, '0xab', 1e17]] }))
     nc.publish(subject('limits'), packr.pack([['relay.ws', '127.0.0.1', -5], ['api', 7, 1], 'x', ['terminal', '1.2.3.4', 1e12]]))
     nc.publish(subject('nodes'), new Uint8Array(70_000))
     await nc.flush()
     await nc.close()
-    await waitFor(dropped, n => n >= before + 9, 3000)
+    await waitFor(dropped, n => n >= before + 11, 3000)
+    // the feed's replay, from its start, still answers (nothing unprintable reached it)
+    const feed = new AbortController()
+    const stream = await fetch(`${nodes[2]!.api}/api/v1/feed`, { headers: { 'last-event-id': '0' }, signal: feed.signal })
+    assert.equal(stream.status, 200)
+    assert.match(new TextDecoder().decode((await stream.body!.getReader().read()).value), /: connected/)
+    feed.abort()
     // no ghost peer from a heartbeat that is not a node's name
     assert.deepEqual((await get(nodes[2]!.relay, '/health')).body.cluster.peers, ['n1', 'n2'])
     // every node still serves, and still fans out
@@ -307,6 +342,27 @@ describe('a cluster of three nodes is one venue', () => {
     const rfq = await createRfq(nodes[0]!)
     for (const c of clients) await c.next(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === rfq.rfqId, 3000)
     for (const c of clients) await c.close()
+  })
+
+  test('a batch lost on the way (or sent into a dropped link) is seen from its node\'s next heartbeat, even with no batch after it: every node reconciles and shows what was stored', async () => {
+    const { connect } = await import('@nats-io/transport-node')
+    const reconciles = async (n: EngineProc) => Number(/^cluster_reconciles_total (\d+)/m.exec(await (await fetch(`${n.api}/metrics`)).text())?.[1])
+    const watcher = await Client.open(nodes[2]!.relayWs)
+    const nc = await connect({ servers: nats.url })
+    nc.publish(`rfq.v2.31337.${ZERO}.nodes`, 'n9 5')          // a node whose last batch heard everywhere is its fifth
+    await nc.flush()
+    for (const n of nodes) await waitFor(async () => (await get(n.relay, '/health')).body.cluster.peers, p => p.includes('n9'), 3000)
+    const before = await Promise.all(nodes.map(reconciles))
+    // its sixth and seventh never arrived; one created this RFQ, stored before its word left
+    const id = `rfq_${randomBytes(16).toString('hex')}`
+    await db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility)
+      values (${id}, ${ZERO}, ${WETH}, ${USDC}, 0, ${AMOUNT}, ${nowSec() + 120}, 'public')`
+    nc.publish(`rfq.v2.31337.${ZERO}.nodes`, 'n9 7')
+    await nc.flush(); await nc.close()
+    for (const [i, n] of nodes.entries()) await waitFor(() => reconciles(n), k => k > before[i]!, 3000)
+    await watcher.next(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === id, 3000)
+    for (const n of nodes) await waitFor(async () => (await get(n.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === id), ok => ok, 3000)
+    await watcher.close()
   })
 
   test('a NATS outage: nodes keep serving, and when NATS is back they catch up from the store without a restart', async () => {

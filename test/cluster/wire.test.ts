@@ -55,3 +55,18 @@ test('a quote travels without the terms it shares with its RFQ, and takes them b
   const other = { ...own, quote: { ...own.quote, amountIn: '999' } }
   assert.equal((fromWire(toWire({ type: 'rfq.quoted', rfqId: rfq.id, quote: other }, terms)!, () => terms) as Extract<RfqEvent, { type: 'rfq.quoted' }>).quote.quote.amountIn, '999')
 })
+
+test('a time no reader can print (past Date\'s range, not a number) or an id that is not one is refused, not applied', () => {
+  const rfq = makeRfq({})
+  const created = toWire({ type: 'rfq.created', rfq, shareTokenHash: null }) as Extract<ReturnType<typeof toWire>, { t: 'created' }>
+  for (const createdAt of [1e16, -1e16, Number.NaN, '2026-01-01', null]) {
+    assert.throws(() => fromWire({ ...created, rfq: { ...created.rfq, createdAt } } as never), /not a time/, String(createdAt))
+  }
+  assert.throws(() => fromWire({ ...created, rfq: { ...created.rfq, expiry: 1.5 } } as never), /not an RFQ/)
+  const tuple = [rfq.id, '0x00000000000000000000000000000000000000aa', 0, rfq.tokenIn, rfq.tokenOut, '1', '2', rfq.expiry, '1', rfq.expiry, '0xab']
+  assert.equal((fromWire([...tuple, 1_700_000_000_000] as never) as Extract<RfqEvent, { type: 'rfq.quoted' }>).quote.receivedAt.getTime(), 1_700_000_000_000)
+  assert.throws(() => fromWire([...tuple, 1e17] as never), /not a time/)
+  assert.throws(() => fromWire({ t: 'cancelled', id: rfq.id, at: 8.7e15 } as never), /not a time/)
+  assert.throws(() => fromWire({ t: 'cancelled', id: 7, at: 1 } as never), /not an RFQ id/)
+  assert.throws(() => fromWire({ t: 'filled', id: '', tx: '0x' } as never), /not an RFQ id/)
+})
