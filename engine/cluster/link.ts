@@ -43,6 +43,8 @@ export interface ClusterLink {
 }
 
 const MAX_BATCH = 500
+/** RFQs one message may make a node read from the store one by one; past it, one reconcile */
+const MAX_ADOPTS = 16
 /** what a heartbeat may name: NODE_ID's form (engine/config.ts), or hostname-pid */
 const NODE_ID = /^[A-Za-z0-9_.-]{1,128}$/
 
@@ -88,13 +90,23 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
     const last = lastSeq.get(batch.origin)
     lastSeq.set(batch.origin, batch.seq)
     if (last !== undefined && batch.seq !== last + 1) { stats.gaps++; reconcile(`gap from ${batch.origin}`) }
+    let unknown: Set<string> | undefined
     for (const w of batch.events) {
       try {
         o.book.replica?.applyRemote(fromWire(w, termsOf))
         stats.received++
       } catch (err) {
-        // a quote for an RFQ this node has not heard of: the store has both (the quote was stored first)
-        if (err instanceof UnknownRfq) { stats.received++; void o.book.replica?.adopt(err.rfqId); continue }
+        // a quote for an RFQ this node has not heard of: the store has both (the quote was stored first). Past
+        // a few such RFQs in one message, one reconcile reads them all: a message cannot cost a read per quote
+        if (err instanceof UnknownRfq) {
+          stats.received++
+          unknown ??= new Set()
+          if (unknown.has(err.rfqId)) continue
+          unknown.add(err.rfqId)
+          if (unknown.size <= MAX_ADOPTS) void o.book.replica?.adopt(err.rfqId)
+          else if (unknown.size === MAX_ADOPTS + 1) reconcile(`many unknown RFQs from ${batch.origin}`)
+          continue
+        }
         stats.dropped++
         o.log.warn({ err }, 'cluster event dropped')
       }

@@ -335,6 +335,18 @@ describe('a cluster of three nodes is one venue', () => {
     assert.equal(stream.status, 200)
     assert.match(new TextDecoder().decode((await stream.body!.getReader().read()).value), /: connected/)
     feed.abort()
+    // quotes for RFQs nobody has: a few are read one by one; a message of many costs one reconcile, not a read each
+    const reconciles = async () => Number(/^cluster_reconciles_total (\d+)/m.exec(await (await fetch(`${nodes[2]!.api}/metrics`)).text())?.[1])
+    const unknownQuotes = (n: number) => Array.from({ length: n }, () => [`rfq_${randomBytes(8).toString('hex')}`, '0xab', null, null, null, null, null, 1, '1', 1, '0xab', Date.now()])
+    const r0 = await reconciles()
+    const nc2 = await connect({ servers: nats.url })
+    nc2.publish(subject('events'), packr.pack({ n: 'x', s: 2, e: unknownQuotes(16) }))
+    await nc2.flush()
+    await new Promise(r => setTimeout(r, 300))
+    assert.equal(await reconciles(), r0, 'sixteen unknown RFQs are read one by one')
+    nc2.publish(subject('events'), packr.pack({ n: 'x', s: 3, e: unknownQuotes(500) }))
+    await nc2.flush(); await nc2.close()
+    await waitFor(reconciles, n => n > r0, 3000)
     // no ghost peer from a heartbeat that is not a node's name
     assert.deepEqual((await get(nodes[2]!.relay, '/health')).body.cluster.peers, ['n1', 'n2'])
     // every node still serves, and still fans out
