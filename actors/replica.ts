@@ -38,6 +38,8 @@ export class Replica {
   private readonly ended = new Map<string, number>()
   /** live RFQs being read from the store, one read per RFQ at a time */
   private readonly adopting = new Map<string, Promise<boolean>>()
+  /** share-token hashes the store had no live RFQ for (polls and SUBSCRIBEs with an old token read it once) */
+  private readonly openedNothing = new Set<string>()
   /** RFQs asked for again while their read ran */
   private readonly rereads = new Set<string>()
   adopted = 0
@@ -129,12 +131,18 @@ export class Replica {
    * The id once it is in the book; undefined for a token that opens nothing live.
    */
   async adoptShared(shareTokenHash: string): Promise<string | undefined> {
+    if (this.openedNothing.has(shareTokenHash)) return undefined
     let r: RestoredRfq | undefined
     try { r = await this.store.liveShared(shareTokenHash) } catch (err) {
       this.host.onWarn?.('live RFQ not read from the store by its share token', { err })
       return undefined
     }
-    if (!r) return undefined
+    if (!r) {
+      // a token is handed out only after its RFQ is stored: one that opens nothing live now never will
+      if (this.openedNothing.size >= ENDED_KEPT) this.openedNothing.delete(this.openedNothing.values().next().value!)
+      this.openedNothing.add(shareTokenHash)
+      return undefined
+    }
     if (!this.host.entry(r.rfq.id)) { this.join(r); if (this.host.entry(r.rfq.id)) this.adopted++ }
     return this.host.entry(r.rfq.id) ? r.rfq.id : undefined
   }

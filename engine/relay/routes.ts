@@ -58,7 +58,10 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
     const p = pollParams(req)
     if ('code' in p) throw Errors.badRequest(p.message, { code: p.code })
     const hash = shareHash(req)
-    const viewer = tokenViewer(req.query.get('shareToken'))
+    const token = req.query.get('shareToken')
+    // a cluster node the RFQ's word has not reached yet reads it from the store: the token's first poll is complete
+    if (token && !book.rfqForShareToken(token)) await book.findByShareToken(token)
+    const viewer = tokenViewer(token)
     return poll(index, p, hash ?? '-', req, rfqItems(index, r => visible(r, viewer)),
       (rfqs, cursor) => ({ rfqs, count: rfqs.length, cursor }), rfqBodies)
   })

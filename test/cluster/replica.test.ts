@@ -12,19 +12,19 @@ import { makeRfq } from '../relay/helpers.js'
 interface Read { id: string; answer(r: RestoredRfq | undefined): void }
 
 function cluster() {
-  const reads: Read[] = []
+  const reads: Read[] = [], sharedReads: string[] = []
   const book = new RfqBook(new ActorSystem(), {
     store: { insertRfq: async () => {}, persistStatus: async () => {}, commitQuote: async () => {} },
     replica: {
       liveRfq: id => new Promise(resolve => reads.push({ id, answer: resolve })),
-      liveShared: async () => undefined, endOf: async () => undefined,
+      liveShared: async hash => { sharedReads.push(hash); return undefined }, endOf: async () => undefined,
     },
     recoverSigner: async () => null, ttlSecs: 3600,
   })
   const events: RfqEvent[] = []
   book.events.subscribe(e => { events.push(e) })
   const turn = () => new Promise(r => setImmediate(r))
-  return { book, replica: book.replica!, reads, events, turn }
+  return { book, replica: book.replica!, reads, sharedReads, events, turn }
 }
 
 const quoteOf = (rfq: Rfq, maker: string): AcceptedQuote => ({
@@ -83,4 +83,11 @@ test('a close this node made through the store, without holding the RFQ, ends it
   book.events.publish({ type: 'rfq.cancelled', rfqId: rfq.id, cancelledAt: new Date() })
   replica.applyRemote({ type: 'rfq.created', rfq, shareTokenHash: null })
   assert.equal(book.peek(rfq.id), undefined)
+})
+
+test('a share token that opens nothing live is read from the store once: polls and SUBSCRIBEs with an old token cost no more reads', async () => {
+  const { replica, sharedReads } = cluster()
+  assert.equal(await replica.adoptShared('hash-of-an-old-token'), undefined)
+  assert.equal(await replica.adoptShared('hash-of-an-old-token'), undefined)
+  assert.deepEqual(sharedReads, ['hash-of-an-old-token'])
 })

@@ -222,6 +222,10 @@ describe('a cluster of three nodes is one venue', () => {
     const before = await adopted()
     await db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility, share_token_hash)
       values (${id}, ${ZERO}, ${WETH}, ${USDC}, 0, ${AMOUNT}, ${expiry}, 'private', ${hashShareToken(token)})`
+    // a poller holding the token finds it at once at a node that never heard of it; a wrong token finds nothing
+    const polled = (t: string) => get(nodes[0]!.relay, `/rfqs?shareToken=${t}`).then(r => r.body.rfqs.map((x: { id: string }) => x.id))
+    assert.ok(!(await polled(randomBytes(24).toString('base64url'))).includes(id))
+    assert.ok((await polled(token)).includes(id), 'listed at the first poll')
     const holder = await Client.open(nodes[2]!.relayWs)
     holder.send('SUBSCRIBE', { shareToken: randomBytes(24).toString('base64url') })
     assert.deepEqual((await holder.nextOf('SUBSCRIBED')).data.rfqIds, [], 'a token that opens nothing finds nothing')
