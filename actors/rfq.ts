@@ -163,7 +163,7 @@ function quoteCommitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteComm
 }
 
 async function cancel(state: RfqState, msg: Extract<RfqMsg, { type: 'Cancel' }>, ctx: Ctx, deps: RfqDeps): Promise<RfqState> {
-  if (!isOpen(state)) { msg.replyTo({ ok: false, reason: 'not_open' }); return state }
+  if (!isOpen(state)) { msg.replyTo({ ok: false, reason: 'not_open', status: state.status }); return state }
   if (!isLive(state, ctx.now())) { msg.replyTo({ ok: false, reason: 'not_found' }); return state }
   const at = new Date(ctx.now())
   // a refused or failed write is the asker's outcome, not this actor's failure: the state is unchanged
@@ -173,7 +173,7 @@ async function cancel(state: RfqState, msg: Extract<RfqMsg, { type: 'Cancel' }>,
     return state
   }
   if (result) {           // closed in the store first (another node's cancel or fill): that is how it ended
-    msg.replyTo({ ok: false, reason: 'not_open' })
+    msg.replyTo({ ok: false, reason: 'not_open', status: result.lost })
     deps.onStale?.(state.rfq.id)
     return state
   }
@@ -188,7 +188,7 @@ async function cancel(state: RfqState, msg: Extract<RfqMsg, { type: 'Cancel' }>,
 
 /** The caller's commit runs inside this turn: nothing else reaches this RFQ until it settles. */
 async function fill(state: RfqState, msg: Extract<RfqMsg, { type: 'Fill' }>, ctx: Ctx, deps: RfqDeps): Promise<RfqState> {
-  if (!isOpen(state)) { msg.replyTo({ ok: false, reason: 'not_open' }); return state }
+  if (!isOpen(state)) { msg.replyTo({ ok: false, reason: 'not_open', status: state.status }); return state }
   // a fill refused by the store (a duplicate txHash, a lost race) or a failed write is the asker's
   // outcome, not this actor's failure: counting it as one would stop the actor after a few refusals
   // and take a live RFQ out of the relay while the database still says OPEN

@@ -66,7 +66,9 @@ export type QuoteVerdict =
 
 export type CancelOutcome =
   | { ok: true; cancelledAt: Date }
-  | { ok: false; reason: 'not_found' | 'not_open' }
+  | { ok: false; reason: 'not_found' }
+  /** how it ended: the actor's state, or the store's when the store had closed it first (another node) */
+  | { ok: false; reason: 'not_open'; status: RfqStatus }
   /** the write failed or was refused (the actor's answer; the book rethrows it to the caller) */
   | { ok: false; reason: 'failed'; error: unknown }
 
@@ -102,7 +104,8 @@ type RfqEventBody =
 
 export type FillOutcome<R> =
   | { ok: true; result: R }
-  | { ok: false; reason: 'not_found' | 'not_open' }
+  | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'not_open'; status: RfqStatus }
   /** the commit threw (a refusal such as a duplicate txHash, or an outage): the actor's answer, which the
    *  book rethrows to the caller; the RFQ is unchanged and the actor unharmed */
   | { ok: false; reason: 'failed'; error: unknown }

@@ -94,7 +94,7 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
     if (found.live) {
       const outcome = await book.cancel(id)
       if (outcome.ok) cancelledAt = outcome.cancelledAt
-      else if (outcome.reason === 'not_open') return refuse('NOT_OPEN', { status: await statusNow(id, 'CANCELLED') })
+      else if (outcome.reason === 'not_open') return refuse('NOT_OPEN', { status: outcome.status })
     }
     if (!cancelledAt) {
       if (opts.liveOnly) return refuse('NOT_FOUND')      // it left the book meanwhile: the relay cancels live RFQs only
@@ -138,7 +138,7 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
       if (found.live && happenedAt < found.expiry) {
         const outcome = await book.fill(id, body.txHash, commit)      // inside the actor's turn
         if (outcome.ok) record = outcome.result
-        else if (outcome.reason === 'not_open') return await notFillable(sql, id, body.txHash, happenedAt, await statusNow(id, 'FILLED'))
+        else if (outcome.reason === 'not_open') return await notFillable(sql, id, body.txHash, happenedAt, outcome.status)
       }
       if (!record) {
         record = await commit()                                           // not live: the stored row decides
