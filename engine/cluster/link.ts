@@ -43,6 +43,8 @@ export interface ClusterLink {
 }
 
 const MAX_BATCH = 500
+/** origins whose sequence a node keeps */
+const MAX_ORIGINS = 1024
 /** RFQs one message may make a node read from the store one by one; past it, one reconcile */
 const MAX_ADOPTS = 16
 /** what a heartbeat may name: NODE_ID's form (engine/config.ts), or hostname-pid */
@@ -69,6 +71,13 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   // origin -> last sequence heard; kept across silences and reconnects, so a jump is always seen as a gap
   const lastSeq = new Map<string, number>()
   const peers = new Map<string, number>()        // node -> last heartbeat (ms)
+  // past MAX_ORIGINS names (forged ones, or years of restarts under new names), one not heard lately is forgotten
+  const remember = (origin: string, n: number) => {
+    if (!lastSeq.has(origin) && lastSeq.size >= MAX_ORIGINS) {
+      for (const k of lastSeq.keys()) if (!peers.has(k)) { lastSeq.delete(k); break }
+    }
+    lastSeq.set(origin, n)
+  }
 
   // reconciling: the store's live RFQs are the truth; one pass at a time, another queued behind it at most
   let reconciling: Promise<void> | null = null, again = false
@@ -88,7 +97,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
       return o.log.warn({ err }, 'cluster message dropped')
     }
     const last = lastSeq.get(batch.origin)
-    lastSeq.set(batch.origin, batch.seq)
+    remember(batch.origin, batch.seq)
     if (last !== undefined && batch.seq !== last + 1) { stats.gaps++; reconcile(`gap from ${batch.origin}`) }
     let unknown: Set<string> | undefined
     for (const w of batch.events) {
@@ -121,8 +130,8 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
     peers.set(id, Date.now())
     const n = Number(sent), last = lastSeq.get(id)
     if (!Number.isSafeInteger(n) || n < 0) return
-    if (last === undefined) lastSeq.set(id, n)
-    else if (n !== last) { lastSeq.set(id, n); stats.gaps++; reconcile(n > last ? `${id} sent batches not heard here` : `${id} restarted`) }
+    if (last === undefined) remember(id, n)
+    else if (n !== last) { remember(id, n); stats.gaps++; reconcile(n > last ? `${id} sent batches not heard here` : `${id} restarted`) }
   } })
 
   // The events of `batchMs` leave together, in order; at most MAX_BATCH a message, so a message stays far
