@@ -170,11 +170,9 @@ export class RfqBook implements RfqDirectory {
     return this.replica ? this.replica.adopt(id) : Promise.resolve(false)
   }
 
-  /** The same, and on a cluster node one whose creation's word has not arrived yet is read from the store. */
-  async findByShareToken(token: string): Promise<Rfq | undefined> {
-    const here = this.rfqForShareToken(token)
-    if (here || !this.replica) return here
-    const id = await this.replica.adoptShared(hashShareToken(token))
+  /** Cluster mode: the live RFQ a token opens that this book lacks (its creation's word has not arrived) is read from the store. */
+  async adoptShared(token: string): Promise<Rfq | undefined> {
+    const id = this.replica && await this.replica.adoptShared(hashShareToken(token))
     return id === undefined ? undefined : this.live.get(id)?.rfq
   }
 

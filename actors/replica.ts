@@ -115,14 +115,17 @@ export class Replica {
       this.host.onWarn?.('live RFQ not read from the store', { rfqId: id, err })
       return this.host.entry(id) !== undefined
     }
-    const ref = this.host.entry(id)
-    if (!r) {
-      if (!ref) this.markEnded(id)       // not live in the store: never created, or over; no word brings it back
-      return ref !== undefined
-    }
-    if (ref) for (const accepted of r.quotes) ref.tell({ type: 'RemoteQuoted', accepted })
-    else { this.join(r); if (this.host.entry(id)) this.adopted++ }
+    if (r) return this.take(r)
+    if (!this.host.entry(id)) this.markEnded(id)       // not live in the store: never created, or over; no word brings it back
     return this.host.entry(id) !== undefined
+  }
+
+  /** A live RFQ read from the store: it joins the book, or (its word came during the read) hands it its stored quotes. */
+  private take(r: RestoredRfq): boolean {
+    const ref = this.host.entry(r.rfq.id)
+    if (ref) for (const accepted of r.quotes) ref.tell({ type: 'RemoteQuoted', accepted })
+    else { this.join(r); if (this.host.entry(r.rfq.id)) this.adopted++ }
+    return this.host.entry(r.rfq.id) !== undefined
   }
 
   /**
@@ -143,8 +146,7 @@ export class Replica {
       this.openedNothing.add(shareTokenHash)
       return undefined
     }
-    if (!this.host.entry(r.rfq.id)) { this.join(r); if (this.host.entry(r.rfq.id)) this.adopted++ }
-    return this.host.entry(r.rfq.id) ? r.rfq.id : undefined
+    return this.take(r) ? r.rfq.id : undefined
   }
 
   /** The store refused a write because the RFQ is closed there: the replica ends as the store says. */

@@ -88,8 +88,8 @@ export function fromWire(w: WireEvent, termsOf: (rfqId: string) => QuoteTerms | 
       const rfq: Rfq = { ...r, amountIn: big(r.amountIn), amountOut: big(r.amountOut), createdAt: date(r.createdAt), shareToken: null }
       return { type: 'rfq.created', rfq, shareTokenHash: w.h, remote: true }
     }
-    case 'cancelled': return { type: 'rfq.cancelled', rfqId: id(w.id), cancelledAt: date(w.at), remote: true }
-    case 'filled': return { type: 'rfq.filled', rfqId: id(w.id), txHash: w.tx, remote: true }
+    case 'cancelled': return { type: 'rfq.cancelled', rfqId: rfqIdOf(w.id), cancelledAt: date(w.at), remote: true }
+    case 'filled': return { type: 'rfq.filled', rfqId: rfqIdOf(w.id), txHash: w.tx, remote: true }
     case 'fill': return { type: 'fill.recorded', fill: w.fill, visibility: w.v, remote: true }
     default: throw new Error(`unknown cluster event ${String((w as { t?: unknown }).t)}`)
   }
@@ -124,7 +124,7 @@ function date(ms: unknown): Date {
   return d
 }
 
-function id(v: unknown): string {
+function rfqIdOf(v: unknown): string {
   if (typeof v !== 'string' || !v) throw new Error('not an RFQ id')
   return v
 }

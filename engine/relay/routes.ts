@@ -60,7 +60,7 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
     const hash = shareHash(req)
     const token = req.query.get('shareToken')
     // a cluster node the RFQ's word has not reached yet reads it from the store: the token's first poll is complete
-    if (token && !book.rfqForShareToken(token)) await book.findByShareToken(token)
+    if (token && !book.rfqForShareToken(token)) await book.adoptShared(token)
     const viewer = tokenViewer(token)
     return poll(index, p, hash ?? '-', req, rfqItems(index, r => visible(r, viewer)),
       (rfqs, cursor) => ({ rfqs, count: rfqs.length, cursor }), rfqBodies)

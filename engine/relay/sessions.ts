@@ -232,7 +232,7 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
     if (rfq) { send(ws, s, rfqBroadcast(rfq)); return rfq.id }
     // a cluster node the creation's word has not reached yet reads it from the store (the creator's answer,
     // and so the token, can beat the word); joining the book announced it on the token's topic, to this socket
-    return (await o.book.findByShareToken(token))?.id
+    return (await o.book.adoptShared(token))?.id
   }
 
   function addShare(ws: WebSocket<Session>, token: string): void {
