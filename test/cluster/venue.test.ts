@@ -351,6 +351,21 @@ describe('a cluster of three nodes is one venue', () => {
     nc2.publish(subject('events'), packr.pack({ n: 'x', s: 3, e: unknownQuotes(500) }))
     await nc2.flush(); await nc2.close()
     await waitFor(reconciles, n => n > r0, 3000)
+    // tokens no client should send reach the store lookup harmlessly: found nothing, said so, never a 500
+    const hostileTokens = ['x'.repeat(10_000), '\u0000é', "' or 1=1 --", '%']
+    const prober = await Client.open(nodes[2]!.relayWs)
+    for (const shareToken of hostileTokens) {
+      prober.send('SUBSCRIBE', { shareToken })
+      assert.deepEqual((await prober.nextOf('SUBSCRIBED')).data.rfqIds, [])
+      const polled = await get(nodes[1]!.relay, `/rfqs?shareToken=${encodeURIComponent(shareToken)}`)
+      // a list without it, or a 4xx with a code (control characters are refused at the door)
+      assert.ok(polled.status === 200 ? !polled.body.rfqs.some((x: { visibility: string }) => x.visibility === 'private')
+        : polled.status === 400 && typeof polled.body.code === 'string', `${polled.status} ${JSON.stringify(polled.body)}`)
+    }
+    prober.send('SUBSCRIBE', { shareToken: '\ud800' })                          // a lone surrogate
+    assert.deepEqual((await prober.nextOf('SUBSCRIBED')).data.rfqIds, [])
+    assert.ok([200, 400].includes((await get(nodes[1]!.relay, '/rfqs?shareToken=%E0%A4%A')).status), 'a broken escape is no token, never a 500')
+    await prober.close()
     // no ghost peer from a heartbeat that is not a node's name
     assert.deepEqual((await get(nodes[2]!.relay, '/health')).body.cluster.peers, ['n1', 'n2'])
     // every node still serves, and still fans out
