@@ -7,6 +7,7 @@ import { Errors } from '../front/errors.js'
 import { MultiWindowLimiter, SlidingWindowLimiter } from '../front/limits.js'
 import type { LimitRegistry } from '../front/sharedLimits.js'
 import { hashApiKey, isWellFormedKey } from './keys.js'
+import { bearerToken } from '../front/bearer.js'
 
 export const AuthErrors = {
   missing: 'Missing API key (Authorization: Bearer <API_KEY>)',
@@ -14,7 +15,6 @@ export const AuthErrors = {
   unknown: 'Invalid API key',
   role: (role: Role) => `Forbidden: agent lacks the ${role} role`,
   rate: 'Agent rate limit exceeded',
-  failures: 'Too many failed authentications from this address; retry later',
 } as const
 
 export interface AgentAuth {
@@ -43,11 +43,11 @@ export function createAgentAuth(sql: Sql, limits: { perMinute: number; perHour: 
 
   async function authenticate(header: string | undefined, ip: string): Promise<{ agent: Agent; keyHash: string }> {
     const blocked = failures.peek(ip)
-    if (!blocked.ok) throw Errors.tooManyRequests(AuthErrors.failures, blocked.retryAfterSec, { code: 'AUTH_FAILURES' })
+    if (!blocked.ok) throw Errors.authFailures(blocked.retryAfterSec)
     if (!header) throw Errors.unauthorized(AuthErrors.missing)
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header)
-    if (!m || !isWellFormedKey(m[1]!)) throw failed(ip, AuthErrors.malformed)
-    const keyHash = hashApiKey(m[1]!)
+    const key = bearerToken(header)
+    if (key === undefined || !isWellFormedKey(key)) throw failed(ip, AuthErrors.malformed)
+    const keyHash = hashApiKey(key)
     let agent = byHash.get(keyHash)
     if (!agent) {
       agent = await agentByKeyHash(sql, keyHash)
