@@ -7,13 +7,14 @@ import type { ActorRef, ActorSystem } from './mailbox.js'
 import { ActorStopped } from './mailbox.js'
 import { EventBus } from './events.js'
 export type { StoredEnd, ReplicaStorePort } from './replica.js'
-import type { AcceptedQuote, Address, CancelOutcome, FillOutcome, QuoteTerms, QuoteVerdict, Rfq, RfqDirectory, RfqEvent, RfqView } from './rfqTypes.js'
+import type { AcceptedQuote, Address, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, Rfq, RfqDirectory, RfqEvent, RfqView } from './rfqTypes.js'
 import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.js'
 import { RelayErrors } from './errors.js'
 import { Replica, type ReplicaStorePort } from './replica.js'
 
 export interface RfqStorePort {
-  insertRfq(rfq: Rfq, shareTokenHash: string | null): Promise<void>
+  /** with `maxActive`, the insert is the cap's arbiter: it answers whether the creator had room, and its count */
+  insertRfq(rfq: Rfq, shareTokenHash: string | null, maxActive?: number): Promise<void | CreateOutcome>
   persistStatus: RfqDeps['persistStatus']
   commitQuote: RfqDeps['commitQuote']
 }
@@ -78,12 +79,15 @@ export class RfqBook implements RfqDirectory {
     }
   }
 
-  async create(rfq: Rfq): Promise<void> {
+  async create(rfq: Rfq, opts: { maxActive?: number } = {}): Promise<CreateOutcome> {
     if (this.live.has(rfq.id)) throw new Error(`RFQ ${rfq.id} is already live`)
     const shareTokenHash = rfq.shareToken ? hashShareToken(rfq.shareToken) : null
-    await this.deps.store.insertRfq(rfq, shareTokenHash)
+    // the cap is the store's to arbitrate (one database for every node); a refusal touches nothing live
+    const stored = await this.deps.store.insertRfq(rfq, shareTokenHash, opts.maxActive)
+    if (stored && !stored.ok) return stored
     this.spawn(rfq, shareTokenHash, [])
     this.events.publish({ type: 'rfq.created', rfq, shareTokenHash })
+    return { ok: true, activeCount: stored ? stored.activeCount : this.activeCount(creatorOf(rfq)) }
   }
 
   /** Brings back RFQs that were live when the engine stopped (no insert, no broadcast); answers those it took. */

@@ -5,7 +5,7 @@ import type { EngineContext } from '../context.js'
 import { RfqBook } from '../../actors/book.js'
 import { LiveIndex } from '../../actors/liveIndex.js'
 import { createQuoteWriter } from '../store/quotes.js'
-import { insertRfq, loadLiveRfqs, persistStatus, endOfRfq } from '../store/rfqs.js'
+import { insertRfq, insertRfqCapped, loadLiveRfqs, persistStatus, endOfRfq } from '../store/rfqs.js'
 import { quoteSigner } from './signer.js'
 import { relayDomain } from './domain.js'
 import { cancelAuthMode } from './cancelAuth.js'
@@ -25,7 +25,8 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
   const writer = createQuoteWriter(sql, { maxInFlight: ctx.config.RELAY_COMMITS_IN_FLIGHT })
   const book = new RfqBook(ctx.actors, {
     store: {
-      insertRfq: (rfq, hash) => insertRfq(sql, rfq, hash),
+      insertRfq: (rfq, hash, maxActive) => maxActive === undefined ? insertRfq(sql, rfq, hash)
+        : insertRfqCapped(sql, rfq, hash, { max: maxActive, ttlSecs: c.RFQ_TTL_SECS }),
       persistStatus: (id, change) => persistStatus(sql, id, change),
       commitQuote: q => writer.write(q),
     },
