@@ -56,6 +56,7 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
   })
   relayRoutes(ctx, { book, domain, index, connectedClients: () => sockets.connected, cluster: cluster && (() => cluster.status()) })
   ctx.metrics.gauge('relay_held_polls', 'long polls waiting for a change', () => index.waiting)
+  ctx.metrics.gauge('relay_poll_wakeups_total', 'held long polls woken by a change they may see (each re-reads its view)', () => index.wakeups)
   ctx.metrics.gauge('relay_connected_clients', 'open relay WebSocket connections', () => sockets.connected)
   ctx.metrics.gauge('relay_active_rfqs', 'RFQs in the relay active store', () => book.activeRfqs)
   ctx.metrics.gauge('rfq_actor_abnormal_stops_total', 'RFQ actors stopped after repeated failures (their RFQs ended as EXPIRED)', () => book.abnormalStops)

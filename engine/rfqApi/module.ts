@@ -39,7 +39,7 @@ export async function rfqApiModule(ctx: EngineContext, { book, index, rfqs }: { 
   api.post('/api/v1/quotes', submitQuoteHandler(rfqs))
 
   const feed = feedRoutes(ctx, book, tokens, index, auth)
-  profileRoutes(ctx)
+  profileRoutes(ctx, auth)
   openapiRoutes(ctx)
 
   const sweeper = setInterval(() => { auth.sweep(); registrations.sweep() }, 60_000)
