@@ -1,7 +1,8 @@
 // An outsider learns nothing of a private RFQ, not even that something happened: on every relay REST route a
 // private id answers in the same bytes as an unknown id, with and without If-None-Match (a 304 only for what
 // the caller may see); ETags, cursors and /health counts stand still through a private RFQ's whole life; a
-// held poll is not woken by it; the public profile counts the same before and after. Real engine, real HTTP.
+// held poll is not woken by it; the SSE feed's ids leave no gap to count it by; the public profile counts the
+// same before and after. Real engine, real HTTP.
 import { test, before, after, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
@@ -10,6 +11,7 @@ import { startTestEngine, type TestEngine } from '../helpers/engine.js'
 import { newAgent, post } from '../api/agentKit.js'
 import { Client, account, makeQuote, sign, domainOf, makeRfq, waitFor } from '../relay/helpers.js'
 import type { Rfq } from '../../actors/rfqTypes.js'
+import { sse, type Stream } from './observers.js'
 
 interface Raw { status: number; headers: string[]; body: string }
 
@@ -146,6 +148,30 @@ describe('an outsider learns nothing of a private RFQ', () => {
     assert.equal(mine.cancelled, mineBefore.cancelled + 1)
   })
 
+  test('the SSE feed: an outsider\'s event ids count public events only, with no gap where a private one was; a holder resumes after a private id', async () => {
+    const outsider = await sse(`${t.api}/api/v1/feed`, '127.0.0.31')
+    const first = await createPublic()
+    const { rfq, token } = await createPrivate()
+    await quote(rfq, token)
+    const holder = await sse(`${t.api}/api/v1/feed`, '127.0.0.32', { 'x-share-token': token, 'last-event-id': '0' })
+    assert.equal((await post(t.api, `/api/v1/rfqs/${rfq.id}/cancel`, {}, taker.headers)).status, 200)
+    const second = await createPublic()
+    const ids = async (s: Stream, rfqId: string) => (await waitFor(() => events(s).filter(e => e.rfqId === rfqId), l => l.length > 0, 3000)).map(e => e.id)
+    const [a] = await ids(outsider, first.id), [b] = await ids(outsider, second.id)
+    assert.equal(Number(b), Number(a) + 1, `consecutive public ids across the private RFQ's life: ${a}, ${b}`)
+    assert.ok(!outsider.text().includes(rfq.id))
+    // the holder sees the private events with ids that name the public count before them and a sealed tag
+    const privateIds = await waitFor(() => events(holder).filter(e => e.rfqId === rfq.id).map(e => e.id), l => l.length === 3, 3000)
+    for (const id of privateIds) assert.match(id, new RegExp(`^${a}\\.[A-Za-z0-9_-]{22}$`))
+    await waitFor(() => events(holder).some(e => e.rfqId === second.id), ok => ok, 3000)
+    outsider.close(); holder.close()
+    // a reconnect after the private quote resumes with the cancel: nothing repeated, nothing skipped
+    const resumed = await sse(`${t.api}/api/v1/feed`, '127.0.0.33', { 'x-share-token': token, 'last-event-id': privateIds[1]! })
+    const again = await waitFor(() => events(resumed), l => l.some(e => e.rfqId === second.id), 3000)
+    assert.deepEqual(again.filter(e => e.rfqId === rfq.id || e.rfqId === second.id).map(e => e.event), ['rfq.cancelled', 'rfq.created'])
+    resumed.close()
+  })
+
   async function createPublic(): Promise<Rfq> {
     const r = await post(t.api, '/api/v1/agent/rfqs', { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1000', ttlSeconds: 300 }, taker.headers)
     assert.equal(r.status, 201)
@@ -153,6 +179,14 @@ describe('an outsider learns nothing of a private RFQ', () => {
     return { ...makeRfq(), id: r.body.rfqId, taker: d.rfq.taker, tokenIn: d.rfq.tokenIn.address, tokenOut: d.rfq.tokenOut.address, expiry: d.rfq.expiry }
   }
 })
+
+/** The events a stream has read: id, name and the RFQ they are about. */
+function events(s: Stream): { id: string; event: string; rfqId: string | undefined }[] {
+  return s.text().split('\n\n').flatMap(block => {
+    const id = /^id: (.+)$/m.exec(block)?.[1], event = /^event: (.+)$/m.exec(block)?.[1], data = /^data: (.+)$/m.exec(block)?.[1]
+    return id && event && data ? [{ id, event, rfqId: JSON.parse(data).rfqId as string | undefined }] : []
+  })
+}
 
 async function metric(t: TestEngine, name: string): Promise<number> {
   const m = await (await fetch(`${t.api}/metrics`)).text()
