@@ -50,6 +50,12 @@ export async function rfqPage(sql: Tx, q: { open: boolean; beforeSeq: number | n
   return rows.map(toRow)
 }
 
+/** The place (seq) of an RFQ `viewer` may see; undefined for an unknown one and for one it may not see alike. */
+export async function seqOfVisible(sql: Tx, id: string, viewer: Viewer): Promise<number | undefined> {
+  const [r] = await sql`select seq from rfqs where id = ${id} and ${visibleTo(sql, viewer)}`
+  return r ? Number(r.seq) : undefined
+}
+
 export async function rfqById(sql: Tx, id: string): Promise<RfqRow | undefined> {
   const [r] = await sql`select ${sql.unsafe(COLUMNS)} from rfqs where id = ${id}`
   return r ? toRow(r) : undefined

@@ -172,6 +172,23 @@ describe('an outsider learns nothing of a private RFQ', () => {
     resumed.close()
   })
 
+  test('API list paging: a cursor names the page\'s last RFQ, never its place among all RFQs; a cursor naming a private RFQ is refused as a made-up one', async () => {
+    const a = await createPublic()
+    const { rfq } = await createPrivate()
+    const b = await createPublic()
+    const page1 = JSON.parse((await raw(`${t.api}/api/v1/rfqs?limit=1`)).body)
+    assert.deepEqual(page1.items.map((i: { id: string }) => i.id), [b.id])
+    assert.equal(Buffer.from(page1.nextCursor, 'base64url').toString(), `r2:${b.id}`, 'the cursor carries what the page showed, nothing more')
+    const page2 = JSON.parse((await raw(`${t.api}/api/v1/rfqs?limit=1&cursor=${page1.nextCursor}`)).body)
+    assert.deepEqual(page2.items.map((i: { id: string }) => i.id), [a.id], 'no gap, no private RFQ')
+    const cursorOf = (id: string) => Buffer.from(`r2:${id}`).toString('base64url')
+    const [priv, unknown] = await Promise.all([raw(`${t.api}/api/v1/rfqs?cursor=${cursorOf(rfq.id)}`), raw(`${t.api}/api/v1/rfqs?cursor=${cursorOf(unknownId())}`)])
+    assert.equal(priv.status, 400)
+    assert.deepEqual(priv, unknown)
+    const mine = await raw(`${t.api}/api/v1/rfqs?limit=1&cursor=${cursorOf(rfq.id)}`, taker.headers)
+    assert.deepEqual(JSON.parse(mine.body).items.map((i: { id: string }) => i.id), [a.id], 'its taker pages on from it')
+  })
+
   async function createPublic(): Promise<Rfq> {
     const r = await post(t.api, '/api/v1/agent/rfqs', { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1000', ttlSeconds: 300 }, taker.headers)
     assert.equal(r.status, 201)
