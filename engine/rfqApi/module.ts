@@ -28,7 +28,7 @@ export async function rfqApiModule(ctx: EngineContext, { book, index, rfqs }: { 
 
   api.get('/api/v1/tokens', async () => ok({ chainId: tokens.chainId, tokens: (await tokens.list()).map(t => ({ address: t.address, symbol: t.symbol, decimals: t.decimals })) }))
 
-  api.get('/api/v1/rfqs', listHandler({ ...deps, openPages: new OpenPageCache(() => index.seq) }))
+  api.get('/api/v1/rfqs', listHandler({ ...deps, openPages: new OpenPageCache(() => index.publicSeq) }))
   api.get('/api/v1/rfqs/:id', detailHandler(deps))
   api.post('/api/v1/rfqs/:id/cancel', cancelHandler(deps))
   api.post('/api/v1/agent/rfqs', guarded(auth.requireAgent('taker'),
