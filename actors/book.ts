@@ -7,13 +7,15 @@ import type { ActorRef, ActorSystem } from './mailbox.js'
 import { ActorStopped } from './mailbox.js'
 import { EventBus } from './events.js'
 export type { StoredEnd, ReplicaStorePort } from './replica.js'
-import type { AcceptedQuote, Address, CancelOutcome, FillOutcome, QuoteTerms, QuoteVerdict, Rfq, RfqDirectory, RfqEvent, RfqView } from './rfqTypes.js'
+import type { AcceptedQuote, Address, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, Rfq, RfqDirectory, RfqEvent, RfqView } from './rfqTypes.js'
 import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.js'
 import { RelayErrors } from './errors.js'
 import { Replica, type ReplicaStorePort } from './replica.js'
+import { ANONYMOUS, canSee } from './visibility.js'
 
 export interface RfqStorePort {
-  insertRfq(rfq: Rfq, shareTokenHash: string | null): Promise<void>
+  /** with `maxActive`, the insert is the cap's arbiter: it answers whether the creator had room, and its count */
+  insertRfq(rfq: Rfq, shareTokenHash: string | null, maxActive?: number): Promise<void | CreateOutcome>
   persistStatus: RfqDeps['persistStatus']
   commitQuote: RfqDeps['commitQuote']
 }
@@ -34,7 +36,7 @@ export interface RestoredRfq {
   quotes: AcceptedQuote[]
 }
 
-interface Entry { ref: ActorRef<RfqMsg>; rfq: Rfq; shareTokenHash: string | null; quotes: number; terms?: QuoteTerms }
+interface Entry { ref: ActorRef<RfqMsg>; rfq: Rfq; shareTokenHash: string | null; quotes: number; terms?: QuoteTerms; seenByAll: boolean }
 
 // An RFQ that keeps failing is stopped rather than restarted: its state lives in Postgres and a
 // client can read it there; three failures in ten seconds means something is wrong with it.
@@ -51,6 +53,8 @@ export class RfqBook implements RfqDirectory {
   private readonly byCreator = new Map<string, number>()
   private readonly byShareHash = new Map<string, string>()
   private liveQuotes = 0
+  /** what everyone may see of the active store: public RFQs and their quotes (the relay's /health counts) */
+  private readonly seenByAll = { rfqs: 0, quotes: 0 }
   /** cluster mode: this node's replicas of other nodes' RFQs follow their events and the store */
   readonly replica: Replica | undefined
   private readonly askTimeoutMs: number
@@ -63,7 +67,10 @@ export class RfqBook implements RfqDirectory {
       commitQuote: deps.store.commitQuote,
       persistStatus: deps.store.persistStatus,
       publish: e => {
-        if (e.type === 'rfq.quoted') { const en = this.live.get(e.rfqId); if (en) { en.quotes++; this.liveQuotes++ } }
+        if (e.type === 'rfq.quoted') {
+          const en = this.live.get(e.rfqId)
+          if (en) { en.quotes++; this.liveQuotes++; if (en.seenByAll) this.seenByAll.quotes++ }
+        }
         this.events.publish(e)
       },
       onGone: id => this.forget(id),
@@ -78,12 +85,15 @@ export class RfqBook implements RfqDirectory {
     }
   }
 
-  async create(rfq: Rfq): Promise<void> {
+  async create(rfq: Rfq, opts: { maxActive?: number } = {}): Promise<CreateOutcome> {
     if (this.live.has(rfq.id)) throw new Error(`RFQ ${rfq.id} is already live`)
     const shareTokenHash = rfq.shareToken ? hashShareToken(rfq.shareToken) : null
-    await this.deps.store.insertRfq(rfq, shareTokenHash)
+    // the cap is the store's to arbitrate (one database for every node); a refusal touches nothing live
+    const stored = await this.deps.store.insertRfq(rfq, shareTokenHash, opts.maxActive)
+    if (stored && !stored.ok) return stored
     this.spawn(rfq, shareTokenHash, [])
     this.events.publish({ type: 'rfq.created', rfq, shareTokenHash })
+    return { ok: true, activeCount: stored ? stored.activeCount : this.activeCount(creatorOf(rfq)) }
   }
 
   /** Brings back RFQs that were live when the engine stopped (no insert, no broadcast); answers those it took. */
@@ -195,6 +205,8 @@ export class RfqBook implements RfqDirectory {
   abnormalStops = 0
   /** quotes held by RFQs in the active store */
   get totalQuotes(): number { return this.liveQuotes }
+  /** the active store as everyone may see it: public RFQs and their quotes (counts that never move on a private event) */
+  get publicCounts(): { readonly rfqs: number; readonly quotes: number } { return { ...this.seenByAll } }
 
   private spawn(rfq: Rfq, shareTokenHash: string | null, quotes: AcceptedQuote[]): void {
     const state = initialRfqState(rfq, { ttlSecs: this.deps.ttlSecs, shareTokenHash, quotes })
@@ -202,8 +214,10 @@ export class RfqBook implements RfqDirectory {
     // (a shutdown's stop is not an escalation, so RFQs live at shutdown stay live for the restart)
     const ref = this.system.spawn(`rfq:${rfq.id}`, rfqBehavior(this.actorDeps), state,
       { supervision: rfqSupervision, onEscalate: (_name, err) => this.endAbnormally(rfq.id, err) })
-    this.live.set(rfq.id, { ref, rfq, shareTokenHash, quotes: quotes.length })
+    const seenByAll = canSee({ ...rfq, shareTokenHash }, ANONYMOUS)
+    this.live.set(rfq.id, { ref, rfq, shareTokenHash, quotes: quotes.length, seenByAll })
     this.liveQuotes += quotes.length
+    if (seenByAll) { this.seenByAll.rfqs++; this.seenByAll.quotes += quotes.length }
     const creator = creatorOf(rfq)
     this.byCreator.set(creator, (this.byCreator.get(creator) ?? 0) + 1)
     if (shareTokenHash) this.byShareHash.set(shareTokenHash, rfq.id)
@@ -227,6 +241,7 @@ export class RfqBook implements RfqDirectory {
     if (!e) return
     this.live.delete(id)
     this.liveQuotes -= e.quotes
+    if (e.seenByAll) { this.seenByAll.rfqs--; this.seenByAll.quotes -= e.quotes }
     const creator = creatorOf(e.rfq)
     const n = (this.byCreator.get(creator) ?? 1) - 1
     if (n > 0) this.byCreator.set(creator, n)

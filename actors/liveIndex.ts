@@ -1,11 +1,14 @@
 // LiveIndex: a read model of the live RFQs and their accepted quotes, kept from the book's events, so
 // pollers are served from memory without asking each RFQ's actor. Every change gets the next sequence
-// number: a poller's cursor is the last sequence it has seen, `since` returns what came after it, and
-// the ETag is the sequence of the last change (nothing changed, same ETag). An RFQ that leaves the
-// live set stays readable here for `retainMs`, so a poller learns how it ended. Long polls wait on
-// `changed()`, which resolves at the next change or at the timeout.
+// number, and `since` returns what came after a sequence. What a poller is shown is its position: the
+// sequence of the last change it may see (`publicSeq` for everyone; a share-token holder's also moves on its
+// RFQ; `lastSeq` of one RFQ for that RFQ's quotes), so nothing a viewer is shown moves on a change it may not
+// see. An RFQ that leaves the live set stays readable here for `retainMs`, so a poller learns how it ended.
+// Long polls wait on `changed()`, which resolves at the next change its scope may see, or at the timeout.
 import type { AcceptedQuote, Rfq, RfqEvent, RfqStatus } from './rfqTypes.js'
 import type { EventBus } from './events.js'
+import { ANONYMOUS, canSee, type RfqAccess, type Viewer } from './visibility.js'
+import { PollWaiters, type WaitScope } from './pollWaiters.js'
 
 export interface IndexedRfq {
   rfq: Rfq
@@ -15,6 +18,8 @@ export interface IndexedRfq {
   quoteCount: number
   /** the sequence of the change that created it */
   seq: number
+  /** the sequence of its last change */
+  lastSeq: number
   quotes: IndexedQuote[]
   /** when it left the live set (ms), for retention */
   closedAt: number | null
@@ -27,7 +32,10 @@ export interface LiveIndexOptions { retainMs?: number; now?: () => number }
 export class LiveIndex {
   private readonly byId = new Map<string, IndexedRfq>()
   private lastSeq = 0
-  private waiters = new Set<() => void>()
+  private lastPublicSeq = 0
+  private readonly waiters = new PollWaiters()
+  /** indexed RFQs by share-token hash: a token holder's position */
+  private readonly byShareHash = new Map<string, string>()
   private readonly retainMs: number
   private lastSweep = -Infinity
   private readonly now: () => number
@@ -39,14 +47,30 @@ export class LiveIndex {
     this.unsubscribe = events.subscribe(e => this.apply(e))
   }
 
-  /** The sequence of the last change: the ETag's source and a fresh poller's cursor. */
+  /** The sequence of the last change, whoever may see it (never shown to a client as it is). */
   get seq(): number { return this.lastSeq }
+
+  /** The sequence of the last change everyone may see. */
+  get publicSeq(): number { return this.lastPublicSeq }
+
+  /** A viewer's position in the list: the last change to a public RFQ, or to one its share tokens open. */
+  positionFor(viewer: Viewer): number {
+    let at = this.lastPublicSeq
+    for (const h of viewer.shareTokenHashes) {
+      const id = this.byShareHash.get(h)
+      const r = id === undefined ? undefined : this.byId.get(id)
+      if (r && r.lastSeq > at && canSee(accessOf(r), viewer)) at = r.lastSeq
+    }
+    return at
+  }
 
   /** RFQs restored at start: indexed at sequence 0, without a change of their own (they predate every cursor). */
   restore(items: { rfq: Rfq; shareTokenHash: string | null; quotes: AcceptedQuote[] }[]): void {
     for (const { rfq, shareTokenHash, quotes } of items) {
       if (this.byId.has(rfq.id)) continue             // a cluster node may hear of it before its restore
-      this.byId.set(rfq.id, { rfq, shareTokenHash, status: quotes.length ? 'QUOTED' : 'OPEN', quoteCount: quotes.length, seq: 0, quotes: quotes.map(quote => ({ quote, seq: 0 })), closedAt: null })
+      this.byId.set(rfq.id, { rfq, shareTokenHash, status: quotes.length ? 'QUOTED' : 'OPEN', quoteCount: quotes.length, seq: 0, lastSeq: 0,
+        quotes: quotes.map(quote => ({ quote, seq: 0 })), closedAt: null })
+      if (shareTokenHash) this.byShareHash.set(shareTokenHash, rfq.id)
     }
   }
 
@@ -65,31 +89,38 @@ export class LiveIndex {
     return this.byId.get(id)
   }
 
-  /** Resolves at the next change, or after `timeoutMs`; `cancel` frees it early (a client that left). */
-  changed(timeoutMs: number): { done: Promise<boolean>; cancel(): void } {
+  /**
+   * Resolves at the next change `scope` may see (one RFQ's, or a viewer's list's), or after `timeoutMs`;
+   * `cancel` frees it early (a client that left).
+   */
+  changed(timeoutMs: number, scope: WaitScope = { viewer: ANONYMOUS }): { done: Promise<boolean>; cancel(): void } {
     let settle!: (changed: boolean) => void
     const done = new Promise<boolean>(r => { settle = r })
-    const wake = () => finish(true)
     const timer = setTimeout(() => finish(false), timeoutMs)
-    const finish = (v: boolean) => { clearTimeout(timer); this.waiters.delete(wake); settle(v) }
-    this.waiters.add(wake)
+    const remove = this.waiters.add(scope, () => finish(true))
+    function finish(v: boolean) { clearTimeout(timer); remove(); settle(v) }
     return { done, cancel: () => finish(false) }
   }
 
   get waiting(): number { return this.waiters.size }
+  /** held polls woken by a change they may see, ever */
+  get wakeups(): number { return this.waiters.woken }
 
   close(): void {
     this.unsubscribe()
-    for (const w of [...this.waiters]) w()
+    this.waiters.wakeEveryone()
   }
 
   private apply(e: RfqEvent): void {
+    let r: IndexedRfq | undefined
     switch (e.type) {
       case 'rfq.created':
-        this.byId.set(e.rfq.id, { rfq: e.rfq, shareTokenHash: e.shareTokenHash, status: 'OPEN', quoteCount: 0, seq: ++this.lastSeq, quotes: [], closedAt: null })
+        r = { rfq: e.rfq, shareTokenHash: e.shareTokenHash, status: 'OPEN', quoteCount: 0, seq: ++this.lastSeq, lastSeq: 0, quotes: [], closedAt: null }
+        this.byId.set(e.rfq.id, r)
+        if (e.shareTokenHash) this.byShareHash.set(e.shareTokenHash, e.rfq.id)
         break
       case 'rfq.quoted': {
-        const r = this.byId.get(e.rfqId)
+        r = this.byId.get(e.rfqId)
         if (!r) return
         r.quotes.push({ quote: e.quote, seq: ++this.lastSeq })
         r.quoteCount++
@@ -97,7 +128,7 @@ export class LiveIndex {
         break
       }
       case 'rfq.cancelled': case 'rfq.filled': case 'rfq.expired': {
-        const r = this.byId.get(e.rfqId)
+        r = this.byId.get(e.rfqId)
         if (!r || r.closedAt !== null) return
         r.status = e.type === 'rfq.cancelled' ? 'CANCELLED' : e.type === 'rfq.filled' ? 'FILLED' : 'EXPIRED'
         r.closedAt = this.now()
@@ -106,9 +137,10 @@ export class LiveIndex {
       }
       default: return
     }
-    if (!this.waiters.size) return                         // no copy per quote when nobody waits
-    const waiters = [...this.waiters]
-    for (const w of waiters) w()
+    r.lastSeq = this.lastSeq
+    const access = accessOf(r)
+    if (canSee(access, ANONYMOUS)) this.lastPublicSeq = this.lastSeq
+    this.waiters.wake(r.rfq.id, access)
   }
 
   /**
@@ -121,6 +153,15 @@ export class LiveIndex {
     if (now - this.lastSweep < Math.min(1000, this.retainMs / 4) && now >= this.lastSweep) return
     this.lastSweep = now
     const cutoff = now - this.retainMs
-    for (const [id, r] of this.byId) if (r.closedAt !== null && r.closedAt < cutoff) this.byId.delete(id)
+    for (const [id, r] of this.byId) {
+      if (r.closedAt === null || r.closedAt >= cutoff) continue
+      this.byId.delete(id)
+      if (r.shareTokenHash && this.byShareHash.get(r.shareTokenHash) === id) this.byShareHash.delete(r.shareTokenHash)
+    }
   }
+}
+
+/** What the visibility rule reads of an indexed RFQ. */
+export function accessOf(r: IndexedRfq): RfqAccess {
+  return { visibility: r.rfq.visibility, shareTokenHash: r.shareTokenHash, agentId: r.rfq.agentId }
 }

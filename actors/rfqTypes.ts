@@ -102,6 +102,11 @@ type RfqEventBody =
       /** the fill's visibility, for the visibility rule (not part of the event's data) */
       visibility: Visibility }
 
+/** `activeCount`: the creator's active RFQs, this one included when it was taken (the store's count under a cap) */
+export type CreateOutcome =
+  | { ok: true; activeCount: number }
+  | { ok: false; code: 'TOO_MANY_ACTIVE'; activeCount: number }
+
 export type FillOutcome<R> =
   | { ok: true; result: R }
   | { ok: false; reason: 'not_found' }
@@ -115,8 +120,12 @@ export type FillOutcome<R> =
  * through its actor, one message at a time, so a fill racing a cancel has exactly one winner.
  */
 export interface RfqDirectory {
-  /** persists the RFQ, spawns its actor, publishes `rfq.created` (the relay broadcasts it) */
-  create(rfq: Rfq): Promise<void>
+  /**
+   * persists the RFQ, spawns its actor, publishes `rfq.created` (the relay broadcasts it). With `maxActive`,
+   * the store admits it only while its creator has fewer active RFQs than that, across the venue; a refusal
+   * stores, spawns and publishes nothing.
+   */
+  create(rfq: Rfq, opts?: { maxActive?: number }): Promise<CreateOutcome>
   /** the live view; undefined when the RFQ is not live (never created, or already gone) */
   describe(id: string): Promise<RfqView | undefined>
   /** live RFQs, newest first */
@@ -130,7 +139,7 @@ export interface RfqDirectory {
    * update in one transaction); if it throws, the state is unchanged and the error propagates.
    */
   fill<R>(rfqId: string, txHash: string, commit: () => Promise<R>): Promise<FillOutcome<R>>
-  /** live RFQs of a creator (its agent id, or its taker wallet when no agent created it), for the cap */
+  /** live RFQs of a creator (its agent id, or its taker wallet when no agent created it) as this node's book holds them */
   activeCount(creator: string): number
   /** a live RFQ and its share-token hash, without asking its actor (the visibility rule's input) */
   peek(id: string): { rfq: Rfq; shareTokenHash: string | null } | undefined

@@ -12,7 +12,7 @@ import { Router } from './front/router.js'
 import { uWS, listen, closeListen, PortInUse, type us_listen_socket, type TemplatedApp } from './front/uws.js'
 import { serveHttp } from './front/server.js'
 import { rateLimit } from './front/guards.js'
-import { FixedWindowLimiter } from './front/limits.js'
+import { FixedWindowLimiter, SlidingWindowLimiter } from './front/limits.js'
 import { LimitRegistry } from './front/sharedLimits.js'
 import type { EngineContext, Surfaces } from './context.js'
 import { mountModules } from './modules.js'
@@ -67,7 +67,9 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   const limiters = [ctx.limits.register('api', new FixedWindowLimiter(config.PUBLIC_RATE_LIMIT_PER_MIN, 60_000)),
     ctx.limits.register('terminal', new FixedWindowLimiter(config.TERMINAL_RATE_LIMIT_PER_MIN, 60_000)),
     ctx.limits.register('relay.rest', new FixedWindowLimiter(config.RELAY_REST_RATE_LIMIT_PER_MIN, 60_000))] as const
-  const sweeper = setInterval(() => limiters.forEach(l => l.sweep()), 30_000)
+  // wrong terminal keys per address, throttled like agent keys (engine/agents/auth.ts)
+  const terminalFailures = ctx.limits.register('terminal.auth.failures', new SlidingWindowLimiter(config.AUTH_FAILURES_PER_MIN, 60_000))
+  const sweeper = setInterval(() => { limiters.forEach(l => l.sweep()); terminalFailures.sweep() }, 30_000)
   sweeper.unref()
   const inflight = { n: 0 }
   const common = { bodyLimit: config.BODY_LIMIT_BYTES, corsOrigin: config.CORS_ORIGIN, trustProxy: config.TRUST_PROXY, trustProxyHops: config.TRUST_PROXY_HOPS,
@@ -75,7 +77,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   const probe = (path: string) => path === '/health' || path === '/metrics' || path === '/api/v1/health'
   const limited = (limiter: FixedWindowLimiter, skip: (path: string) => boolean) => [rateLimit(limiter, { skip: r => skip(r.path) })]
   serveHttp(apps.api, { ...common, name: 'api', router: surfaces.api, guards: limited(limiters[0], p => probe(p) || p.startsWith('/api/v1/agent/')) })
-  serveHttp(apps.terminal, { ...common, name: 'terminal', router: surfaces.terminal, guards: limited(limiters[1], probe), authorize: terminalAuthorizer(config.API_KEY) })
+  serveHttp(apps.terminal, { ...common, name: 'terminal', router: surfaces.terminal, guards: limited(limiters[1], probe), authorize: terminalAuthorizer(config.API_KEY, terminalFailures) })
   serveHttp(apps.relay, { ...common, name: 'relay', router: surfaces.relay, guards: limited(limiters[2], probe) })
 
   const sockets: us_listen_socket[] = []

@@ -4,8 +4,10 @@
 // per client IP: a second gets 429 while the first is open.
 // Private RFQs follow the visibility rule (actors/visibility.ts) on every connection: their events
 // (and a private fill's) reach only a stream opened with their share token (`?shareToken=`, or the
-// `X-Share-Token` header) or with their taker agent's key (`Authorization: Bearer`). Event ids stay
-// global, so a filtered stream simply has gaps.
+// `X-Share-Token` header) or with their taker agent's key (`Authorization: Bearer`). Event ids count
+// public events only (1, 2, 3...), so an outsider's stream has no gaps to count private events by; a private
+// event's id is the public count before it and a sealed tag (`7.<tag>`, engine/front/sealed.ts), which says
+// nothing of how many private events there were, and a reconnect with it resumes right after it.
 import type { RfqDirectory, RfqEvent } from '../../actors/rfqTypes.js'
 import type { EngineContext } from '../context.js'
 import type { StreamSink } from '../front/request.js'
@@ -15,7 +17,8 @@ import { toJson } from '../front/json.js'
 import { eventData } from './events.js'
 import type { LiveIndex } from '../../actors/liveIndex.js'
 import type { AgentAuth } from '../agents/auth.js'
-import { canSee, type RfqAccess, type Viewer } from '../../actors/visibility.js'
+import { ANONYMOUS, canSee, type RfqAccess, type Viewer } from '../../actors/visibility.js'
+import { openSeq, sealSeq } from '../front/sealed.js'
 import { viewerOf } from '../rfq/viewer.js'
 
 const REPLAY = 512
@@ -30,13 +33,15 @@ export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: Token
   const byIp = new Map<string, Conn | 'opening'>()
   // Frames are built only when someone reads them: at relay rates most events have no listener,
   // and the replay buffer would otherwise encode every quote for nobody.
-  const recent: { id: number; event: RfqEvent; access: RfqAccess | null; frame?: string }[] = []
+  const recent: Held[] = []
   let nextId = 1
+  let publicCount = 0
   // An event that cannot be shaped (a bug, or a value no check foresaw) is one frame left out and a warning,
   // never a throw: the replay runs outside the event bus's guard, and a throw there would take the process.
-  const frameOf = (r: { id: number; event: RfqEvent; frame?: string }): string => {
+  const frameOf = (r: Held): string => {
     if (r.frame !== undefined) return r.frame
-    try { return r.frame = `id: ${r.id}\nevent: ${r.event.type}\ndata: ${toJson(eventData(r.event, tokens))}\n\n` } catch (err) {
+    const id = r.public ? String(r.pub) : `${r.pub}.${sealSeq(r.id)}`
+    try { return r.frame = `id: ${id}\nevent: ${r.event.type}\ndata: ${toJson(eventData(r.event, tokens))}\n\n` } catch (err) {
       ctx.log.warn({ err, type: r.event.type }, 'feed event left out: it could not be shaped')
       return r.frame = ''
     }
@@ -44,7 +49,9 @@ export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: Token
 
   // the access is taken when the event happens (a closed RFQ's index entry is only kept for a while)
   const unsubscribe = book.events.subscribe(event => {
-    const r = { id: nextId++, event, access: accessOf(event, index) }
+    const access = accessOf(event, index)
+    const isPublic = access !== null && canSee(access, ANONYMOUS)
+    const r: Held = { id: nextId++, pub: isPublic ? ++publicCount : publicCount, public: isPublic, event, access }
     recent.push(r)
     if (recent.length > 2 * REPLAY) recent.splice(0, recent.length - REPLAY)   // trimmed in bulk, not one shift per event
     for (const c of byIp.values()) if (c !== 'opening' && mayRead(r.access, c.viewer)) write(c.sink, frameOf(r))
@@ -62,7 +69,7 @@ export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: Token
     byIp.set(ip, 'opening')
     const grace = setTimeout(() => { if (byIp.get(ip) === 'opening') byIp.delete(ip) }, OPEN_GRACE_MS)
     grace.unref()
-    const lastId = Number(req.headers['last-event-id'] ?? NaN)
+    const after = resumeAfter(req.headers['last-event-id'])
     return {
       status: 200,
       headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
@@ -72,7 +79,7 @@ export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: Token
         byIp.set(ip, conn)
         sink.onClose(() => { if (byIp.get(ip) === conn) byIp.delete(ip) })
         sink.write(`retry: 3000\n: connected\n\n`)
-        if (Number.isInteger(lastId)) for (const r of recent.slice(-REPLAY)) if (r.id > lastId && mayRead(r.access, viewer)) write(sink, frameOf(r))
+        if (after) for (const r of recent.slice(-REPLAY)) if (after(r) && mayRead(r.access, viewer)) write(sink, frameOf(r))
       },
     }
   })
@@ -86,6 +93,23 @@ export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: Token
       byIp.clear()
     },
   }
+}
+
+/** An event held for replay: its place among all events (`id`) and among the public ones (`pub`). */
+interface Held { id: number; pub: number; public: boolean; event: RfqEvent; access: RfqAccess | null; frame?: string }
+
+/**
+ * Which held events come after a Last-Event-ID: after public event N (`N`: the private ones that followed it
+ * too), or after the private event a sealed tag names (`N.<tag>`; a tag this process did not make resumes
+ * after N, repeating rather than skipping). Undefined: no resumption asked for, or not an id of ours.
+ */
+function resumeAfter(header: string | undefined): ((r: Held) => boolean) | undefined {
+  const m = /^(\d{1,15})(?:\.([A-Za-z0-9_-]{22}))?$/.exec(header ?? '')
+  if (!m) return undefined
+  const n = Number(m[1])
+  const sealed = m[2] === undefined ? undefined : openSeq(m[2])
+  if (sealed !== undefined) return r => r.id > sealed
+  return r => r.pub > n || (r.pub === n && !r.public)
 }
 
 function write(sink: StreamSink, frame: string): void {

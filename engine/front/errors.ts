@@ -21,6 +21,9 @@ export const Errors = {
   payloadTooLarge: (limit: number) => new HttpError(413, `Request body too large (max ${limit} bytes)`),
   tooManyRequests: (text: string, retryAfterSec: number, extra?: Record<string, unknown>) =>
     new HttpError(429, text, extra, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSec))) }),
+  /** an address that keeps presenting bad keys (agent keys, the terminal's API_KEY) is refused before any check */
+  authFailures: (retryAfterSec: number) => new HttpError(429, 'Too many failed authentications from this address; retry later',
+    { code: 'AUTH_FAILURES' }, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSec))) }),
   internal: () => new HttpError(500, 'Internal server error'),
   unavailable: (text = 'Service unavailable') => new HttpError(503, text),
   /** the database (or another dependency every request needs) is unreachable: retry after a few seconds */

@@ -114,5 +114,7 @@ export class MultiWindowLimiter {
     for (const w of this.windows) w.record(key)
     return { ok: true, retryAfterSec: 0, count: Math.max(...verdicts.map(v => v.count)) + 1 }
   }
+  /** Records a hit another arbiter granted (the database), so these windows hold it if they must answer alone. */
+  record(key: string): void { for (const w of this.windows) w.record(key) }
   sweep(): void { for (const w of this.windows) w.sweep() }
 }

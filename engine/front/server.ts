@@ -26,7 +26,7 @@ export interface SurfaceOptions {
   /** counts requests in flight, so shutdown can wait for them */
   inflight?: { n: number }
   /** asked before routing (the terminal's key): unknown paths must not answer before the key is checked */
-  authorize?: (path: string, headers: Record<string, string>) => HttpError | undefined
+  authorize?: (path: string, headers: Record<string, string>, ip: string) => HttpError | undefined
   /** bytes a streamed reply (SSE) may have buffered for a client that does not read; past it the client is closed */
   streamBufferLimit?: number
 }
@@ -99,7 +99,7 @@ function handle(res: HttpResponse, uReq: HttpRequest, opts: SurfaceOptions): voi
     } })
   }
 
-  const denied = opts.authorize?.(path, headers)
+  const denied = opts.authorize?.(path, headers, ip)
   if (denied) return fail(denied)
   const match = opts.router.match(method, path)
   if (match.kind === 'none') return send({ status: 404, body: Errors.notFound().body })

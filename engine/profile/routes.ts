@@ -10,13 +10,15 @@ import { rfqCountsOfTaker } from '../store/rfqQueries.js'
 import { badgesFor, type Badge, type FillStats } from './badgeRules.js'
 import { fillStats, pointsBoard, roleTotals, type BoardRole, type RoleTotals } from './queries.js'
 import { isAddress } from '../../workers/values/index.js'
+import type { AgentAuth } from '../agents/auth.js'
+import { viewerOf } from '../rfq/viewer.js'
 
 const CACHE_MAX = 10_000
 export const BOARD_PAGE = { default: 50, max: 100 } as const
 
 interface BadgeReply { address: string; badges: Badge[]; stats: ReturnType<typeof statsView>; computedAt: string; cachedUntil: string }
 
-export function profileRoutes({ surfaces, sql, config }: EngineContext): void {
+export function profileRoutes({ surfaces, sql, config }: EngineContext, auth: Pick<AgentAuth, 'optionalAgent'>): void {
   const cache = new Map<string, { value: BadgeReply; expires: number }>()
 
   async function badges(address: string): Promise<BadgeReply> {
@@ -41,7 +43,10 @@ export function profileRoutes({ surfaces, sql, config }: EngineContext): void {
     const a = req.params.address!
     if (!isAddress(a)) throw Errors.badRequest('Invalid address format')
     const address = a.toLowerCase()
-    const [b, totals, agents, rfqs] = await Promise.all([badges(address), roleTotals(sql, address), agentsOfWallet(sql, address), rfqCountsOfTaker(sql, address)])
+    // RFQ counts follow the visibility rule: an outsider counts public RFQs only; the taker's agent key, or a
+    // share token, adds the private RFQs it may see
+    const viewer = await viewerOf(req, auth)
+    const [b, totals, agents, rfqs] = await Promise.all([badges(address), roleTotals(sql, address), agentsOfWallet(sql, address), rfqCountsOfTaker(sql, address, viewer)])
     return ok({
       address,
       points: { total: roundTo(totals.maker.points + totals.taker.points, 2), maker: roundTo(totals.maker.points, 2), taker: roundTo(totals.taker.points, 2) },

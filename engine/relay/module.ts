@@ -5,7 +5,7 @@ import type { EngineContext } from '../context.js'
 import { RfqBook } from '../../actors/book.js'
 import { LiveIndex } from '../../actors/liveIndex.js'
 import { createQuoteWriter } from '../store/quotes.js'
-import { insertRfq, loadLiveRfqs, persistStatus, endOfRfq } from '../store/rfqs.js'
+import { insertRfq, insertRfqCapped, loadLiveRfqs, persistStatus, endOfRfq } from '../store/rfqs.js'
 import { quoteSigner } from './signer.js'
 import { relayDomain } from './domain.js'
 import { cancelAuthMode } from './cancelAuth.js'
@@ -25,7 +25,8 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
   const writer = createQuoteWriter(sql, { maxInFlight: ctx.config.RELAY_COMMITS_IN_FLIGHT })
   const book = new RfqBook(ctx.actors, {
     store: {
-      insertRfq: (rfq, hash) => insertRfq(sql, rfq, hash),
+      insertRfq: (rfq, hash, maxActive) => maxActive === undefined ? insertRfq(sql, rfq, hash)
+        : insertRfqCapped(sql, rfq, hash, { max: maxActive, ttlSecs: c.RFQ_TTL_SECS }),
       persistStatus: (id, change) => persistStatus(sql, id, change),
       commitQuote: q => writer.write(q),
     },
@@ -55,6 +56,7 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
   })
   relayRoutes(ctx, { book, domain, index, connectedClients: () => sockets.connected, cluster: cluster && (() => cluster.status()) })
   ctx.metrics.gauge('relay_held_polls', 'long polls waiting for a change', () => index.waiting)
+  ctx.metrics.gauge('relay_poll_wakeups_total', 'held long polls woken by a change they may see (each re-reads its view)', () => index.wakeups)
   ctx.metrics.gauge('relay_connected_clients', 'open relay WebSocket connections', () => sockets.connected)
   ctx.metrics.gauge('relay_active_rfqs', 'RFQs in the relay active store', () => book.activeRfqs)
   ctx.metrics.gauge('rfq_actor_abnormal_stops_total', 'RFQ actors stopped after repeated failures (their RFQs ended as EXPIRED)', () => book.abnormalStops)

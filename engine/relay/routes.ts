@@ -1,26 +1,32 @@
 // The relay's REST polling, on the same port as its WebSocket (no /api/v1 prefix, per the spec).
 //   GET /health   {status, chainId, contractAddress, activeRfqs, totalQuotes, connectedClients, uptime (s),
 //                  domain: {name, version, chainId, verifyingContract}, cluster?: {nodeId, nats, peers}}:
-//                  makers sign under `domain`; `cluster` only on a cluster node
+//                  makers sign under `domain`; `cluster` only on a cluster node. activeRfqs and totalQuotes
+//                  count what everyone may see: the public RFQs and their quotes.
 //   GET /rfqs     {rfqs: [{id, taker, tokenIn, tokenOut, kind, amountIn, amountOut, expiry, visibility,
-//                  status, quoteCount, createdAt}], count}: live, unexpired RFQs, newest first.
+//                  status, quoteCount, createdAt}], count, cursor}: live, unexpired RFQs, newest first.
 //                  Private RFQs are listed only with ?shareToken= matching theirs.
-//   GET /quotes?rfqId=  {rfqId, status, quotes: [{quote, signature, receivedAt}], count}: a live RFQ's
-//                  quotes, else the stored ones of an RFQ that has left the relay. 400 without rfqId,
-//                  404 for an unknown one (or a private one without its ?shareToken=).
+//   GET /quotes?rfqId=  {rfqId, status, quotes: [{quote, signature, receivedAt}], count, cursor}: a live RFQ's
+//                  quotes, else the stored ones of an RFQ that has left the relay. 400 without rfqId; 404
+//                  `{error: "RFQ not found", code: "RFQ_NOT_FOUND"}` for an unknown id and, in the same bytes
+//                  by the same path, for a private one without its ?shareToken=.
 import type { EngineContext } from '../context.js'
 import type { RfqBook } from '../../actors/book.js'
 import { hashShareToken } from '../../actors/book.js'
 import type { IndexedRfq, LiveIndex } from '../../actors/liveIndex.js'
+import { accessOf } from '../../actors/liveIndex.js'
 import type { Domain } from '../../workers/sig/types.js'
 import { ok } from '../front/request.js'
 import { cancelAuthMode } from './cancelAuth.js'
 import { VERSION } from '../version.js'
 import { canSee, type Viewer } from '../../actors/visibility.js'
 import { tokenViewer } from '../rfq/viewer.js'
-import { Errors } from '../front/errors.js'
+import { Errors, HttpError } from '../front/errors.js'
 import { quotesOfRfqs, rfqAccess } from '../store/rfqs.js'
 import { poll, pollParams, rfqItems, quoteItems, quoteListItem, encodeCursor, BodyCache } from './polling.js'
+
+/** One answer for an RFQ the caller may not see and for one that does not exist: the same bytes, the same path. */
+const rfqNotFound = () => new HttpError(404, 'RFQ not found', { code: 'RFQ_NOT_FOUND' })
 
 export interface RelayRouteDeps {
   book: RfqBook
@@ -41,7 +47,7 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
     const up = ctx.databaseUp()
     return { status: up ? 200 : 503, body: {
       status: up ? 'ok' : 'degraded', chainId: domain.chainId, contractAddress: domain.verifyingContract,
-      activeRfqs: book.activeRfqs, totalQuotes: book.totalQuotes, connectedClients: deps.connectedClients(),
+      activeRfqs: book.publicCounts.rfqs, totalQuotes: book.publicCounts.quotes, connectedClients: deps.connectedClients(),
       uptime: Math.floor((Date.now() - ctx.startedAt) / 1000),
       cancelAuth,                                    // 'open' (anyone may cancel) or 'signature' (the taker signs)
       version: VERSION,
@@ -62,8 +68,10 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
     // a cluster node the RFQ's word has not reached yet reads it from the store: the token's first poll is complete
     if (token && !book.rfqForShareToken(token)) await book.adoptShared(token)
     const viewer = tokenViewer(token)
-    return poll(index, p, hash ?? '-', req, rfqItems(index, r => visible(r, viewer)),
-      (rfqs, cursor) => ({ rfqs, count: rfqs.length, cursor }), rfqBodies)
+    const view = { position: () => index.positionFor(viewer), items: rfqItems(index, r => visible(r, viewer)), scope: { viewer } }
+    const reply = await poll(index, p, hash ?? '-', req, view, (rfqs, cursor) => ({ rfqs, count: rfqs.length, cursor }), rfqBodies)
+    if (!reply) throw new Error('a list view is never invisible')
+    return reply
   })
 
   r.get('/quotes', async req => {
@@ -74,17 +82,21 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
     const hash = shareHash(req)
     const viewer = tokenViewer(req.query.get('shareToken'))
     const indexed = index.get(rfqId)
-    if (indexed) {
-      return poll(index, p, `${hash ?? '-'}.${rfqId}`, req, quoteItems(index, rfqId, r => visible(r, viewer)),
+    // the visibility rule first, before any ETag is compared: a 304 is only ever an answer about what the caller may see
+    if (indexed && visible(indexed, viewer)) {
+      const view = { position: () => index.get(rfqId)?.lastSeq ?? indexed.lastSeq, items: quoteItems(index, rfqId, r => visible(r, viewer)), scope: { rfqId } }
+      const reply = await poll(index, p, `${hash ?? '-'}.${rfqId}`, req, view,
         (items, cursor) => ({ rfqId, status: index.get(rfqId)?.status ?? indexed.status, quotes: items.map(i => quoteListItem(i.quote)), count: items.length, cursor }),
         quoteBodies)
+      if (reply) return reply
     }
-    // not in memory (left the relay long ago, or before this process started): storage
+    // not in memory (left the relay long ago, or before this process started), or not the caller's to see: storage,
+    // the one path on which an unknown id and a private one the caller may not see are both refused
     const stored = await rfqAccess(ctx.sql, rfqId)
     // the one rule: a stored private row with no token hash is seen by nobody here (null never equals null)
-    if (!stored || !canSee({ ...stored, agentId: null }, viewer)) throw Errors.notFound('RFQ not found')
+    if (!stored || !canSee({ ...stored, agentId: null }, viewer)) throw rfqNotFound()
     const quotes = (await quotesOfRfqs(ctx.sql, [rfqId])).get(rfqId) ?? []
-    return ok({ rfqId, status: stored.status, quotes: quotes.map(quoteListItem), count: quotes.length, cursor: encodeCursor(index.seq) })
+    return ok({ rfqId, status: stored.status, quotes: quotes.map(quoteListItem), count: quotes.length, cursor: encodeCursor(index.positionFor(viewer)) })
   })
 }
 
@@ -95,5 +107,5 @@ function shareHash(req: { query: URLSearchParams }): string | null {
 
 /** The visibility rule (actors/visibility.ts) for an indexed RFQ. */
 function visible(r: IndexedRfq, viewer: Viewer): boolean {
-  return canSee({ ...r.rfq, shareTokenHash: r.shareTokenHash }, viewer)
+  return canSee(accessOf(r), viewer)
 }

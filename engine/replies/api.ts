@@ -53,6 +53,7 @@ export function apiReply(r: ApiRefusal, action: Action = 'record'): HttpError {
     case 'DUPLICATE_FILL': return reply(409, DUPLICATE_FILL)
     case 'FILL_UNVERIFIED': return reply(400, r.reason)
     case 'CHAIN_UNAVAILABLE': return new HttpError(503, r.reason, { code: r.code }, { 'retry-after': '5' })
+    case 'TOO_MANY_ACTIVE': return new HttpError(429, 'Too many active RFQs', { activeCount: r.activeCount, code: r.code }, { 'retry-after': '1' })
     // the route finder
     case 'TOKEN_NOT_FOUND': return reply(404, describe(r))
     case 'NO_CHAIN': case 'SEARCH_TIMEOUT': return reply(503, describe(r))

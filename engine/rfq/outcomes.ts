@@ -23,6 +23,8 @@ export type Refusal =
   | { ok: false; code: 'FILL_UNVERIFIED'; reason: string }
   /** the chain RPC did not answer: nothing was recorded */
   | { ok: false; code: 'CHAIN_UNAVAILABLE'; reason: string }
+  /** the creator already has its cap of active RFQs, counted across the venue by the store */
+  | { ok: false; code: 'TOO_MANY_ACTIVE'; activeCount: number }
 
 export type Outcome<T> = ({ ok: true } & T) | Refusal
 

@@ -11,7 +11,6 @@ import { createTokenRegistry, type TokenRegistry } from '../tokens/registry.js'
 import { feedRoutes } from '../feed/sse.js'
 import { profileRoutes } from '../profile/routes.js'
 import { openapiRoutes } from '../openapi/routes.js'
-import { activeCap } from './activeCap.js'
 import { createRfqHandler } from './create.js'
 import { agentListHandler, detailHandler, listHandler } from './read.js'
 import { OpenPageCache } from './openPageCache.js'
@@ -23,24 +22,24 @@ import { submitQuoteHandler } from './quotes.js'
 export async function rfqApiModule(ctx: EngineContext, { book, index, rfqs }: { book: RfqDirectory; index: LiveIndex; rfqs: RfqService }): Promise<{ tokens: TokenRegistry }> {
   const { surfaces: { api }, sql, config } = ctx
   const tokens = await createTokenRegistry(sql, config.CHAIN_ID, { file: config.TOKENS_FILE })
-  const auth = createAgentAuth(sql, { perMinute: config.AGENT_RATE_PER_MIN, perHour: config.AGENT_RATE_PER_HOUR, failuresPerMinute: config.AUTH_FAILURES_PER_MIN }, ctx.limits)
+  const auth = createAgentAuth(sql, { perMinute: config.AGENT_RATE_PER_MIN, perHour: config.AGENT_RATE_PER_HOUR, failuresPerMinute: config.AUTH_FAILURES_PER_MIN }, ctx.limits, ctx.databaseUp)
   const registrations = agentRoutes(ctx, auth)
   const deps = { sql, book, tokens, auth, rfqs }
 
   api.get('/api/v1/tokens', async () => ok({ chainId: tokens.chainId, tokens: (await tokens.list()).map(t => ({ address: t.address, symbol: t.symbol, decimals: t.decimals })) }))
 
-  api.get('/api/v1/rfqs', listHandler({ ...deps, openPages: new OpenPageCache(() => index.seq) }))
+  api.get('/api/v1/rfqs', listHandler({ ...deps, openPages: new OpenPageCache(() => index.publicSeq) }))
   api.get('/api/v1/rfqs/:id', detailHandler(deps))
   api.post('/api/v1/rfqs/:id/cancel', cancelHandler(deps))
   api.post('/api/v1/agent/rfqs', guarded(auth.requireAgent('taker'),
-    createRfqHandler({ ...deps, cap: activeCap(book, config.MAX_ACTIVE_RFQS_PER_WALLET), log: ctx.log })))
+    createRfqHandler({ ...deps, maxActive: config.MAX_ACTIVE_RFQS_PER_WALLET, log: ctx.log })))
   api.get('/api/v1/agent/rfqs', guarded(auth.requireAgent('monitor'), agentListHandler(deps)))
   api.get('/api/v1/agent/rfqs/:id', guarded(auth.requireAgent(), detailHandler(deps)))
   api.post('/api/v1/agent/rfqs/:id/fill', guarded(auth.requireAgent('taker'), fillHandler(deps)))
   api.post('/api/v1/quotes', submitQuoteHandler(rfqs))
 
   const feed = feedRoutes(ctx, book, tokens, index, auth)
-  profileRoutes(ctx)
+  profileRoutes(ctx, auth)
   openapiRoutes(ctx)
 
   const sweeper = setInterval(() => { auth.sweep(); registrations.sweep() }, 60_000)

@@ -1,7 +1,7 @@
 // GET /api/v1/rfqs?status=open for anonymous pollers, from memory: the page PostgreSQL gave is kept as
-// bytes until anything could change it. Every change to an open RFQ (created, quoted, cancelled, filled,
-// expired) moves the live index's sequence after it is committed, so an entry read at sequence N serves
-// only while the index is still at N; and it serves no longer than the earliest expiry among its rows
+// bytes until anything could change it. Every change to a public open RFQ (created, quoted, cancelled, filled,
+// expired) moves the live index's public sequence after it is committed, so an entry read at sequence N serves
+// only while the index is still at N (a private RFQ's changes are not on an anonymous page: they keep it); and it serves no longer than the earliest expiry among its rows
 // (the next one's included: it decides nextCursor), nor a second, whatever happens. Viewers with a key
 // or a share token are not cached: their pages differ, and they are few.
 import type { Viewer } from '../../actors/visibility.js'

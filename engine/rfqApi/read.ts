@@ -10,8 +10,8 @@ import type { Handler, Req } from '../front/request.js'
 import type { TokenRegistry } from '../tokens/registry.js'
 import { ok, intParam } from '../front/request.js'
 import { Errors } from '../front/errors.js'
-import { rfqPage } from '../store/rfqQueries.js'
-import { encodeCursor, decodeCursor } from './cursor.js'
+import { rfqPage, seqOfVisible } from '../store/rfqQueries.js'
+import { encodeCursor, decodeCursor, type ListCursor } from './cursor.js'
 import { liveDetail, liveItem, persistedDetail, rowItem, tokensOf } from './views.js'
 import { OpenPageCache } from './openPageCache.js'
 import { toJson } from '../front/json.js'
@@ -26,7 +26,7 @@ export function listHandler(deps: Deps & { openPages?: OpenPageCache }): Handler
     const cache = deps.openPages
     if (cache && req.query.get('status') === 'open' && OpenPageCache.cacheable(viewer)) {
       const p = paging(req)                                   // a bad parameter is refused before the cache
-      const key = `${p.limit}|${p.beforeSeq ?? ''}`
+      const key = `${p.limit}|${req.query.get('cursor') ?? ''}`
       return { status: 200, rawJson: await cache.get(key, async () => {
         const { page, rows } = await dbPageOf(deps, p, viewer)
         return { body: page, expiries: rows.map(r => r.expiry) }
@@ -60,19 +60,19 @@ export function agentListHandler(deps: Deps): Handler {
   }
 }
 
-function paging(req: Req): { open: boolean; limit: number; beforeSeq: number | null } {
+function paging(req: Req): { open: boolean; limit: number; cursor: ListCursor | null } {
   const q = req.query
   const status = q.get('status') ?? 'all'
   if (status !== 'open' && status !== 'all') throw Errors.badRequest('status must be open or all')
   const limit = intParam(q, 'limit', PAGE.default, 1, PAGE.max)
   if (limit === null) throw Errors.badRequest(`limit must be an integer from 1 to ${PAGE.max}`)
   const cursor = q.get('cursor')
-  let beforeSeq: number | null = null
+  let decoded: ListCursor | null = null
   if (cursor !== null && cursor !== '') {
-    beforeSeq = decodeCursor(cursor)
-    if (beforeSeq === null) throw Errors.badRequest('Invalid cursor')
+    decoded = decodeCursor(cursor)
+    if (decoded === null) throw Errors.badRequest('Invalid cursor')
   }
-  return { open: status === 'open', limit, beforeSeq }
+  return { open: status === 'open', limit, cursor: decoded }
 }
 
 async function dbPage(deps: Deps, req: Req, viewer: Viewer) {
@@ -80,10 +80,17 @@ async function dbPage(deps: Deps, req: Req, viewer: Viewer) {
 }
 
 async function dbPageOf(deps: Deps, p: ReturnType<typeof paging>, viewer: Viewer) {
-  const rows = await rfqPage(deps.sql, { ...p, viewer })
+  let beforeSeq: number | null = null
+  if (p.cursor) {
+    // an id the viewer may not see reads as a made-up cursor: paging never tells where a private RFQ sits
+    const seq = 'beforeSeq' in p.cursor ? p.cursor.beforeSeq : await seqOfVisible(deps.sql, p.cursor.afterId, viewer)
+    if (seq === undefined) throw Errors.badRequest('Invalid cursor')
+    beforeSeq = seq
+  }
+  const rows = await rfqPage(deps.sql, { open: p.open, limit: p.limit, beforeSeq, viewer })
   const page = rows.slice(0, p.limit)
   const tokens = await tokensOf(page, deps.tokens)
-  return { rows, page: { items: page.map(r => rowItem(r, tokens)), nextCursor: rows.length > p.limit ? encodeCursor(page[page.length - 1]!.seq) : null } }
+  return { rows, page: { items: page.map(r => rowItem(r, tokens)), nextCursor: rows.length > p.limit ? encodeCursor(page[page.length - 1]!.id) : null } }
 }
 
 /** Every live RFQ, newest first (status, limit and cursor apply to source=db only, as the spec says). */

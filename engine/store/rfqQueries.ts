@@ -41,16 +41,19 @@ const COLUMNS = 'seq, id, taker, token_in, token_out, kind, amount_in, amount_ou
  */
 export async function rfqPage(sql: Tx, q: { open: boolean; beforeSeq: number | null; limit: number; nowSec?: number; viewer: Viewer }): Promise<RfqRow[]> {
   const now = q.nowSec ?? Math.floor(Date.now() / 1000)
-  // the visibility rule (engine/rfq/visibility.ts) as a condition, so paging skips what the viewer may not see
   const rows = await sql`
     select ${sql.unsafe(COLUMNS)} from rfqs
-    where (visibility = 'public'
-           ${q.viewer.agentId !== null ? sql`or agent_id = ${q.viewer.agentId}` : sql``}
-           ${q.viewer.shareTokenHashes.length ? sql`or share_token_hash = any(${sql.array([...q.viewer.shareTokenHashes])})` : sql``})
+    where ${visibleTo(sql, q.viewer)}
       ${q.beforeSeq !== null ? sql`and seq < ${q.beforeSeq}` : sql``}
       ${q.open ? sql`and status in ('OPEN', 'QUOTED') and expiry > ${now}` : sql``}
     order by seq desc limit ${q.limit + 1}`
   return rows.map(toRow)
+}
+
+/** The place (seq) of an RFQ `viewer` may see; undefined for an unknown one and for one it may not see alike. */
+export async function seqOfVisible(sql: Tx, id: string, viewer: Viewer): Promise<number | undefined> {
+  const [r] = await sql`select seq from rfqs where id = ${id} and ${visibleTo(sql, viewer)}`
+  return r ? Number(r.seq) : undefined
 }
 
 export async function rfqById(sql: Tx, id: string): Promise<RfqRow | undefined> {
@@ -87,14 +90,25 @@ export async function fillExists(sql: Tx, txHash: string): Promise<boolean> {
 }
 
 /** Counts of a taker's RFQs by effective status, for the profile. */
-export async function rfqCountsOfTaker(sql: Tx, taker: string): Promise<Record<'active' | 'filled' | 'cancelled' | 'expired' | 'total', number>> {
+/**
+ * The visibility rule (actors/visibility.ts: canSee) as a condition, so a read skips what the viewer may not see:
+ * public, or made by the viewer's agent, or opened by one of its share tokens (a null hash opens nothing).
+ */
+export function visibleTo(sql: Tx, viewer: Viewer) {
+  return sql`(visibility = 'public'
+    ${viewer.agentId !== null ? sql`or agent_id = ${viewer.agentId}` : sql``}
+    ${viewer.shareTokenHashes.length ? sql`or share_token_hash = any(${sql.array([...viewer.shareTokenHashes])})` : sql``})`
+}
+
+/** A taker's RFQs by status, counting only those `viewer` may see (a public profile shows no private RFQ). */
+export async function rfqCountsOfTaker(sql: Tx, taker: string, viewer: Viewer): Promise<Record<'active' | 'filled' | 'cancelled' | 'expired' | 'total', number>> {
   const [r] = await sql`
     select count(*)::int as total,
       (count(*) filter (where status in ('OPEN', 'QUOTED') and expiry > extract(epoch from now())))::int as active,
       (count(*) filter (where status = 'FILLED'))::int as filled,
       (count(*) filter (where status = 'CANCELLED'))::int as cancelled,
       (count(*) filter (where status = 'EXPIRED' or (status in ('OPEN', 'QUOTED') and expiry <= extract(epoch from now()))))::int as expired
-    from rfqs where taker = ${taker}`
+    from rfqs where taker = ${taker} and ${visibleTo(sql, viewer)}`
   return { total: r!.total, active: r!.active, filled: r!.filled, cancelled: r!.cancelled, expired: r!.expired }
 }
 

@@ -1,17 +1,42 @@
-// The relay's writes to the shared `rfqs` table: the insert at creation and the status changes the
+// The relay's writes to the shared `rfqs` table: the insert at creation (under its creator's cap on active
+// RFQs, which the store arbitrates for every node), and the status changes the
 // RFQ actors make (CANCELLED, EXPIRED). Status updates are conditional on the RFQ still being open,
 // so they never undo a FILLED written by the fill path. Also the start-up read that brings live
 // RFQs back into the book after a restart.
-import type { AcceptedQuote, Address, Hex, Rfq, RfqKind, RfqStatus, Visibility } from '../../actors/rfqTypes.js'
+import type { AcceptedQuote, Address, CreateOutcome, Hex, Rfq, RfqKind, RfqStatus, Visibility } from '../../actors/rfqTypes.js'
 import type { RestoredRfq, StoredEnd } from '../../actors/book.js'
-import type { Sql } from './db.js'
+import type { Sql, Tx } from './db.js'
 
-export async function insertRfq(sql: Sql, rfq: Rfq, shareTokenHash: string | null): Promise<void> {
+export async function insertRfq(sql: Tx, rfq: Rfq, shareTokenHash: string | null): Promise<void> {
   await sql`
     insert into rfqs (id, taker, token_in, token_out, kind, amount_in, amount_out, expiry, visibility, allowed_makers, share_token_hash, agent_id, created_at)
     values (${rfq.id}, ${rfq.taker}, ${rfq.tokenIn}, ${rfq.tokenOut}, ${rfq.kind},
       ${rfq.amountIn === null ? null : sql.typed.u256(rfq.amountIn)}, ${rfq.amountOut === null ? null : sql.typed.u256(rfq.amountOut)},
       ${rfq.expiry}, ${rfq.visibility}, ${sql.array(rfq.allowedMakers)}, ${shareTokenHash}, ${rfq.agentId}, ${rfq.createdAt})`
+}
+
+/**
+ * The insert under its creator's cap on active RFQs, arbitrated here for every node of the venue at once: the
+ * creating agent's row is locked (FOR NO KEY UPDATE: one agent's creates queue behind each other, while inserts
+ * into its activity log, whose foreign key only shares the row, pass), its active RFQs are counted, and the row
+ * goes in only below the cap. Active is what a relay holds live: open, unexpired, and younger than the relay's
+ * RFQ lifetime (`ttlSecs`). An RFQ made without an agent counts against its taker wallet, under an advisory lock.
+ */
+export async function insertRfqCapped(sql: Sql, rfq: Rfq, shareTokenHash: string | null, cap: { max: number; ttlSecs: number }): Promise<CreateOutcome> {
+  return sql.begin(async tx => {
+    const agentId = rfq.agentId
+    if (agentId !== null) await tx`select 1 from agents where id = ${agentId} for no key update`
+    else await tx`select pg_advisory_xact_lock(hashtext('rfq-cap:' || ${rfq.taker}))`
+    // a statement of its own after the lock: under READ COMMITTED it sees every create committed before it
+    const [{ n }] = await tx`
+      select count(*)::int as n from rfqs
+      where ${agentId !== null ? tx`agent_id = ${agentId}` : tx`taker = ${rfq.taker} and agent_id is null`}
+        and status in ('OPEN', 'QUOTED') and expiry > extract(epoch from now())
+        and created_at > now() - make_interval(secs => ${cap.ttlSecs})` as unknown as [{ n: number }]
+    if (n >= cap.max) return { ok: false, code: 'TOO_MANY_ACTIVE', activeCount: n } as const
+    await insertRfq(tx, rfq, shareTokenHash)
+    return { ok: true, activeCount: n + 1 } as const
+  })
 }
 
 /** Conditional on the RFQ being open: when it was not, `lost` carries how it ended (the store is the arbiter between nodes). */

@@ -71,3 +71,62 @@ test('events for an RFQ it never saw are ignored (no change, no sequence)', () =
   bus.publish({ type: 'rfq.filled', rfqId: 'ghost', txHash: '0x' })
   assert.equal(index.seq, 0)
 })
+
+const priv = (id: string, createdMs: number): Rfq => ({ ...rfq(id, createdMs), visibility: 'private', agentId: 'agent_x' })
+const holder = (hash: string) => ({ shareTokenHashes: [hash], agentId: null })
+const ANON = { shareTokenHashes: [], agentId: null }
+
+test('positions: the public one never moves on a private change; a token holder\'s also moves on its RFQ, and only then', () => {
+  const { bus, index } = setup()
+  bus.publish({ type: 'rfq.created', rfq: rfq('pub', 1), shareTokenHash: null })
+  const p0 = index.positionFor(ANON)
+  bus.publish({ type: 'rfq.created', rfq: priv('x', 2), shareTokenHash: 'hx' })
+  bus.publish({ type: 'rfq.quoted', rfqId: 'x', quote: quote('x', 7) })
+  bus.publish({ type: 'rfq.cancelled', rfqId: 'x', cancelledAt: new Date() })
+  bus.publish({ type: 'rfq.created', rfq: priv('y', 3), shareTokenHash: 'hy' })
+  assert.equal(index.positionFor(ANON), p0, 'four private changes: the public position stands')
+  assert.equal(index.publicSeq, p0)
+  assert.equal(index.positionFor(holder('hx')), index.get('x')!.lastSeq, 'x\'s holder is at x\'s last change')
+  assert.ok(index.positionFor(holder('hx')) < index.seq, 'and not at y\'s, which it may not see')
+  assert.equal(index.positionFor(holder('nothing')), p0, 'a token that opens nothing is an outsider')
+  bus.publish({ type: 'rfq.quoted', rfqId: 'pub', quote: quote('pub', 8) })
+  assert.equal(index.positionFor(ANON), index.seq, 'a public change moves everyone')
+  assert.equal(index.positionFor(holder('hx')), index.seq)
+})
+
+test('changed(): a private change wakes only the polls that may see it; a poll on one RFQ wakes only for that RFQ', async () => {
+  const { bus, index } = setup()
+  bus.publish({ type: 'rfq.created', rfq: rfq('pub', 1), shareTokenHash: null })
+  bus.publish({ type: 'rfq.created', rfq: priv('x', 2), shareTokenHash: 'hx' })
+  const woke: string[] = []
+  const watch = (name: string, w: { done: Promise<boolean> }) => void w.done.then(v => { if (v) woke.push(name) })
+  const polls = {
+    anon: index.changed(5000), wrong: index.changed(5000, { viewer: holder('nothing') }), token: index.changed(5000, { viewer: holder('hx') }),
+    taker: index.changed(5000, { viewer: { shareTokenHashes: [], agentId: 'agent_x' } }), onX: index.changed(5000, { rfqId: 'x' }),
+    onPub: index.changed(5000, { rfqId: 'pub' }),
+  }
+  for (const [name, w] of Object.entries(polls)) watch(name, w)
+  assert.equal(index.waiting, 6)
+  const before = index.wakeups
+  bus.publish({ type: 'rfq.quoted', rfqId: 'x', quote: quote('x', 7) })
+  await new Promise(r => setImmediate(r))
+  assert.deepEqual(woke.sort(), ['onX', 'taker', 'token'])
+  assert.equal(index.wakeups - before, 3, 'three woken, not six')
+  assert.equal(index.waiting, 3)
+  bus.publish({ type: 'rfq.quoted', rfqId: 'pub', quote: quote('pub', 7) })
+  await new Promise(r => setImmediate(r))
+  assert.deepEqual(woke.sort(), ['anon', 'onPub', 'onX', 'taker', 'token', 'wrong'])
+  assert.equal(index.waiting, 0)
+})
+
+test('10,000 held polls of outsiders cost a private change nothing: none is woken', async () => {
+  const { bus, index } = setup()
+  bus.publish({ type: 'rfq.created', rfq: priv('x', 2), shareTokenHash: 'hx' })
+  const held = Array.from({ length: 10_000 }, () => index.changed(5000))
+  const before = index.wakeups
+  for (let i = 0; i < 300; i++) bus.publish({ type: 'rfq.quoted', rfqId: 'x', quote: quote('x', i) })
+  assert.equal(index.wakeups, before)
+  assert.equal(index.waiting, 10_000)
+  for (const h of held) h.cancel()
+  assert.equal(index.waiting, 0)
+})

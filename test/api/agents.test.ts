@@ -127,6 +127,9 @@ describe('agent registration', () => {
     assert.equal(r.body.agentWallet, a.agent.address)
     assert.deepEqual(r.body.roles, ['monitor'])
     assert.deepEqual(r.body.rateLimit, { perMinute: 60, perHour: 1000 })
+    for (const scheme of ['bearer', 'BEARER']) {       // RFC 7235: the scheme is case-insensitive
+      assert.equal((await get(t.api, '/api/v1/agent/auth', { authorization: `${scheme} ${a.key}` })).status, 200, scheme)
+    }
     const missing = await get(t.api, '/api/v1/agent/auth')
     assert.deepEqual([missing.status, missing.body.error], [401, 'Missing API key (Authorization: Bearer <API_KEY>)'])
     for (const h of [{ authorization: 'Bearer sk_test_abc' }, { authorization: `Basic ${a.key}` }, bearer(a.key.slice(0, -1))]) {

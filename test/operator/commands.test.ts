@@ -11,7 +11,7 @@ import { repoRoot } from '../../engine/paths.js'
 import { acquireInstanceLock } from '../../engine/ops/instanceLock.js'
 
 const ENTRY_POINTS = ['engine/main.js', 'engine/ingest/main.js', 'engine/sandbox/main.js', 'engine/sandbox/cli.js', 'examples/maker-bot.js',
-  'bench/all.js', 'bench/http.js', 'bench/sig.js', 'bench/route.js', 'bench/follow.js', 'bench/relay.js', 'bench/rest.js', 'bench/league.js', 'bench/options.js', 'bench/loadtest.js', 'bench/cluster.js', 'engine/cluster/devCluster.js']
+  'bench/all.js', 'bench/http.js', 'bench/sig.js', 'bench/route.js', 'bench/follow.js', 'bench/relay.js', 'bench/rest.js', 'bench/polls.js', 'bench/league.js', 'bench/options.js', 'bench/loadtest.js', 'bench/cluster.js', 'engine/cluster/devCluster.js']
 
 function run(file: string, args: string[], env: Record<string, string> = {}) {
   const { NODE_TEST_CONTEXT: _, ...base } = process.env
