@@ -14,6 +14,7 @@ import { consoleRoutes } from '../../engine/console/routes.js'
 import { Router } from '../../engine/front/router.js'
 import type { EngineContext } from '../../engine/context.js'
 import type { Req } from '../../engine/front/request.js'
+import { loadConfig, ConfigError } from '../../engine/config.js'
 
 describe('the console on the API port', () => {
   let t: TestEngine
@@ -60,6 +61,25 @@ describe('the console on the API port', () => {
     assert.equal(pre.headers.get('access-control-allow-origin'), '*')
     assert.match(pre.headers.get('access-control-allow-headers') ?? '', /authorization/i)
     assert.equal((await fetch(`${t.terminal}/options/underlyings`, { headers: { authorization: 'Bearer terminal-secret', origin: t.api } })).status, 200)
+  })
+
+  test('config.json: no public URLs by default; behind a proxy, the terminal\'s and the relay\'s (both forms from one setting)', async () => {
+    const plain = await (await fetch(`${t.api}/console/config.json`)).json() as { urls: unknown }
+    assert.deepEqual(plain.urls, { terminal: null, relay: null, relayWs: null })
+    const served = (env: Record<string, string>) => {
+      const api = new Router()
+      consoleRoutes({ surfaces: { api }, config: loadConfig(env) } as unknown as EngineContext, t.engine.ports)
+      const m = api.match('GET', '/console/config.json') as { handler: (r: Req) => { body: { urls: unknown } } }
+      return m.handler({ headers: {}, params: {} } as unknown as Req).body.urls
+    }
+    assert.deepEqual(served({ PUBLIC_TERMINAL_URL: 'https://terminal.example.com/', PUBLIC_RELAY_URL: 'wss://relay.example.com' }),
+      { terminal: 'https://terminal.example.com', relay: 'https://relay.example.com', relayWs: 'wss://relay.example.com' })
+    assert.deepEqual(served({ PUBLIC_RELAY_URL: 'http://127.0.0.1:9000/relay' }),
+      { terminal: null, relay: 'http://127.0.0.1:9000/relay', relayWs: 'ws://127.0.0.1:9000/relay' })
+    for (const [name, bad] of [['PUBLIC_TERMINAL_URL', 'wss://terminal.example.com'], ['PUBLIC_TERMINAL_URL', 'terminal.example.com'],
+      ['PUBLIC_RELAY_URL', 'ftp://relay.example.com'], ['PUBLIC_RELAY_URL', 'https://relay.example.com/?x=1']]) {
+      assert.throws(() => loadConfig({ [name]: bad }), (e: Error) => e instanceof ConfigError && e.message.startsWith(`invalid configuration: ${name}=`) && !e.message.includes(';'), `${name}=${bad}`)
+    }
   })
 
   test('not built: / answers 503 saying to run make build, and assets 404', async () => {
