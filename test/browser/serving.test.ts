@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { startTestEngine, type TestEngine } from '../helpers/engine.js'
 import type { ConsoleManifest } from '../../engine/console/build.js'
 import { consoleBuilt } from './built.js'
+import { staleSizeDocs } from '../../engine/console/sizeDocs.js'
 import { consoleRoutes } from '../../engine/console/routes.js'
 import { Router } from '../../engine/front/router.js'
 import type { EngineContext } from '../../engine/context.js'
@@ -80,6 +81,10 @@ describe('the console on the API port', () => {
       ['PUBLIC_RELAY_URL', 'ftp://relay.example.com'], ['PUBLIC_RELAY_URL', 'https://relay.example.com/?x=1']]) {
       assert.throws(() => loadConfig({ [name]: bad }), (e: Error) => e instanceof ConfigError && e.message.startsWith(`invalid configuration: ${name}=`) && !e.message.includes(';'), `${name}=${bad}`)
     }
+  })
+
+  test('the docs give the console\'s size as the build measured it (docs/console.md, README)', () => {
+    assert.deepEqual(staleSizeDocs(built), [], 'run `make docs`: it writes the build\'s figures into the docs')
   })
 
   test('not built: / answers 503 saying to run make build, and assets 404', async () => {
