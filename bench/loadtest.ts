@@ -41,8 +41,8 @@ Options:
 
 The relay limits messages per IP (RATE_LIMIT_PER_MIN, default 30/min): start the target with it above
 60 x the rate (--rate 2000: RATE_LIMIT_PER_MIN=${fittingLimit(2000)}), or most quotes are refused; the tool then
-says so in one line, with the value to set. A step lasts at most 30 s, and RFQs are renewed after 45 s, so they stay live under the
-relay's default RFQ_TTL_SECS of 60.`
+says so in one line, with the value to set. A step lasts at most 30 s, and RFQs are renewed after 45 s, so
+they stay live under the relay's default RFQ_TTL_SECS of 60.`
 
 const MAX_STEP_SECS = 30
 /** RFQs older than this are renewed before a step: well inside the relay's default 60 s lifetime */
@@ -70,7 +70,7 @@ async function main(): Promise<number> {
   const opts = { rate: num('rate', 1), seconds: num('seconds', 1), connections: Math.floor(num('connections', 1)), rfqs: Math.floor(num('rfqs', 1)),
     p99: num('p99-target', 0.01), startRate: num('start-rate', 1), minRate: num('min-rate', 1), maxRate: num('max-rate', 1),
     stepSecs: Math.min(MAX_STEP_SECS, num('step-seconds', 1)) }
-  if (opts.minRate > opts.maxRate) throw new VenueError(`--min-rate (${opts.minRate}) must not be above --max-rate (${opts.maxRate})`)
+  if (opts.minRate > opts.maxRate) throw new VenueError(`--min-rate (${opts.minRate}) is above --max-rate (${opts.maxRate})`)
 
   const domain = await relayDomain(relayHttp)
   const key = a.key ?? await registerTaker(api)
@@ -130,7 +130,7 @@ function judge(r: StepResult, p99: number): { holds: boolean; why: string } {
   const errs = Object.values(r.errors).reduce((x, y) => x + y, 0)
   const codes = Object.entries(r.errors).map(([k, v]) => `${k} ${v}`).join(', ')
   if (r.accepted === 0) return { holds: false, why: `nothing accepted of ${r.sent} (${codes || 'no answer'})` }
-  if (errs > r.sent * 0.01) return { holds: false, why: `${(100 * errs / r.sent).toFixed(1)}% refused or unanswered (${codes})` }
+  if (errs > r.sent * 0.01) return { holds: false, why: `${(100 * errs / r.sent).toFixed(1)}% not accepted (${codes})` }
   const p = pct(r.latency, 99)
   if (p > p99) return { holds: false, why: `p99 ${p.toFixed(3)} ms is above ${p99} ms` }
   return { holds: true, why: '' }
@@ -141,7 +141,8 @@ function diagnose(steps: StepResult[]): string | undefined {
   const sum = (f: (s: StepResult) => number) => steps.reduce((x, s) => x + f(s), 0)
   const errors: Record<string, number> = {}
   for (const s of steps) for (const [k, v] of Object.entries(s.errors)) errors[k] = (errors[k] ?? 0) + v
-  const line = explainRefusals({ sent: sum(s => s.sent), accepted: sum(s => s.accepted), errors, rate: Math.max(...steps.map(s => s.rate)) })
+  const rate = Math.max(...steps.map(s => s.rate))
+  const line = explainRefusals({ sent: sum(s => s.sent), accepted: sum(s => s.accepted), errors, rate })
   if (line) console.log(line)
   return line ?? undefined
 }

@@ -7,11 +7,12 @@ import { isAddress } from '../workers/values/index.js'
 const port = z.coerce.number().int().min(0).max(65535)
 const positiveInt = z.coerce.number().int().positive()
 const address = z.string().refine(isAddress, 'must be a 0x address (40 hex characters)').transform(s => s.toLowerCase() as `0x${string}`)
-/** a public origin (and optional path) a proxy serves a surface on, in one of `schemes`; kept without a trailing slash */
+/** a public origin (and optional path) a proxy serves a surface on, in one of `schemes`; no trailing slash kept */
 const publicUrl = (schemes: string[], example: string) => z.string().refine(u => {
   const x = URL.canParse(u) ? new URL(u) : null
   return !!x && schemes.includes(x.protocol) && !x.search && !x.hash && !x.username
-}, `must be a ${schemes.map(s => s.replace(':', '')).join(' or ')} URL with no query, e.g. ${example}`).transform(u => u.replace(/\/+$/, ''))
+}, `must be a ${schemes.map(s => s.replace(':', '')).join(' or ')} URL with no query, e.g. ${example}`)
+  .transform(u => u.replace(/\/+$/, ''))
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform(v => v === 'true' || v === '1' || v === 'yes')
 
 /** Every variable the service reads, with its default. The README's table mirrors this. */

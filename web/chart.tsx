@@ -55,7 +55,7 @@ export function Chart(p: ChartProps) {
       cursor: p.spark ? { show: false } : { drag: { x: false, y: false } },
       padding: p.spark ? [4, 2, 4, 2] : undefined,
       // the cursor left (or never came): the legend goes back to the point of rest
-      hooks: { ready: [atRest], setCursor: [u => { if (u.cursor.idx === null || u.cursor.idx === undefined) atRest(u) }] },
+      hooks: { ready: [atRest], setCursor: [u => { if (u.cursor.idx == null) atRest(u) }] },
     }, p.data, el)
     const resize = new ResizeObserver(() => plot.current?.setSize({ width: el.clientWidth || 300, height: p.height }))
     resize.observe(el)

@@ -67,7 +67,8 @@ export function tokenLabels(list: Token[]): Map<string, string> {
   for (const t of list) count.set(symbolOf(t).toLowerCase(), (count.get(symbolOf(t).toLowerCase()) ?? 0) + 1)
   return new Map(list.map(t => {
     const s = symbolOf(t)
-    return [t.address, (count.get(s.toLowerCase()) ?? 0) > 1 && t.symbol ? `${s} (${t.address.slice(0, 6)}…${t.address.slice(-4)})` : s]
+    const shared = (count.get(s.toLowerCase()) ?? 0) > 1 && t.symbol
+    return [t.address, shared ? `${s} (${t.address.slice(0, 6)}…${t.address.slice(-4)})` : s]
   }))
 }
 

@@ -88,7 +88,8 @@ body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse
 h1{font-size:20px}.kpi{display:flex;gap:24px;flex-wrap:wrap}.kpi div{background:#f4f4f6;padding:10px 14px;border-radius:6px}</style></head><body>
 <h1>Relay load test</h1>
 <p>Target relay <code>${esc(r.target.relay)}</code>, API <code>${esc(r.target.api)}</code>; started ${esc(r.startedAt)}; mode ${r.mode}${r.ramp ? `; p99 target ${r.ramp.p99TargetMs} ms, highest holding rate ${r.ramp.highestHoldingRate ?? 'none'}/s` : ''}.</p>
-${r.ramp ? `<p class="ramp">Ramp: ${esc(r.ramp.summary)}</p>` : ''}${r.diagnosis ? `<p class="diagnosis"><b>${esc(r.diagnosis)}</b></p>` : ''}
+${r.ramp ? `<p class="ramp">Ramp: ${esc(r.ramp.summary)}</p>` : ''}
+${r.diagnosis ? `<p class="diagnosis"><b>${esc(r.diagnosis)}</b></p>` : ''}
 <div class="kpi"><div>sent <b>${r.sent}</b></div><div>accepted <b>${r.accepted}</b></div><div>offered <b>${r.ratePerSec}/s</b></div><div>accepted <b>${r.acceptedPerSec}/s</b></div>
 <div>p50 <b>${r.latencyMs.p50} ms</b></div><div>p99 <b>${r.latencyMs.p99} ms</b></div><div>max <b>${r.latencyMs.max} ms</b></div><div>errors <b>${errors}</b></div></div>
 <h2>Latency over time (submit to QUOTE_BROADCAST)</h2><div id="time"></div>
@@ -105,13 +106,17 @@ const rest = (at) => ({ ready: [u => u.setLegend({ idx: at(u) }, false)],
 const last = u => Math.max(0, u.data[0].length - 1);
 const fullest = u => u.data[1].reduce((b, c, i, a) => c > a[b] ? i : b, 0);
 const time = new uPlot({ width: w, height: 280, scales: { x: { time: false }, ms: {}, n: {} },
-  axes: [{ label: 'seconds since start' }, { scale: 'ms', label: 'latency (ms)' }, { scale: 'n', side: 1, label: 'accepted quotes/s', grid: { show: false } }],
-  series: [{ label: 'second', value: fmt(0) }, { label: 'p50 ms', stroke: '#2a7', scale: 'ms', value: fmt(3) }, { label: 'p99 ms', stroke: '#d33', scale: 'ms', value: fmt(3) },
-    { label: 'accepted/s', stroke: '#88a', scale: 'n', value: fmt(0) }], hooks: rest(last) },
-  [d.perSecond.map(p => p.t), d.perSecond.map(p => p.p50Ms), d.perSecond.map(p => p.p99Ms), d.perSecond.map(p => p.accepted)], document.getElementById('time'));
+  axes: [{ label: 'seconds since start' }, { scale: 'ms', label: 'latency (ms)' },
+    { scale: 'n', side: 1, label: 'accepted quotes/s', grid: { show: false } }],
+  series: [{ label: 'second', value: fmt(0) }, { label: 'p50 ms', stroke: '#2a7', scale: 'ms', value: fmt(3) },
+    { label: 'p99 ms', stroke: '#d33', scale: 'ms', value: fmt(3) }, { label: 'accepted/s', stroke: '#88a', scale: 'n', value: fmt(0) }],
+  hooks: rest(last) },
+  [d.perSecond.map(p => p.t), d.perSecond.map(p => p.p50Ms), d.perSecond.map(p => p.p99Ms), d.perSecond.map(p => p.accepted)],
+  document.getElementById('time'));
 const hist = new uPlot({ width: w, height: 240, scales: { x: { time: false, distr: 3 }, y: {} },
   axes: [{ label: 'latency, ms (log scale)' }, { label: 'quotes' }],
-  series: [{ label: 'up to ms', value: fmt(3) }, { label: 'quotes', stroke: '#47c', fill: 'rgba(68,119,204,0.2)', paths: uPlot.paths.stepped({ align: 1 }), value: fmt(0) }],
+  series: [{ label: 'up to ms', value: fmt(3) },
+    { label: 'quotes', stroke: '#47c', fill: 'rgba(68,119,204,0.2)', paths: uPlot.paths.stepped({ align: 1 }), value: fmt(0) }],
   hooks: rest(fullest) },
   [d.histogram.map(b => b.ms), d.histogram.map(b => b.count)], document.getElementById('hist'));
 window.charts = [time, hist];

@@ -37,8 +37,12 @@ export async function rampSearch(b: RampBounds, step: (rate: number) => Promise<
 function summary(b: RampBounds, good: number | null, bad: number | null, tried: RampTried[]): string {
   if (good === null) {
     const lowest = tried.reduce((x, t) => (t.rate < x.rate ? t : x), tried[0]!)
-    return `no rate holds ${b.target}: the lowest tried, ${lowest.rate}/s${lowest.rate <= b.minRate ? ' (--min-rate)' : ''}, failed: ${lowest.why}`
+    const bound = lowest.rate <= b.minRate ? ' (--min-rate)' : ''
+    return `no rate holds ${b.target}: the lowest tried, ${lowest.rate}/s${bound}, failed: ${lowest.why}`
   }
-  if (bad === null) return `${good}/s holds ${b.target}, and every rate tried held${good >= b.maxRate ? ' up to --max-rate: raise it to look higher' : ` (${tried.length} steps: raise --start-rate to look higher)`}`
+  if (bad === null) {
+    const more = good >= b.maxRate ? ' up to --max-rate: raise it to look higher' : ` (${tried.length} steps: raise --start-rate to look higher)`
+    return `${good}/s holds ${b.target}, and every rate tried held${more}`
+  }
   return `${good}/s is the highest rate holding ${b.target} (${bad}/s failed: ${tried.find(t => t.rate === bad)!.why})`
 }

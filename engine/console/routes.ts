@@ -1,6 +1,6 @@
 // The web console on the API port: GET / (the page), /assets/:file (its hashed script and stylesheet)
-// and /console/config.json (where the page finds the other two surfaces: their ports, their public URLs
-// behind a proxy, and whether the terminal wants a key). Mounted once the ports are bound, since with port 0 only then are they known.
+// and /console/config.json (where the page finds the other two surfaces: their ports, their public
+// URLs behind a proxy, and whether the terminal wants a key). Mounted once the ports are bound, since with port 0 only then are they known.
 // The bundle is read from dist/web/ on first use and kept; until `make build` has written it, / answers
 // 503 saying so instead of failing.
 import { join } from 'node:path'

@@ -26,7 +26,9 @@ const TARGETS = [
 ] as const
 
 /** each file whose size line differs from the build's, with the line it should have */
-export function staleSizeDocs(m: ConsoleManifest, root = repoRoot): { file: string; has: string | undefined; wants: string }[] {
+export interface StaleLine { file: string; has: string | undefined; wants: string }
+
+export function staleSizeDocs(m: ConsoleManifest, root = repoRoot): StaleLine[] {
   return TARGETS.flatMap(t => {
     const has = readFileSync(join(root, t.file), 'utf8').split('\n').find(l => l.startsWith(t.starts))
     const wants = t.line(m)
@@ -38,7 +40,8 @@ export function writeSizeDocs(m: ConsoleManifest, root = repoRoot): string[] {
   return staleSizeDocs(m, root).map(s => {
     const path = join(root, s.file)
     const text = readFileSync(path, 'utf8')
-    if (s.has === undefined) throw new Error(`${s.file} has no line starting ${JSON.stringify(TARGETS.find(t => t.file === s.file)!.starts)}`)
+    const starts = TARGETS.find(t => t.file === s.file)!.starts
+    if (s.has === undefined) throw new Error(`${s.file} has no line starting ${JSON.stringify(starts)}`)
     writeFileSync(path, text.replace(s.has, s.wants))
     return s.file
   })
@@ -46,10 +49,11 @@ export function writeSizeDocs(m: ConsoleManifest, root = repoRoot): string[] {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
-    console.log('Usage: node dist/engine/console/sizeDocs.js\n\nWrites the console\'s first-load size from dist/web/manifest.json (`make build`) into docs/console.md and README.md.')
+    console.log('Usage: node dist/engine/console/sizeDocs.js\n\nWrites the console\'s first-load size from '
+      + 'dist/web/manifest.json (`make build`) into docs/console.md and README.md.')
     process.exit(0)
   }
   const m = JSON.parse(readFileSync(join(repoRoot, 'dist/web/manifest.json'), 'utf8')) as ConsoleManifest
   const changed = writeSizeDocs(m)
-  console.log(changed.length ? `console size: rewrote ${changed.join(', ')}` : 'console size: the docs already say what the build measured')
+  console.log(changed.length ? `console size: rewrote ${changed.join(', ')}` : 'console size: the docs already say it')
 }

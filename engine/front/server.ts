@@ -157,7 +157,8 @@ function writeCors(res: HttpResponse, origin: string | null): void {
   if (origin !== '*') res.writeHeader('vary', 'origin')
 }
 
-function openStream(res: HttpResponse, reply: Reply, opts: SurfaceOptions, state: { aborted: boolean; onAbort: (() => void)[] }, cors: string | null): void {
+function openStream(res: HttpResponse, reply: Reply, opts: SurfaceOptions, state: { aborted: boolean; onAbort: (() => void)[] },
+  cors: string | null): void {
   // uWS buffers what the socket cannot take yet; a client that stops reading would make that buffer grow
   // without end. Bytes written since the socket last drained are counted; past the cap the client is closed.
   const limit = opts.streamBufferLimit ?? 1 << 20

@@ -188,8 +188,9 @@ const latestTrade = (sql: Sql) => sql`
 
 /**
  * Every VENUE_A instrument of one expiry, strikes ascending, calls before puts at equal strike. The latest
- * snapshot is often a book summary (one call reads them all, every snapshot interval), which has no greeks:
- * its delta comes from the instrument's latest ticker instead, so a strike shows delta whenever one was read.
+ * snapshot is often a book summary (one call reads them all, every snapshot interval), which has no
+ * greeks: its delta comes from the instrument's latest ticker instead, so a strike shows delta whenever
+ * one was read.
  */
 export async function ladder(sql: Sql, underlying: string, expiryDay: string): Promise<LadderRow[]> {
   return sql<LadderRow[]>`

@@ -39,11 +39,14 @@ async function readReportInChromium(file: string): Promise<void> {
     assert.equal(charts.length, 2)
     for (const c of charts) {
       assert.ok(c.axes.every((a: { label?: string }) => a.label), JSON.stringify(c.axes))
-      for (const s of c.series) assert.ok(c.axes.some((a: { scale: string }) => a.scale === s.scale), `${s.label} has an axis of its scale ${s.scale}`)
+      for (const s of c.series) {
+        assert.ok(c.axes.some((a: { scale: string }) => a.scale === s.scale), `${s.label} has an axis of its scale ${s.scale}`)
+      }
       assert.ok(c.legend.length > 1 && c.legend.every((v: string) => /^\d+(\.\d+)?$/.test(v)), c.legend.join(' | '))
     }
     const time = charts[0]!
-    assert.deepEqual(time.series.map((s: { label: string; scale: string }) => [s.label, s.scale]), [['p50 ms', 'ms'], ['p99 ms', 'ms'], ['accepted/s', 'n']])
+    assert.deepEqual(time.series.map((s: { label: string; scale: string }) => [s.label, s.scale]),
+      [['p50 ms', 'ms'], ['p99 ms', 'ms'], ['accepted/s', 'n']])
     assert.equal(time.axes.find((a: { scale: string }) => a.scale === 'n').label, 'accepted quotes/s')
   } finally {
     await browser.close()
@@ -134,8 +137,10 @@ describe('bench/loadtest.js against a running engine', () => {
   test('ramp: an impossible target holds at no rate: it searches down to --min-rate and says what failed there', async () => {
     const { report, stdout } = await ramp(50, 50, '0.01', ['--min-rate', '10'])
     assert.equal(report.ramp.highestHoldingRate, null)
-    assert.deepEqual(report.steps.map((s: { rate: number; holds: boolean }) => [s.rate, s.holds]), [[50, false], [25, false], [12, false], [10, false]])
-    assert.match(report.ramp.summary, /^no rate holds p99 <= 0\.01 ms with errors under 1%: the lowest tried, 10\/s \(--min-rate\), failed: p99 [\d.]+ ms is above 0\.01 ms$/)
+    assert.deepEqual(report.steps.map((s: { rate: number; holds: boolean }) => [s.rate, s.holds]),
+      [[50, false], [25, false], [12, false], [10, false]])
+    assert.match(report.ramp.summary, new RegExp('^no rate holds p99 <= 0\\.01 ms with errors under 1%: '
+      + 'the lowest tried, 10/s \\(--min-rate\\), failed: p99 [\\d.]+ ms is above 0\\.01 ms$'))
     assert.ok(stdout.includes(`ramp: ${report.ramp.summary}\n`), stdout)
   })
 })
@@ -148,13 +153,15 @@ describe('bench/loadtest.js against an engine with the relay\'s default message 
   test('most quotes refused: one line names RATE_LIMITED and the RATE_LIMIT_PER_MIN that fits the rate', async () => {
     const key = (await newAgent(t.api, ['taker'])).key
     const out = mkdtempSync(join(tmpdir(), 'loadtest-'))
-    const r = await run(['--relay', t.relayWs, '--api', t.api, '--key', key, '--rate', '100', '--seconds', '1', '--out', out, '--connections', '4'])
+    const r = await run(['--relay', t.relayWs, '--api', t.api, '--key', key, '--rate', '100', '--seconds', '1', '--out', out,
+      '--connections', '4'])
     assert.equal(r.code, 0, r.stderr)
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))
     assert.equal(report.accepted, 30)                          // RATE_LIMIT_PER_MIN's default, 30 a minute from this IP
     assert.ok(report.errors.RATE_LIMITED >= 1)
-    const line = '70 of 100 quotes not accepted: the relay answered RATE_LIMITED (its per-IP message limit, RATE_LIMIT_PER_MIN) '
-      + 'and dropped the rest; restart the target with RATE_LIMIT_PER_MIN=7500 (fits 100 quotes/s from this machine\'s one IP, with room to spare)'
+    const line = '70 of 100 quotes not accepted: the relay answered RATE_LIMITED (its per-IP message limit, '
+      + 'RATE_LIMIT_PER_MIN) and dropped the rest; restart the target with RATE_LIMIT_PER_MIN=7500 '
+      + '(fits 100 quotes/s from this machine\'s one IP, with room to spare)'
     assert.equal(r.stdout.split('\n').filter(l => l === line).length, 1, r.stdout)
     assert.equal(report.diagnosis, line)
     assert.ok(readFileSync(join(out, 'report.html'), 'utf8').includes(line), 'report.html says it too')

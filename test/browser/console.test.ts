@@ -149,8 +149,10 @@ describe('the web console in Chromium', () => {
     assert.match(await page.locator('[data-snapshot]').innerText(), /^Snapshot \d+ (ms|s|min) ago/)
     // delta wherever the terminal has one, at two decimals; '–' only where it has none
     const day = (await page.locator('h2', { hasText: /^Ladder / }).innerText()).slice(7).replace(/-/g, '')
-    const { strikes } = await (await fetch(`${t.terminal}/options/ladder?underlying=SIMBTC&expiry=${day}`)).json() as { strikes: { strike: number; isCall: boolean; delta: number | null }[] }
-    const shown = await page.locator('table.ladder tbody tr').evaluateAll(trs => trs.map(tr => [tr.children[4]?.textContent, tr.children[10]?.textContent]))
+    type Strike = { strike: number; isCall: boolean; delta: number | null }
+    const { strikes } = await (await fetch(`${t.terminal}/options/ladder?underlying=SIMBTC&expiry=${day}`)).json() as { strikes: Strike[] }
+    const shown = await page.locator('table.ladder tbody tr')
+      .evaluateAll(trs => trs.map(tr => [tr.children[4]?.textContent, tr.children[10]?.textContent]))
     const want = [...new Set(strikes.map(x => x.strike))].sort((a, b) => a - b).map(k => [true, false].map(call => {
       const d = strikes.find(x => x.strike === k && x.isCall === call)?.delta
       return d === null || d === undefined ? '–' : d.toLocaleString('en-US', { maximumFractionDigits: 2 })
@@ -159,7 +161,9 @@ describe('the web console in Chromium', () => {
     assert.ok(want.flat().some(d => d !== '–'), 'the fixture has deltas')
     // the liquidity guesses are explained under the tape, each abbreviation the column uses
     const legend = await page.locator('[data-liq-legend]').innerText()
-    for (const abbr of ['RFQ a Block RFQ trade', 'RFQ? another block trade', 'book? likely the order book', '? a combo leg']) assert.ok(legend.includes(abbr), legend)
+    for (const abbr of ['RFQ a Block RFQ trade', 'RFQ? another block trade', 'book? likely the order book', '? a combo leg']) {
+      assert.ok(legend.includes(abbr), legend)
+    }
     // the IV chart's legend shows values (at the strike nearest spot until the cursor moves), and both lines show
     const iv = page.locator('figure[aria-label^="IV by strike"]')
     const values = await iv.locator('.u-legend .u-value').allInnerTexts()
@@ -174,7 +178,8 @@ describe('the web console in Chromium', () => {
   })
 
   test('Route: it starts on a pair with a route, and tokens sharing a symbol are told apart by address', async () => {
-    await upsertToken(t.db.sql, { chainId: 31337, address: '0x00000000000000000000000000000000000beef1', symbol: 'WETH', decimals: 18 })
+    const twin = '0x00000000000000000000000000000000000beef1'
+    await upsertToken(t.db.sql, { chainId: 31337, address: twin, symbol: 'WETH', decimals: 18 })
     await view('route')
     await page.reload()                                                // the token list is read when the page loads
     await page.locator('h1#route-h').waitFor()
@@ -182,7 +187,8 @@ describe('the web console in Chromium', () => {
     assert.equal(new Set(labels).size, labels.length, `no two choices read the same: ${labels.join(', ')}`)
     assert.ok(labels.includes('WETH (0xc02a…6cc2)') && labels.includes('WETH (0x0000…eef1)'), labels.join(', '))
     // the default pair is one the route finder has pools for: asked as it stands, it answers with a route
-    await page.waitForFunction(() => ['AAA', 'BBB', 'MID'].includes(document.querySelector('form select')?.selectedOptions[0]?.textContent), undefined, { timeout: 5000 })
+    await page.waitForFunction(() => ['AAA', 'BBB', 'MID'].includes(document.querySelector('form select')?.selectedOptions[0]?.textContent),
+      undefined, { timeout: 5000 })
     const [inn, out] = await page.locator('form select').evaluateAll(ss => ss.slice(0, 2).map(s => s.selectedOptions[0]?.textContent))
     assert.ok([inn, out].every(x => ['AAA', 'BBB', 'MID'].includes(x)), `default pair ${inn} → ${out}`)
     await page.getByRole('button', { name: 'Find routes' }).click()
@@ -240,9 +246,12 @@ describe('the web console in Chromium', () => {
         await phone.waitForTimeout(1500)                                    // its data in: the widest it gets
         const [scroll, width] = await phone.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth])
         assert.ok(scroll <= width, `${name} is ${scroll} px wide in a ${width} px window`)
-        const links = await phone.locator('nav a').evaluateAll(as => as.map(a => { const r = a.getBoundingClientRect(); return [a.textContent, r.left, r.right] }))
+        const links = await phone.locator('nav a')
+          .evaluateAll(as => as.map(a => { const r = a.getBoundingClientRect(); return [a.textContent, r.left, r.right] }))
         assert.equal(links.length, 5)
-        for (const [text, left, right] of links as [string, number, number][]) assert.ok(left >= 0 && right <= width, `${text} at ${left}-${right} px`)
+        for (const [text, left, right] of links as [string, number, number][]) {
+          assert.ok(left >= 0 && right <= width, `${text} at ${left}-${right} px`)
+        }
         await phone.screenshot({ path: join(shots, `${name}-390.png`), fullPage: true })
       }
     } finally {

@@ -64,7 +64,7 @@ describe('the console on the API port', () => {
     assert.equal((await fetch(`${t.terminal}/options/underlyings`, { headers: { authorization: 'Bearer terminal-secret', origin: t.api } })).status, 200)
   })
 
-  test('config.json: no public URLs by default; behind a proxy, the terminal\'s and the relay\'s (both forms from one setting)', async () => {
+  test('config.json: no public URLs by default; behind a proxy, the terminal\'s and the relay\'s (two forms, one setting)', async () => {
     const plain = await (await fetch(`${t.api}/console/config.json`)).json() as { urls: unknown }
     assert.deepEqual(plain.urls, { terminal: null, relay: null, relayWs: null })
     const served = (env: Record<string, string>) => {
@@ -73,13 +73,15 @@ describe('the console on the API port', () => {
       const m = api.match('GET', '/console/config.json') as { handler: (r: Req) => { body: { urls: unknown } } }
       return m.handler({ headers: {}, params: {} } as unknown as Req).body.urls
     }
-    assert.deepEqual(served({ PUBLIC_TERMINAL_URL: 'https://terminal.example.com/', PUBLIC_RELAY_URL: 'wss://relay.example.com' }),
+    const both = { PUBLIC_TERMINAL_URL: 'https://terminal.example.com/', PUBLIC_RELAY_URL: 'wss://relay.example.com' }
+    assert.deepEqual(served(both),
       { terminal: 'https://terminal.example.com', relay: 'https://relay.example.com', relayWs: 'wss://relay.example.com' })
     assert.deepEqual(served({ PUBLIC_RELAY_URL: 'http://127.0.0.1:9000/relay' }),
       { terminal: null, relay: 'http://127.0.0.1:9000/relay', relayWs: 'ws://127.0.0.1:9000/relay' })
     for (const [name, bad] of [['PUBLIC_TERMINAL_URL', 'wss://terminal.example.com'], ['PUBLIC_TERMINAL_URL', 'terminal.example.com'],
       ['PUBLIC_RELAY_URL', 'ftp://relay.example.com'], ['PUBLIC_RELAY_URL', 'https://relay.example.com/?x=1']]) {
-      assert.throws(() => loadConfig({ [name]: bad }), (e: Error) => e instanceof ConfigError && e.message.startsWith(`invalid configuration: ${name}=`) && !e.message.includes(';'), `${name}=${bad}`)
+      const named = (e: Error) => e instanceof ConfigError && e.message.startsWith(`invalid configuration: ${name}=`) && !e.message.includes(';')
+      assert.throws(() => loadConfig({ [name]: bad }), named, `${name}=${bad}`)
     }
   })
 

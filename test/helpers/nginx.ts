@@ -5,7 +5,7 @@
 // upstream's node lines become the test engine's port. Anything the rewrite does not recognise fails it, so
 // the kit and the test cannot drift apart silently. nginx runs in one process (master_process off) under the
 // guard, so it dies with the test however the test dies.
-import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs'
+import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
@@ -16,7 +16,8 @@ export const NGINX_MISSING = 'nginx is missing: apt-get install nginx (or set NG
 export const KIT_CONF = join(repoRoot, 'deploy/nginx/rfq-engine.conf')
 
 export function findNginx(env: NodeJS.ProcessEnv = process.env): string | null {
-  const candidates = [env.NGINX_BIN, ...(env.PATH ?? '').split(delimiter).filter(Boolean).map(d => join(d, 'nginx')), '/usr/sbin/nginx']
+  const onPath = (env.PATH ?? '').split(delimiter).filter(Boolean).map(d => join(d, 'nginx'))
+  const candidates = [env.NGINX_BIN, ...onPath, '/usr/sbin/nginx']
   return candidates.find(p => !!p && executable(p)) ?? null
 }
 
@@ -39,7 +40,12 @@ export function kitOnLoopback(kit: string, layout: LoopbackLayout): string {
     if (!target) throw new Error(`the kit's upstream ${name} has no target in this test`)
     seen.add(name)
     let placed = false                          // the first node line becomes the target, in its place
-    const lines = body.split('\n').flatMap(l => !/^\s*server\s/.test(l) ? [l] : placed ? [] : (placed = true, [`    server ${target};`]))
+    const lines = body.split('\n').flatMap(l => {
+      if (!/^\s*server\s/.test(l)) return [l]
+      if (placed) return []
+      placed = true
+      return [`    server ${target};`]
+    })
     return `upstream ${name} {\n${lines.join('\n')}}`
   })
   const missing = Object.keys(layout.upstreams).filter(n => !seen.has(n))
@@ -48,7 +54,9 @@ export function kitOnLoopback(kit: string, layout: LoopbackLayout): string {
     const names = /^\s*server_name ([^;]+);/m.exec(body)?.[1]!.trim().split(/\s+/) ?? []
     const plain = /^\s*listen 80;/m.test(body)
     const address = plain ? layout.redirectAddress : layout.names[names[0] ?? '']
-    if (!address || (!plain && names.length !== 1)) throw new Error(`the kit's server for ${names.join(' ') || '(no name)'} has no place in this test`)
+    if (!address || (!plain && names.length !== 1)) {
+      throw new Error(`the kit's server for ${names.join(' ') || '(no name)'} has no place in this test`)
+    }
     const lines = body.split('\n').flatMap(l => {
       if (/^\s*listen \[::\]/.test(l) || /^\s*ssl_/.test(l)) return []
       if (/^\s*listen (80|443 ssl);/.test(l)) return [`    listen ${address}:${layout.port};`]
@@ -57,7 +65,8 @@ export function kitOnLoopback(kit: string, layout: LoopbackLayout): string {
     })
     return `server {\n${lines.join('\n')}}`
   })
-  if (/\bssl\b|10\.0\.0\./.test(out.replace(/^\s*#.*$/gm, ''))) throw new Error('the rewritten kit still has TLS or a node address in it')
+  const live = out.replace(/^\s*#.*$/gm, '')
+  if (/\bssl\b|10\.0\.0\./.test(live)) throw new Error('the rewritten kit still has TLS or a node address in it')
   return out
 }
 
@@ -71,12 +80,15 @@ export async function startNginx(site: string, probe: { host: string; port: numb
   chmodSync(dir, 0o755)
   for (const t of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, 'tmp', t), { recursive: true })
   writeFileSync(join(dir, 'rfq-engine.conf'), site)
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(t => `    ${t}_temp_path ${join(dir, 'tmp', t === 'client_body' ? 'body' : t)};`)
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+    .map(t => `    ${t}_temp_path ${join(dir, 'tmp', t === 'client_body' ? 'body' : t)};`)
   writeFileSync(join(dir, 'nginx.conf'), [
     'daemon off;', 'master_process off;', `pid ${join(dir, 'nginx.pid')};`, `error_log ${join(dir, 'error.log')} info;`,
     'events { worker_connections 512; }',
-    'http {', `    access_log ${join(dir, 'access.log')};`, ...temp, `    include ${join(dir, 'rfq-engine.conf')};`, '}', ''].join('\n'))
-  const proc = spawnGuarded('nginx-guard', bin, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { unref: true })
+    'http {', `    access_log ${join(dir, 'access.log')};`, ...temp, `    include ${join(dir, 'rfq-engine.conf')};`, '}', '',
+  ].join('\n'))
+  const args = ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')]
+  const proc = spawnGuarded('nginx-guard', bin, args, { unref: true })
   let out = ''
   for (const s of [proc.guard.stdout!, proc.guard.stderr!]) s.on('data', (c: Buffer) => { out += c.toString() })
   const log = () => out + readIf(join(dir, 'error.log'))
@@ -85,7 +97,8 @@ export async function startNginx(site: string, probe: { host: string; port: numb
   for (let i = 0; !(await accepts(probe.host, probe.port)); i++) {
     if (exited || i > 200) {
       await proc.stop(2000)
-      throw new Error(`nginx did not start: ${log().trim().split('\n').filter(l => /emerg|alert|crit|error/.test(l)).slice(-3).join(' | ') || log().slice(-400)}`)
+      const bad = log().trim().split('\n').filter(l => /emerg|alert|crit|error/.test(l)).slice(-3).join(' | ')
+      throw new Error(`nginx did not start: ${bad || log().slice(-400)}`)
     }
     await new Promise(r => setTimeout(r, 25))
   }

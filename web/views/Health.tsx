@@ -50,7 +50,8 @@ export function Health() {
         <article class="card" aria-labelledby="h-ingest">
           <h2 id="h-ingest">Options ingestion</h2>
           <dl class="facts">
-            <dt>Last success</dt><dd>{fig(m, 'options_ingest_last_success_age_seconds', v => `${duration(v * 1000)} ago`, missing ?? 'no ingestion has run')}</dd>
+            <dt>Last success</dt><dd>{fig(m, 'options_ingest_last_success_age_seconds', v => `${duration(v * 1000)} ago`,
+              missing ?? 'no ingestion has run')}</dd>
             <dt>Lag</dt><dd>{fig(m, 'options_ingest_lag_seconds', v => duration(v * 1000), missing)}</dd>
             <dt>Trades</dt><dd>{fig(m, 'options_ingest_trades_total', v => num(v, 0), missing)}</dd>
             <dt>Errors</dt><dd>{fig(m, 'options_ingest_errors_total', v => num(v, 0), missing)}</dd>
@@ -58,8 +59,10 @@ export function Health() {
         </article>
         <article class="card" aria-labelledby="h-metrics">
           <h2 id="h-metrics">Metrics</h2>
-          {hidden ? <p class="muted" data-metrics-private>/metrics is operator-only and not served on this host (the proxy keeps it off the
-            public name; Prometheus scrapes each node directly).</p> : metrics.error && <p class="error">{metrics.error.message}</p>}
+          {hidden
+            ? <p class="muted" data-metrics-private>/metrics is operator-only and not served on this host (the proxy keeps it
+              off the public name; Prometheus scrapes each node directly).</p>
+            : metrics.error && <p class="error">{metrics.error.message}</p>}
           <dl class="facts">
             <dt>Database up</dt><dd>{fig(m, 'database_up', v => v === 1 ? 'yes' : 'NO', missing)}</dd>
             <dt>HTTP requests</dt><dd>{fig(m, 'http_requests_total', v => num(v, 0), missing)}</dd>
@@ -76,11 +79,14 @@ export function Health() {
 }
 
 /** a surface's card, named with where this page reaches it (its public host behind a proxy) */
-function Surface<T extends { status: string }>({ name, at, s, detail }: { name: string; at: string; s: Loaded<T>; detail(d: T): string }) {
+function Surface<T extends { status: string }>({ name, at, s, detail }:
+  { name: string; at: string; s: Loaded<T>; detail(d: T): string }) {
   const up = s.data?.status === 'ok' && !s.error
   return (
     <article class="card surface" aria-labelledby={`s-${name}`} data-surface={name}>
-      <h2 id={`s-${name}`}><span class={`dot ${up ? 'ok' : 'bad'}`} />{name} <span class="muted">{new URL(at).host}</span></h2>
+      <h2 id={`s-${name}`}>
+        <span class={`dot ${up ? 'ok' : 'bad'}`} />{name} <span class="muted">{new URL(at).host}</span>
+      </h2>
       <p>{s.error ? `down: ${s.error.message}` : s.data ? `${s.data.status}, ${detail(s.data)}` : 'asking…'}</p>
     </article>
   )

@@ -65,8 +65,8 @@ export function League() {
             <button type="button" disabled={!board.data?.hasMore} onClick={() => setOffset(offset + PAGE)}>Next</button>
           </div>
           <Chart bars label={`${role === 'maker' ? 'Makers' : 'Takers'} on this page by average improvement vs the AMM baseline (bps)`}
-            data={histogram(entries.map(x => x.avgImprovementBps), 10)} series={[{ label: role + 's' }]} height={160} xLabel="bps vs baseline" yLabel={role + 's'}
-            legendAt={fullest} />
+            data={histogram(entries.map(x => x.avgImprovementBps), 10)} series={[{ label: role + 's' }]} height={160}
+            xLabel="bps vs baseline" yLabel={role + 's'} legendAt={fullest} />
         </div>
         <aside class="detail" aria-live="polite">
           {selected ? <Profile address={selected} role={role} period={period} /> : <p class="muted">Select an address to see its profile and badges.</p>}

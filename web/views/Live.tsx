@@ -55,7 +55,9 @@ export function Live() {
           </table>
         </div>
         <aside class="detail" aria-live="polite">
-          {chosen ? <RfqDetail e={e} r={chosen} now={now} onEnded={status => feed.markEnded(chosen.id, status)} /> : <p class="muted">Select an RFQ (click, or Tab to it and press Enter) to see its quotes.</p>}
+          {chosen
+            ? <RfqDetail e={e} r={chosen} now={now} onEnded={status => feed.markEnded(chosen.id, status)} />
+            : <p class="muted">Select an RFQ (click, or Tab to it and press Enter) to see its quotes.</p>}
         </aside>
       </div>
     </section>
@@ -111,7 +113,8 @@ function RfqDetail({ e, r, now, onEnded }: { e: Engine; r: LiveRfq; now: number;
       <dl class="facts">
         <dt>Size</dt><dd>{sizeOf(e, r)} ({r.kind === 1 ? 'exact out' : 'exact in'})</dd>
         <dt>Taker</dt><dd class="mono" title={r.taker}>{short(r.taker)}</dd>
-        <dt>Expiry</dt><dd data-expiry>{clock(r.expiry * 1000)} ({ended ? ended.toLowerCase() : r.expiry * 1000 > now ? `in ${duration(r.expiry * 1000 - now)}` : 'expired'})</dd>
+        <dt>Expiry</dt><dd data-expiry>{clock(r.expiry * 1000)} ({ended ? ended.toLowerCase()
+          : r.expiry * 1000 > now ? `in ${duration(r.expiry * 1000 - now)}` : 'expired'})</dd>
         <dt>Status</dt><dd data-status>{detail.data?.status ?? (detail.error ? detail.error.message : '…')}</dd>
         {filled && <><dt>Fill</dt><dd class="mono" title={detail.data?.fillTxHash ?? ''}>{detail.data?.fillTxHash ? short(detail.data.fillTxHash) : 'recorded'}</dd></>}
         {filled && <><dt>Improvement</dt><dd data-improvement>{perf.data ? `${num(perf.data.improvementBps, 2)} bps vs ${perf.data.baselineSource} (${units(perf.data.rfqAmountOut, out.decimals)} vs ${units(perf.data.baselineAmountOut, out.decimals)} ${symbolOf(out)})`

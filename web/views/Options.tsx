@@ -69,6 +69,11 @@ const GUESS: Record<string, { short: string; means: string }> = {
   UNKNOWN: { short: '?', means: 'a combo leg: the data cannot tell' },
 }
 
+function Guess({ value }: { value: string }) {
+  const g = GUESS[value]
+  return <td title={`${value}: ${g?.means ?? ''}`}>{g?.short ?? value}</td>
+}
+
 function Tape({ underlying, get }: { underlying: string; get: Get }) {
   const [venue, setVenue] = useState('all')
   const [guess, setGuess] = useState('all')
@@ -88,10 +93,12 @@ function Tape({ underlying, get }: { underlying: string; get: Get }) {
       </div>
       {tape.error && <p class="error">{tape.error.message}</p>}
       <table aria-label="Options trades, newest first">
-        <thead><tr><th>Time</th><th>Instrument</th><th>Side</th><th class="n">Price</th><th class="n">Qty</th><th class="n">Premium</th><th class="n">IV</th><th title="the venue's liquidity guess: see below the tape">Liq.</th></tr></thead>
+        <thead><tr><th>Time</th><th>Instrument</th><th>Side</th><th class="n">Price</th><th class="n">Qty</th><th class="n">Premium</th><th class="n">IV</th>
+          <th title="the venue's liquidity guess: see below the tape">Liq.</th></tr></thead>
         <tbody>{trades.map(t => (
           <tr key={t.venue + t.trade_ref} data-trade={t.trade_ref}><td>{clock(t.ts)}</td><td class="mono">{t.instrument}</td><td class={t.side}>{t.side}</td><td class="n">{price(t.price)}</td>
-            <td class="n">{num(t.quantity_display, 2)}</td><td class="n">{usd(t.premium_usd)}</td><td class="n">{num(t.iv, 1)}</td><td title={`${t.venue_a_liquidity_guess}: ${GUESS[t.venue_a_liquidity_guess]?.means ?? ''}`}>{GUESS[t.venue_a_liquidity_guess]?.short ?? t.venue_a_liquidity_guess}</td></tr>
+            <td class="n">{num(t.quantity_display, 2)}</td><td class="n">{usd(t.premium_usd)}</td><td class="n">{num(t.iv, 1)}</td>
+            <Guess value={t.venue_a_liquidity_guess} /></tr>
         ))}</tbody>
       </table>
       <p class="legend small muted" data-liq-legend>Liq., the venue's liquidity guess:{' '}
@@ -155,10 +162,11 @@ function Ladder({ underlying, expiry, get }: { underlying: string; expiry: Expir
           </tr>
         ))}</tbody>
       </table></div>
-      {/* calls and puts often share an IV at a strike: calls wide and solid, puts thin and dashed on top, so both show */}
+      {/* calls and puts often share an IV at a strike: calls wide and solid, puts thin and dashed on top: both show */}
       <Chart label={`IV by strike, ${underlying} ${expiry.expiry.slice(0, 10)}`} height={180} xLabel="strike" yLabel="IV %"
         data={[rows.map(r => r[0]), rows.map(r => r[1].call?.iv ?? null), rows.map(r => r[1].put?.iv ?? null)]}
-        series={[{ label: 'calls IV %', width: 4, points: { size: 7 } }, { label: 'puts IV %', width: 1.5, dash: [5, 4], points: { size: 4 } }]}
+        series={[{ label: 'calls IV %', width: 4, points: { size: 7 } },
+          { label: 'puts IV %', width: 1.5, dash: [5, 4], points: { size: 4 } }]}
         legendAt={() => (atm === null ? null : rows.findIndex(r => r[0] === atm))} />
     </div>
   )

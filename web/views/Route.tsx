@@ -29,7 +29,8 @@ export function Route() {
   const [picked, setPicked] = useState<{ in?: string; out?: string }>({})
   const [firstIn, firstOut] = defaultPair(list, coverage.data?.pairs)
   const tokenIn = picked.in ?? firstIn, tokenOut = picked.out ?? firstOut
-  const setIn = (a: string) => setPicked({ in: a, out: tokenOut }), setOut = (a: string) => setPicked({ in: tokenIn, out: a })
+  const setIn = (a: string) => setPicked({ in: a, out: tokenOut })
+  const setOut = (a: string) => setPicked({ in: tokenIn, out: a })
   const [amount, setAmount] = useState('1')
   const [maxHops, setHops] = useState('2')
   const [maxSplit, setSplit] = useState('4')
