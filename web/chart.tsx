@@ -61,7 +61,12 @@ export function Chart(p: ChartProps) {
     resize.observe(el)
     return () => { resize.disconnect(); plot.current?.destroy(); plot.current = null }
   }, [shape])
-  useEffect(() => { if (plot.current) { plot.current.setData(p.data); atRest(plot.current) } }, [p.data])
+  useEffect(() => {
+    const u = plot.current
+    if (!u) return
+    u.setData(p.data)
+    if (u.cursor.idx == null) atRest(u)                  // new data: the legend follows, unless a point is under the cursor
+  }, [p.data])
   return (
     <figure class={p.spark ? 'chart spark' : 'chart'} role="img" aria-label={p.label}>
       <div ref={box} />
