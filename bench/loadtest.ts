@@ -2,15 +2,18 @@
 // RFQs are created through the API with a taker agent's key; quotes are pre-signed with fresh maker
 // keys under the domain the relay's /health announces, sent at a fixed rate over WebSockets, and
 // timed from submit to QUOTE_BROADCAST. One progress line per second; DIR/report.json and a
-// self-contained DIR/report.html at the end. With --ramp it raises the rate step by step and reports
-// the highest rate whose p99 holds the target with errors under 1%.
+// self-contained DIR/report.html at the end. With --ramp it searches (up, down, then bisecting) for the
+// highest rate whose p99 holds the target with errors under 1%, and says why when none does.
 // Traffic goes only where you point it. The relay's per-IP message limit (RATE_LIMIT_PER_MIN, 30 by
-// default) applies to the generator like any client: raise it on the target for a load test.
+// default) applies to the generator like any client: when most quotes are refused, one line names the code
+// and the setting to raise, with a value that fits the rate.
 import { parseCli } from '../engine/ops/cli.js'
 import { createHistogram } from 'node:perf_hooks'
 import { freshMakers, presignQuotes, checkAgainstViem } from './lib/presign.js'
 import { runStep, pct, type StepResult } from './lib/relayLoad.js'
 import { buildReport, writeReport } from './lib/loadReport.js'
+import { rampSearch } from './lib/rampSearch.js'
+import { explainRefusals, fittingLimit } from './lib/refusals.js'
 import { relayDomain, agentWallet, registerTaker, tokenPair, createRfqs, cancelRfqs, VenueError, type LiveRfq } from './lib/venueClient.js'
 
 const HELP = `Usage: node dist/bench/loadtest.js [options]
@@ -27,16 +30,19 @@ Options:
   --out DIR           where report.json and report.html go                  (default loadtest-out)
   --connections N     submitting WebSocket connections                      (default 16)
   --rfqs N            RFQs per step (bounded by the taker's active-RFQ cap)  (default 10)
-  --ramp              raise the rate each step until the p99 target fails
+  --ramp              search for the highest rate that holds the p99 target: double from
+                      --start-rate while steps hold, halve while they fail, then bisect
   --p99-target MS     ramp: the p99 submit-to-broadcast target              (default 10)
   --start-rate N      ramp: the first step's rate                           (default 250)
+  --min-rate N        ramp: never offer less than this                      (default 1)
   --max-rate N        ramp: never offer more than this                      (default 100000)
   --step-seconds S    ramp: seconds per step                                (default 5)
   -h, --help          this text
 
-The relay limits messages per IP (RATE_LIMIT_PER_MIN, default 30/min): raise it on the target, or the
-report will show RATE_LIMITED errors. A step lasts at most 30 s, and RFQs are renewed after 45 s, so they stay live under the
-relay's default RFQ_TTL_SECS of 60.`
+The relay limits messages per IP (RATE_LIMIT_PER_MIN, default 30/min): start the target with it above
+60 x the rate (--rate 2000: RATE_LIMIT_PER_MIN=${fittingLimit(2000)}), or most quotes are refused; the tool then
+says so in one line, with the value to set. A step lasts at most 30 s, and RFQs are renewed after 45 s, so
+they stay live under the relay's default RFQ_TTL_SECS of 60.`
 
 const MAX_STEP_SECS = 30
 /** RFQs older than this are renewed before a step: well inside the relay's default 60 s lifetime */
@@ -48,17 +54,23 @@ async function main(): Promise<number> {
     rate: { type: 'string', default: '500' }, seconds: { type: 'string', default: '10' }, out: { type: 'string', default: 'loadtest-out' },
     connections: { type: 'string', default: '16' }, rfqs: { type: 'string', default: '10' }, ramp: { type: 'boolean', default: false },
     'p99-target': { type: 'string', default: '10' }, 'start-rate': { type: 'string', default: '250' }, 'max-rate': { type: 'string', default: '100000' },
+    'min-rate': { type: 'string', default: '1' },
     'step-seconds': { type: 'string', default: '5' },
   })
+  // a count or rate must be positive (a rate of 0 or -5 sends nothing: named, not run)
   const num = (name: keyof typeof a, min: number) => {
     const v = Number(a[name])
-    if (!Number.isFinite(v) || v < min) throw new VenueError(`--${name} must be a number >= ${min} (got ${String(a[name])})`)
+    if (!Number.isFinite(v)) throw new VenueError(`--${name} must be a number (got ${String(a[name])})`)
+    if (v <= 0) throw new VenueError(`--${name} must be above 0 (got ${String(a[name])})`)
+    if (v < min) throw new VenueError(`--${name} must be at least ${min} (got ${String(a[name])})`)
     return v
   }
   const relay = a.relay!.replace(/\/$/, ''), api = a.api!.replace(/\/$/, '')
   const relayHttp = relay.replace(/^ws/, 'http')
   const opts = { rate: num('rate', 1), seconds: num('seconds', 1), connections: Math.floor(num('connections', 1)), rfqs: Math.floor(num('rfqs', 1)),
-    p99: num('p99-target', 0.01), startRate: num('start-rate', 1), maxRate: num('max-rate', 1), stepSecs: Math.min(MAX_STEP_SECS, num('step-seconds', 1)) }
+    p99: num('p99-target', 0.01), startRate: num('start-rate', 1), minRate: num('min-rate', 1), maxRate: num('max-rate', 1),
+    stepSecs: Math.min(MAX_STEP_SECS, num('step-seconds', 1)) }
+  if (opts.minRate > opts.maxRate) throw new VenueError(`--min-rate (${opts.minRate}) is above --max-rate (${opts.maxRate})`)
 
   const domain = await relayDomain(relayHttp)
   const key = a.key ?? await registerTaker(api)
@@ -97,30 +109,42 @@ async function main(): Promise<number> {
 
   if (!a.ramp) {
     for (let left = opts.seconds; left > 0; left -= MAX_STEP_SECS) await step(opts.rate, Math.min(left, MAX_STEP_SECS))
-  } else {
-    // double until a step fails, then bisect between the last good and the first bad rate
-    let good: number | null = null, bad: number | null = null, rate = opts.startRate
-    for (let i = 0; i < 12; i++) {
-      const r = await step(rate, opts.stepSecs)
-      const ok = holdsTarget(r, opts.p99)
-      holds.push(ok)
-      if (ok) good = rate; else bad = rate
-      if (bad === null) { if (rate >= opts.maxRate) break; rate = Math.min(opts.maxRate, rate * 2) }
-      else if (good === null || bad - good <= Math.max(50, good * 0.1)) break
-      else rate = Math.round((good + bad) / 2)
-    }
-    console.log(`highest rate holding p99 <= ${opts.p99} ms: ${good ?? 'none'}/s`)
-    const report = buildReport({ relay, api, startedAt, mode: 'ramp', steps, total, holds, ramp: { p99TargetMs: opts.p99, highestHoldingRate: good } })
     await cancelRfqs(api, key, rfqs)
-    return finish(a.out!, report)
+    return finish(a.out!, buildReport({ relay, api, startedAt, mode: 'fixed', steps, total, diagnosis: diagnose(steps) }))
   }
+  const target = `p99 <= ${opts.p99} ms with errors under 1%`
+  const found = await rampSearch({ ...opts, maxSteps: 16, target }, async rate => {
+    const verdict = judge(await step(rate, opts.stepSecs), opts.p99)
+    holds.push(verdict.holds)
+    return verdict
+  })
+  console.log(`ramp: ${found.summary}`)
+  const report = buildReport({ relay, api, startedAt, mode: 'ramp', steps, total, holds, diagnosis: diagnose(steps),
+    ramp: { p99TargetMs: opts.p99, highestHoldingRate: found.highest, summary: found.summary } })
   await cancelRfqs(api, key, rfqs)
-  return finish(a.out!, buildReport({ relay, api, startedAt, mode: 'fixed', steps, total }))
+  return finish(a.out!, report)
 }
 
-function holdsTarget(r: StepResult, p99: number): boolean {
+/** whether a step holds the target, and if not, why (the first reason that applies) */
+function judge(r: StepResult, p99: number): { holds: boolean; why: string } {
   const errs = Object.values(r.errors).reduce((x, y) => x + y, 0)
-  return r.accepted > 0 && pct(r.latency, 99) <= p99 && errs <= r.sent * 0.01
+  const codes = Object.entries(r.errors).map(([k, v]) => `${k} ${v}`).join(', ')
+  if (r.accepted === 0) return { holds: false, why: `nothing accepted of ${r.sent} (${codes || 'no answer'})` }
+  if (errs > r.sent * 0.01) return { holds: false, why: `${(100 * errs / r.sent).toFixed(1)}% not accepted (${codes})` }
+  const p = pct(r.latency, 99)
+  if (p > p99) return { holds: false, why: `p99 ${p.toFixed(3)} ms is above ${p99} ms` }
+  return { holds: true, why: '' }
+}
+
+/** the one line saying why most quotes were refused, if they were, printed and kept in the report */
+function diagnose(steps: StepResult[]): string | undefined {
+  const sum = (f: (s: StepResult) => number) => steps.reduce((x, s) => x + f(s), 0)
+  const errors: Record<string, number> = {}
+  for (const s of steps) for (const [k, v] of Object.entries(s.errors)) errors[k] = (errors[k] ?? 0) + v
+  const rate = Math.max(...steps.map(s => s.rate))
+  const line = explainRefusals({ sent: sum(s => s.sent), accepted: sum(s => s.accepted), errors, rate })
+  if (line) console.log(line)
+  return line ?? undefined
 }
 
 function progress(t: number, rate: number, tot: { sent: number; accepted: number; errors: Record<string, number> }, s: { p50Ms: number; p99Ms: number }): string {

@@ -7,6 +7,12 @@ import { isAddress } from '../workers/values/index.js'
 const port = z.coerce.number().int().min(0).max(65535)
 const positiveInt = z.coerce.number().int().positive()
 const address = z.string().refine(isAddress, 'must be a 0x address (40 hex characters)').transform(s => s.toLowerCase() as `0x${string}`)
+/** a public origin (and optional path) a proxy serves a surface on, in one of `schemes`; no trailing slash kept */
+const publicUrl = (schemes: string[], example: string) => z.string().refine(u => {
+  const x = URL.canParse(u) ? new URL(u) : null
+  return !!x && schemes.includes(x.protocol) && !x.search && !x.hash && !x.username
+}, `must be a ${schemes.map(s => s.replace(':', '')).join(' or ')} URL with no query, e.g. ${example}`)
+  .transform(u => u.replace(/\/+$/, ''))
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform(v => v === 'true' || v === '1' || v === 'yes')
 
 /** Every variable the service reads, with its default. The README's table mirrors this. */
@@ -44,6 +50,10 @@ export const configSchema = z.object({
   BODY_LIMIT_BYTES: positiveInt.default(64 * 1024),
   TRUST_PROXY: bool.default(false),
   CORS_ORIGIN: z.string().min(1).default('*'),
+  // Behind a proxy (deploy/nginx): where browsers reach the terminal and the relay, given to the console in
+  // /console/config.json; unset, the console uses the host it was loaded from at TERMINAL_PORT / RELAY_PORT
+  PUBLIC_TERMINAL_URL: publicUrl(['http:', 'https:'], 'https://terminal.example.com').optional(),
+  PUBLIC_RELAY_URL: publicUrl(['http:', 'https:', 'ws:', 'wss:'], 'wss://relay.example.com').optional(),
   POOL_THREADS: positiveInt.default(Math.max(1, availableParallelism() - 1)),
   POOL_TASKS_PER_THREAD: positiveInt.default(4),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(5000),

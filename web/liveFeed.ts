@@ -71,6 +71,14 @@ export class LiveFeed {
     }
   }
 
+  /** How an RFQ ended, learned elsewhere (the API's detail of a selected RFQ): its row stops counting down. */
+  markEnded(id: string, status: string): void {
+    const r = this.rfqs.get(id)
+    if (!r || r.ended) return
+    r.ended = status
+    this.changed()
+  }
+
   /** Private RFQs show once their share token is entered: subscribe now and list what is live. */
   addShareToken(token: string): void {
     const t = token.trim()

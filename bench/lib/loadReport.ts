@@ -1,6 +1,8 @@
 // The load test's report: report.json for machines, report.html for people. The page is one
 // self-contained file (uPlot's script and stylesheet inlined from node_modules, no external asset),
-// with latency over time (p50/p99 per second) and the latency distribution from the HDR histogram.
+// with latency over time (p50/p99 per second on a milliseconds axis, accepted quotes per second on its own
+// axis) and the latency distribution from the HDR histogram. Every axis is labelled, and each legend shows
+// values: the point under the cursor, else the last second (or the fullest bucket).
 // uPlot: a small, well-kept canvas chart library, fast on thousands of points.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -23,11 +25,13 @@ export interface LoadReport {
   steps: { rate: number; sent: number; accepted: number; errors: Record<string, number>; p50Ms: number; p99Ms: number; holds?: boolean }[]
   perSecond: { t: number; rate: number; sent: number; accepted: number; errors: number; p50Ms: number; p99Ms: number }[]
   histogram: { ms: number; count: number }[]
-  ramp?: { p99TargetMs: number; highestHoldingRate: number | null }
+  ramp?: { p99TargetMs: number; highestHoldingRate: number | null; summary: string }
+  /** why most quotes were refused, when they were: the code and the setting to raise */
+  diagnosis?: string
 }
 
 export function buildReport(args: { relay: string; api: string; startedAt: Date; mode: 'fixed' | 'ramp'; steps: StepResult[]; total: RecordableHistogram;
-  holds?: boolean[]; ramp?: LoadReport['ramp'] }): LoadReport {
+  holds?: boolean[]; ramp?: LoadReport['ramp']; diagnosis?: string }): LoadReport {
   const { steps, total } = args
   const sum = (f: (s: StepResult) => number) => steps.reduce((a, s) => a + f(s), 0)
   const errors: Record<string, number> = {}
@@ -43,6 +47,7 @@ export function buildReport(args: { relay: string; api: string; startedAt: Date;
     steps: steps.map((s, i) => ({ rate: s.rate, sent: s.sent, accepted: s.accepted, errors: s.errors, p50Ms: round(pct(s.latency, 50)), p99Ms: round(pct(s.latency, 99)),
       ...(args.holds ? { holds: args.holds[i] } : {}) })),
     perSecond, histogram: histogramBuckets(total), ...(args.ramp ? { ramp: args.ramp } : {}),
+    ...(args.diagnosis ? { diagnosis: args.diagnosis } : {}),
   }
 }
 
@@ -83,6 +88,8 @@ body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse
 h1{font-size:20px}.kpi{display:flex;gap:24px;flex-wrap:wrap}.kpi div{background:#f4f4f6;padding:10px 14px;border-radius:6px}</style></head><body>
 <h1>Relay load test</h1>
 <p>Target relay <code>${esc(r.target.relay)}</code>, API <code>${esc(r.target.api)}</code>; started ${esc(r.startedAt)}; mode ${r.mode}${r.ramp ? `; p99 target ${r.ramp.p99TargetMs} ms, highest holding rate ${r.ramp.highestHoldingRate ?? 'none'}/s` : ''}.</p>
+${r.ramp ? `<p class="ramp">Ramp: ${esc(r.ramp.summary)}</p>` : ''}
+${r.diagnosis ? `<p class="diagnosis"><b>${esc(r.diagnosis)}</b></p>` : ''}
 <div class="kpi"><div>sent <b>${r.sent}</b></div><div>accepted <b>${r.accepted}</b></div><div>offered <b>${r.ratePerSec}/s</b></div><div>accepted <b>${r.acceptedPerSec}/s</b></div>
 <div>p50 <b>${r.latencyMs.p50} ms</b></div><div>p99 <b>${r.latencyMs.p99} ms</b></div><div>max <b>${r.latencyMs.max} ms</b></div><div>errors <b>${errors}</b></div></div>
 <h2>Latency over time (submit to QUOTE_BROADCAST)</h2><div id="time"></div>
@@ -92,12 +99,27 @@ h1{font-size:20px}.kpi{display:flex;gap:24px;flex-wrap:wrap}.kpi div{background:
 <script>
 const d = ${data};
 const w = Math.min(1000, document.body.clientWidth - 20);
-new uPlot({ width: w, height: 280, scales: { x: { time: false } }, axes: [{ label: 's' }, { label: 'ms' }],
-  series: [{}, { label: 'p50 ms', stroke: '#2a7' }, { label: 'p99 ms', stroke: '#d33' }, { label: 'accepted/s', stroke: '#88a', scale: 'n' }] },
-  [d.perSecond.map(p => p.t), d.perSecond.map(p => p.p50Ms), d.perSecond.map(p => p.p99Ms), d.perSecond.map(p => p.accepted)], document.getElementById('time'));
-new uPlot({ width: w, height: 240, scales: { x: { time: false, distr: 3 } }, axes: [{ label: 'latency ms (log)' }, { label: 'quotes' }],
-  series: [{}, { label: 'quotes', stroke: '#47c', fill: 'rgba(68,119,204,0.2)', paths: uPlot.paths.stepped({ align: 1 }) }] },
+const fmt = (d) => (u, v) => v == null ? '-' : v.toFixed(d);
+// the legend shows values: under the cursor, else the chart's point of rest
+const rest = (at) => ({ ready: [u => u.setLegend({ idx: at(u) }, false)],
+  setCursor: [u => { if (u.cursor.idx == null) u.setLegend({ idx: at(u) }, false) }] });
+const last = u => Math.max(0, u.data[0].length - 1);
+const fullest = u => u.data[1].reduce((b, c, i, a) => c > a[b] ? i : b, 0);
+const time = new uPlot({ width: w, height: 280, scales: { x: { time: false }, ms: {}, n: {} },
+  axes: [{ label: 'seconds since start' }, { scale: 'ms', label: 'latency (ms)' },
+    { scale: 'n', side: 1, label: 'accepted quotes/s', grid: { show: false } }],
+  series: [{ label: 'second', value: fmt(0) }, { label: 'p50 ms', stroke: '#2a7', scale: 'ms', value: fmt(3) },
+    { label: 'p99 ms', stroke: '#d33', scale: 'ms', value: fmt(3) }, { label: 'accepted/s', stroke: '#88a', scale: 'n', value: fmt(0) }],
+  hooks: rest(last) },
+  [d.perSecond.map(p => p.t), d.perSecond.map(p => p.p50Ms), d.perSecond.map(p => p.p99Ms), d.perSecond.map(p => p.accepted)],
+  document.getElementById('time'));
+const hist = new uPlot({ width: w, height: 240, scales: { x: { time: false, distr: 3 }, y: {} },
+  axes: [{ label: 'latency, ms (log scale)' }, { label: 'quotes' }],
+  series: [{ label: 'up to ms', value: fmt(3) },
+    { label: 'quotes', stroke: '#47c', fill: 'rgba(68,119,204,0.2)', paths: uPlot.paths.stepped({ align: 1 }), value: fmt(0) }],
+  hooks: rest(fullest) },
   [d.histogram.map(b => b.ms), d.histogram.map(b => b.count)], document.getElementById('hist'));
+window.charts = [time, hist];
 </script></body></html>
 `
 }

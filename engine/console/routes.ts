@@ -1,6 +1,6 @@
 // The web console on the API port: GET / (the page), /assets/:file (its hashed script and stylesheet)
-// and /console/config.json (where the page finds the other two surfaces: their ports, and whether the
-// terminal wants a key). Mounted once the ports are bound, since with port 0 only then are they known.
+// and /console/config.json (where the page finds the other two surfaces: their ports, their public
+// URLs behind a proxy, and whether the terminal wants a key). Mounted once the ports are bound, since with port 0 only then are they known.
 // The bundle is read from dist/web/ on first use and kept; until `make build` has written it, / answers
 // 503 saying so instead of failing.
 import { join } from 'node:path'
@@ -10,6 +10,7 @@ import { Errors } from '../front/errors.js'
 import { repoRoot } from '../paths.js'
 import { VERSION } from '../version.js'
 import { fileReply, loadConsoleFiles, type ConsoleFiles } from './files.js'
+import { publicUrls } from './publicUrls.js'
 
 export interface ConsolePorts { api: number; terminal: number; relay: number }
 
@@ -29,8 +30,9 @@ export function consoleRoutes({ surfaces, config }: EngineContext, ports: Consol
     const f = built()?.assets.get(req.params.file!)
     return f ? fileReply(f, req.headers, IMMUTABLE) : json(404, Errors.notFound().body)
   })
+  const urls = publicUrls(config)
   surfaces.api.get('/console/config.json', () => ok({
-    ports, chainId: config.CHAIN_ID, version: VERSION,
+    ports, urls, chainId: config.CHAIN_ID, version: VERSION,
     terminalKeyRequired: !!config.API_KEY,
   }, { 'cache-control': 'no-cache' }))
 }

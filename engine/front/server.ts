@@ -7,6 +7,7 @@ import type { Guard, Reply, Req, StreamSink } from './request.js'
 import type { Metrics } from '../metrics.js'
 import { Errors, HttpError } from './errors.js'
 import { toJson } from './json.js'
+import { allowedOrigin } from './cors.js'
 import { clientIp } from './ip.js'
 import { statusLine } from './status.js'
 import { isUnavailable } from '../store/unavailable.js'
@@ -48,6 +49,7 @@ function handle(res: HttpResponse, uReq: HttpRequest, opts: SurfaceOptions): voi
   const headers: Record<string, string> = {}
   uReq.forEach((k, v) => { headers[k] = v })
   const ip = clientIp(res, headers, opts.trustProxy, opts.trustProxyHops)
+  const cors = allowedOrigin(opts.corsOrigin, headers.origin)
 
   const state = { aborted: false, done: false, onAbort: [] as (() => void)[] }
   const abort = new AbortController()
@@ -70,11 +72,11 @@ function handle(res: HttpResponse, uReq: HttpRequest, opts: SurfaceOptions): voi
     opts.metrics.httpRequests.inc({ surface: opts.name, route: routeLabel, method, status: reply.status })
     opts.metrics.httpLatency.observe({ surface: opts.name, route: routeLabel, method }, (performance.now() - started) / 1000)
     if (state.aborted) return
-    if (reply.stream) return openStream(res, reply, opts, state)
+    if (reply.stream) return openStream(res, reply, opts, state, cors)
     const body = reply.text ?? reply.rawJson ?? (reply.body === undefined ? '' : toJson(reply.body))
     res.cork(() => {
       res.writeStatus(statusLine(reply.status))
-      writeCors(res, opts.corsOrigin)
+      writeCors(res, cors)
       if (reply.text === undefined && (reply.body !== undefined || reply.rawJson !== undefined)) res.writeHeader('content-type', 'application/json')
       for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v)
       res.end(body)
@@ -150,12 +152,13 @@ function readBody(res: HttpResponse, limit: number, done: (b: Buffer) => void, t
   })
 }
 
-function writeCors(res: HttpResponse, origin: string): void {
-  res.writeHeader('access-control-allow-origin', origin)
+function writeCors(res: HttpResponse, origin: string | null): void {
+  if (origin !== null) res.writeHeader('access-control-allow-origin', origin)
   if (origin !== '*') res.writeHeader('vary', 'origin')
 }
 
-function openStream(res: HttpResponse, reply: Reply, opts: SurfaceOptions, state: { aborted: boolean; onAbort: (() => void)[] }): void {
+function openStream(res: HttpResponse, reply: Reply, opts: SurfaceOptions, state: { aborted: boolean; onAbort: (() => void)[] },
+  cors: string | null): void {
   // uWS buffers what the socket cannot take yet; a client that stops reading would make that buffer grow
   // without end. Bytes written since the socket last drained are counted; past the cap the client is closed.
   const limit = opts.streamBufferLimit ?? 1 << 20
@@ -187,7 +190,7 @@ function openStream(res: HttpResponse, reply: Reply, opts: SurfaceOptions, state
   }
   res.cork(() => {
     res.writeStatus(statusLine(reply.status))
-    writeCors(res, opts.corsOrigin)
+    writeCors(res, cors)
     for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v)
   })
   reply.stream!(sink)

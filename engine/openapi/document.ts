@@ -4,6 +4,8 @@
 // (every mounted route is documented), which is what keeps this file true.
 import { schemas, s } from './schemas.js'
 import { VERSION } from '../version.js'
+import type { Config } from '../config.js'
+import { publicUrls } from '../console/publicUrls.js'
 
 type Surface = 'api' | 'terminal' | 'relay'
 interface Param { name: string; in: 'path' | 'query' | 'header'; required?: boolean; schema: object; description?: string; example?: unknown }
@@ -113,8 +115,10 @@ export const operations: Op[] = [
     ok: { contentType: 'text/html', schema: s.str }, errors: [503] },
   { surface: 'api', method: 'get', path: '/assets/{file}', summary: 'The console\'s content-hashed script and stylesheet (immutable; brotli or gzip when accepted)', tag: 'console',
     params: [{ name: 'file', in: 'path', required: true, schema: s.str, example: 'main.js' }], ok: { contentType: 'text/javascript', schema: s.str }, errors: [404] },
-  { surface: 'api', method: 'get', path: '/console/config.json', summary: 'Where the console finds the other surfaces: {ports: {api, terminal, relay}, chainId, version, terminalKeyRequired}', tag: 'console',
-    ok: { schema: s.obj({ ports: any, chainId: s.int, version: s.str, terminalKeyRequired: { type: 'boolean' } }) } },
+  { surface: 'api', method: 'get', path: '/console/config.json', tag: 'console',
+    summary: 'Where the console finds the other surfaces: {ports: {api, terminal, relay}, urls: {terminal, relay, relayWs} '
+      + '(public URLs behind a proxy, else null), chainId, version, terminalKeyRequired}',
+    ok: { schema: s.obj({ ports: any, urls: any, chainId: s.int, version: s.str, terminalKeyRequired: { type: 'boolean' } }) } },
   // ---- options market data (terminal) ----
   { surface: 'terminal', method: 'get', path: '/health', summary: 'Liveness: {status: "ok"}; no authentication', tag: 'options', ok: { schema: s.obj({ status: { const: 'ok' } }) } },
   { surface: 'terminal', method: 'get', path: '/options/tape', summary: 'Unified trade tape, ts descending', tag: 'options', auth: 'terminalKey',
@@ -136,14 +140,22 @@ type Servers = Record<Surface, { url: string; description: string; variables?: R
 
 /**
  * The servers, from the running configuration: the API is this document's own origin (a relative URL);
- * the terminal and the relay are on the same host at their configured ports (a variable a client sets).
+ * the terminal and the relay are their public URLs behind a proxy (PUBLIC_TERMINAL_URL, PUBLIC_RELAY_URL),
+ * else the same host at their configured ports (a variable a client sets).
  */
-export function serversFrom(ports: { API_PORT: number; TERMINAL_PORT: number; RELAY_PORT: number }): Servers {
+type ServerConfig = { API_PORT: number; TERMINAL_PORT: number; RELAY_PORT: number } & Partial<Pick<Config, 'PUBLIC_TERMINAL_URL' | 'PUBLIC_RELAY_URL'>>
+
+export function serversFrom(c: ServerConfig): Servers {
   const host = { host: { default: 'localhost', description: 'the host this document was fetched from' } }
+  const urls = publicUrls({ PUBLIC_TERMINAL_URL: c.PUBLIC_TERMINAL_URL, PUBLIC_RELAY_URL: c.PUBLIC_RELAY_URL })
   return {
-    api: { url: '/', description: `RFQ, benchmark, route finder and league REST API (API_PORT ${ports.API_PORT})` },
-    terminal: { url: `http://{host}:${ports.TERMINAL_PORT}`, variables: host, description: 'options market data API (TERMINAL_PORT)' },
-    relay: { url: `http://{host}:${ports.RELAY_PORT}`, variables: host, description: 'relay REST; the same port serves the WebSocket (RELAY_PORT)' },
+    api: { url: '/', description: `RFQ, benchmark, route finder and league REST API (API_PORT ${c.API_PORT})` },
+    terminal: urls.terminal
+      ? { url: urls.terminal, description: 'options market data API (PUBLIC_TERMINAL_URL)' }
+      : { url: `http://{host}:${c.TERMINAL_PORT}`, variables: host, description: 'options market data API (TERMINAL_PORT)' },
+    relay: urls.relay
+      ? { url: urls.relay, description: `relay REST; the WebSocket is ${urls.relayWs} (PUBLIC_RELAY_URL)` }
+      : { url: `http://{host}:${c.RELAY_PORT}`, variables: host, description: 'relay REST; the same port serves the WebSocket (RELAY_PORT)' },
   }
 }
 

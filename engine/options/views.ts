@@ -12,7 +12,8 @@ export function ladderStrikeView(r: LadderRow) {
   return {
     instrument: r.name, strike: r.strike, isCall: r.is_call,
     bid: figure('price', r.bid), bidSize: figure('size', r.bid_size), ask: figure('price', r.ask), askSize: figure('size', r.ask_size),
-    mark: figure('price', r.mark), index: figure('index', r.index_price), iv: figure('iv', r.iv), delta: figure('greek', r.delta),
+    mark: figure('price', r.mark), index: figure('index', r.index_price), iv: figure('iv', r.iv),
+    delta: figure('greek', r.delta ?? r.ticker_delta),                 // a book summary has none: its latest ticker's
     oi: figure('size', r.open_interest), volume24h: figure('size', r.volume_24h),
     lastTrade: lastTrade(r, true),
     snapshotAt: iso(r.taken_at),

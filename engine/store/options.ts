@@ -171,7 +171,11 @@ export interface QuoteRow {
 
 export interface LastTradeRow { trade_price: number | null; trade_amount: number | null; trade_side: string | null; trade_ts: Date | null }
 
-export interface LadderRow extends QuoteRow, LastTradeRow { name: string; strike: number; is_call: boolean; expiry_ts: Date }
+export interface LadderRow extends QuoteRow, LastTradeRow {
+  name: string; strike: number; is_call: boolean; expiry_ts: Date
+  /** delta of the latest ticker that has one: book summaries carry no greeks */
+  ticker_delta: number | null
+}
 
 // The latest snapshot of an instrument (a ticker wins a tie with a book summary taken at the same moment)
 // and its latest trade: both index lookups per instrument.
@@ -182,11 +186,18 @@ const latestTrade = (sql: Sql) => sql`
   left join lateral (select price as trade_price, amount as trade_amount, side as trade_side, ts as trade_ts
     from option_trades t where t.instrument_id = i.id order by t.ts desc limit 1) t on true`
 
-/** Every VENUE_A instrument of one expiry, strikes ascending, calls before puts at equal strike. */
+/**
+ * Every VENUE_A instrument of one expiry, strikes ascending, calls before puts at equal strike. The latest
+ * snapshot is often a book summary (one call reads them all, every snapshot interval), which has no
+ * greeks: its delta comes from the instrument's latest ticker instead, so a strike shows delta whenever
+ * one was read.
+ */
 export async function ladder(sql: Sql, underlying: string, expiryDay: string): Promise<LadderRow[]> {
   return sql<LadderRow[]>`
-    select i.name, i.strike, i.is_call, i.expiry_ts, s.*, t.*
+    select i.name, i.strike, i.is_call, i.expiry_ts, s.*, t.*, g.ticker_delta
     from option_instruments i ${latestSnapshot(sql)} ${latestTrade(sql)}
+    left join lateral (select g.delta as ticker_delta from option_snapshots g
+      where g.instrument_id = i.id and g.kind = 'ticker' and g.delta is not null order by g.taken_at desc limit 1) g on true
     where i.venue = 'VENUE_A' and i.underlying = ${underlying} and i.expiry_day = to_date(${expiryDay}::text, 'YYYYMMDD')
     order by i.strike asc, i.is_call desc`
 }

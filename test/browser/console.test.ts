@@ -18,6 +18,8 @@ import { repoRoot } from '../../engine/paths.js'
 import { launchChromium } from './chromium.js'
 import { watchContext, watchPage, type Watch } from './watch.js'
 import { ingestSynthetic, loadRoutes, recordFills, MAKERS } from './fixtures.js'
+import { inkOfSeries } from './ink.js'
+import { upsertToken } from '../../engine/store/tokens.js'
 
 /** the page's document, inside functions Playwright runs in the browser (this program has no DOM types) */
 declare const document: any
@@ -102,6 +104,8 @@ describe('the web console in Chromium', () => {
     await page.waitForFunction(() => document.querySelector('[data-improvement]')?.textContent?.includes('bps'), undefined, { timeout: 8000 })
     assert.equal(await page.locator('[data-status]').innerText(), 'FILLED')
     assert.match(await page.locator('[data-improvement]').innerText(), /^40\.16 bps vs /)
+    // ended: the detail says how, instead of counting down to an expiry that no longer matters
+    assert.match(await page.locator('[data-expiry]').innerText(), /^\d\d:\d\d:\d\d \(filled\)$/)
     // the row learns the end too (the relay lists it no more; its /quotes says FILLED), and it no longer counts as live
     await page.waitForFunction(sel => document.querySelector(sel)?.textContent === 'filled', `tr[data-rfq="${rfqId}"] [data-ends]`, { timeout: 8000 })
     await shot('live')
@@ -143,10 +147,52 @@ describe('the web console in Chromium', () => {
     assert.equal(await page.locator('tr[data-trade]').count(), 25)
     await page.locator('table.ladder tbody tr').first().waitFor({ timeout: 5000 })
     assert.match(await page.locator('[data-snapshot]').innerText(), /^Snapshot \d+ (ms|s|min) ago/)
+    // delta wherever the terminal has one, at two decimals; '–' only where it has none
+    const day = (await page.locator('h2', { hasText: /^Ladder / }).innerText()).slice(7).replace(/-/g, '')
+    type Strike = { strike: number; isCall: boolean; delta: number | null }
+    const { strikes } = await (await fetch(`${t.terminal}/options/ladder?underlying=SIMBTC&expiry=${day}`)).json() as { strikes: Strike[] }
+    const shown = await page.locator('table.ladder tbody tr')
+      .evaluateAll(trs => trs.map(tr => [tr.children[4]?.textContent, tr.children[10]?.textContent]))
+    const want = [...new Set(strikes.map(x => x.strike))].sort((a, b) => a - b).map(k => [true, false].map(call => {
+      const d = strikes.find(x => x.strike === k && x.isCall === call)?.delta
+      return d === null || d === undefined ? '–' : d.toLocaleString('en-US', { maximumFractionDigits: 2 })
+    }))
+    assert.deepEqual(shown, want)
+    assert.ok(want.flat().some(d => d !== '–'), 'the fixture has deltas')
+    // the liquidity guesses are explained under the tape, each abbreviation the column uses
+    const legend = await page.locator('[data-liq-legend]').innerText()
+    for (const abbr of ['RFQ a Block RFQ trade', 'RFQ? another block trade', 'book? likely the order book', '? a combo leg']) {
+      assert.ok(legend.includes(abbr), legend)
+    }
+    // the IV chart's legend shows values (at the strike nearest spot until the cursor moves), and both lines show
+    const iv = page.locator('figure[aria-label^="IV by strike"]')
+    const values = await iv.locator('.u-legend .u-value').allInnerTexts()
+    assert.equal(values.length, 3)
+    assert.ok(values.every(v => /^[\d,.]+$/.test(v)), values.join(' | '))
+    const inks = await iv.locator('canvas').evaluate(inkOfSeries)
+    assert.ok(inks.calls > 200 && inks.puts > 200, `IV lines drawn: ${JSON.stringify(inks)} pixels of each colour`)
     await page.getByLabel('Liquidity').selectOption('rfq')
     await page.waitForFunction(() => [...document.querySelectorAll('tr[data-trade]')].every(tr => /RFQ/.test(tr.lastElementChild?.textContent ?? '')), undefined, { timeout: 5000 })
     assert.equal(await page.locator('figure[aria-label^="IV by strike"] canvas').count() > 0, true)
     await shot('options')
+  })
+
+  test('Route: it starts on a pair with a route, and tokens sharing a symbol are told apart by address', async () => {
+    const twin = '0x00000000000000000000000000000000000beef1'
+    await upsertToken(t.db.sql, { chainId: 31337, address: twin, symbol: 'WETH', decimals: 18 })
+    await view('route')
+    await page.reload()                                                // the token list is read when the page loads
+    await page.locator('h1#route-h').waitFor()
+    const labels = await page.getByLabel('Token in').locator('option').allInnerTexts()
+    assert.equal(new Set(labels).size, labels.length, `no two choices read the same: ${labels.join(', ')}`)
+    assert.ok(labels.includes('WETH (0xc02a…6cc2)') && labels.includes('WETH (0x0000…eef1)'), labels.join(', '))
+    // the default pair is one the route finder has pools for: asked as it stands, it answers with a route
+    await page.waitForFunction(() => ['AAA', 'BBB', 'MID'].includes(document.querySelector('form select')?.selectedOptions[0]?.textContent),
+      undefined, { timeout: 5000 })
+    const [inn, out] = await page.locator('form select').evaluateAll(ss => ss.slice(0, 2).map(s => s.selectedOptions[0]?.textContent))
+    assert.ok([inn, out].every(x => ['AAA', 'BBB', 'MID'].includes(x)), `default pair ${inn} → ${out}`)
+    await page.getByRole('button', { name: 'Find routes' }).click()
+    await page.locator('[data-answer] tr[data-route]').first().waitFor({ timeout: 10_000 })
   })
 
   test('Route: the form answers with split routes, hop fees and price impact; a refused request shows the engine\'s sentence', async () => {
@@ -182,11 +228,35 @@ describe('the web console in Chromium', () => {
     for (const name of ['API', 'Terminal', 'Relay']) {
       const card = page.locator(`[data-surface="${name}"]`)
       await page.waitForFunction(n => /^ok,/.test(document.querySelector(`[data-surface="${n}"] p`)?.textContent ?? ''), name, { timeout: 5000 })
-      assert.match(await card.innerText(), new RegExp(`^${name} :\\d+`))
+      assert.match(await card.innerText(), new RegExp(`^${name} 127\\.0\\.0\\.1:\\d+`))
     }
     assert.match(await page.locator('main').innerText(), /Pools\s+7 with state of 7 tracked/)
     assert.match(await page.locator('main').innerText(), /Trades\s+[1-9]/)       // options ingestion, from /metrics
     await shot('health')
+  })
+
+  test('at 390 px wide (a phone) the nav wraps onto the screen and no view scrolls sideways', async () => {
+    const phone = await context.newPage()
+    watchPage(phone, watch)
+    await phone.setViewportSize({ width: 390, height: 844 })
+    try {
+      for (const name of ['live', 'league', 'options', 'route', 'health']) {
+        await phone.goto(`${t.api}/#/${name}`)
+        await phone.locator(`h1#${name}-h`).waitFor()
+        await phone.waitForTimeout(1500)                                    // its data in: the widest it gets
+        const [scroll, width] = await phone.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth])
+        assert.ok(scroll <= width, `${name} is ${scroll} px wide in a ${width} px window`)
+        const links = await phone.locator('nav a')
+          .evaluateAll(as => as.map(a => { const r = a.getBoundingClientRect(); return [a.textContent, r.left, r.right] }))
+        assert.equal(links.length, 5)
+        for (const [text, left, right] of links as [string, number, number][]) {
+          assert.ok(left >= 0 && right <= width, `${text} at ${left}-${right} px`)
+        }
+        await phone.screenshot({ path: join(shots, `${name}-390.png`), fullPage: true })
+      }
+    } finally {
+      await phone.close()
+    }
   })
 
   test('throughout: no console errors, no request off this machine, a screenshot of every view', () => {

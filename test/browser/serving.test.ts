@@ -10,10 +10,12 @@ import { join } from 'node:path'
 import { startTestEngine, type TestEngine } from '../helpers/engine.js'
 import type { ConsoleManifest } from '../../engine/console/build.js'
 import { consoleBuilt } from './built.js'
+import { staleSizeDocs } from '../../engine/console/sizeDocs.js'
 import { consoleRoutes } from '../../engine/console/routes.js'
 import { Router } from '../../engine/front/router.js'
 import type { EngineContext } from '../../engine/context.js'
 import type { Req } from '../../engine/front/request.js'
+import { loadConfig, ConfigError } from '../../engine/config.js'
 
 describe('the console on the API port', () => {
   let t: TestEngine
@@ -60,6 +62,31 @@ describe('the console on the API port', () => {
     assert.equal(pre.headers.get('access-control-allow-origin'), '*')
     assert.match(pre.headers.get('access-control-allow-headers') ?? '', /authorization/i)
     assert.equal((await fetch(`${t.terminal}/options/underlyings`, { headers: { authorization: 'Bearer terminal-secret', origin: t.api } })).status, 200)
+  })
+
+  test('config.json: no public URLs by default; behind a proxy, the terminal\'s and the relay\'s (two forms, one setting)', async () => {
+    const plain = await (await fetch(`${t.api}/console/config.json`)).json() as { urls: unknown }
+    assert.deepEqual(plain.urls, { terminal: null, relay: null, relayWs: null })
+    const served = (env: Record<string, string>) => {
+      const api = new Router()
+      consoleRoutes({ surfaces: { api }, config: loadConfig(env) } as unknown as EngineContext, t.engine.ports)
+      const m = api.match('GET', '/console/config.json') as { handler: (r: Req) => { body: { urls: unknown } } }
+      return m.handler({ headers: {}, params: {} } as unknown as Req).body.urls
+    }
+    const both = { PUBLIC_TERMINAL_URL: 'https://terminal.example.com/', PUBLIC_RELAY_URL: 'wss://relay.example.com' }
+    assert.deepEqual(served(both),
+      { terminal: 'https://terminal.example.com', relay: 'https://relay.example.com', relayWs: 'wss://relay.example.com' })
+    assert.deepEqual(served({ PUBLIC_RELAY_URL: 'http://127.0.0.1:9000/relay' }),
+      { terminal: null, relay: 'http://127.0.0.1:9000/relay', relayWs: 'ws://127.0.0.1:9000/relay' })
+    for (const [name, bad] of [['PUBLIC_TERMINAL_URL', 'wss://terminal.example.com'], ['PUBLIC_TERMINAL_URL', 'terminal.example.com'],
+      ['PUBLIC_RELAY_URL', 'ftp://relay.example.com'], ['PUBLIC_RELAY_URL', 'https://relay.example.com/?x=1']]) {
+      const named = (e: Error) => e instanceof ConfigError && e.message.startsWith(`invalid configuration: ${name}=`) && !e.message.includes(';')
+      assert.throws(() => loadConfig({ [name]: bad }), named, `${name}=${bad}`)
+    }
+  })
+
+  test('the docs give the console\'s size as the build measured it (docs/console.md, README)', () => {
+    assert.deepEqual(staleSizeDocs(built), [], 'run `make docs`: it writes the build\'s figures into the docs')
   })
 
   test('not built: / answers 503 saying to run make build, and assets 404', async () => {

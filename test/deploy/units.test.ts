@@ -196,7 +196,8 @@ describe('every variable exists in the config schema, and the examples load', ()
 
 test('the guide names every file of the kit, and the README and docs/operations.md link to it', () => {
   const guide = readFileSync(join(deploy, 'README.md'), 'utf8')
-  const files = [...unitFiles.map(f => `systemd/${f}`), 'nats/nats-server.conf', ...Object.values(EXAMPLES)]
+  const files = [...unitFiles.map(f => `systemd/${f}`), 'nats/nats-server.conf', 'nginx/rfq-engine.conf',
+    ...Object.values(EXAMPLES)]
   for (const f of files) assert.ok(guide.includes(f), `deploy/README.md mentions ${f}`)
   assert.match(readFileSync(join(repoRoot, 'README.md'), 'utf8'), /\]\(deploy\/README\.md\)/)
   assert.match(readFileSync(join(repoRoot, 'docs/operations.md'), 'utf8'), /\]\(\.\.\/deploy\/README\.md\)/)

@@ -1,6 +1,8 @@
 // Health: the three surfaces (API, terminal, relay) as their /health answers, the relay's connections
 // and live RFQs, the route finder's state (pools, age, lag behind the chain), options ingestion
 // freshness and a few figures from /metrics. Asked every 5 s; /health and /metrics are not rate limited.
+// Behind the kit's proxy /metrics is operator-only (deploy/nginx answers 404 on the public name): the
+// figures from it then say so instead of showing an error.
 import { useEngine } from '../engine'
 import { getJson, getText, useLoad, type Loaded } from '../http'
 import { num, duration } from '../format'
@@ -15,13 +17,15 @@ export function Health() {
   const sor = useLoad('sor', () => getJson<{ status: string; poolsTracked: number; poolsWithState: number; ageSeconds: number | null; stale: boolean; asOfBlock: string | null; follow: { lagBlocks: number | null; lagSeconds: number | null } | null; lastRefreshError: string | null }>(`${e.api}/api/v1/sor/health`), every)
   const metrics = useLoad('metrics', async () => parseMetrics(await getText(`${e.api}/metrics`)), every)
   const m = metrics.data
+  const hidden = metrics.error?.status === 404 || metrics.error?.status === 403
+  const missing = hidden ? 'not public here' : undefined
   return (
     <section aria-labelledby="health-h">
       <h1 id="health-h">Health</h1>
       <div class="cards">
-        <Surface name="API" port={e.config.ports.api} s={api} detail={d => `database ${d.database}, version ${d.version}`} />
-        <Surface name="Terminal" port={e.config.ports.terminal} s={terminal} detail={() => 'options market data'} />
-        <Surface name="Relay" port={e.config.ports.relay} s={relay} detail={d => `chain ${d.chainId}, cancel ${d.cancelAuth}`} />
+        <Surface name="API" at={e.api} s={api} detail={d => `database ${d.database}, version ${d.version}`} />
+        <Surface name="Terminal" at={e.terminal} s={terminal} detail={() => 'options market data'} />
+        <Surface name="Relay" at={e.relay} s={relay} detail={d => `chain ${d.chainId}, cancel ${d.cancelAuth}`} />
       </div>
       <div class="cards">
         <article class="card" aria-labelledby="h-relay">
@@ -46,23 +50,27 @@ export function Health() {
         <article class="card" aria-labelledby="h-ingest">
           <h2 id="h-ingest">Options ingestion</h2>
           <dl class="facts">
-            <dt>Last success</dt><dd>{fig(m, 'options_ingest_last_success_age_seconds', v => `${duration(v * 1000)} ago`, 'no ingestion has run')}</dd>
-            <dt>Lag</dt><dd>{fig(m, 'options_ingest_lag_seconds', v => duration(v * 1000))}</dd>
-            <dt>Trades</dt><dd>{fig(m, 'options_ingest_trades_total', v => num(v, 0))}</dd>
-            <dt>Errors</dt><dd>{fig(m, 'options_ingest_errors_total', v => num(v, 0))}</dd>
+            <dt>Last success</dt><dd>{fig(m, 'options_ingest_last_success_age_seconds', v => `${duration(v * 1000)} ago`,
+              missing ?? 'no ingestion has run')}</dd>
+            <dt>Lag</dt><dd>{fig(m, 'options_ingest_lag_seconds', v => duration(v * 1000), missing)}</dd>
+            <dt>Trades</dt><dd>{fig(m, 'options_ingest_trades_total', v => num(v, 0), missing)}</dd>
+            <dt>Errors</dt><dd>{fig(m, 'options_ingest_errors_total', v => num(v, 0), missing)}</dd>
           </dl>
         </article>
         <article class="card" aria-labelledby="h-metrics">
           <h2 id="h-metrics">Metrics</h2>
-          {metrics.error && <p class="error">{metrics.error.message}</p>}
+          {hidden
+            ? <p class="muted" data-metrics-private>/metrics is operator-only and not served on this host (the proxy keeps it
+              off the public name; Prometheus scrapes each node directly).</p>
+            : metrics.error && <p class="error">{metrics.error.message}</p>}
           <dl class="facts">
-            <dt>Database up</dt><dd>{fig(m, 'database_up', v => v === 1 ? 'yes' : 'NO')}</dd>
-            <dt>HTTP requests</dt><dd>{fig(m, 'http_requests_total', v => num(v, 0))}</dd>
-            <dt>Live actors</dt><dd>{fig(m, 'actor_count', v => num(v, 0))}</dd>
-            <dt>Mailbox depth</dt><dd>{fig(m, 'actor_mailbox_depth_total', v => num(v, 0))}</dd>
-            <dt>Worker queue</dt><dd>{fig(m, 'worker_pool_queue_size', v => num(v, 0))}</dd>
-            <dt>Quotes refused busy</dt><dd>{fig(m, 'relay_quotes_busy_total', v => num(v, 0))}</dd>
-            <dt>Uncaught errors</dt><dd>{fig(m, 'process_uncaught_errors_total', v => num(v, 0))}</dd>
+            <dt>Database up</dt><dd>{fig(m, 'database_up', v => v === 1 ? 'yes' : 'NO', missing)}</dd>
+            <dt>HTTP requests</dt><dd>{fig(m, 'http_requests_total', v => num(v, 0), missing)}</dd>
+            <dt>Live actors</dt><dd>{fig(m, 'actor_count', v => num(v, 0), missing)}</dd>
+            <dt>Mailbox depth</dt><dd>{fig(m, 'actor_mailbox_depth_total', v => num(v, 0), missing)}</dd>
+            <dt>Worker queue</dt><dd>{fig(m, 'worker_pool_queue_size', v => num(v, 0), missing)}</dd>
+            <dt>Quotes refused busy</dt><dd>{fig(m, 'relay_quotes_busy_total', v => num(v, 0), missing)}</dd>
+            <dt>Uncaught errors</dt><dd>{fig(m, 'process_uncaught_errors_total', v => num(v, 0), missing)}</dd>
           </dl>
         </article>
       </div>
@@ -70,18 +78,22 @@ export function Health() {
   )
 }
 
-function Surface<T extends { status: string }>({ name, port, s, detail }: { name: string; port: number; s: Loaded<T>; detail(d: T): string }) {
+/** a surface's card, named with where this page reaches it (its public host behind a proxy) */
+function Surface<T extends { status: string }>({ name, at, s, detail }:
+  { name: string; at: string; s: Loaded<T>; detail(d: T): string }) {
   const up = s.data?.status === 'ok' && !s.error
   return (
     <article class="card surface" aria-labelledby={`s-${name}`} data-surface={name}>
-      <h2 id={`s-${name}`}><span class={`dot ${up ? 'ok' : 'bad'}`} />{name} <span class="muted">:{port}</span></h2>
+      <h2 id={`s-${name}`}>
+        <span class={`dot ${up ? 'ok' : 'bad'}`} />{name} <span class="muted">{new URL(at).host}</span>
+      </h2>
       <p>{s.error ? `down: ${s.error.message}` : s.data ? `${s.data.status}, ${detail(s.data)}` : 'asking…'}</p>
     </article>
   )
 }
 
 /** a metric summed over its labels; ages and lags (`_seconds` gauges) as their largest, the stalest stream */
-function fig(m: MetricTotals | undefined, name: string, show: (v: number) => string, missing = '–'): string {
+function fig(m: MetricTotals | undefined, name: string, show: (v: number) => string, missing: string = '–'): string {
   const v = name.endsWith('_seconds') ? m?.max.get(name) : m?.sum.get(name)
   return v === undefined ? missing : show(v)
 }

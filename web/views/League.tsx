@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks'
 import { useEngine, tokenOf, symbolOf } from '../engine'
 import { getJson, useLoad } from '../http'
 import { num, usd, pct, short, units, ago } from '../format'
-import { Chart, histogram } from '../chart'
+import { Chart, histogram, fullest } from '../chart'
 import { selectable, useSettled } from '../ui'
 
 interface Entry { rank: number; address: string; score: number; rawScore: number; filledNotional: number; avgImprovementBps: number; privateShare: number; fills: number; reliability: number | null; cancelRate: number | null; points: number }
@@ -65,7 +65,8 @@ export function League() {
             <button type="button" disabled={!board.data?.hasMore} onClick={() => setOffset(offset + PAGE)}>Next</button>
           </div>
           <Chart bars label={`${role === 'maker' ? 'Makers' : 'Takers'} on this page by average improvement vs the AMM baseline (bps)`}
-            data={histogram(entries.map(x => x.avgImprovementBps), 10)} series={[{ label: role + 's' }]} height={160} xLabel="bps vs baseline" yLabel={role + 's'} />
+            data={histogram(entries.map(x => x.avgImprovementBps), 10)} series={[{ label: role + 's' }]} height={160}
+            xLabel="bps vs baseline" yLabel={role + 's'} legendAt={fullest} />
         </div>
         <aside class="detail" aria-live="polite">
           {selected ? <Profile address={selected} role={role} period={period} /> : <p class="muted">Select an address to see its profile and badges.</p>}

@@ -1,6 +1,7 @@
 // Live: RFQs and quotes as the relay broadcasts them, with no reload. Each RFQ: pair, size, expiry
 // countdown, quote count, best quote, time to first quote. Selecting one (click or Enter) shows its
-// quotes and, once it ends, its status, fill and price improvement from the API.
+// quotes and, once it ends, its status, fill and price improvement from the API. An ended RFQ stops
+// counting down, in its row and its detail, from the moment either learns how it ended.
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { useEngine, tokenOf, symbolOf, type Engine } from '../engine'
 import { LiveFeed, bestQuote, firstQuoteMs, type LiveRfq } from '../liveFeed'
@@ -54,7 +55,9 @@ export function Live() {
           </table>
         </div>
         <aside class="detail" aria-live="polite">
-          {chosen ? <RfqDetail e={e} r={chosen} now={now} /> : <p class="muted">Select an RFQ (click, or Tab to it and press Enter) to see its quotes.</p>}
+          {chosen
+            ? <RfqDetail e={e} r={chosen} now={now} onEnded={status => feed.markEnded(chosen.id, status)} />
+            : <p class="muted">Select an RFQ (click, or Tab to it and press Enter) to see its quotes.</p>}
         </aside>
       </div>
     </section>
@@ -90,12 +93,18 @@ function RfqRow({ e, r, now, selected, onSelect }: { e: Engine; r: LiveRfq; now:
 interface Detail { status: string; fillTxHash?: string | null }
 interface Performance { improvementBps: number; rfqAmountOut: string; baselineAmountOut: string; baselineSource: string }
 
-function RfqDetail({ e, r, now }: { e: Engine; r: LiveRfq; now: number }) {
+/** statuses of an RFQ that is still open to quotes; anything else is how it ended */
+const LIVE = new Set(['OPEN', 'QUOTED'])
+
+function RfqDetail({ e, r, now, onEnded }: { e: Engine; r: LiveRfq; now: number; onEnded(status: string): void }) {
   const inn = tokenOf(e, r.tokenIn), out = tokenOf(e, r.tokenOut)
   const headers: Record<string, string> = r.shareToken ? { 'x-share-token': r.shareToken } : {}
   // the relay does not broadcast fills: the API's detail says how the RFQ ended, asked every 5 s while shown
   const detail = useLoad(r.id, () => getJson<Detail>(`${e.api}/api/v1/rfqs/${encodeURIComponent(r.id)}`, headers), 5000)
-  const filled = detail.data?.status === 'FILLED'
+  const status = detail.data?.status
+  const filled = status === 'FILLED'
+  const ended = r.ended ?? (status && !LIVE.has(status) ? status : undefined)
+  useEffect(() => { if (status && !LIVE.has(status)) onEnded(status) }, [status])
   const perf = useLoad(filled ? r.id : null, () => getJson<Performance>(`${e.api}/api/v1/rfq/performance?rfqId=${encodeURIComponent(r.id)}`))
   const best = bestQuote(r)
   return (
@@ -104,7 +113,8 @@ function RfqDetail({ e, r, now }: { e: Engine; r: LiveRfq; now: number }) {
       <dl class="facts">
         <dt>Size</dt><dd>{sizeOf(e, r)} ({r.kind === 1 ? 'exact out' : 'exact in'})</dd>
         <dt>Taker</dt><dd class="mono" title={r.taker}>{short(r.taker)}</dd>
-        <dt>Expiry</dt><dd>{clock(r.expiry * 1000)} ({r.expiry * 1000 > now ? `in ${duration(r.expiry * 1000 - now)}` : 'ended'})</dd>
+        <dt>Expiry</dt><dd data-expiry>{clock(r.expiry * 1000)} ({ended ? ended.toLowerCase()
+          : r.expiry * 1000 > now ? `in ${duration(r.expiry * 1000 - now)}` : 'expired'})</dd>
         <dt>Status</dt><dd data-status>{detail.data?.status ?? (detail.error ? detail.error.message : '…')}</dd>
         {filled && <><dt>Fill</dt><dd class="mono" title={detail.data?.fillTxHash ?? ''}>{detail.data?.fillTxHash ? short(detail.data.fillTxHash) : 'recorded'}</dd></>}
         {filled && <><dt>Improvement</dt><dd data-improvement>{perf.data ? `${num(perf.data.improvementBps, 2)} bps vs ${perf.data.baselineSource} (${units(perf.data.rfqAmountOut, out.decimals)} vs ${units(perf.data.baselineAmountOut, out.decimals)} ${symbolOf(out)})`

@@ -61,8 +61,18 @@ function Market() {
 
 type Get = <T>(path: string) => Promise<T>
 
-/** the venue's liquidity guess in a narrow column; the full value is the cell's title */
-const GUESS: Record<string, string> = { RFQ: 'RFQ', LIKELY_RFQ: 'RFQ?', LIKELY_CLOB: 'book?', UNKNOWN: '?' }
+/** the venue's liquidity guess in a narrow column, with what it means (docs/options.md), shown under the tape */
+const GUESS: Record<string, { short: string; means: string }> = {
+  RFQ: { short: 'RFQ', means: 'a Block RFQ trade' },
+  LIKELY_RFQ: { short: 'RFQ?', means: 'another block trade: likely negotiated' },
+  LIKELY_CLOB: { short: 'book?', means: 'likely the order book' },
+  UNKNOWN: { short: '?', means: 'a combo leg: the data cannot tell' },
+}
+
+function Guess({ value }: { value: string }) {
+  const g = GUESS[value]
+  return <td title={`${value}: ${g?.means ?? ''}`}>{g?.short ?? value}</td>
+}
 
 function Tape({ underlying, get }: { underlying: string; get: Get }) {
   const [venue, setVenue] = useState('all')
@@ -83,12 +93,16 @@ function Tape({ underlying, get }: { underlying: string; get: Get }) {
       </div>
       {tape.error && <p class="error">{tape.error.message}</p>}
       <table aria-label="Options trades, newest first">
-        <thead><tr><th>Time</th><th>Instrument</th><th>Side</th><th class="n">Price</th><th class="n">Qty</th><th class="n">Premium</th><th class="n">IV</th><th title="liquidity guess">Liq.</th></tr></thead>
+        <thead><tr><th>Time</th><th>Instrument</th><th>Side</th><th class="n">Price</th><th class="n">Qty</th><th class="n">Premium</th><th class="n">IV</th>
+          <th title="the venue's liquidity guess: see below the tape">Liq.</th></tr></thead>
         <tbody>{trades.map(t => (
           <tr key={t.venue + t.trade_ref} data-trade={t.trade_ref}><td>{clock(t.ts)}</td><td class="mono">{t.instrument}</td><td class={t.side}>{t.side}</td><td class="n">{price(t.price)}</td>
-            <td class="n">{num(t.quantity_display, 2)}</td><td class="n">{usd(t.premium_usd)}</td><td class="n">{num(t.iv, 1)}</td><td title={t.venue_a_liquidity_guess}>{GUESS[t.venue_a_liquidity_guess] ?? t.venue_a_liquidity_guess}</td></tr>
+            <td class="n">{num(t.quantity_display, 2)}</td><td class="n">{usd(t.premium_usd)}</td><td class="n">{num(t.iv, 1)}</td>
+            <Guess value={t.venue_a_liquidity_guess} /></tr>
         ))}</tbody>
       </table>
+      <p class="legend small muted" data-liq-legend>Liq., the venue's liquidity guess:{' '}
+        {Object.values(GUESS).map(g => <span key={g.short}><b>{g.short}</b> {g.means}</span>)}</p>
       <div class="pager">
         <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - 25))}>Newer</button>
         <span>{trades.length ? `${offset + 1}–${offset + trades.length}` : 'no trades'}</span>
@@ -148,9 +162,12 @@ function Ladder({ underlying, expiry, get }: { underlying: string; expiry: Expir
           </tr>
         ))}</tbody>
       </table></div>
+      {/* calls and puts often share an IV at a strike: calls wide and solid, puts thin and dashed on top: both show */}
       <Chart label={`IV by strike, ${underlying} ${expiry.expiry.slice(0, 10)}`} height={180} xLabel="strike" yLabel="IV %"
         data={[rows.map(r => r[0]), rows.map(r => r[1].call?.iv ?? null), rows.map(r => r[1].put?.iv ?? null)]}
-        series={[{ label: 'calls' }, { label: 'puts' }]} />
+        series={[{ label: 'calls IV %', width: 4, points: { size: 7 } },
+          { label: 'puts IV %', width: 1.5, dash: [5, 4], points: { size: 4 } }]}
+        legendAt={() => (atm === null ? null : rows.findIndex(r => r[0] === atm))} />
     </div>
   )
 }

@@ -1,9 +1,10 @@
 // Route: ask the route finder for a swap. The form takes tokens from the registry, an amount in whole
 // tokens, max hops, max split and protocols; the answer shows each route's share of the input, its
 // hops with protocol and fee, the price impact, the alternatives and the warnings. An error answer is
-// shown as the engine's own sentence.
+// shown as the engine's own sentence. Two tokens that share a symbol are told apart by their address, and
+// the form starts on a pair the route finder has pools for (its coverage), so its first answer is a route.
 import { useState } from 'preact/hooks'
-import { useEngine, tokenOf, symbolOf, type Engine } from '../engine'
+import { useEngine, tokenOf, symbolOf, tokenLabels, type Engine, type Token } from '../engine'
 import { getJson, useLoad, HttpFailure } from '../http'
 import { units, num, parseUnits, price } from '../format'
 
@@ -22,8 +23,14 @@ export function Route() {
   const e = useEngine()
   const protocols = useLoad('protocols', () => getJson<{ protocols: { slug: string; name: string }[] }>(`${e.api}/api/v1/sor/protocols`))
   const list = e.tokenList
-  const [tokenIn, setIn] = useState(list[0]?.address ?? '')
-  const [tokenOut, setOut] = useState(list[1]?.address ?? '')
+  const labels = tokenLabels(list)
+  const coverage = useLoad('coverage', () => getJson<{ pairs: Pair[] }>(`${e.api}/api/v1/sor/coverage`))
+  // until the user picks, the pair follows the coverage as it loads
+  const [picked, setPicked] = useState<{ in?: string; out?: string }>({})
+  const [firstIn, firstOut] = defaultPair(list, coverage.data?.pairs)
+  const tokenIn = picked.in ?? firstIn, tokenOut = picked.out ?? firstOut
+  const setIn = (a: string) => setPicked({ in: a, out: tokenOut })
+  const setOut = (a: string) => setPicked({ in: tokenIn, out: a })
   const [amount, setAmount] = useState('1')
   const [maxHops, setHops] = useState('2')
   const [maxSplit, setSplit] = useState('4')
@@ -40,7 +47,7 @@ export function Route() {
   }
   const tokenSelect = (label: string, value: string, set: (v: string) => void) => (
     <label>{label} <select value={value} onChange={ev => set((ev.target as HTMLSelectElement).value)}>
-      {list.map(t => <option key={t.address} value={t.address}>{symbolOf(t)}</option>)}</select></label>
+      {list.map(t => <option key={t.address} value={t.address}>{labels.get(t.address)}</option>)}</select></label>
   )
   return (
     <section aria-labelledby="route-h">
@@ -67,6 +74,20 @@ export function Route() {
       </div>
     </section>
   )
+}
+
+interface Pair { tokenA: { address: string }; tokenB: { address: string } }
+
+/** the route finder's best-covered pair among the listed tokens; else the first two with different symbols */
+function defaultPair(list: Token[], pairs: Pair[] | undefined): [string, string] {
+  const listed = new Map(list.map(t => [t.address.toLowerCase(), t.address]))
+  for (const p of pairs ?? []) {
+    const a = listed.get(p.tokenA.address.toLowerCase()), b = listed.get(p.tokenB.address.toLowerCase())
+    if (a && b) return [a, b]
+  }
+  const first = list[0]
+  const other = list.find(t => t !== first && symbolOf(t).toLowerCase() !== symbolOf(first!).toLowerCase()) ?? list[1]
+  return [first?.address ?? '', other?.address ?? '']
 }
 
 function Answer({ e, q }: { e: Engine; q: Quote }) {
