@@ -4,7 +4,7 @@
 // the ETag is the sequence of the last change (nothing changed, same ETag). An RFQ that leaves the
 // live set stays readable here for `retainMs`, so a poller learns how it ended. Long polls wait on
 // `changed()`, which resolves at the next change or at the timeout.
-import type { AcceptedQuote, Rfq, RfqEvent, RfqStatus } from './rfqTypes.js'
+import type { AcceptedQuote, EndedBy, Rfq, RfqEvent, RfqStatus } from './rfqTypes.js'
 import type { EventBus } from './events.js'
 
 export interface IndexedRfq {
@@ -18,6 +18,9 @@ export interface IndexedRfq {
   quotes: IndexedQuote[]
   /** when it left the live set (ms), for retention */
   closedAt: number | null
+  /** when and by whom it ended, as its end event said (null while open) */
+  endedAt: Date | null
+  endedBy: EndedBy | null
 }
 
 export interface IndexedQuote { quote: AcceptedQuote; seq: number }
@@ -46,7 +49,7 @@ export class LiveIndex {
   restore(items: { rfq: Rfq; shareTokenHash: string | null; quotes: AcceptedQuote[] }[]): void {
     for (const { rfq, shareTokenHash, quotes } of items) {
       if (this.byId.has(rfq.id)) continue             // a cluster node may hear of it before its restore
-      this.byId.set(rfq.id, { rfq, shareTokenHash, status: quotes.length ? 'QUOTED' : 'OPEN', quoteCount: quotes.length, seq: 0, quotes: quotes.map(quote => ({ quote, seq: 0 })), closedAt: null })
+      this.byId.set(rfq.id, { rfq, shareTokenHash, status: quotes.length ? 'QUOTED' : 'OPEN', quoteCount: quotes.length, seq: 0, quotes: quotes.map(quote => ({ quote, seq: 0 })), closedAt: null, endedAt: null, endedBy: null })
     }
   }
 
@@ -86,7 +89,7 @@ export class LiveIndex {
   private apply(e: RfqEvent): void {
     switch (e.type) {
       case 'rfq.created':
-        this.byId.set(e.rfq.id, { rfq: e.rfq, shareTokenHash: e.shareTokenHash, status: 'OPEN', quoteCount: 0, seq: ++this.lastSeq, quotes: [], closedAt: null })
+        this.byId.set(e.rfq.id, { rfq: e.rfq, shareTokenHash: e.shareTokenHash, status: 'OPEN', quoteCount: 0, seq: ++this.lastSeq, quotes: [], closedAt: null, endedAt: null, endedBy: null })
         break
       case 'rfq.quoted': {
         const r = this.byId.get(e.rfqId)
@@ -101,6 +104,8 @@ export class LiveIndex {
         if (!r || r.closedAt !== null) return
         r.status = e.type === 'rfq.cancelled' ? 'CANCELLED' : e.type === 'rfq.filled' ? 'FILLED' : 'EXPIRED'
         r.closedAt = this.now()
+        r.endedAt = e.type === 'rfq.cancelled' ? e.cancelledAt : e.type === 'rfq.expired' ? e.endedAt : new Date(r.closedAt)
+        r.endedBy = e.type === 'rfq.expired' ? e.endedBy : 'taker'
         ++this.lastSeq
         break
       }

@@ -5,9 +5,10 @@
 //   GET /rfqs     {rfqs: [{id, taker, tokenIn, tokenOut, kind, amountIn, amountOut, expiry, visibility,
 //                  status, quoteCount, createdAt}], count}: live, unexpired RFQs, newest first.
 //                  Private RFQs are listed only with ?shareToken= matching theirs.
-//   GET /quotes?rfqId=  {rfqId, status, quotes: [{quote, signature, receivedAt}], count}: a live RFQ's
-//                  quotes, else the stored ones of an RFQ that has left the relay. 400 without rfqId,
-//                  404 for an unknown one (or a private one without its ?shareToken=).
+//   GET /quotes?rfqId=  {rfqId, status, endedAt, endedBy, quotes: [{quote, signature, receivedAt}], count}: a live
+//                  RFQ's quotes, else the stored ones of an RFQ that has left the relay; status as every reader
+//                  shows it (an expiry not stored yet reads EXPIRED), endedAt/endedBy null while it is open.
+//                  400 without rfqId, 404 for an unknown one (or a private one without its ?shareToken=).
 import type { EngineContext } from '../context.js'
 import type { RfqBook } from '../../actors/book.js'
 import { hashShareToken } from '../../actors/book.js'
@@ -20,6 +21,7 @@ import { canSee, type Viewer } from '../../actors/visibility.js'
 import { tokenViewer } from '../rfq/viewer.js'
 import { Errors } from '../front/errors.js'
 import { quotesOfRfqs, rfqAccess } from '../store/rfqs.js'
+import { effectiveEnd } from '../store/rfqQueries.js'
 import { poll, pollParams, rfqItems, quoteItems, quoteListItem, encodeCursor, BodyCache } from './polling.js'
 
 export interface RelayRouteDeps {
@@ -76,7 +78,7 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
     const indexed = index.get(rfqId)
     if (indexed) {
       return poll(index, p, `${hash ?? '-'}.${rfqId}`, req, quoteItems(index, rfqId, r => visible(r, viewer)),
-        (items, cursor) => ({ rfqId, status: index.get(rfqId)?.status ?? indexed.status, quotes: items.map(i => quoteListItem(i.quote)), count: items.length, cursor }),
+        (items, cursor) => ({ rfqId, ...endOf(index.get(rfqId) ?? indexed), quotes: items.map(i => quoteListItem(i.quote)), count: items.length, cursor }),
         quoteBodies)
     }
     // not in memory (left the relay long ago, or before this process started): storage
@@ -84,13 +86,19 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
     // the one rule: a stored private row with no token hash is seen by nobody here (null never equals null)
     if (!stored || !canSee({ ...stored, agentId: null }, viewer)) throw Errors.notFound('RFQ not found')
     const quotes = (await quotesOfRfqs(ctx.sql, [rfqId])).get(rfqId) ?? []
-    return ok({ rfqId, status: stored.status, quotes: quotes.map(quoteListItem), count: quotes.length, cursor: encodeCursor(index.seq) })
+    return ok({ rfqId, ...endOf(stored), quotes: quotes.map(quoteListItem), count: quotes.length, cursor: encodeCursor(index.seq) })
   })
 }
 
 function shareHash(req: { query: URLSearchParams }): string | null {
   const token = req.query.get('shareToken')
   return token ? hashShareToken(token) : null
+}
+
+/** How it ended, as every reader shows it (engine/store/rfqQueries.ts effectiveEnd). */
+function endOf(r: Parameters<typeof effectiveEnd>[0] | IndexedRfq) {
+  const e = effectiveEnd('rfq' in r ? { status: r.status, expiry: r.rfq.expiry, endedAt: r.endedAt, endedBy: r.endedBy } : r)
+  return { status: e.status, endedAt: e.endedAt?.toISOString() ?? null, endedBy: e.endedBy }
 }
 
 /** The visibility rule (actors/visibility.ts) for an indexed RFQ. */

@@ -1,0 +1,44 @@
+-- How, when and by whom an RFQ ended (docs/rfq-api.md, "Lifetime"). `status` says how; `ended_at` when (a
+-- cancel's or a fill's time, the RFQ's own expiry, or the moment the engine ended it); `ended_by` who:
+--   taker   the taker cancelled or filled it
+--   expiry  its own expiry passed while the venue served it: its actor stored the end when it happened
+--   engine  the engine ended it (its actor failed), or it expired while the venue could not serve it: the
+--           database was down (stored by the heal once it returns), or no node held it (stored by the
+--           relay's TTL cleanup)
+-- A maker is judged (league reliability) only on an RFQ filled or ended by its expiry: the engine's own ends
+-- never count against one.
+alter table rfqs add column ended_at timestamptz,
+  add column ended_by text check (ended_by in ('taker', 'expiry', 'engine'));
+
+-- Rows that ended before this migration: the store did not say, so each is taken as its status reads.
+update rfqs set ended_at = coalesce(cancelled_at, created_at), ended_by = 'taker' where status = 'CANCELLED';
+update rfqs set ended_at = coalesce(filled_at, created_at), ended_by = 'taker' where status = 'FILLED';
+update rfqs set ended_at = to_timestamp(expiry), ended_by = 'expiry' where status = 'EXPIRED';
+
+-- The store always says how an RFQ ended: a write that ends one without saying (a tool, a test, an older
+-- engine) gets the reading of its status (EXPIRED by its expiry, else by its taker) and the time it implies.
+create function rfqs_end_defaults() returns trigger language plpgsql as $$
+begin
+  if new.status not in ('CANCELLED', 'FILLED', 'EXPIRED') then return new; end if;
+  if tg_op = 'UPDATE' then
+    if new.status = old.status then return new; end if;
+    if new.ended_by is not distinct from old.ended_by then new.ended_by := null; end if;
+    if new.ended_at is not distinct from old.ended_at then new.ended_at := null; end if;
+  end if;
+  new.ended_by := coalesce(new.ended_by, case when new.status = 'EXPIRED' then 'expiry' else 'taker' end);
+  new.ended_at := coalesce(new.ended_at, case new.status when 'CANCELLED' then new.cancelled_at
+    when 'FILLED' then new.filled_at else to_timestamp(new.expiry) end, now());
+  return new;
+end $$;
+
+create trigger rfqs_end_defaults before insert or update of status on rfqs
+  for each row execute function rfqs_end_defaults();
+
+-- Makers are judged on the ends that are theirs to answer for: a fill, or an expiry the venue served to the end.
+drop trigger rfqs_judge_best_quote on rfqs;
+create trigger rfqs_judge_best_quote after update of status on rfqs
+  for each row when (old.status in ('OPEN', 'QUOTED') and (new.status = 'FILLED' or (new.status = 'EXPIRED' and new.ended_by = 'expiry')))
+  execute function judge_best_quote();
+
+-- The relay's TTL cleanup finds open rows past their expiry by this index, not by a scan of every open row.
+create index rfqs_open_expiry on rfqs (expiry) where status in ('OPEN', 'QUOTED');
