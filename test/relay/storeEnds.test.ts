@@ -1,12 +1,14 @@
 // The store arbitrates every end (migration 095, engine/store/rfqs.ts): several nodes writing the same end store it
 // once and judge its maker once; the heal stores only what is still open; the TTL cleanup takes only what is past its
-// own expiry by more than RFQ_TTL_SECS; and a write that ends an RFQ without saying how gets its status's reading.
+// own expiry by more than RFQ_TTL_SECS; a write that ends an RFQ without saying how gets its status's reading; and a
+// fill recorded after an RFQ was stored EXPIRED is its end for the league too.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { testDatabase, type TestDatabase } from '../helpers/db.js'
 import { connect, type Sql } from '../../engine/store/db.js'
 import { persistStatus, storeEnds, sweepEnded } from '../../engine/store/rfqs.js'
+import { markFilled } from '../../engine/store/rfqQueries.js'
 
 let db: TestDatabase
 before(async () => { db = await testDatabase('ends') })
@@ -77,4 +79,21 @@ test('an end written without saying how gets its status\'s reading, and a fill a
   await storeEnds(db.sql, [{ rfqId: c, at }])
   await db.sql`update rfqs set status = 'FILLED', filled_at = now() where id = ${c}`
   assert.equal((await row(c)).ended_by, 'taker')
+})
+
+test('a fill mined before the expiry and recorded after it was stored EXPIRED takes back its maker\'s failure', async () => {
+  const maker = hex(20), expiry = nowSec() - 2, id = await rfq(expiry, maker)
+  await persistStatus(db.sql, id, { status: 'EXPIRED', at: new Date(expiry * 1000), by: 'expiry' })
+  assert.deepEqual(await judged(maker), { judged: 1, failed: 1 })
+  assert.equal(await markFilled(db.sql, id, hex(32), expiry - 1), true)
+  assert.deepEqual(await judged(maker), { judged: 1, failed: 0 }, 'judged once, as the fill it was')
+  const [day] = await db.sql`select sum(judged)::int as judged, sum(failed)::int as failed from league_daily where role = 'maker' and address = ${maker}`
+  assert.deepEqual({ ...day }, { judged: 1, failed: 0 }, 'the daily rows agree with the totals')
+  assert.deepEqual((({ status, ended_by }) => ({ status, ended_by }))(await row(id)), { status: 'FILLED', ended_by: 'taker' })
+
+  const other = hex(20), late = await rfq(nowSec() - 2, other)
+  await storeEnds(db.sql, [{ rfqId: late, at: new Date() }])
+  assert.deepEqual(await judged(other), {}, 'an engine\'s end judges no one')
+  assert.equal(await markFilled(db.sql, late, hex(32), nowSec() - 3), true)
+  assert.deepEqual(await judged(other), { judged: 1, failed: 0 }, 'a fill after an engine\'s end is judged as a fill')
 })

@@ -34,10 +34,45 @@ end $$;
 create trigger rfqs_end_defaults before insert or update of status on rfqs
   for each row execute function rfqs_end_defaults();
 
--- Makers are judged on the ends that are theirs to answer for: a fill, or an expiry the venue served to the end.
+-- Makers are judged on the ends that are theirs to answer for: a fill, or an expiry the venue served to the end. A
+-- fill recorded after its RFQ was stored EXPIRED (the fill rule takes a fill mined before the expiry) is the RFQ's
+-- true end: a maker judged failed at that expiry honoured its quote after all, and the failure is taken back on the
+-- day it was counted (the first day from its expiry's with a failure: the expiry's end is stored when it happens);
+-- after an engine's end (never judged) the fill is judged as any fill. A failure taken back on a day before a
+-- period's base makes that base stale: it is dropped, and the next league request rebuilds it.
+create or replace function judge_best_quote() returns trigger language plpgsql as $$
+declare best text; d date := (now() at time zone 'utc')::date;
+begin
+  select q.maker into best from quotes q where q.rfq_id = new.id
+   order by case when new.kind = 0 then q.amount_out end desc nulls last,
+            case when new.kind = 1 then q.amount_in end asc nulls last,
+            q.received_at, q.id
+   limit 1;
+  if best is null then return null; end if;
+  if old.status = 'EXPIRED' and old.ended_by = 'expiry' then
+    select day into d from league_daily where role = 'maker' and address = best and failed > 0
+      and day >= (old.ended_at at time zone 'utc')::date order by day limit 1;
+    if d is null then return null; end if;
+    delete from league_scores where period in (select period from league_base_meta where base_day > d);
+    delete from league_base where period in (select period from league_base_meta where base_day > d);
+    delete from league_base_meta where base_day > d;
+    update league_daily set failed = failed - 1 where role = 'maker' and day = d and address = best;
+    update league_totals set failed = failed - 1 where role = 'maker' and address = best and failed > 0;
+    return null;
+  end if;
+  insert into league_daily (address, role, day, fills, notional_usd, benchmarked_fills, improvement_sum, private_fills, points, judged, failed)
+  values (best, 'maker', d, 0, 0, 0, 0, 0, 0, 1, case when new.status = 'EXPIRED' then 1 else 0 end)
+  on conflict (role, day, address) do update set judged = league_daily.judged + 1, failed = league_daily.failed + excluded.failed;
+  insert into league_totals (address, role, fills, notional_usd, benchmarked_fills, improvement_sum, private_fills, points, judged, failed)
+  values (best, 'maker', 0, 0, 0, 0, 0, 0, 1, case when new.status = 'EXPIRED' then 1 else 0 end)
+  on conflict (role, address) do update set judged = league_totals.judged + 1, failed = league_totals.failed + excluded.failed;
+  return null;
+end $$;
+
 drop trigger rfqs_judge_best_quote on rfqs;
 create trigger rfqs_judge_best_quote after update of status on rfqs
-  for each row when (old.status in ('OPEN', 'QUOTED') and (new.status = 'FILLED' or (new.status = 'EXPIRED' and new.ended_by = 'expiry')))
+  for each row when ((old.status in ('OPEN', 'QUOTED') and (new.status = 'FILLED' or (new.status = 'EXPIRED' and new.ended_by = 'expiry')))
+                     or (old.status = 'EXPIRED' and new.status = 'FILLED'))
   execute function judge_best_quote();
 
 -- The relay's TTL cleanup finds open rows past their expiry by this index, not by a scan of every open row.
