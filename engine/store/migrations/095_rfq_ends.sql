@@ -19,7 +19,6 @@ update rfqs set ended_at = to_timestamp(expiry), ended_by = 'expiry' where statu
 -- engine) gets the reading of its status (EXPIRED by its expiry, else by its taker) and the time it implies.
 create function rfqs_end_defaults() returns trigger language plpgsql as $$
 begin
-  if new.status not in ('CANCELLED', 'FILLED', 'EXPIRED') then return new; end if;
   if tg_op = 'UPDATE' then
     if new.status = old.status then return new; end if;
     if new.ended_by is not distinct from old.ended_by then new.ended_by := null; end if;
@@ -31,8 +30,9 @@ begin
   return new;
 end $$;
 
+-- (the WHEN keeps the quote commit's OPEN -> QUOTED bump free of a function call per RFQ)
 create trigger rfqs_end_defaults before insert or update of status on rfqs
-  for each row execute function rfqs_end_defaults();
+  for each row when (new.status in ('CANCELLED', 'FILLED', 'EXPIRED')) execute function rfqs_end_defaults();
 
 -- Makers are judged on the ends that are theirs to answer for: a fill, or an expiry the venue served to the end. A
 -- fill recorded after its RFQ was stored EXPIRED (the fill rule takes a fill mined before the expiry) is the RFQ's
