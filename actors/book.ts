@@ -65,7 +65,8 @@ export class RfqBook implements RfqDirectory {
 
   constructor(private readonly system: ActorSystem, private readonly deps: BookDeps) {
     this.askTimeoutMs = deps.askTimeoutMs ?? 10_000
-    this.unstored = new UnstoredEnds(system, { storeEnds: ends => deps.store.storeEnds(ends), retryMs: deps.healRetryMs ?? 1000 })
+    this.unstored = new UnstoredEnds(system, { storeEnds: ends => deps.store.storeEnds(ends),
+      retryMs: deps.healRetryMs ?? 1000 })
     this.actorDeps = {
       recoverSigner: deps.recoverSigner,
       commitQuote: deps.store.commitQuote,
@@ -227,9 +228,11 @@ export class RfqBook implements RfqDirectory {
   private endAbnormally(id: string, err: unknown): void {
     this.abnormalStops++
     const at = new Date(this.system.now())
-    this.deps.onWarn?.('RFQ actor stopped after repeated failures: the RFQ is ended as EXPIRED by the engine', { rfqId: id, err })
+    this.deps.onWarn?.('RFQ actor stopped after repeated failures: the RFQ is ended as EXPIRED by the engine',
+      { rfqId: id, err })
     this.deps.store.persistStatus(id, { status: 'EXPIRED', at, by: 'engine' }).catch(err => {
-      this.deps.onWarn?.('EXPIRED status not stored yet after an abnormal stop: it is stored once the database answers', { rfqId: id, err })
+      this.deps.onWarn?.('EXPIRED status not stored yet after an abnormal stop: it is stored once the database answers',
+        { rfqId: id, err })
       this.unstored.add({ rfqId: id, at })
     })
     this.events.publish({ type: 'rfq.expired', rfqId: id, endedAt: at, endedBy: 'engine' })

@@ -49,7 +49,8 @@ export class LiveIndex {
   restore(items: { rfq: Rfq; shareTokenHash: string | null; quotes: AcceptedQuote[] }[]): void {
     for (const { rfq, shareTokenHash, quotes } of items) {
       if (this.byId.has(rfq.id)) continue             // a cluster node may hear of it before its restore
-      this.byId.set(rfq.id, { rfq, shareTokenHash, status: quotes.length ? 'QUOTED' : 'OPEN', quoteCount: quotes.length, seq: 0, quotes: quotes.map(quote => ({ quote, seq: 0 })), closedAt: null, endedAt: null, endedBy: null })
+      this.byId.set(rfq.id, { rfq, shareTokenHash, status: quotes.length ? 'QUOTED' : 'OPEN', quoteCount: quotes.length, seq: 0, quotes: quotes.map(quote => ({ quote, seq: 0 })),
+        closedAt: null, endedAt: null, endedBy: null })
     }
   }
 
@@ -89,7 +90,8 @@ export class LiveIndex {
   private apply(e: RfqEvent): void {
     switch (e.type) {
       case 'rfq.created':
-        this.byId.set(e.rfq.id, { rfq: e.rfq, shareTokenHash: e.shareTokenHash, status: 'OPEN', quoteCount: 0, seq: ++this.lastSeq, quotes: [], closedAt: null, endedAt: null, endedBy: null })
+        this.byId.set(e.rfq.id, { rfq: e.rfq, shareTokenHash: e.shareTokenHash, status: 'OPEN', quoteCount: 0, seq: ++this.lastSeq, quotes: [],
+          closedAt: null, endedAt: null, endedBy: null })
         break
       case 'rfq.quoted': {
         const r = this.byId.get(e.rfqId)

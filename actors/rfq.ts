@@ -5,8 +5,8 @@
 // it; a maker's slot is reserved when its first valid quote comes back, before the write, so a
 // burst of the same maker's quotes yields exactly one acceptance.
 import type { ActorContext, Behavior, Reply } from './mailbox.js'
-import type { AcceptedQuote, Address, CancelOutcome, EndedBy, FillOutcome, Hex, QuoteJson, QuoteVerdict, Rfq, RfqEvent, RfqStatus, RfqView,
-  StatusChange } from './rfqTypes.js'
+import type { AcceptedQuote, Address, CancelOutcome, EndedBy, FillOutcome, Hex, QuoteJson, QuoteVerdict, Rfq, RfqEvent,
+  RfqStatus, RfqView, StatusChange } from './rfqTypes.js'
 import { checkQuote } from './quoteChecks.js'
 import { RelayErrors, type RelayError } from './errors.js'
 
@@ -43,7 +43,8 @@ export type RfqMsg =
   /** `event`: the event as it arrived, shown as is (no second copy per quote of the venue) */
   | { type: 'RemoteQuoted'; accepted: AcceptedQuote; event?: RfqEvent }
   /** another node (or the store) closed this RFQ */
-  | { type: 'RemoteClosed'; status: 'CANCELLED' | 'FILLED' | 'EXPIRED'; at: Date | null; txHash: string | null; by?: EndedBy | null }
+  | { type: 'RemoteClosed'; status: 'CANCELLED' | 'FILLED' | 'EXPIRED'; at: Date | null; txHash: string | null
+      by?: EndedBy | null }
 
 export interface RfqState {
   rfq: Rfq

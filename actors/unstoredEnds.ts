@@ -49,11 +49,15 @@ export class UnstoredEnds {
    * cleanup stores).
    */
   async flush(timeoutMs: number): Promise<boolean> {
-    if (!this.ref.stopped) return this.ref.ask<boolean>(replyTo => ({ type: 'Flush', replyTo }), timeoutMs).catch(() => false)
+    if (!this.ref.stopped) {
+      return this.ref.ask<boolean>(replyTo => ({ type: 'Flush', replyTo }), timeoutMs).catch(() => false)
+    }
     const ends = [...this.state.ends.values()]
     if (!ends.length) return true
     let timer: NodeJS.Timeout | undefined
-    const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('timed out')), timeoutMs) })
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timed out')), timeoutMs)
+    })
     try { await Promise.race([this.deps.storeEnds(ends), late]) } catch { return false } finally { clearTimeout(timer) }
     this.state.ends.clear()
     this.state.healed += ends.length

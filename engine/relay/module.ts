@@ -61,9 +61,12 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
   ctx.metrics.gauge('relay_connected_clients', 'open relay WebSocket connections', () => sockets.connected)
   ctx.metrics.gauge('relay_active_rfqs', 'RFQs in the relay active store', () => book.activeRfqs)
   ctx.metrics.gauge('rfq_actor_abnormal_stops_total', 'RFQ actors stopped after repeated failures (their RFQs ended as EXPIRED)', () => book.abnormalStops)
-  ctx.metrics.gauge('rfq_ends_unstored', 'RFQ ends the store could not take yet (the database was down): stored once it answers', () => book.unstored.waiting)
-  ctx.metrics.gauge('rfq_ends_healed_total', 'RFQ ends settled once the database returned (stored here, or found stored by another node)', () => book.unstored.healed)
-  ctx.metrics.gauge('rfq_ttl_cleanup_ended_total', 'RFQs the TTL cleanup stored EXPIRED (open in the store RFQ_TTL_SECS past their expiry)', () => cleanup.ended)
+  ctx.metrics.gauge('rfq_ends_unstored', 'RFQ ends the store could not take yet (the database was down): stored once it answers',
+    () => book.unstored.waiting)
+  ctx.metrics.gauge('rfq_ends_healed_total',
+    'RFQ ends settled once the database returned (stored here, or found stored by another node)', () => book.unstored.healed)
+  ctx.metrics.gauge('rfq_ttl_cleanup_ended_total',
+    'RFQs the TTL cleanup stored EXPIRED (open in the store RFQ_TTL_SECS past their expiry)', () => cleanup.ended)
   ctx.metrics.gauge('relay_quotes_busy_total', 'quote submissions refused with BUSY by admission control', () => admission.stats.refused)
   ctx.metrics.gauge('relay_admission_limit', 'quotes admitted in flight at once (steered by the pipeline\'s latency)', () => admission.stats.limit)
   ctx.metrics.gauge('relay_quote_commits_total', 'group commits of accepted quotes', () => writer.stats.commits)

@@ -78,7 +78,8 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
     const indexed = index.get(rfqId)
     if (indexed) {
       return poll(index, p, `${hash ?? '-'}.${rfqId}`, req, quoteItems(index, rfqId, r => visible(r, viewer)),
-        (items, cursor) => ({ rfqId, ...endOf(index.get(rfqId) ?? indexed), quotes: items.map(i => quoteListItem(i.quote)), count: items.length, cursor }),
+        (items, cursor) => ({ rfqId, ...endOf(index.get(rfqId) ?? indexed), quotes: items.map(i => quoteListItem(i.quote)),
+          count: items.length, cursor }),
         quoteBodies)
     }
     // not in memory (left the relay long ago, or before this process started): storage
@@ -86,7 +87,8 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
     // the one rule: a stored private row with no token hash is seen by nobody here (null never equals null)
     if (!stored || !canSee({ ...stored, agentId: null }, viewer)) throw Errors.notFound('RFQ not found')
     const quotes = (await quotesOfRfqs(ctx.sql, [rfqId])).get(rfqId) ?? []
-    return ok({ rfqId, ...endOf(stored), quotes: quotes.map(quoteListItem), count: quotes.length, cursor: encodeCursor(index.seq) })
+    return ok({ rfqId, ...endOf(stored), quotes: quotes.map(quoteListItem), count: quotes.length,
+      cursor: encodeCursor(index.seq) })
   })
 }
 
@@ -97,7 +99,7 @@ function shareHash(req: { query: URLSearchParams }): string | null {
 
 /** How it ended, as every reader shows it (engine/store/rfqQueries.ts effectiveEnd). */
 function endOf(r: Parameters<typeof effectiveEnd>[0] | IndexedRfq) {
-  const e = effectiveEnd('rfq' in r ? { status: r.status, expiry: r.rfq.expiry, endedAt: r.endedAt, endedBy: r.endedBy } : r)
+  const e = effectiveEnd('rfq' in r ? { ...r, expiry: r.rfq.expiry } : r)
   return { status: e.status, endedAt: e.endedAt?.toISOString() ?? null, endedBy: e.endedBy }
 }
 

@@ -19,7 +19,7 @@ export function startTtlCleanup(ctx: EngineContext): TtlCleanup {
     try {
       const n = await sweepEnded(ctx.sql, ttlSecs)
       ended += n
-      if (n) ctx.log.info({ rfqs: n, ttlSecs }, 'TTL cleanup: RFQs left open past their expiry stored EXPIRED by the engine')
+      if (n) ctx.log.info({ rfqs: n, ttlSecs }, 'TTL cleanup: RFQs open past their expiry stored EXPIRED by the engine')
     } catch (err) {
       ctx.log.warn({ err }, 'TTL cleanup failed; it runs again at the next sweep')
     } finally {

@@ -39,16 +39,19 @@ export function effectiveStatus(status: RfqStatus, expiry: number, nowSec = Date
   return (status === 'OPEN' || status === 'QUOTED') && expiry <= nowSec ? 'EXPIRED' : status
 }
 
+export interface RfqEnd { status: RfqStatus; endedAt: Date | null; endedBy: EndedBy | null }
+
 /** How, when and by whom an RFQ ended, as every reader shows it: an expiry not stored yet reads as its own. */
-export function effectiveEnd(r: { status: RfqStatus; expiry: number; endedAt: Date | null; endedBy: EndedBy | null }, nowSec = Date.now() / 1000):
-  { status: RfqStatus; endedAt: Date | null; endedBy: EndedBy | null } {
+export function effectiveEnd(r: RfqEnd & { expiry: number }, nowSec = Date.now() / 1000): RfqEnd {
   const status = effectiveStatus(r.status, r.expiry, nowSec)
   if (status === 'OPEN' || status === 'QUOTED') return { status, endedAt: null, endedBy: null }
-  if (r.status === 'OPEN' || r.status === 'QUOTED') return { status, endedAt: new Date(r.expiry * 1000), endedBy: 'expiry' }
+  const unstored = r.status === 'OPEN' || r.status === 'QUOTED'
+  if (unstored) return { status, endedAt: new Date(r.expiry * 1000), endedBy: 'expiry' }
   return { status, endedAt: r.endedAt, endedBy: r.endedBy }
 }
 
-const COLUMNS = 'seq, id, taker, token_in, token_out, kind, amount_in, amount_out, expiry, visibility, agent_id, share_token_hash, status, quote_count, fill_tx_hash, cancelled_at, ended_at, ended_by, created_at'
+const COLUMNS = 'seq, id, taker, token_in, token_out, kind, amount_in, amount_out, expiry, visibility, agent_id, share_token_hash, '
+  + 'status, quote_count, fill_tx_hash, cancelled_at, ended_at, ended_by, created_at'
 
 /**
  * One page, newest first, keyset-paged on `seq` (strictly increasing, unique): rows inserted
@@ -74,7 +77,7 @@ export async function rfqById(sql: Tx, id: string): Promise<RfqRow | undefined> 
   return r ? toRow(r) : undefined
 }
 
-/** Cancels a persisted (not live) RFQ that is still open and unexpired by the engine's clock; undefined when it was not. */
+/** Cancels a stored (not live) RFQ still open and unexpired by the engine's clock; undefined when it was not. */
 export async function cancelPersisted(sql: Tx, id: string, nowMs = Date.now()): Promise<Date | undefined> {
   const at = new Date(nowMs)
   const [r] = await sql`
@@ -122,7 +125,8 @@ function toRow(r: Record<string, unknown>): RfqRow {
     visibility: r.visibility as Visibility, agentId: (r.agent_id as string | null) ?? null, shareTokenHash: (r.share_token_hash as string | null) ?? null,
     status: r.status as RfqStatus,
     quoteCount: Number(r.quote_count), fillTxHash: (r.fill_tx_hash as string | null) ?? null, cancelledAt: (r.cancelled_at as Date | null) ?? null,
-    endedAt: (r.ended_at as Date | null) ?? null, endedBy: (r.ended_by as EndedBy | null) ?? null, createdAt: r.created_at as Date,
+    endedAt: (r.ended_at as Date | null) ?? null, endedBy: (r.ended_by as EndedBy | null) ?? null,
+    createdAt: r.created_at as Date,
   }
 }
 

@@ -3,7 +3,8 @@
 // conditional on the RFQ still being open, so it never undoes a FILLED written by the fill path and
 // the store arbitrates between nodes: a second write of an end is a no-op. Also the start-up read
 // that brings live RFQs back into the book after a restart, and the TTL cleanup.
-import type { AcceptedQuote, Address, EndedBy, Hex, Rfq, RfqKind, RfqStatus, StatusChange, Visibility } from '../../actors/rfqTypes.js'
+import type { AcceptedQuote, Address, EndedBy, Hex, Rfq, RfqKind, RfqStatus, StatusChange, Visibility }
+  from '../../actors/rfqTypes.js'
 import type { RestoredRfq, StoredEnd } from '../../actors/book.js'
 import type { UnstoredEnd } from '../../actors/unstoredEnds.js'
 import type { Sql } from './db.js'
@@ -28,7 +29,7 @@ export async function persistStatus(sql: Sql, rfqId: string, change: StatusChang
   return { lost: (r?.status ?? 'EXPIRED') as RfqStatus }
 }
 
-/** The heal: ends the store could not take when they happened, stored EXPIRED by the engine where still open; answers how many. */
+/** The heal: ends the store could not take when they happened, stored EXPIRED by the engine where still open. */
 export async function storeEnds(sql: Sql, ends: readonly UnstoredEnd[]): Promise<number> {
   if (!ends.length) return 0
   const rows = await sql`
@@ -55,8 +56,8 @@ export async function sweepEnded(sql: Sql, ttlSecs: number, nowSec = Math.floor(
 export async function endOfRfq(sql: Sql, rfqId: string): Promise<StoredEnd | undefined> {
   const [r] = await sql`select status, ended_at, ended_by, fill_tx_hash from rfqs where id = ${rfqId}`
   if (!r) return { status: 'EXPIRED', at: null, txHash: null, by: null }
-  if (r.status === 'CANCELLED' || r.status === 'FILLED' || r.status === 'EXPIRED') return { status: r.status, at: r.ended_at ?? null, txHash: r.fill_tx_hash ?? null, by: r.ended_by ?? null }
-  return undefined
+  if (r.status !== 'CANCELLED' && r.status !== 'FILLED' && r.status !== 'EXPIRED') return undefined
+  return { status: r.status, at: r.ended_at ?? null, txHash: r.fill_tx_hash ?? null, by: r.ended_by ?? null }
 }
 
 /**
@@ -102,9 +103,17 @@ export async function quotesOfRfqs(sql: Sql, rfqIds: string[]): Promise<Map<stri
   return out
 }
 
+export interface StoredAccess {
+  visibility: Visibility
+  shareTokenHash: string | null
+  status: RfqStatus
+  expiry: number
+  endedAt: Date | null
+  endedBy: EndedBy | null
+}
+
 /** A stored RFQ's visibility and share-token hash, and how it ended, for the relay's /quotes fallback; undefined when unknown. */
-export async function rfqAccess(sql: Sql, rfqId: string): Promise<{ visibility: Visibility; shareTokenHash: string | null; status: RfqStatus;
-  expiry: number; endedAt: Date | null; endedBy: EndedBy | null } | undefined> {
+export async function rfqAccess(sql: Sql, rfqId: string): Promise<StoredAccess | undefined> {
   const [r] = await sql`select visibility, share_token_hash, status, expiry, ended_at, ended_by from rfqs where id = ${rfqId}`
   return r ? { visibility: r.visibility as Visibility, shareTokenHash: r.share_token_hash ?? null, status: r.status as RfqStatus,
     expiry: Number(r.expiry), endedAt: r.ended_at ?? null, endedBy: r.ended_by ?? null } : undefined

@@ -60,18 +60,23 @@ begin
     update league_totals set failed = failed - 1 where role = 'maker' and address = best and failed > 0;
     return null;
   end if;
-  insert into league_daily (address, role, day, fills, notional_usd, benchmarked_fills, improvement_sum, private_fills, points, judged, failed)
+  insert into league_daily (address, role, day, fills, notional_usd, benchmarked_fills, improvement_sum, private_fills, points,
+                            judged, failed)
   values (best, 'maker', d, 0, 0, 0, 0, 0, 0, 1, case when new.status = 'EXPIRED' then 1 else 0 end)
-  on conflict (role, day, address) do update set judged = league_daily.judged + 1, failed = league_daily.failed + excluded.failed;
-  insert into league_totals (address, role, fills, notional_usd, benchmarked_fills, improvement_sum, private_fills, points, judged, failed)
+  on conflict (role, day, address) do update
+    set judged = league_daily.judged + 1, failed = league_daily.failed + excluded.failed;
+  insert into league_totals (address, role, fills, notional_usd, benchmarked_fills, improvement_sum, private_fills, points,
+                             judged, failed)
   values (best, 'maker', 0, 0, 0, 0, 0, 0, 1, case when new.status = 'EXPIRED' then 1 else 0 end)
-  on conflict (role, address) do update set judged = league_totals.judged + 1, failed = league_totals.failed + excluded.failed;
+  on conflict (role, address) do update
+    set judged = league_totals.judged + 1, failed = league_totals.failed + excluded.failed;
   return null;
 end $$;
 
 drop trigger rfqs_judge_best_quote on rfqs;
 create trigger rfqs_judge_best_quote after update of status on rfqs
-  for each row when ((old.status in ('OPEN', 'QUOTED') and (new.status = 'FILLED' or (new.status = 'EXPIRED' and new.ended_by = 'expiry')))
+  for each row when ((old.status in ('OPEN', 'QUOTED')
+                      and (new.status = 'FILLED' or (new.status = 'EXPIRED' and new.ended_by = 'expiry')))
                      or (old.status = 'EXPIRED' and new.status = 'FILLED'))
   execute function judge_best_quote();
 
