@@ -107,13 +107,14 @@ export async function fillExists(sql: Tx, txHash: string): Promise<boolean> {
 }
 
 /** Counts of a taker's RFQs by effective status, for the profile. */
-export async function rfqCountsOfTaker(sql: Tx, taker: string): Promise<Record<'active' | 'filled' | 'cancelled' | 'expired' | 'total', number>> {
+export async function rfqCountsOfTaker(sql: Tx, taker: string, nowSec = Math.floor(Date.now() / 1000)):
+  Promise<Record<'active' | 'filled' | 'cancelled' | 'expired' | 'total', number>> {
   const [r] = await sql`
     select count(*)::int as total,
-      (count(*) filter (where status in ('OPEN', 'QUOTED') and expiry > extract(epoch from now())))::int as active,
+      (count(*) filter (where status in ('OPEN', 'QUOTED') and expiry > ${nowSec}))::int as active,
       (count(*) filter (where status = 'FILLED'))::int as filled,
       (count(*) filter (where status = 'CANCELLED'))::int as cancelled,
-      (count(*) filter (where status = 'EXPIRED' or (status in ('OPEN', 'QUOTED') and expiry <= extract(epoch from now()))))::int as expired
+      (count(*) filter (where status = 'EXPIRED' or (status in ('OPEN', 'QUOTED') and expiry <= ${nowSec})))::int as expired
     from rfqs where taker = ${taker}`
   return { total: r!.total, active: r!.active, filled: r!.filled, cancelled: r!.cancelled, expired: r!.expired }
 }
