@@ -1,7 +1,8 @@
 // RfqBook: the directory of live RFQ actors (RfqDirectory). It spawns one RfqActor per RFQ, finds
 // it by id, keeps the per-taker counts and the share-token index, and forgets an RFQ when its
-// actor stops (cancel, fill, expiry or RFQ_TTL_SECS). Every change to a live RFQ is a message to
-// its actor; the book itself holds only indexes.
+// actor stops (cancel, fill or its own expiry). Every change to a live RFQ is a message to
+// its actor; the book itself holds only indexes. An end the store could not take when it happened
+// (the database was down) is kept by UnstoredEnds and stored once the database answers.
 import { createHash } from 'node:crypto'
 import type { ActorRef, ActorSystem } from './mailbox.js'
 import { ActorStopped } from './mailbox.js'
@@ -12,20 +13,24 @@ import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.j
 import { RelayErrors } from './errors.js'
 import { Replica, type ReplicaStorePort } from './replica.js'
 import { ANONYMOUS, canSee } from './visibility.js'
+import { UnstoredEnds, type UnstoredEnd } from './unstoredEnds.js'
 
 export interface RfqStorePort {
   /** with `maxActive`, the insert is the cap's arbiter: it answers whether the creator had room, and its count */
   insertRfq(rfq: Rfq, shareTokenHash: string | null, maxActive?: number): Promise<void | CreateOutcome>
   persistStatus: RfqDeps['persistStatus']
   commitQuote: RfqDeps['commitQuote']
+  /** EXPIRED by the engine for those still open (the heal of ends the store could not take); throws while it is down */
+  storeEnds(ends: readonly UnstoredEnd[]): Promise<void>
 }
 
 export interface BookDeps {
   store: RfqStorePort
   replica?: ReplicaStorePort
   recoverSigner: RfqDeps['recoverSigner']
-  ttlSecs: number
   askTimeoutMs?: number
+  /** the pause between two offers of unstored ends to the store (default 1000 ms) */
+  healRetryMs?: number
   onWarn?(msg: string, detail: object): void
 }
 
@@ -59,9 +64,13 @@ export class RfqBook implements RfqDirectory {
   readonly replica: Replica | undefined
   private readonly askTimeoutMs: number
   private readonly actorDeps: RfqDeps
+  /** ends the store could not take when they happened, offered to it again until it does */
+  readonly unstored: UnstoredEnds
 
   constructor(private readonly system: ActorSystem, private readonly deps: BookDeps) {
     this.askTimeoutMs = deps.askTimeoutMs ?? 10_000
+    this.unstored = new UnstoredEnds(system, { storeEnds: ends => deps.store.storeEnds(ends),
+      retryMs: deps.healRetryMs ?? 1000 })
     this.actorDeps = {
       recoverSigner: deps.recoverSigner,
       commitQuote: deps.store.commitQuote,
@@ -74,6 +83,7 @@ export class RfqBook implements RfqDirectory {
         this.events.publish(e)
       },
       onGone: id => this.forget(id),
+      onUnstored: (rfqId, at) => this.unstored.add({ rfqId, at }),
       onStale: id => void this.replica?.learnEnd(id),
       onWarn: deps.onWarn,
     }
@@ -209,7 +219,7 @@ export class RfqBook implements RfqDirectory {
   get publicCounts(): { readonly rfqs: number; readonly quotes: number } { return { ...this.seenByAll } }
 
   private spawn(rfq: Rfq, shareTokenHash: string | null, quotes: AcceptedQuote[]): void {
-    const state = initialRfqState(rfq, { ttlSecs: this.deps.ttlSecs, shareTokenHash, quotes })
+    const state = initialRfqState(rfq, { shareTokenHash, quotes })
     // past the supervision's intensity the actor gives up (a bug, never a refusal): its RFQ is ended
     // (a shutdown's stop is not an escalation, so RFQs live at shutdown stay live for the restart)
     const ref = this.system.spawn(`rfq:${rfq.id}`, rfqBehavior(this.actorDeps), state,
@@ -225,15 +235,21 @@ export class RfqBook implements RfqDirectory {
   }
 
   /**
-   * An RFQ actor stopped after repeated failures while its RFQ was open: the RFQ is ended as EXPIRED in the
-   * store and for every reader, so the relay and the database never disagree about a live RFQ.
+   * An RFQ actor stopped after repeated failures while its RFQ was open: the RFQ is ended as EXPIRED by the engine,
+   * in the store and for every reader, so the relay and the database never disagree about a live RFQ. An end the
+   * engine chose judges no maker. When the store cannot take it now, it is stored once the database answers.
    */
   private endAbnormally(id: string, err: unknown): void {
     this.abnormalStops++
-    this.deps.onWarn?.('RFQ actor stopped after repeated failures: the RFQ is ended as EXPIRED', { rfqId: id, err })
-    this.deps.store.persistStatus(id, { status: 'EXPIRED' })
-      .catch(err => this.deps.onWarn?.('EXPIRED status not stored after an abnormal stop; readers still see it expired by time', { rfqId: id, err }))
-    this.events.publish({ type: 'rfq.expired', rfqId: id })
+    const at = new Date(this.system.now())
+    this.deps.onWarn?.('RFQ actor stopped after repeated failures: the RFQ is ended as EXPIRED by the engine',
+      { rfqId: id, err })
+    this.deps.store.persistStatus(id, { status: 'EXPIRED', at, by: 'engine' }).catch(err => {
+      this.deps.onWarn?.('EXPIRED status not stored yet after an abnormal stop: it is stored once the database answers',
+        { rfqId: id, err })
+      this.unstored.add({ rfqId: id, at })
+    })
+    this.events.publish({ type: 'rfq.expired', rfqId: id, endedAt: at, endedBy: 'engine' })
   }
 
   private forget(id: string): void {

@@ -5,7 +5,7 @@
 // RFQ; `lastSeq` of one RFQ for that RFQ's quotes), so nothing a viewer is shown moves on a change it may not
 // see. An RFQ that leaves the live set stays readable here for `retainMs`, so a poller learns how it ended.
 // Long polls wait on `changed()`, which resolves at the next change its scope may see, or at the timeout.
-import type { AcceptedQuote, Rfq, RfqEvent, RfqStatus } from './rfqTypes.js'
+import type { AcceptedQuote, EndedBy, Rfq, RfqEvent, RfqStatus } from './rfqTypes.js'
 import type { EventBus } from './events.js'
 import { ANONYMOUS, canSee, type RfqAccess, type Viewer } from './visibility.js'
 import { PollWaiters, type WaitScope } from './pollWaiters.js'
@@ -23,6 +23,9 @@ export interface IndexedRfq {
   quotes: IndexedQuote[]
   /** when it left the live set (ms), for retention */
   closedAt: number | null
+  /** when and by whom it ended, as its end event said (null while open) */
+  endedAt: Date | null
+  endedBy: EndedBy | null
 }
 
 export interface IndexedQuote { quote: AcceptedQuote; seq: number }
@@ -69,7 +72,7 @@ export class LiveIndex {
     for (const { rfq, shareTokenHash, quotes } of items) {
       if (this.byId.has(rfq.id)) continue             // a cluster node may hear of it before its restore
       this.byId.set(rfq.id, { rfq, shareTokenHash, status: quotes.length ? 'QUOTED' : 'OPEN', quoteCount: quotes.length, seq: 0, lastSeq: 0,
-        quotes: quotes.map(quote => ({ quote, seq: 0 })), closedAt: null })
+        quotes: quotes.map(quote => ({ quote, seq: 0 })), closedAt: null, endedAt: null, endedBy: null })
       if (shareTokenHash) this.byShareHash.set(shareTokenHash, rfq.id)
     }
   }
@@ -115,7 +118,8 @@ export class LiveIndex {
     let r: IndexedRfq | undefined
     switch (e.type) {
       case 'rfq.created':
-        r = { rfq: e.rfq, shareTokenHash: e.shareTokenHash, status: 'OPEN', quoteCount: 0, seq: ++this.lastSeq, lastSeq: 0, quotes: [], closedAt: null }
+        r = { rfq: e.rfq, shareTokenHash: e.shareTokenHash, status: 'OPEN', quoteCount: 0, seq: ++this.lastSeq, lastSeq: 0, quotes: [], closedAt: null,
+          endedAt: null, endedBy: null }
         this.byId.set(e.rfq.id, r)
         if (e.shareTokenHash) this.byShareHash.set(e.shareTokenHash, e.rfq.id)
         break
@@ -132,6 +136,8 @@ export class LiveIndex {
         if (!r || r.closedAt !== null) return
         r.status = e.type === 'rfq.cancelled' ? 'CANCELLED' : e.type === 'rfq.filled' ? 'FILLED' : 'EXPIRED'
         r.closedAt = this.now()
+        r.endedAt = e.type === 'rfq.cancelled' ? e.cancelledAt : e.type === 'rfq.expired' ? e.endedAt : new Date(r.closedAt)
+        r.endedBy = e.type === 'rfq.expired' ? e.endedBy : 'taker'
         ++this.lastSeq
         break
       }

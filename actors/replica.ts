@@ -5,12 +5,17 @@
 // owner: the store's conditional writes decide every race, so a node that dies takes nothing with it.
 import type { ActorRef } from './mailbox.js'
 import type { EventBus } from './events.js'
-import type { RfqEvent } from './rfqTypes.js'
+import type { EndedBy, RfqEvent } from './rfqTypes.js'
 import type { RfqMsg } from './rfq.js'
 import type { RestoredRfq } from './book.js'
 
-/** How a closed RFQ ended, as the store has it. */
-export interface StoredEnd { status: 'CANCELLED' | 'FILLED' | 'EXPIRED'; at: Date | null; txHash: string | null }
+/** How a closed RFQ ended, as the store has it (`at` and `by` when it says). */
+export interface StoredEnd {
+  status: 'CANCELLED' | 'FILLED' | 'EXPIRED'
+  at: Date | null
+  txHash: string | null
+  by?: EndedBy | null
+}
 
 /** What a replica reads from the shared store: a live RFQ this node has not heard of, and how one ended. */
 export interface ReplicaStorePort {
@@ -70,7 +75,8 @@ export class Replica {
       }
       case 'rfq.cancelled': case 'rfq.filled': case 'rfq.expired': {
         const end: StoredEnd = e.type === 'rfq.cancelled' ? { status: 'CANCELLED', at: e.cancelledAt, txHash: null }
-          : e.type === 'rfq.filled' ? { status: 'FILLED', at: null, txHash: e.txHash } : { status: 'EXPIRED', at: null, txHash: null }
+          : e.type === 'rfq.filled' ? { status: 'FILLED', at: null, txHash: e.txHash }
+          : { status: 'EXPIRED', at: e.endedAt, txHash: null, by: e.endedBy }
         const ref = this.host.entry(e.rfqId)
         if (ref) ref.tell({ type: 'RemoteClosed', ...end })
         else this.markEnded(e.rfqId)

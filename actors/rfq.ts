@@ -5,7 +5,8 @@
 // it; a maker's slot is reserved when its first valid quote comes back, before the write, so a
 // burst of the same maker's quotes yields exactly one acceptance.
 import type { ActorContext, Behavior, Reply } from './mailbox.js'
-import type { AcceptedQuote, Address, CancelOutcome, FillOutcome, Hex, QuoteJson, QuoteVerdict, Rfq, RfqEvent, RfqStatus, RfqView } from './rfqTypes.js'
+import type { AcceptedQuote, Address, CancelOutcome, EndedBy, FillOutcome, Hex, QuoteJson, QuoteVerdict, Rfq, RfqEvent,
+  RfqStatus, RfqView, StatusChange } from './rfqTypes.js'
 import { checkQuote } from './quoteChecks.js'
 import { RelayErrors, type RelayError } from './errors.js'
 
@@ -18,7 +19,9 @@ export interface RfqDeps {
    * Conditional on the RFQ being open in the store. `lost`: it was not (another node, or the fill path, closed
    * it first); the store's status says how it ended. The store is the arbiter between nodes.
    */
-  persistStatus(rfqId: string, change: { status: 'CANCELLED'; at: Date } | { status: 'EXPIRED' }): Promise<void | { lost: RfqStatus }>
+  persistStatus(rfqId: string, change: StatusChange): Promise<void | { lost: RfqStatus }>
+  /** an expiry the store could not take (it is down): the book keeps it and stores it once the store answers */
+  onUnstored?(rfqId: string, at: Date): void
   publish(event: RfqEvent): void
   /** the actor has stopped: its RFQ has left the active store */
   onGone(rfqId: string): void
@@ -40,14 +43,15 @@ export type RfqMsg =
   /** `event`: the event as it arrived, shown as is (no second copy per quote of the venue) */
   | { type: 'RemoteQuoted'; accepted: AcceptedQuote; event?: RfqEvent }
   /** another node (or the store) closed this RFQ */
-  | { type: 'RemoteClosed'; status: 'CANCELLED' | 'FILLED' | 'EXPIRED'; at: Date | null; txHash: string | null }
+  | { type: 'RemoteClosed'; status: 'CANCELLED' | 'FILLED' | 'EXPIRED'; at: Date | null; txHash: string | null
+      by?: EndedBy | null }
 
 export interface RfqState {
   rfq: Rfq
   /** sha256 of the share token (private RFQs); the token itself is never kept after creation */
   shareTokenHash: string | null
   status: RfqStatus
-  /** ms since epoch: the earlier of the RFQ's own expiry and createdAt + RFQ_TTL_SECS */
+  /** ms since epoch: the RFQ's own expiry (RFQ_TTL_SECS never ends an RFQ before it) */
   liveUntil: number
   quotes: AcceptedQuote[]
   /** makers with an accepted quote or one being written: rule 6 */
@@ -57,14 +61,16 @@ export interface RfqState {
   committing: number
   fillTxHash: string | null
   cancelledAt: Date | null
+  endedAt: Date | null
+  endedBy: EndedBy | null
 }
 
-export function initialRfqState(rfq: Rfq, opts: { ttlSecs: number; shareTokenHash: string | null; quotes?: AcceptedQuote[] }): RfqState {
+export function initialRfqState(rfq: Rfq, opts: { shareTokenHash: string | null; quotes?: AcceptedQuote[] }): RfqState {
   const quotes = opts.quotes ?? []
   return {
-    rfq, shareTokenHash: opts.shareTokenHash, status: quotes.length ? 'QUOTED' : 'OPEN',
-    liveUntil: Math.min(rfq.expiry * 1000, rfq.createdAt.getTime() + opts.ttlSecs * 1000),
-    quotes, makers: new Set(quotes.map(q => q.quote.maker)), stored: new Set(quotes.map(q => q.quote.maker)), committing: 0, fillTxHash: null, cancelledAt: null,
+    rfq, shareTokenHash: opts.shareTokenHash, status: quotes.length ? 'QUOTED' : 'OPEN', liveUntil: rfq.expiry * 1000,
+    quotes, makers: new Set(quotes.map(q => q.quote.maker)), stored: new Set(quotes.map(q => q.quote.maker)), committing: 0,
+    fillTxHash: null, cancelledAt: null, endedAt: null, endedBy: null,
   }
 }
 
@@ -177,7 +183,7 @@ async function cancel(state: RfqState, msg: Extract<RfqMsg, { type: 'Cancel' }>,
     deps.onStale?.(state.rfq.id)
     return state
   }
-  state.status = 'CANCELLED'
+  ended(state, 'CANCELLED', at, 'taker')
   state.cancelledAt = at
   ctx.cancelTimer('expire')
   deps.publish({ type: 'rfq.cancelled', rfqId: state.rfq.id, cancelledAt: at })
@@ -197,7 +203,7 @@ async function fill(state: RfqState, msg: Extract<RfqMsg, { type: 'Fill' }>, ctx
     msg.replyTo({ ok: false, reason: 'failed', error })
     return state
   }
-  state.status = 'FILLED'
+  ended(state, 'FILLED', new Date(ctx.now()), 'taker')
   state.fillTxHash = msg.txHash
   ctx.cancelTimer('expire')
   deps.publish({ type: 'rfq.filled', rfqId: state.rfq.id, txHash: msg.txHash })
@@ -206,22 +212,31 @@ async function fill(state: RfqState, msg: Extract<RfqMsg, { type: 'Fill' }>, ctx
   return state
 }
 
+/**
+ * Its own expiry ends it, stored as the expiry's end. When the store cannot take it (the database is down) it ends
+ * for every reader all the same, and the end is handed to the book to store once the database answers: an end the
+ * venue could not serve (no fill could be recorded then), so it is the engine's and judges no maker.
+ */
 async function expire(state: RfqState, ctx: Ctx, deps: RfqDeps): Promise<RfqState> {
   if (!isOpen(state)) return state
   if (ctx.now() < state.liveUntil) {               // a timer that fired early: re-arm
     ctx.setTimer('expire', state.liveUntil - ctx.now(), { type: 'Expire' })
     return state
   }
+  const at = new Date(state.liveUntil)
   let result: void | { lost: RfqStatus } = undefined
+  let by: 'expiry' | 'engine' = 'expiry'
   try {
-    result = await deps.persistStatus(state.rfq.id, { status: 'EXPIRED' })
+    result = await deps.persistStatus(state.rfq.id, { status: 'EXPIRED', at, by })
   } catch (err) {
-    deps.onWarn?.('EXPIRED status not stored; readers still see it expired by time', { rfqId: state.rfq.id, err })
+    by = 'engine'
+    deps.onWarn?.('EXPIRED status not stored yet: it is stored once the database answers', { rfqId: state.rfq.id, err })
+    deps.onUnstored?.(state.rfq.id, at)
   }
   // closed in the store first (a cancel or fill on another node whose word has not arrived): end as it did
   if (result && (result.lost === 'CANCELLED' || result.lost === 'FILLED')) return remoteClosed(state, { type: 'RemoteClosed', status: result.lost, at: null, txHash: null }, ctx, deps)
-  state.status = 'EXPIRED'
-  deps.publish({ type: 'rfq.expired', rfqId: state.rfq.id })
+  ended(state, 'EXPIRED', at, by)
+  deps.publish({ type: 'rfq.expired', rfqId: state.rfq.id, endedAt: at, endedBy: by })
   stopIfClosed(state, ctx)
   return state
 }
@@ -240,20 +255,29 @@ function remoteQuoted(state: RfqState, accepted: AcceptedQuote, event: RfqEvent 
 /** Another node closed it (or the store says it is closed): this replica ends the same way, without writing. */
 function remoteClosed(state: RfqState, msg: Extract<RfqMsg, { type: 'RemoteClosed' }>, ctx: Ctx, deps: RfqDeps): RfqState {
   if (!isOpen(state)) return state
-  state.status = msg.status
   ctx.cancelTimer('expire')
   const id = state.rfq.id
   if (msg.status === 'CANCELLED') {
     state.cancelledAt = msg.at ?? new Date(ctx.now())
+    ended(state, 'CANCELLED', state.cancelledAt, 'taker')
     deps.publish({ type: 'rfq.cancelled', rfqId: id, cancelledAt: state.cancelledAt, remote: true })
   } else if (msg.status === 'FILLED') {
+    ended(state, 'FILLED', msg.at ?? new Date(ctx.now()), 'taker')
     state.fillTxHash = msg.txHash
     deps.publish({ type: 'rfq.filled', rfqId: id, txHash: msg.txHash ?? '', remote: true })
   } else {
-    deps.publish({ type: 'rfq.expired', rfqId: id, remote: true })
+    const by = msg.by === 'engine' ? 'engine' : 'expiry'
+    ended(state, 'EXPIRED', msg.at ?? new Date(Math.min(ctx.now(), state.liveUntil)), by)
+    deps.publish({ type: 'rfq.expired', rfqId: id, endedAt: state.endedAt!, endedBy: by, remote: true })
   }
   stopIfClosed(state, ctx)
   return state
+}
+
+function ended(state: RfqState, status: 'CANCELLED' | 'FILLED' | 'EXPIRED', at: Date, by: EndedBy): void {
+  state.status = status
+  state.endedAt = at
+  state.endedBy = by
 }
 
 /** A closed RFQ leaves the active store once no accepted quote is still being written. */
@@ -264,6 +288,6 @@ function stopIfClosed(state: RfqState, ctx: Ctx): void {
 export function view(state: RfqState): RfqView {
   return {
     rfq: state.rfq, status: state.status, quotes: [...state.quotes], quoteCount: state.quotes.length,
-    fillTxHash: state.fillTxHash, cancelledAt: state.cancelledAt,
+    fillTxHash: state.fillTxHash, cancelledAt: state.cancelledAt, endedAt: state.endedAt, endedBy: state.endedBy,
   }
 }

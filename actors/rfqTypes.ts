@@ -9,6 +9,13 @@ export type RfqStatus = 'OPEN' | 'QUOTED' | 'FILLED' | 'CANCELLED' | 'EXPIRED'
 export type Visibility = 'public' | 'private'
 export type RfqKind = 0 | 1           // 0 EXACT_IN, 1 EXACT_OUT
 
+/**
+ * Who ended an RFQ (its status says how): its taker (a cancel or a fill), its own expiry while the venue served
+ * it, or the engine (its actor failed, or it expired while the venue could not serve it: the database was down,
+ * or no node held it). Only a fill or an end by `expiry` judges a maker (docs/fills-league.md).
+ */
+export type EndedBy = 'taker' | 'expiry' | 'engine'
+
 export interface Rfq {
   id: string
   taker: Address
@@ -56,7 +63,13 @@ export interface RfqView {
   quoteCount: number
   fillTxHash: string | null
   cancelledAt: Date | null
+  /** when and by whom it ended; null while it is open */
+  endedAt: Date | null
+  endedBy: EndedBy | null
 }
+
+/** An end an RFQ actor (or the book) writes to the store, conditional on the RFQ being open there. */
+export type StatusChange = { status: 'CANCELLED'; at: Date } | { status: 'EXPIRED'; at: Date; by: 'expiry' | 'engine' }
 
 /** A relay/REST quote outcome: the spec's text in `message`, a stable `code` for machines. */
 export type QuoteVerdict =
@@ -97,7 +110,8 @@ type RfqEventBody =
   | { type: 'rfq.quoted'; rfqId: string; quote: AcceptedQuote }
   | { type: 'rfq.cancelled'; rfqId: string; cancelledAt: Date }
   | { type: 'rfq.filled'; rfqId: string; txHash: string }
-  | { type: 'rfq.expired'; rfqId: string }
+  /** `endedAt`: the RFQ's own expiry, or when the engine ended it; expiry ends stay on their node (each node's timer) */
+  | { type: 'rfq.expired'; rfqId: string; endedAt: Date; endedBy: 'expiry' | 'engine' }
   | { type: 'fill.recorded'; fill: { id: string; txHash: string; rfqId: string | null; improvementBps: number; takerPoints: number; makerPoints: number }
       /** the fill's visibility, for the visibility rule (not part of the event's data) */
       visibility: Visibility }

@@ -16,9 +16,9 @@ const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}` as Addr
 export async function applyCost(quotes = 60_000): Promise<number> {
   const book = new RfqBook(new ActorSystem(), {
     // the store is never reached on this path: a replica writes nothing
-    store: { insertRfq: async () => {}, persistStatus: async () => {}, commitQuote: async () => {} },
+    store: { insertRfq: async () => {}, persistStatus: async () => {}, commitQuote: async () => {}, storeEnds: async () => {} },
     replica: { liveRfq: async () => undefined, liveShared: async () => undefined, endOf: async () => undefined },
-    recoverSigner: async () => null, ttlSecs: 3600,
+    recoverSigner: async () => null,
   })
   const index = new LiveIndex(book.events)
   const expiry = Math.floor(Date.now() / 1000) + 3600

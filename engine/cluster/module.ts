@@ -12,7 +12,7 @@ export async function clusterModule(ctx: EngineContext, { book, domain }: { book
   const link = await joinCluster({
     url: c.NATS_URL!, nodeId: c.NODE_ID, book, log, batchMs: c.CLUSTER_BATCH_MS,
     venue: `${domain.chainId}.${domain.verifyingContract.toLowerCase()}`,
-    loadLive: () => loadLiveRfqs(sql, c.RFQ_TTL_SECS),
+    loadLive: () => loadLiveRfqs(sql),
   })
   const limits = shareLimits(link, ctx.limits)        // per-IP and per-agent limits hold across the venue
   metrics.gauge('cluster_limit_hits_absorbed_total', 'rate-limit hits other nodes counted, added to this node\'s windows', () => limits.absorbed)

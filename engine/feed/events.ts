@@ -17,8 +17,8 @@ export function eventData(e: RfqEvent, tokens: TokenRegistry): unknown {
       return { rfqId: e.rfqId, cancelledAt: e.cancelledAt.toISOString() }
     case 'rfq.filled':
       return { rfqId: e.rfqId, txHash: e.txHash }
-    case 'rfq.expired':
-      return { rfqId: e.rfqId }
+    case 'rfq.expired':      // the RFQ's own expiry, or the engine's end (endedBy says which)
+      return { rfqId: e.rfqId, endedAt: e.endedAt.toISOString(), endedBy: e.endedBy }
     case 'fill.recorded':
       return e.fill
   }

@@ -15,15 +15,20 @@ export const schemas = {
   Error: { ...obj({ error: str }), additionalProperties: true, description: 'Some errors add debug fields (expected, recovered, activeCount, status, code)' },
   Token: obj({ address, symbol: nullable(str), decimals: nullable(int) }),
   RfqStatus: { type: 'string', enum: ['OPEN', 'QUOTED', 'FILLED', 'CANCELLED', 'EXPIRED'] },
+  RfqEndedBy: { oneOf: [{ type: 'string', enum: ['taker', 'expiry', 'engine'] }, { type: 'null' }],
+    description: 'who ended it: its taker (cancel, fill), its own expiry, or the engine (an actor failure, or an expiry '
+      + 'the venue could not serve); null while open' },
   RfqListItem: obj({ id: str, taker: address, tokenIn: ref('Token'), tokenOut: ref('Token'), kind: { enum: [0, 1] }, amountIn: nullable(bigint),
-    amountOut: nullable(bigint), expiry: int, visibility: { enum: ['public', 'private'] }, status: ref('RfqStatus'), quoteCount: int, createdAt: iso }),
+    amountOut: nullable(bigint), expiry: int, visibility: { enum: ['public', 'private'] }, status: ref('RfqStatus'),
+    endedAt: nullable(iso), endedBy: ref('RfqEndedBy'), quoteCount: int, createdAt: iso }),
   RfqPage: obj({ items: { type: 'array', items: ref('RfqListItem') }, nextCursor: nullable(str) }),
   RfqLiveDetail: obj({
     rfq: obj({ id: str, taker: address, tokenIn: ref('Token'), tokenOut: ref('Token'), kind: { enum: [0, 1] }, amountIn: nullable(bigint), amountOut: nullable(bigint), expiry: int, visibility: str }),
-    quotes: { type: 'array', items: obj({ maker: address, amountOut: bigint, signature: str }) }, status: ref('RfqStatus'), quoteCount: int }),
+    quotes: { type: 'array', items: obj({ maker: address, amountOut: bigint, signature: str }) }, status: ref('RfqStatus'),
+    endedAt: nullable(iso), endedBy: ref('RfqEndedBy'), quoteCount: int }),
   RfqPersistedDetail: obj({
     rfq: obj({ id: str, taker: address, tokenIn: ref('Token'), tokenOut: ref('Token'), kind: { enum: [0, 1] }, amountIn: nullable(bigint), amountOut: nullable(bigint), expiry: int, visibility: str, createdAt: iso }),
-    status: ref('RfqStatus'), quoteCount: int, fillTxHash: nullable(str) }),
+    status: ref('RfqStatus'), endedAt: nullable(iso), endedBy: ref('RfqEndedBy'), quoteCount: int, fillTxHash: nullable(str) }),
   RfqDetail: { oneOf: [ref('RfqLiveDetail'), ref('RfqPersistedDetail')] },
   Quote: obj({ maker: address, taker: address, tokenIn: address, tokenOut: address, amountIn: bigint, amountOut: bigint, expiry: int, nonce: bigint, deadline: int }),
   CreateRfq: obj({ tokenIn: { type: 'string', description: 'address or symbol' }, tokenOut: { type: 'string', description: 'address or symbol' },

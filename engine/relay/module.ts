@@ -1,11 +1,13 @@
 // The relay: the RFQ book (one actor per live RFQ), its durable stores, the WebSocket front and the
 // REST polling routes on RELAY_PORT. Returns the book: the RFQ REST API and the fills code reach
-// live RFQs only through it. RFQs that were live when the engine last stopped come back first.
+// live RFQs only through it. RFQs that were live when the engine last stopped come back first; those
+// that expired while it was down are ended by the TTL cleanup (ttlCleanup.ts).
 import type { EngineContext } from '../context.js'
 import { RfqBook } from '../../actors/book.js'
 import { LiveIndex } from '../../actors/liveIndex.js'
 import { createQuoteWriter } from '../store/quotes.js'
-import { insertRfq, insertRfqCapped, loadLiveRfqs, persistStatus, endOfRfq } from '../store/rfqs.js'
+import { insertRfq, insertRfqCapped, loadLiveRfqs, persistStatus, endOfRfq, storeEnds } from '../store/rfqs.js'
+import { startTtlCleanup } from './ttlCleanup.js'
 import { quoteSigner } from './signer.js'
 import { relayDomain } from './domain.js'
 import { cancelAuthMode } from './cancelAuth.js'
@@ -26,18 +28,18 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
   const book = new RfqBook(ctx.actors, {
     store: {
       insertRfq: (rfq, hash, maxActive) => maxActive === undefined ? insertRfq(sql, rfq, hash)
-        : insertRfqCapped(sql, rfq, hash, { max: maxActive, ttlSecs: c.RFQ_TTL_SECS }),
+        : insertRfqCapped(sql, rfq, hash, { max: maxActive }),
       persistStatus: (id, change) => persistStatus(sql, id, change),
       commitQuote: q => writer.write(q),
+      storeEnds: async ends => { await storeEnds(sql, ends) },
     },
     // a cluster node's replicas read what the cluster's word leaves open from the shared store
     replica: c.NATS_URL ? {
-      liveRfq: async id => (await loadLiveRfqs(sql, c.RFQ_TTL_SECS, Date.now(), { id }))[0],
-      liveShared: async shareTokenHash => (await loadLiveRfqs(sql, c.RFQ_TTL_SECS, Date.now(), { shareTokenHash }))[0],
+      liveRfq: async id => (await loadLiveRfqs(sql, Date.now(), { id }))[0],
+      liveShared: async shareTokenHash => (await loadLiveRfqs(sql, Date.now(), { shareTokenHash }))[0],
       endOf: id => endOfRfq(sql, id),
     } : undefined,
     recoverSigner: quoteSigner(ctx, domain),
-    ttlSecs: c.RFQ_TTL_SECS,
     onWarn: (msg, detail) => log.warn(detail, msg),
   })
   const admission = new Admission(c.RELAY_ADMISSION_MS)
@@ -45,7 +47,8 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
   const index = new LiveIndex(book.events)   // the pollers' read model, kept from the book's events
   // a cluster node listens before it reads the store, so nothing created in between is missed
   const cluster = c.NATS_URL ? await (await import('../cluster/module.js')).clusterModule(ctx, { book, domain }) : undefined
-  const restored = book.restore(await loadLiveRfqs(sql, c.RFQ_TTL_SECS))
+  const restored = book.restore(await loadLiveRfqs(sql))
+  const cleanup = startTtlCleanup(ctx)
   index.restore(restored)
   if (restored.length) log.info({ rfqs: restored.length }, 'live RFQs restored into the relay')
 
@@ -60,12 +63,20 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
   ctx.metrics.gauge('relay_connected_clients', 'open relay WebSocket connections', () => sockets.connected)
   ctx.metrics.gauge('relay_active_rfqs', 'RFQs in the relay active store', () => book.activeRfqs)
   ctx.metrics.gauge('rfq_actor_abnormal_stops_total', 'RFQ actors stopped after repeated failures (their RFQs ended as EXPIRED)', () => book.abnormalStops)
+  ctx.metrics.gauge('rfq_ends_unstored', 'RFQ ends the store could not take yet (the database was down): stored once it answers',
+    () => book.unstored.waiting)
+  ctx.metrics.gauge('rfq_ends_healed_total',
+    'RFQ ends settled once the database returned (stored here, or found stored by another node)', () => book.unstored.healed)
+  ctx.metrics.gauge('rfq_ttl_cleanup_ended_total',
+    'RFQs the TTL cleanup stored EXPIRED (open in the store RFQ_TTL_SECS past their expiry)', () => cleanup.ended)
   ctx.metrics.gauge('relay_quotes_busy_total', 'quote submissions refused with BUSY by admission control', () => admission.stats.refused)
   ctx.metrics.gauge('relay_admission_limit', 'quotes admitted in flight at once (steered by the pipeline\'s latency)', () => admission.stats.limit)
   ctx.metrics.gauge('relay_quote_commits_total', 'group commits of accepted quotes', () => writer.stats.commits)
   ctx.onShutdown(async () => {
+    cleanup.stop()
     sockets.close()
     index.close()
+    await book.unstored.flush(2000)   // one more try; what is still unstored, the next start's TTL cleanup ends
     await writer.flush()      // every accepted quote is committed (and its word sent) before Postgres and NATS close
     await cluster?.close()
   })

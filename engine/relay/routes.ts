@@ -6,10 +6,11 @@
 //   GET /rfqs     {rfqs: [{id, taker, tokenIn, tokenOut, kind, amountIn, amountOut, expiry, visibility,
 //                  status, quoteCount, createdAt}], count, cursor}: live, unexpired RFQs, newest first.
 //                  Private RFQs are listed only with ?shareToken= matching theirs.
-//   GET /quotes?rfqId=  {rfqId, status, quotes: [{quote, signature, receivedAt}], count, cursor}: a live RFQ's
-//                  quotes, else the stored ones of an RFQ that has left the relay. 400 without rfqId; 404
-//                  `{error: "RFQ not found", code: "RFQ_NOT_FOUND"}` for an unknown id and, in the same bytes
-//                  by the same path, for a private one without its ?shareToken=.
+//   GET /quotes?rfqId=  {rfqId, status, endedAt, endedBy, quotes: [{quote, signature, receivedAt}], count, cursor}:
+//                  a live RFQ's quotes, else the stored ones of an RFQ that has left the relay; status as every
+//                  reader shows it (an expiry not stored yet reads EXPIRED), endedAt/endedBy null while it is open.
+//                  400 without rfqId; 404 `{error: "RFQ not found", code: "RFQ_NOT_FOUND"}` for an unknown id and,
+//                  in the same bytes by the same path, for a private one without its ?shareToken=.
 import type { EngineContext } from '../context.js'
 import type { RfqBook } from '../../actors/book.js'
 import { hashShareToken } from '../../actors/book.js'
@@ -23,6 +24,7 @@ import { canSee, type Viewer } from '../../actors/visibility.js'
 import { tokenViewer } from '../rfq/viewer.js'
 import { Errors, HttpError } from '../front/errors.js'
 import { quotesOfRfqs, rfqAccess } from '../store/rfqs.js'
+import { effectiveEnd } from '../store/rfqQueries.js'
 import { poll, pollParams, rfqItems, quoteItems, quoteListItem, encodeCursor, BodyCache } from './polling.js'
 
 /** One answer for an RFQ the caller may not see and for one that does not exist: the same bytes, the same path. */
@@ -86,7 +88,8 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
     if (indexed && visible(indexed, viewer)) {
       const view = { position: () => index.get(rfqId)?.lastSeq ?? indexed.lastSeq, items: quoteItems(index, rfqId, r => visible(r, viewer)), scope: { rfqId } }
       const reply = await poll(index, p, `${hash ?? '-'}.${rfqId}`, req, view,
-        (items, cursor) => ({ rfqId, status: index.get(rfqId)?.status ?? indexed.status, quotes: items.map(i => quoteListItem(i.quote)), count: items.length, cursor }),
+        (items, cursor) => ({ rfqId, ...endOf(index.get(rfqId) ?? indexed), quotes: items.map(i => quoteListItem(i.quote)),
+          count: items.length, cursor }),
         quoteBodies)
       if (reply) return reply
     }
@@ -96,13 +99,20 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
     // the one rule: a stored private row with no token hash is seen by nobody here (null never equals null)
     if (!stored || !canSee({ ...stored, agentId: null }, viewer)) throw rfqNotFound()
     const quotes = (await quotesOfRfqs(ctx.sql, [rfqId])).get(rfqId) ?? []
-    return ok({ rfqId, status: stored.status, quotes: quotes.map(quoteListItem), count: quotes.length, cursor: encodeCursor(index.positionFor(viewer)) })
+    return ok({ rfqId, ...endOf(stored), quotes: quotes.map(quoteListItem), count: quotes.length,
+      cursor: encodeCursor(index.positionFor(viewer)) })
   })
 }
 
 function shareHash(req: { query: URLSearchParams }): string | null {
   const token = req.query.get('shareToken')
   return token ? hashShareToken(token) : null
+}
+
+/** How it ended, as every reader shows it (engine/store/rfqQueries.ts effectiveEnd). */
+function endOf(r: Parameters<typeof effectiveEnd>[0] | IndexedRfq) {
+  const e = effectiveEnd('rfq' in r ? { ...r, expiry: r.rfq.expiry } : r)
+  return { status: e.status, endedAt: e.endedAt?.toISOString() ?? null, endedBy: e.endedBy }
 }
 
 /** The visibility rule (actors/visibility.ts) for an indexed RFQ. */

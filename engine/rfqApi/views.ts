@@ -1,8 +1,8 @@
 // The REST shapes of an RFQ. Tokens are {address, symbol, decimals} objects here (plain
 // addresses on the relay); amounts are bigint and serialise as decimal strings.
-import type { RfqView, RfqStatus } from '../../actors/rfqTypes.js'
+import type { RfqView } from '../../actors/rfqTypes.js'
 import type { RfqRow } from '../store/rfqQueries.js'
-import { effectiveStatus } from '../store/rfqQueries.js'
+import { effectiveEnd } from '../store/rfqQueries.js'
 import type { TokenRegistry, TokenView } from '../tokens/registry.js'
 
 export type Tokens = Map<string, TokenView>
@@ -12,7 +12,7 @@ export function rowItem(r: RfqRow, tokens: Tokens, nowSec?: number) {
   return {
     id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
     amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility,
-    status: effectiveStatus(r.status, r.expiry, nowSec), quoteCount: r.quoteCount, createdAt: r.createdAt.toISOString(),
+    ...end(effectiveEnd(r, nowSec)), quoteCount: r.quoteCount, createdAt: r.createdAt.toISOString(),
   }
 }
 
@@ -22,7 +22,7 @@ export function liveItem(v: RfqView, tokens: Tokens, nowSec?: number) {
   return {
     id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
     amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility,
-    status: liveStatus(v, nowSec), quoteCount: v.quoteCount, createdAt: r.createdAt.toISOString(),
+    ...end(liveEnd(v, nowSec)), quoteCount: v.quoteCount, createdAt: r.createdAt.toISOString(),
   }
 }
 
@@ -33,7 +33,7 @@ export function liveDetail(v: RfqView, tokens: Tokens, nowSec?: number) {
     rfq: { id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
       amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility },
     quotes: v.quotes.map(q => ({ maker: q.quote.maker, amountOut: q.quote.amountOut, signature: q.signature })),
-    status: liveStatus(v, nowSec),
+    ...end(liveEnd(v, nowSec)),
     quoteCount: v.quoteCount,
   }
 }
@@ -43,14 +43,20 @@ export function persistedDetail(r: RfqRow, tokens: Tokens, nowSec?: number) {
   return {
     rfq: { id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
       amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility, createdAt: r.createdAt.toISOString() },
-    status: effectiveStatus(r.status, r.expiry, nowSec),
+    ...end(effectiveEnd(r, nowSec)),
     quoteCount: r.quoteCount,
     fillTxHash: r.fillTxHash,
   }
 }
 
-export function liveStatus(v: RfqView, nowSec?: number): RfqStatus {
-  return effectiveStatus(v.status, v.rfq.expiry, nowSec)
+/** A live view's end: one the actor reached, or its expiry once passed (a due timer may not have fired yet). */
+export function liveEnd(v: RfqView, nowSec?: number) {
+  return effectiveEnd({ status: v.status, expiry: v.rfq.expiry, endedAt: v.endedAt, endedBy: v.endedBy }, nowSec)
+}
+
+/** status, then when and by whom it ended (null while open): every REST shape of an RFQ carries the three. */
+function end(e: ReturnType<typeof effectiveEnd>) {
+  return { status: e.status, endedAt: e.endedAt?.toISOString() ?? null, endedBy: e.endedBy }
 }
 
 export function tokensOf(rows: { tokenIn: string; tokenOut: string }[], registry: TokenRegistry): Promise<Tokens> {

@@ -2,7 +2,7 @@
 // only through the RfqDirectory; the writes here touch RFQs that are no longer live, and only
 // with a condition on the status, so a racing actor write and this one cannot both win.
 import type { Tx } from './db.js'
-import type { RfqStatus, Visibility, RfqKind } from '../../actors/rfqTypes.js'
+import type { EndedBy, RfqStatus, Visibility, RfqKind } from '../../actors/rfqTypes.js'
 import type { Viewer } from '../../actors/visibility.js'
 
 export interface RfqRow {
@@ -24,15 +24,34 @@ export interface RfqRow {
   quoteCount: number
   fillTxHash: string | null
   cancelledAt: Date | null
+  /** as stored (migration 097): when and by whom it ended; use effectiveEnd() for what a reader should see */
+  endedAt: Date | null
+  endedBy: EndedBy | null
   createdAt: Date
 }
 
-/** An OPEN or QUOTED RFQ whose expiry has passed shows EXPIRED even before the sweep persists it. */
+/**
+ * An OPEN or QUOTED RFQ whose expiry has passed shows EXPIRED even before its end is stored. Expiry is judged by
+ * the engine's clock (Node's), here as in the RFQ actors, the relay's listings, the cancel of a stored RFQ and the
+ * TTL cleanup: PostgreSQL's clock is never asked whether an RFQ expired.
+ */
 export function effectiveStatus(status: RfqStatus, expiry: number, nowSec = Date.now() / 1000): RfqStatus {
   return (status === 'OPEN' || status === 'QUOTED') && expiry <= nowSec ? 'EXPIRED' : status
 }
 
-const COLUMNS = 'seq, id, taker, token_in, token_out, kind, amount_in, amount_out, expiry, visibility, agent_id, share_token_hash, status, quote_count, fill_tx_hash, cancelled_at, created_at'
+export interface RfqEnd { status: RfqStatus; endedAt: Date | null; endedBy: EndedBy | null }
+
+/** How, when and by whom an RFQ ended, as every reader shows it: an expiry not stored yet reads as its own. */
+export function effectiveEnd(r: RfqEnd & { expiry: number }, nowSec = Date.now() / 1000): RfqEnd {
+  const status = effectiveStatus(r.status, r.expiry, nowSec)
+  if (status === 'OPEN' || status === 'QUOTED') return { status, endedAt: null, endedBy: null }
+  const unstored = r.status === 'OPEN' || r.status === 'QUOTED'
+  if (unstored) return { status, endedAt: new Date(r.expiry * 1000), endedBy: 'expiry' }
+  return { status, endedAt: r.endedAt, endedBy: r.endedBy }
+}
+
+const COLUMNS = 'seq, id, taker, token_in, token_out, kind, amount_in, amount_out, expiry, visibility, agent_id, share_token_hash, '
+  + 'status, quote_count, fill_tx_hash, cancelled_at, ended_at, ended_by, created_at'
 
 /**
  * One page, newest first, keyset-paged on `seq` (strictly increasing, unique): rows inserted
@@ -61,11 +80,12 @@ export async function rfqById(sql: Tx, id: string): Promise<RfqRow | undefined> 
   return r ? toRow(r) : undefined
 }
 
-/** Cancels a persisted (not live) RFQ that is still open and unexpired; undefined when it was not. */
-export async function cancelPersisted(sql: Tx, id: string): Promise<Date | undefined> {
+/** Cancels a stored (not live) RFQ still open and unexpired by the engine's clock; undefined when it was not. */
+export async function cancelPersisted(sql: Tx, id: string, nowMs = Date.now()): Promise<Date | undefined> {
+  const at = new Date(nowMs)
   const [r] = await sql`
-    update rfqs set status = 'CANCELLED', cancelled_at = now()
-    where id = ${id} and status in ('OPEN', 'QUOTED') and expiry > extract(epoch from now())
+    update rfqs set status = 'CANCELLED', cancelled_at = ${at}, ended_at = ${at}, ended_by = 'taker'
+    where id = ${id} and status in ('OPEN', 'QUOTED') and expiry > ${Math.floor(nowMs / 1000)}
     returning cancelled_at`
   return r?.cancelled_at
 }
@@ -78,7 +98,7 @@ export async function cancelPersisted(sql: Tx, id: string): Promise<Date | undef
  */
 export async function markFilled(sql: Tx, id: string, txHash: string, happenedAt: number): Promise<boolean> {
   const rows = await sql`
-    update rfqs set status = 'FILLED', fill_tx_hash = ${txHash}, filled_at = now()
+    update rfqs set status = 'FILLED', fill_tx_hash = ${txHash}, filled_at = now(), ended_at = now(), ended_by = 'taker'
     where id = ${id} and status in ('OPEN', 'QUOTED', 'EXPIRED') and expiry > ${happenedAt}
     returning id`
   return rows.length === 1
@@ -101,13 +121,14 @@ export function visibleTo(sql: Tx, viewer: Viewer) {
 }
 
 /** A taker's RFQs by status, counting only those `viewer` may see (a public profile shows no private RFQ). */
-export async function rfqCountsOfTaker(sql: Tx, taker: string, viewer: Viewer): Promise<Record<'active' | 'filled' | 'cancelled' | 'expired' | 'total', number>> {
+export async function rfqCountsOfTaker(sql: Tx, taker: string, viewer: Viewer, nowSec = Math.floor(Date.now() / 1000)):
+  Promise<Record<'active' | 'filled' | 'cancelled' | 'expired' | 'total', number>> {
   const [r] = await sql`
     select count(*)::int as total,
-      (count(*) filter (where status in ('OPEN', 'QUOTED') and expiry > extract(epoch from now())))::int as active,
+      (count(*) filter (where status in ('OPEN', 'QUOTED') and expiry > ${nowSec}))::int as active,
       (count(*) filter (where status = 'FILLED'))::int as filled,
       (count(*) filter (where status = 'CANCELLED'))::int as cancelled,
-      (count(*) filter (where status = 'EXPIRED' or (status in ('OPEN', 'QUOTED') and expiry <= extract(epoch from now()))))::int as expired
+      (count(*) filter (where status = 'EXPIRED' or (status in ('OPEN', 'QUOTED') and expiry <= ${nowSec})))::int as expired
     from rfqs where taker = ${taker} and ${visibleTo(sql, viewer)}`
   return { total: r!.total, active: r!.active, filled: r!.filled, cancelled: r!.cancelled, expired: r!.expired }
 }
@@ -119,6 +140,7 @@ function toRow(r: Record<string, unknown>): RfqRow {
     visibility: r.visibility as Visibility, agentId: (r.agent_id as string | null) ?? null, shareTokenHash: (r.share_token_hash as string | null) ?? null,
     status: r.status as RfqStatus,
     quoteCount: Number(r.quote_count), fillTxHash: (r.fill_tx_hash as string | null) ?? null, cancelledAt: (r.cancelled_at as Date | null) ?? null,
+    endedAt: (r.ended_at as Date | null) ?? null, endedBy: (r.ended_by as EndedBy | null) ?? null,
     createdAt: r.created_at as Date,
   }
 }

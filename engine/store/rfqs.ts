@@ -1,10 +1,12 @@
 // The relay's writes to the shared `rfqs` table: the insert at creation (under its creator's cap on active
-// RFQs, which the store arbitrates for every node), and the status changes the
-// RFQ actors make (CANCELLED, EXPIRED). Status updates are conditional on the RFQ still being open,
-// so they never undo a FILLED written by the fill path. Also the start-up read that brings live
-// RFQs back into the book after a restart.
-import type { AcceptedQuote, Address, CreateOutcome, Hex, Rfq, RfqKind, RfqStatus, Visibility } from '../../actors/rfqTypes.js'
+// RFQs, which the store arbitrates for every node) and the ends the RFQ actors and the book store (CANCELLED,
+// EXPIRED; with when and by whom, migration 097). Every end is conditional on the RFQ still being open, so it
+// never undoes a FILLED written by the fill path and the store arbitrates between nodes: a second write of an end
+// is a no-op. Also the start-up read that brings live RFQs back into the book after a restart, and the TTL cleanup.
+import type { AcceptedQuote, Address, CreateOutcome, EndedBy, Hex, Rfq, RfqKind, RfqStatus, StatusChange, Visibility }
+  from '../../actors/rfqTypes.js'
 import type { RestoredRfq, StoredEnd } from '../../actors/book.js'
+import type { UnstoredEnd } from '../../actors/unstoredEnds.js'
 import type { Sql, Tx } from './db.js'
 
 export async function insertRfq(sql: Tx, rfq: Rfq, shareTokenHash: string | null): Promise<void> {
@@ -19,10 +21,12 @@ export async function insertRfq(sql: Tx, rfq: Rfq, shareTokenHash: string | null
  * The insert under its creator's cap on active RFQs, arbitrated here for every node of the venue at once: the
  * creating agent's row is locked (FOR NO KEY UPDATE: one agent's creates queue behind each other, while inserts
  * into its activity log, whose foreign key only shares the row, pass), its active RFQs are counted, and the row
- * goes in only below the cap. Active is what a relay holds live: open, unexpired, and younger than the relay's
- * RFQ lifetime (`ttlSecs`). An RFQ made without an agent counts against its taker wallet, under an advisory lock.
+ * goes in only below the cap. Active is what a relay holds live: open and before its own expiry (docs/rfq-api.md,
+ * "Lifetime"), judged by Node's clock like every other expiry. An RFQ made without an agent counts against its
+ * taker wallet, under an advisory lock.
  */
-export async function insertRfqCapped(sql: Sql, rfq: Rfq, shareTokenHash: string | null, cap: { max: number; ttlSecs: number }): Promise<CreateOutcome> {
+export async function insertRfqCapped(sql: Sql, rfq: Rfq, shareTokenHash: string | null, cap: { max: number },
+  nowSec = Math.floor(Date.now() / 1000)): Promise<CreateOutcome> {
   return sql.begin(async tx => {
     const agentId = rfq.agentId
     if (agentId !== null) await tx`select 1 from agents where id = ${agentId} for no key update`
@@ -31,8 +35,7 @@ export async function insertRfqCapped(sql: Sql, rfq: Rfq, shareTokenHash: string
     const [{ n }] = await tx`
       select count(*)::int as n from rfqs
       where ${agentId !== null ? tx`agent_id = ${agentId}` : tx`taker = ${rfq.taker} and agent_id is null`}
-        and status in ('OPEN', 'QUOTED') and expiry > extract(epoch from now())
-        and created_at > now() - make_interval(secs => ${cap.ttlSecs})` as unknown as [{ n: number }]
+        and status in ('OPEN', 'QUOTED') and expiry > ${nowSec}` as unknown as [{ n: number }]
     if (n >= cap.max) return { ok: false, code: 'TOO_MANY_ACTIVE', activeCount: n } as const
     await insertRfq(tx, rfq, shareTokenHash)
     return { ok: true, activeCount: n + 1 } as const
@@ -40,33 +43,57 @@ export async function insertRfqCapped(sql: Sql, rfq: Rfq, shareTokenHash: string
 }
 
 /** Conditional on the RFQ being open: when it was not, `lost` carries how it ended (the store is the arbiter between nodes). */
-export async function persistStatus(sql: Sql, rfqId: string, change: { status: 'CANCELLED'; at: Date } | { status: 'EXPIRED' }): Promise<void | { lost: RfqStatus }> {
+export async function persistStatus(sql: Sql, rfqId: string, change: StatusChange): Promise<void | { lost: RfqStatus }> {
   const rows = change.status === 'CANCELLED'
-    ? await sql`update rfqs set status = 'CANCELLED', cancelled_at = ${change.at} where id = ${rfqId} and status in ('OPEN', 'QUOTED') returning id`
-    : await sql`update rfqs set status = 'EXPIRED' where id = ${rfqId} and status in ('OPEN', 'QUOTED') returning id`
+    ? await sql`update rfqs set status = 'CANCELLED', cancelled_at = ${change.at}, ended_at = ${change.at}, ended_by = 'taker'
+        where id = ${rfqId} and status in ('OPEN', 'QUOTED') returning id`
+    : await sql`update rfqs set status = 'EXPIRED', ended_at = ${change.at}, ended_by = ${change.by}
+        where id = ${rfqId} and status in ('OPEN', 'QUOTED') returning id`
   if (rows.length) return
   const [r] = await sql`select status from rfqs where id = ${rfqId}`
   return { lost: (r?.status ?? 'EXPIRED') as RfqStatus }
 }
 
-/** How a closed RFQ ended, for a cluster node whose write the store refused; undefined while it is open. */
-export async function endOfRfq(sql: Sql, rfqId: string): Promise<StoredEnd | undefined> {
-  const [r] = await sql`select status, cancelled_at, fill_tx_hash, expiry from rfqs where id = ${rfqId}`
-  if (!r) return { status: 'EXPIRED', at: null, txHash: null }
-  if (r.status === 'CANCELLED' || r.status === 'FILLED' || r.status === 'EXPIRED') return { status: r.status, at: r.cancelled_at ?? null, txHash: r.fill_tx_hash ?? null }
-  return undefined
+/** The heal: ends the store could not take when they happened, stored EXPIRED by the engine where still open. */
+export async function storeEnds(sql: Sql, ends: readonly UnstoredEnd[]): Promise<number> {
+  if (!ends.length) return 0
+  const rows = await sql`
+    update rfqs r set status = 'EXPIRED', ended_at = e.at, ended_by = 'engine'
+    from json_to_recordset(${JSON.stringify(ends.map(e => ({ id: e.rfqId, at: e.at.toISOString() })))}::text::json) as e(id text, at timestamptz)
+    where r.id = e.id and r.status in ('OPEN', 'QUOTED') returning r.id`
+  return rows.length
 }
 
 /**
- * RFQs still open whose relay lifetime (the earlier of expiry and created_at + ttl) has not ended,
- * with their stored quotes: what the book held when the engine stopped.
+ * The relay's TTL cleanup: RFQs still open in the store more than RFQ_TTL_SECS past their own expiry (no node's
+ * actor stored their end: the engine was stopped or crashed, or the database was down, when they expired) are
+ * stored EXPIRED by the engine, at their expiry. Expiry is judged by the engine's clock (`nowSec`), as everywhere.
+ * Answers how many it ended.
  */
-export async function loadLiveRfqs(sql: Sql, ttlSecs: number, nowMs = Date.now(), only?: { id: string } | { shareTokenHash: string }): Promise<RestoredRfq[]> {
+export async function sweepEnded(sql: Sql, ttlSecs: number, nowSec = Math.floor(Date.now() / 1000)): Promise<number> {
+  const rows = await sql`
+    update rfqs set status = 'EXPIRED', ended_at = to_timestamp(expiry), ended_by = 'engine'
+    where status in ('OPEN', 'QUOTED') and expiry <= ${nowSec - ttlSecs} returning id`
+  return rows.length
+}
+
+/** How a closed RFQ ended, for a cluster node whose write the store refused; undefined while it is open. */
+export async function endOfRfq(sql: Sql, rfqId: string): Promise<StoredEnd | undefined> {
+  const [r] = await sql`select status, ended_at, ended_by, fill_tx_hash from rfqs where id = ${rfqId}`
+  if (!r) return { status: 'EXPIRED', at: null, txHash: null, by: null }
+  if (r.status !== 'CANCELLED' && r.status !== 'FILLED' && r.status !== 'EXPIRED') return undefined
+  return { status: r.status, at: r.ended_at ?? null, txHash: r.fill_tx_hash ?? null, by: r.ended_by ?? null }
+}
+
+/**
+ * RFQs still open and before their own expiry (RFQ_TTL_SECS never ends one earlier), with their stored quotes:
+ * what the book held when the engine stopped.
+ */
+export async function loadLiveRfqs(sql: Sql, nowMs = Date.now(), only?: { id: string } | { shareTokenHash: string }): Promise<RestoredRfq[]> {
   const nowSec = Math.floor(nowMs / 1000)
   const rows = await sql`
     select * from rfqs
-    where status in ('OPEN', 'QUOTED') and expiry > ${nowSec}
-      and created_at > ${new Date(nowMs - ttlSecs * 1000)} ${only === undefined ? sql``
+    where status in ('OPEN', 'QUOTED') and expiry > ${nowSec} ${only === undefined ? sql``
         : 'id' in only ? sql`and id = ${only.id}` : sql`and share_token_hash = ${only.shareTokenHash}`}
     order by seq`
   if (!rows.length) return []
@@ -101,8 +128,18 @@ export async function quotesOfRfqs(sql: Sql, rfqIds: string[]): Promise<Map<stri
   return out
 }
 
-/** A stored RFQ's visibility and share-token hash, for the relay's /quotes fallback; undefined when unknown. */
-export async function rfqAccess(sql: Sql, rfqId: string): Promise<{ visibility: Visibility; shareTokenHash: string | null; status: RfqStatus } | undefined> {
-  const [r] = await sql`select visibility, share_token_hash, status from rfqs where id = ${rfqId}`
-  return r ? { visibility: r.visibility as Visibility, shareTokenHash: r.share_token_hash ?? null, status: r.status as RfqStatus } : undefined
+export interface StoredAccess {
+  visibility: Visibility
+  shareTokenHash: string | null
+  status: RfqStatus
+  expiry: number
+  endedAt: Date | null
+  endedBy: EndedBy | null
+}
+
+/** A stored RFQ's visibility and share-token hash, and how it ended, for the relay's /quotes fallback; undefined when unknown. */
+export async function rfqAccess(sql: Sql, rfqId: string): Promise<StoredAccess | undefined> {
+  const [r] = await sql`select visibility, share_token_hash, status, expiry, ended_at, ended_by from rfqs where id = ${rfqId}`
+  return r ? { visibility: r.visibility as Visibility, shareTokenHash: r.share_token_hash ?? null, status: r.status as RfqStatus,
+    expiry: Number(r.expiry), endedAt: r.ended_at ?? null, endedBy: r.ended_by ?? null } : undefined
 }

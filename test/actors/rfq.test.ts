@@ -27,12 +27,12 @@ function book(over: Partial<BookDeps> & { delays?: () => number } = {}) {
   const committed: AcceptedQuote[] = []
   const statuses: string[] = []
   const deps: BookDeps = {
-    ttlSecs: 60,
     recoverSigner: async (_q, sig) => { await sleep(over.delays?.() ?? 0); return sig.startsWith('0x') ? sig as Address : null },
     store: {
       insertRfq: async () => {},
       persistStatus: async (_id, c) => { statuses.push(c.status) },
       commitQuote: async q => { await sleep(1); committed.push(q) },
+      storeEnds: async () => {},
     },
     ...over,
   }
@@ -65,7 +65,8 @@ test('property: whatever the interleaving, each maker gets exactly one accepted 
 test('a quote whose write fails is not accepted, and frees the maker to try again', async () => {
   let fail = true
   const { book: b } = book({
-    store: { insertRfq: async () => {}, persistStatus: async () => {}, commitQuote: async () => { if (fail) { fail = false; throw new Error('db down') } } },
+    store: { insertRfq: async () => {}, persistStatus: async () => {}, storeEnds: async () => {},
+      commitQuote: async () => { if (fail) { fail = false; throw new Error('db down') } } },
   })
   await b.create(rfq())
   const first = await b.submitQuote('rfq_1', quote(maker(1)), maker(1))

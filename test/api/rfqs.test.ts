@@ -44,7 +44,7 @@ describe('RFQ endpoints', () => {
     assert.deepEqual(d.body, {
       rfq: { id: r.body.rfqId, taker: taker.agent.address, tokenIn: { address: WETH, symbol: 'WETH', decimals: 18 }, tokenOut: { address: USDC, symbol: 'USDC', decimals: 6 },
         kind: 0, amountIn: '1000000000000000000', amountOut: null, expiry: r.body.expiry, visibility: 'public' },
-      quotes: [], status: 'OPEN', quoteCount: 0,
+      quotes: [], status: 'OPEN', endedAt: null, endedBy: null, quoteCount: 0,
     })
     const [row] = await t.db.sql`select taker, token_in, status, agent_id from rfqs where id = ${r.body.rfqId}`
     assert.deepEqual({ ...row }, { taker: taker.agent.address, token_in: WETH, status: 'OPEN', agent_id: taker.agentId })
@@ -169,7 +169,8 @@ describe('RFQ endpoints', () => {
     assert.deepEqual(seen.filter(id => all.includes(id)), all, 'every RFQ that existed when paging began, once each, newest first')
 
     const one = await get(t.api, '/api/v1/rfqs?limit=1')
-    assert.deepEqual(Object.keys(one.body.items[0]).sort(), ['amountIn', 'amountOut', 'createdAt', 'expiry', 'id', 'kind', 'quoteCount', 'status', 'taker', 'tokenIn', 'tokenOut', 'visibility'])
+    assert.deepEqual(Object.keys(one.body.items[0]).sort(), ['amountIn', 'amountOut', 'createdAt', 'endedAt', 'endedBy', 'expiry', 'id', 'kind', 'quoteCount', 'status',
+      'taker', 'tokenIn', 'tokenOut', 'visibility'])
     assert.equal(typeof one.body.nextCursor, 'string')
     for (const [q, text] of [['status=closed', 'status must be open or all'], ['limit=0', 'limit must be an integer from 1 to 100'], ['limit=101', 'limit must be an integer from 1 to 100'],
       ['limit=abc', 'limit must be an integer from 1 to 100'], ['cursor=zzz', 'Invalid cursor']]) {
@@ -180,13 +181,13 @@ describe('RFQ endpoints', () => {
     assert.ok(dflt.body.items.length <= 50)
   })
 
-  test('status: EXPIRED is computed at read time for an unswept row; the open filter drops it', async () => {
-    const id = 'rfq_' + 'e'.repeat(32)
-    await t.db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility) values (${id}, ${taker.agent.address}, ${WETH}, ${USDC}, 0, 5, ${nowSec() - 5}, 'public')`
+  test('status: EXPIRED is computed at read time for an unswept row (ended at its own expiry); the open filter drops it', async () => {
+    const id = 'rfq_' + 'e'.repeat(32), expiry = nowSec() - 5
+    await t.db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility) values (${id}, ${taker.agent.address}, ${WETH}, ${USDC}, 0, 5, ${expiry}, 'public')`
     const d = await get(t.api, `/api/v1/rfqs/${id}`)
     assert.equal(d.status, 200)
-    assert.equal(d.body.status, 'EXPIRED')
-    assert.deepEqual(Object.keys(d.body).sort(), ['fillTxHash', 'quoteCount', 'rfq', 'status'])
+    assert.deepEqual([d.body.status, d.body.endedAt, d.body.endedBy], ['EXPIRED', new Date(expiry * 1000).toISOString(), 'expiry'])
+    assert.deepEqual(Object.keys(d.body).sort(), ['endedAt', 'endedBy', 'fillTxHash', 'quoteCount', 'rfq', 'status'])
     assert.deepEqual(Object.keys(d.body.rfq).sort(), ['amountIn', 'amountOut', 'createdAt', 'expiry', 'id', 'kind', 'taker', 'tokenIn', 'tokenOut', 'visibility'])
     const all = await get(t.api, '/api/v1/rfqs?status=all&limit=100')
     assert.equal(all.body.items.find((i: { id: string }) => i.id === id).status, 'EXPIRED')

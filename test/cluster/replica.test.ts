@@ -14,12 +14,12 @@ interface Read { id: string; answer(r: RestoredRfq | undefined): void }
 function cluster() {
   const reads: Read[] = [], sharedReads: string[] = []
   const book = new RfqBook(new ActorSystem(), {
-    store: { insertRfq: async () => {}, persistStatus: async () => {}, commitQuote: async () => {} },
+    store: { insertRfq: async () => {}, persistStatus: async () => {}, commitQuote: async () => {}, storeEnds: async () => {} },
     replica: {
       liveRfq: id => new Promise(resolve => reads.push({ id, answer: resolve })),
       liveShared: async hash => { sharedReads.push(hash); return undefined }, endOf: async () => undefined,
     },
-    recoverSigner: async () => null, ttlSecs: 3600,
+    recoverSigner: async () => null,
   })
   const events: RfqEvent[] = []
   book.events.subscribe(e => { events.push(e) })

@@ -19,7 +19,7 @@ test('events round-trip exactly through a batch; the share token stays home; exp
     { type: 'rfq.filled', rfqId: rfq.id, txHash: '0x' + 'ab'.repeat(32) },
     { type: 'fill.recorded', visibility: 'private', fill: { id: 'f1', txHash: '0x01', rfqId: rfq.id, improvementBps: 12.5, takerPoints: 3, makerPoints: 4 } },
   ]
-  assert.equal(toWire({ type: 'rfq.expired', rfqId: rfq.id }), null)
+  assert.equal(toWire({ type: 'rfq.expired', rfqId: rfq.id, endedAt: new Date(), endedBy: 'expiry' }), null)
   const bytes = packBatch('n1', 7, events.map(e => toWire(e)!))
   assert.ok(!Buffer.from(bytes).includes('secret-token'), 'the token itself never leaves the node')
   const batch = unpackBatch(bytes)

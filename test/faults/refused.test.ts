@@ -51,9 +51,9 @@ test('an RFQ actor that stops after repeated real failures ends its RFQ in the s
   const system = new ActorSystem({})
   const persisted: string[] = []
   const book = new RfqBook(system, {
-    store: { insertRfq: async () => {}, commitQuote: async () => {}, persistStatus: async (id, c) => { persisted.push(`${id} ${c.status}`) } },
+    store: { insertRfq: async () => {}, commitQuote: async () => {}, storeEnds: async () => {},
+      persistStatus: async (id, c) => { persisted.push(`${id} ${c.status} by ${c.status === 'EXPIRED' ? c.by : 'taker'}`) } },
     recoverSigner: async () => { throw new Error('unreachable') },
-    ttlSecs: 60,
   })
   const events: string[] = []
   book.events.subscribe(e => events.push(e.type))
@@ -65,6 +65,6 @@ test('an RFQ actor that stops after repeated real failures ends its RFQ in the s
   for (let i = 0; i < 50 && book.activeRfqs > 0; i++) await new Promise(r => setTimeout(r, 5))
   assert.equal(book.activeRfqs, 0)
   assert.equal(book.abnormalStops, 1)
-  assert.deepEqual(persisted, [`${rfq.id} EXPIRED`])
+  assert.deepEqual(persisted, [`${rfq.id} EXPIRED by engine`], 'an end the engine chose is stored as the engine\'s')
   assert.deepEqual(events, ['rfq.created', 'rfq.expired'])
 })

@@ -10,11 +10,13 @@ export interface TestEngine {
   terminal: string
   relay: string
   relayWs: string
-  stop(): Promise<void>
+  /** stops the engine and drops its database, unless `keepDatabase` (a restart on the same data follows) */
+  stop(opts?: { keepDatabase?: boolean }): Promise<void>
 }
 
-export async function startTestEngine(env: Record<string, string> = {}): Promise<TestEngine> {
-  const db = await testDatabase('e')
+/** `db`: start on an existing suite database (a restart of a stopped engine) instead of a fresh one. */
+export async function startTestEngine(env: Record<string, string> = {}, opts: { db?: TestDatabase } = {}): Promise<TestEngine> {
+  const db = opts.db ?? await testDatabase('e')
   const config = loadConfig({
     API_PORT: '0', TERMINAL_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     // tests that exercise scan/refresh by hand get a route finder that does not also follow the chain
@@ -28,9 +30,9 @@ export async function startTestEngine(env: Record<string, string> = {}): Promise
     terminal: `http://127.0.0.1:${terminal}`,
     relay: `http://127.0.0.1:${relay}`,
     relayWs: `ws://127.0.0.1:${relay}`,
-    async stop() {
+    async stop(o = {}) {
       await engine.stop()
-      await db.drop()
+      if (!o.keepDatabase) await db.drop()
     },
   }
 }

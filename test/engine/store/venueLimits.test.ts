@@ -64,21 +64,22 @@ describe('per-account limits arbitrated by the store', () => {
     const rfq = (over: Partial<Rfq> = {}): Rfq => ({ id: 'rfq_' + randomBytes(16).toString('hex'), taker: A(7), tokenIn: A(2), tokenOut: A(3), kind: 0,
       amountIn: 10n, amountOut: null, expiry: Math.floor(Date.now() / 1000) + 120, visibility: 'public', allowedMakers: [], shareToken: null,
       createdAt: new Date(), agentId: id, ...over })
-    const cap = { max: 10, ttlSecs: 60 }
+    const cap = { max: 10 }
     const vs = await Promise.all(Array.from({ length: 30 }, (_, i) => insertRfqCapped(nodes[i % 3]!, rfq(), null, cap)))
     assert.equal(vs.filter(v => v.ok).length, 10)
     assert.deepEqual([...new Set(vs.filter(v => v.ok).map(v => v.activeCount))].sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
     for (const v of vs.filter(v => !v.ok)) assert.deepEqual(v, { ok: false, code: 'TOO_MANY_ACTIVE', activeCount: 10 })
     assert.equal((await db.sql`select count(*)::int as n from rfqs where agent_id = ${id}`)[0]!.n, 10, 'a refusal stores nothing')
-    // one cancelled, one past its expiry, one older than the relay lifetime: three rooms
+    // one cancelled and one past its expiry: two rooms; one older than the relay's RFQ_TTL_SECS but before its own
+    // expiry is still live (an RFQ lives until its expiry, docs/rfq-api.md "Lifetime") and makes no room
     const ids = (await db.sql`select id from rfqs where agent_id = ${id} order by seq limit 3`).map(r => r.id as string)
     await db.sql`update rfqs set status = 'CANCELLED' where id = ${ids[0]!}`
     await db.sql`update rfqs set expiry = ${Math.floor(Date.now() / 1000) - 1} where id = ${ids[1]!}`
     await db.sql`update rfqs set created_at = now() - interval '61 seconds' where id = ${ids[2]!}`
     const again = await Promise.all(Array.from({ length: 6 }, (_, i) => insertRfqCapped(nodes[i % 3]!, rfq(), null, cap)))
-    assert.equal(again.filter(v => v.ok).length, 3)
+    assert.equal(again.filter(v => v.ok).length, 2)
     // an RFQ made without an agent counts against its taker wallet, apart from any agent's
-    const walletOnly = await Promise.all(Array.from({ length: 5 }, (_, i) => insertRfqCapped(nodes[i % 3]!, rfq({ agentId: null, taker: A(9) }), null, { max: 2, ttlSecs: 60 })))
+    const walletOnly = await Promise.all(Array.from({ length: 5 }, (_, i) => insertRfqCapped(nodes[i % 3]!, rfq({ agentId: null, taker: A(9) }), null, { max: 2 })))
     assert.equal(walletOnly.filter(v => v.ok).length, 2)
   })
 })
