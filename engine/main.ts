@@ -10,6 +10,7 @@ import { installLastResort } from './ops/lastResort.js'
 import { PortInUse } from './front/uws.js'
 import { parseCli } from './ops/cli.js'
 import { banner } from './ops/banner.js'
+import { preflight } from './ops/preflight.js'
 
 const USAGE = `Usage: node dist/engine/main.js   (or: make run)
 
@@ -23,10 +24,11 @@ async function main(): Promise<void> {
   parseCli('engine', USAGE, {})
   const config = loadConfig()
   const log = createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT)
+  const checked = await preflight(config, log)                     // bad settings and token lists: before anything is touched
   // before anything touches the data directory: a second engine must not stop the first one's PostgreSQL
   const lock = await acquireInstanceLock('engine', config.DATA_DIR)
   installLastResort(log)
-  const engine = await startEngine(config, { log })
+  const engine = await startEngine(config, { log, checked })
   lock.setPorts({ api: engine.ports.api, terminal: engine.ports.terminal, relay: engine.ports.relay })
   let signalled = false
   const shutdown = (signal: string) => {
