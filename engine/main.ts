@@ -11,14 +11,15 @@ import { PortInUse } from './front/uws.js'
 import { parseCli } from './ops/cli.js'
 import { banner } from './ops/banner.js'
 import { preflight } from './ops/preflight.js'
+import { DatabaseUnreachable } from './store/unreachable.js'
 
 const USAGE = `Usage: node dist/engine/main.js   (or: make run)
 
 Starts the RFQ engine: the API, the options terminal and the relay (WebSocket and REST), on an embedded
 PostgreSQL under DATA_DIR unless DATABASE_URL is set. Configuration is read from the environment only;
 every variable, its default and its meaning is in the README's Configuration table. A bad value stops the
-start with one line naming it (exit 2); another engine on the same DATA_DIR, or a port in use, is one line
-and exit 1. Ctrl-C or SIGTERM drains and exits 0.`
+start with one line naming it (exit 2); another engine on the same DATA_DIR, a port in use, or a DATABASE_URL
+that cannot be reached is one line and exit 1. Ctrl-C or SIGTERM drains and exits 0.`
 
 async function main(): Promise<void> {
   parseCli('engine', USAGE, {})
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
 }
 
 main().catch(err => {
-  const known = err instanceof ConfigError || err instanceof AlreadyRunning || err instanceof PortInUse
+  const known = err instanceof ConfigError || err instanceof AlreadyRunning || err instanceof PortInUse || err instanceof DatabaseUnreachable
   console.error(known ? (err as Error).message : `engine failed to start: ${err instanceof Error ? err.message : String(err)}`)
   if (process.env.DEBUG === '1' && err instanceof Error) console.error(err.stack)
   process.exit(err instanceof ConfigError ? 2 : 1)

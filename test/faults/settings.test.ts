@@ -1,7 +1,7 @@
 // Every bad setting is named, by a real `node dist/engine/main.js`: settings valid alone but wrong together or for
 // this machine (two surfaces on one port, a HOST that is not this machine's, the kit's placeholders, a zero or
 // missing contract on a real chain, TOKENS_POLICY=chain with no chain) stop the start with one line per variable,
-// exit 2, before anything is touched.
+// exit 2, before anything is touched; an unreachable DATABASE_URL is one line naming it and what to do, exit 1.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync, mkdtempSync } from 'node:fs'
@@ -59,3 +59,9 @@ test('the kit\'s placeholders and a zero or missing contract off the local chain
     ['TOKENS_POLICY=chain reads unknown tokens on chain: set RPC_URL, or TOKENS_POLICY=list'])
 })
 
+test('an unreachable DATABASE_URL: one line naming it, where it points (no password) and what to do; exit 1', async () => {
+  const r = await refusedStart({ DATA_DIR: freshDir(), DATABASE_URL: 'postgres://rfq:secret@127.0.0.1:1/rfq' })
+  assert.equal(r.code, 1)
+  assert.equal(r.stderr.trim(), 'DATABASE_URL (postgres://rfq@127.0.0.1:1/rfq): connection refused: is PostgreSQL running there, and listening ' +
+    'on TCP at that address and port?; or unset DATABASE_URL to run an embedded PostgreSQL under DATA_DIR')
+})

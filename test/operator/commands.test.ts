@@ -5,7 +5,8 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { repoRoot } from '../../engine/paths.js'
 import { acquireInstanceLock } from '../../engine/ops/instanceLock.js'
@@ -66,17 +67,19 @@ describe('commands explain themselves', () => {
     assert.equal(r.stderr.trim(), 'error NO_SANDBOX: no sandbox running; start one with `make sandbox`')
   })
 
-  test('a second sandbox in the same checkout exits non-zero within seconds with one line naming the first', async () => {
-    const held = await acquireInstanceLock('sandbox', join(repoRoot, '.data/sandbox'))    // stands for the running sandbox
+  test('a second sandbox on the same directory exits non-zero within seconds with one line naming the first', async () => {
+    // a directory of its own, not the checkout's .data/sandbox: a `make sandbox` of this checkout may be running
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-'))
+    const held = await acquireInstanceLock('sandbox', dir)    // stands for the running sandbox
     held.setPorts({ api: 3000, relay: 8080 })
     try {
       const t0 = Date.now()
       // spawned asynchronously: this process holds the lock and must be free to answer the newcomer's question
-      const r = await runAsync('engine/sandbox/main.js', [])
+      const r = await runAsync('engine/sandbox/main.js', ['--dir', dir])
       assert.equal(r.status, 1)
       assert.ok(Date.now() - t0 < 10_000)
-      assert.match(r.stderr.trim(), new RegExp(`^sandbox already running \\(pid ${process.pid}, ports api 3000, relay 8080, data dir .+/\\.data/sandbox\\)$`))
-    } finally { await held.release() }
+      assert.equal(r.stderr.trim(), `sandbox already running (pid ${process.pid}, ports api 3000, relay 8080, data dir ${realpathSync(dir)})`)
+    } finally { await held.release(); rmSync(dir, { recursive: true, force: true }) }
   })
 
   test('the lock file is in sync with package.json (npm ci installs it as is; a fresh build rewrites nothing)', () => {
