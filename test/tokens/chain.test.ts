@@ -20,6 +20,8 @@ let anvil: Anvil
 let proxy: Server
 let rpc: string
 let calls: { method: string; params: unknown[] }[] = []
+/** a rate-limited RPC: a request holding an eth_call answered 429, everything else passed through */
+let failCalls = false
 const w: Record<'listed' | 'fresh' | 'multicall', `0x${string}`> = {} as never
 const EOA = `0x${'7e'.repeat(20)}` as const
 
@@ -35,7 +37,9 @@ before(async () => {
     let body = ''
     for await (const chunk of req) body += chunk
     const parsed = JSON.parse(body) as { method: string; params: unknown[] } | { method: string; params: unknown[] }[]
-    for (const x of Array.isArray(parsed) ? parsed : [parsed]) calls.push({ method: x.method, params: x.params })
+    const list = Array.isArray(parsed) ? parsed : [parsed]
+    for (const x of list) calls.push({ method: x.method, params: x.params })
+    if (failCalls && list.some(x => x.method === 'eth_call')) return res.writeHead(429, { 'content-type': 'text/plain' }).end('Too Many Requests')
     const up = await fetch(anvil.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
     res.writeHead(up.status, { 'content-type': 'application/json' }).end(await up.text())
   })
@@ -132,6 +136,21 @@ for (const multicall of [true, false]) {
     })
   })
 }
+
+test('a rate-limited RPC (eth_call refused, getCode fine) never makes a real token look like no ERC-20: the start serves the list unchecked, a read is 503', async () => {
+  failCalls = true
+  try {
+    const t = await startTestEngine({ RPC_URL: rpc, TOKENS_POLICY: 'chain', TOKENS_FILE: list([w.listed, 'LST', 6]),
+      AGENT_REGISTRATION_PER_HOUR: '1000', AGENT_REGISTRATION_PER_DAY: '1000' })
+    try {
+      const taker = await newAgent(t.api, ['taker'])
+      const r = await post(t.api, '/api/v1/agent/rfqs', { tokenIn: w.fresh, tokenOut: 'LST', amountIn: '1' }, taker.headers)
+      assert.deepEqual([r.status, r.body.code], [503, 'CHAIN_UNAVAILABLE'], JSON.stringify(r.body))
+      const [n] = await t.db.sql`select count(*)::int as n from tokens where address = ${w.fresh}`
+      assert.equal(n.n, 0)
+    } finally { await t.stop() }
+  } finally { failCalls = false }
+})
 
 test('TOKENS_POLICY=list (the default): an address not in the list is refused with the spec\'s text, and the chain is not asked', async () => {
   const t = await startTestEngine({ RPC_URL: rpc, TOKENS_FILE: list([w.listed, 'LST', 6]), AGENT_REGISTRATION_PER_HOUR: '1000', AGENT_REGISTRATION_PER_DAY: '1000' })
