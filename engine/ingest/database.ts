@@ -9,7 +9,8 @@ import { connectionFailure, openDatabase, type Database } from '../store/open.js
 import { runningEmbeddedUrl } from '../store/embedded.js'
 import { databaseUnreachable, DatabaseUnreachable } from '../store/unreachable.js'
 
-export async function openIngestDatabase({ url, dataDir, log }: { url?: string; dataDir: string; log: Logger }): Promise<Database> {
+export async function openIngestDatabase({ url, dataDir, log }: { url?: string; dataDir: string; log: Logger }):
+  Promise<Database> {
   const running = url ? undefined : runningEmbeddedUrl(dataDir)
   if (!url && running === undefined) return openDatabase({ dataDir, log, max: 4 })
   const target = url ?? running!

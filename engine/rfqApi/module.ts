@@ -23,18 +23,21 @@ import { fillHandler } from './fill.js'
 import type { RfqService } from '../rfq/service.js'
 import { submitQuoteHandler } from './quotes.js'
 
-export async function rfqApiModule(ctx: EngineContext, { book, index, rfqs, tokenList }: { book: RfqDirectory; index: LiveIndex; rfqs: RfqService; tokenList: TokenList }):
+export async function rfqApiModule(ctx: EngineContext,
+  { book, index, rfqs, tokenList }: { book: RfqDirectory; index: LiveIndex; rfqs: RfqService; tokenList: TokenList }):
   Promise<{ tokens: TokenRegistry }> {
   const { surfaces: { api }, sql, config } = ctx
   const chain = config.TOKENS_POLICY === 'chain' && config.RPC_URL
-    ? createChainResolver({ sql, client: createChainClient(config.RPC_URL), chainId: config.CHAIN_ID, multicallAddress: config.MULTICALL_ADDRESS })
+    ? createChainResolver({ sql, client: createChainClient(config.RPC_URL), chainId: config.CHAIN_ID,
+      multicallAddress: config.MULTICALL_ADDRESS })
     : undefined
   const tokens = await createTokenRegistry(sql, tokenList, { chain })
   const auth = createAgentAuth(sql, { perMinute: config.AGENT_RATE_PER_MIN, perHour: config.AGENT_RATE_PER_HOUR, failuresPerMinute: config.AUTH_FAILURES_PER_MIN }, ctx.limits)
   const registrations = agentRoutes(ctx, auth)
   const deps = { sql, book, tokens, auth, rfqs }
 
-  api.get('/api/v1/tokens', async () => ok({ chainId: tokens.chainId, list: { name: tokenList.name, version: tokenList.version }, tokens: await tokens.list() }))
+  const list = { name: tokenList.name, version: tokenList.version }
+  api.get('/api/v1/tokens', async () => ok({ chainId: tokens.chainId, list, tokens: await tokens.list() }))
 
   api.get('/api/v1/rfqs', listHandler({ ...deps, openPages: new OpenPageCache(() => index.seq) }))
   api.get('/api/v1/rfqs/:id', detailHandler(deps))

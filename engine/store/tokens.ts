@@ -15,7 +15,7 @@ export interface Token {
   source?: TokenSource
 }
 
-/** Inserts or updates one token read on chain (the sandbox, the pool scanner, TOKENS_POLICY=chain); a list row is left as it is. */
+/** Inserts or updates one token read on chain (the sandbox, the pool scanner, TOKENS_POLICY=chain); never a list row. */
 export async function upsertToken(sql: Tx, t: Token): Promise<void> {
   await sql`
     insert into tokens (chain_id, address, symbol, decimals, name, source)
@@ -56,7 +56,9 @@ export async function listTokens(sql: Tx, chainId: number): Promise<Token[]> {
 }
 
 export async function tokenByAddress(sql: Tx, chainId: number, address: string): Promise<Token | undefined> {
-  const [r] = await sql`select chain_id, address, symbol, decimals, name, source from tokens where chain_id = ${chainId} and address = ${address.toLowerCase()}`
+  const [r] = await sql`
+    select chain_id, address, symbol, decimals, name, source from tokens
+    where chain_id = ${chainId} and address = ${address.toLowerCase()}`
   return r ? toToken(r) : undefined
 }
 
@@ -78,6 +80,6 @@ export async function tokensBySymbol(sql: Tx, chainId: number, symbol: string): 
 }
 
 function toToken(r: Record<string, unknown>): Token {
-  return { chainId: r.chain_id as number, address: r.address as `0x${string}`, symbol: r.symbol as string, decimals: r.decimals as number,
-    name: (r.name as string | null) ?? null, source: r.source as TokenSource }
+  return { chainId: r.chain_id as number, address: r.address as `0x${string}`, symbol: r.symbol as string,
+    decimals: r.decimals as number, name: (r.name as string | null) ?? null, source: r.source as TokenSource }
 }

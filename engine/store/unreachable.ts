@@ -19,7 +19,8 @@ export function databaseUnreachable(url: string, e: unknown): DatabaseUnreachabl
       default: return (err.message ?? String(e)).split('\n')[0]
     }
   })()
-  return new DatabaseUnreachable(`DATABASE_URL (${at}): ${why}; or unset DATABASE_URL to run an embedded PostgreSQL under DATA_DIR`)
+  const otherwise = 'or unset DATABASE_URL to run an embedded PostgreSQL under DATA_DIR'
+  return new DatabaseUnreachable(`DATABASE_URL (${at}): ${why}; ${otherwise}`)
 }
 
 function where(url: string): string {

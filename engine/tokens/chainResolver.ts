@@ -17,7 +17,9 @@ export interface ChainResolver {
   resolve(address: Address): Promise<TokenOutcome>
 }
 
-export function createChainResolver(d: { sql: Sql; client: PublicClient; chainId: number; multicallAddress?: Address }): ChainResolver {
+export interface ChainResolverDeps { sql: Sql; client: PublicClient; chainId: number; multicallAddress?: Address }
+
+export function createChainResolver(d: ChainResolverDeps): ChainResolver {
   const inFlight = new Map<Address, Promise<TokenOutcome>>()
   const refused = new Map<Address, { reason: string; at: number }>()
 
@@ -27,7 +29,8 @@ export function createChainResolver(d: { sql: Sql; client: PublicClient; chainId
       r = (await readTokens(d.client, [address], { multicallAddress: d.multicallAddress })).reads.get(address)!
     } catch (e) {
       const err = e as { shortMessage?: string; message?: string }
-      return { ok: false, code: 'CHAIN_UNAVAILABLE', reason: `The chain did not answer (RPC_URL): ${(err.shortMessage ?? err.message ?? String(e)).split('\n')[0]}` }
+      const why = (err.shortMessage ?? err.message ?? String(e)).split('\n')[0]
+      return { ok: false, code: 'CHAIN_UNAVAILABLE', reason: `The chain did not answer (RPC_URL): ${why}` }
     }
     if (!r.ok) {
       if (refused.size >= REFUSED_MAX) refused.delete(refused.keys().next().value!)
@@ -42,7 +45,9 @@ export function createChainResolver(d: { sql: Sql; client: PublicClient; chainId
   return {
     resolve(address) {
       const no = refused.get(address)
-      if (no && Date.now() - no.at < REFUSED_MS) return Promise.resolve({ ok: false, code: 'TOKEN_NOT_ERC20', given: address, reason: no.reason })
+      if (no && Date.now() - no.at < REFUSED_MS) {
+        return Promise.resolve({ ok: false, code: 'TOKEN_NOT_ERC20', given: address, reason: no.reason })
+      }
       let p = inFlight.get(address)
       if (!p) {
         p = read(address).finally(() => inFlight.delete(address))

@@ -16,11 +16,15 @@ export function labels(tokens: readonly Labelled[]): Map<string, string> {
     const listed = group.filter(t => t.source === 'list')
     const named = listed.length === 1 ? listed[0] : listed.length === 0 && group.length === 1 ? group[0] : undefined
     for (const t of group) {
-      out.set(t.address, t === named && t.symbol ? t.symbol : `${t.symbol ? `${t.symbol} ` : ''}(${t.address.slice(0, 6)}…${t.address.slice(-4)})`)
+      out.set(t.address, t === named && t.symbol ? t.symbol : withAddress(t, `${t.address.slice(0, 6)}…${t.address.slice(-4)}`))
     }
   }
   const seen = new Map<string, number>()
   for (const l of out.values()) seen.set(l, (seen.get(l) ?? 0) + 1)
-  for (const t of tokens) if (seen.get(out.get(t.address)!)! > 1) out.set(t.address, `${t.symbol ? `${t.symbol} ` : ''}(${t.address})`)
+  for (const t of tokens) if (seen.get(out.get(t.address)!)! > 1) out.set(t.address, withAddress(t, t.address))
   return out
+}
+
+function withAddress(t: Labelled, address: string): string {
+  return `${t.symbol ? `${t.symbol} ` : ''}(${address})`
 }

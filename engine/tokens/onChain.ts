@@ -31,7 +31,8 @@ export async function readTokens(client: PublicClient, addresses: readonly Addre
   Promise<{ block: bigint; reads: Map<Address, TokenRead> }> {
   const blockNumber = await client.getBlockNumber({ cacheTime: 0 })
   const read = (calls: Call[]) => readAt(client, calls, blockNumber, opts.multicallAddress)
-  const results = await read(addresses.flatMap(address => (['symbol', 'decimals', 'totalSupply'] as const).map(functionName => ({ address, abi: erc20, functionName }))))
+  const fns = ['symbol', 'decimals', 'totalSupply'] as const
+  const results = await read(addresses.flatMap(address => fns.map(functionName => ({ address, abi: erc20, functionName }))))
   const reads = new Map<Address, TokenRead>()
   for (const [k, address] of addresses.entries()) {
     const [sym, dec, supply] = [results[3 * k]!, results[3 * k + 1]!, results[3 * k + 2]!]

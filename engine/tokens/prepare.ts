@@ -16,6 +16,7 @@ export async function prepareTokenList(config: Config, log: Logger): Promise<Tok
     const client = createChainClient(config.RPC_URL, { timeoutMs: CHECK_TIMEOUT_MS })
     await checkListOnChain(list, client, { multicallAddress: config.MULTICALL_ADDRESS, log })
   }
-  log.info({ list: list.source, name: list.name, version: list.version, chainId: list.chainId, tokens: list.tokens.length }, 'token list loaded')
+  const { source, name, version, chainId } = list
+  log.info({ list: source, name, version, chainId, tokens: list.tokens.length }, 'token list loaded')
   return list
 }

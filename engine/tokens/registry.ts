@@ -14,7 +14,11 @@ import type { TokenOutcome } from './outcomes.js'
 import { labels } from './labels.js'
 
 export interface TokenView { address: string; symbol: string | null; decimals: number | null }
-export interface ListedView { address: string; symbol: string; decimals: number; name: string | null; source: 'list' | 'chain'; label: string }
+export interface ListedView {
+  address: string; symbol: string; decimals: number; name: string | null; source: 'list' | 'chain'
+  /** what to show: no two tokens of a listing share one (engine/tokens/labels.ts) */
+  label: string
+}
 
 /** how long a cached token is trusted before an upsert elsewhere may have changed it */
 const CACHE_MS = 30_000
@@ -31,7 +35,8 @@ export interface TokenRegistry {
   list(): Promise<ListedView[]>
 }
 
-export async function createTokenRegistry(sql: Sql, list: TokenList, opts: { chain?: ChainResolver } = {}): Promise<TokenRegistry> {
+export async function createTokenRegistry(sql: Sql, list: TokenList, opts: { chain?: ChainResolver } = {}):
+  Promise<TokenRegistry> {
   const chainId = list.chainId
   await syncListTokens(sql, chainId, list.tokens.map(t => ({ chainId, ...t, source: 'list' as const })))
   const cache = new Map<string, { token: Token; at: number }>()
@@ -42,7 +47,8 @@ export async function createTokenRegistry(sql: Sql, list: TokenList, opts: { cha
     return c && Date.now() - c.at < CACHE_MS ? c.token : undefined
   }
   let refreshing: Promise<void> | undefined
-  const view = (address: string, t: Token | undefined): TokenView => ({ address, symbol: t?.symbol ?? null, decimals: t?.decimals ?? null })
+  const view = (address: string, t: Token | undefined): TokenView =>
+    ({ address, symbol: t?.symbol ?? null, decimals: t?.decimals ?? null })
   const found = (token: Token): TokenOutcome => { remember(token); return { ok: true, token } }
 
   return {
@@ -57,7 +63,8 @@ export async function createTokenRegistry(sql: Sql, list: TokenList, opts: { cha
         const r = await opts.chain.resolve(address)
         return r.ok ? found(r.token) : r
       }
-      if (!s || s.length > 32 || hasControlChars(s)) return { ok: false, code: 'TOKEN_UNKNOWN', given: input }   // never reaches SQL
+      // not a symbol: never reaches SQL
+      if (!s || s.length > 32 || hasControlChars(s)) return { ok: false, code: 'TOKEN_UNKNOWN', given: input }
       const all = await tokensBySymbol(sql, chainId, s)
       const listed = all.filter(t => t.source === 'list')
       const deciding = listed.length ? listed : all
@@ -92,8 +99,8 @@ export async function createTokenRegistry(sql: Sql, list: TokenList, opts: { cha
     async list() {
       const tokens = await listTokens(sql, chainId)
       const named = labels(tokens)
-      return tokens.map(t => ({ address: t.address, symbol: t.symbol, decimals: t.decimals, name: t.name ?? null, source: t.source ?? 'chain',
-        label: named.get(t.address)! }))
+      return tokens.map(t => ({ address: t.address, symbol: t.symbol, decimals: t.decimals, name: t.name ?? null,
+        source: t.source ?? 'chain', label: named.get(t.address)! }))
     },
   }
 }

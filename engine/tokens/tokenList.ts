@@ -53,7 +53,7 @@ export function readTokenList(file: string, chainId: number, source: string): To
   }
   const errors = validate(doc)
   if (errors.length) throw new TokenListError(`${source}: not a valid token list: ${describe(doc, errors)}`)
-  const list = doc as { name: string; version: { major: number; minor: number; patch: number }; tokens: Record<string, unknown>[] }
+  const list = doc as { name: string; version: Record<'major' | 'minor' | 'patch', number>; tokens: Record<string, unknown>[] }
   const tokens: ListedToken[] = []
   const seen = new Map<string, number>()
   list.tokens.forEach((t, entry) => {
@@ -80,7 +80,7 @@ function describe(doc: unknown, errors: ErrorObject[]): string {
   // an anyOf (symbol, name: empty or a pattern) fails with one error per branch: the pattern says the rule
   const e = errors.find(x => x.instancePath === first.instancePath && x.keyword === 'pattern') ?? first
   const m = /^\/tokens\/(\d+)(\/.*)?$/.exec(e.instancePath)
-  const extra = e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : ''
+  const extra = e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: unknown }).additionalProperty)})` : ''
   if (!m) return `${e.instancePath || 'the document'} ${e.message}${extra}`
   const token = ((doc as { tokens: Record<string, unknown>[] }).tokens[Number(m[1])] ?? {})
   const field = m[2] ? `${m[2].slice(1)} ${JSON.stringify(valueAt(token, m[2]))} ` : ''

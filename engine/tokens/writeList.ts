@@ -5,7 +5,8 @@ import { getAddress } from 'viem'
 
 export interface ListEntry { address: string; symbol: string; name: string; decimals: number }
 
-export function writeTokenList(file: string, { name, chainId, tokens }: { name: string; chainId: number; tokens: ListEntry[] }): void {
+export function writeTokenList(file: string, list: { name: string; chainId: number; tokens: ListEntry[] }): void {
+  const { name, chainId, tokens } = list
   writeFileSync(file, JSON.stringify({
     name, timestamp: new Date().toISOString(), version: { major: 1, minor: 0, patch: 0 },
     tokens: tokens.map(t => ({ chainId, address: getAddress(t.address), symbol: t.symbol, name: t.name, decimals: t.decimals })),
