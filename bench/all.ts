@@ -6,6 +6,11 @@ import { repoRoot } from '../engine/paths.js'
 
 const benches = ['http', 'sig', 'route', 'follow', 'relay', 'rest', 'polls', 'league', 'options', 'cluster']
 const { positionals: only } = parseCli('all.js', `Usage: node dist/bench/all.js [bench ...]   (or: make bench)\n\nRuns every bench (${benches.join(', ')}) in turn, each in its own process, or only those named.`, {}, { positionals: true })
+const unknown = only.filter(b => !benches.includes(b))
+if (unknown.length) {
+  console.error(`all.js: no bench named ${unknown.join(', ')}: the benches are ${benches.join(', ')} (see all.js --help)`)
+  process.exit(2)
+}
 let failed = 0
 for (const name of benches.filter(b => !only.length || only.includes(b))) {
   console.log(`\n=== bench/${name}.ts ===`)

@@ -19,6 +19,7 @@ import { mountModules } from './modules.js'
 import { uncaughtErrors } from './ops/lastResort.js'
 import { terminalAuthorizer } from './options/auth.js'
 import { consoleRoutes } from './console/routes.js'
+import { preflight, type Preflight } from './ops/preflight.js'
 
 export interface Engine {
   ports: { api: number; terminal: number; relay: number }
@@ -31,10 +32,13 @@ export interface Engine {
 
 export interface StartOptions {
   log?: Logger
+  /** the checks main.ts ran before taking the data directory's lock; absent, they run here */
+  checked?: Preflight
 }
 
 export async function startEngine(config: Config, opts: StartOptions = {}): Promise<Engine> {
   const log = opts.log ?? createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT)
+  const { tokenList } = opts.checked ?? await preflight(config, log)   // bad settings and lists stop the start before any side effect
   const metrics = createMetrics()
   const db = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, log })
   const pool = createWorkerPool(config.POOL_THREADS, config.POOL_TASKS_PER_THREAD)
@@ -55,7 +59,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
 
   let modules: Engine['modules']
   try {
-    modules = await mountModules(ctx)
+    modules = await mountModules(ctx, { tokenList })
   } catch (e) {
     await pool.close(); await db.close()
     throw e

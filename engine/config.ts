@@ -73,6 +73,8 @@ export const configSchema = z.object({
   SSE_HEARTBEAT_MS: positiveInt.default(15000),
   BADGE_CACHE_MS: positiveInt.default(600000),
   TOKENS_FILE: z.string().min(1).optional(),
+  /** list: only the token list's tokens (and those the pool scanner read); chain: an unknown address is read on chain (needs RPC_URL) */
+  TOKENS_POLICY: z.enum(['list', 'chain']).default('list'),
   // Relay (engine/relay): cancel auth defaults to open on CHAIN_ID 31337, signature elsewhere
   RELAY_CANCEL_AUTH: z.enum(['open', 'signature']).optional(),
   RELAY_PING_INTERVAL_MS: positiveInt.default(30_000),

@@ -10,23 +10,26 @@ import { installLastResort } from './ops/lastResort.js'
 import { PortInUse } from './front/uws.js'
 import { parseCli } from './ops/cli.js'
 import { banner } from './ops/banner.js'
+import { preflight } from './ops/preflight.js'
+import { DatabaseUnreachable } from './store/unreachable.js'
 
 const USAGE = `Usage: node dist/engine/main.js   (or: make run)
 
 Starts the RFQ engine: the API, the options terminal and the relay (WebSocket and REST), on an embedded
 PostgreSQL under DATA_DIR unless DATABASE_URL is set. Configuration is read from the environment only;
 every variable, its default and its meaning is in the README's Configuration table. A bad value stops the
-start with one line naming it (exit 2); another engine on the same DATA_DIR, or a port in use, is one line
-and exit 1. Ctrl-C or SIGTERM drains and exits 0.`
+start with one line naming it (exit 2); another engine on the same DATA_DIR, a port in use, or a DATABASE_URL
+that cannot be reached is one line and exit 1. Ctrl-C or SIGTERM drains and exits 0.`
 
 async function main(): Promise<void> {
   parseCli('engine', USAGE, {})
   const config = loadConfig()
   const log = createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT)
+  const checked = await preflight(config, log)                     // bad settings and token lists: before anything is touched
   // before anything touches the data directory: a second engine must not stop the first one's PostgreSQL
   const lock = await acquireInstanceLock('engine', config.DATA_DIR)
   installLastResort(log)
-  const engine = await startEngine(config, { log })
+  const engine = await startEngine(config, { log, checked })
   lock.setPorts({ api: engine.ports.api, terminal: engine.ports.terminal, relay: engine.ports.relay })
   let signalled = false
   const shutdown = (signal: string) => {
@@ -44,7 +47,7 @@ async function main(): Promise<void> {
 }
 
 main().catch(err => {
-  const known = err instanceof ConfigError || err instanceof AlreadyRunning || err instanceof PortInUse
+  const known = err instanceof ConfigError || err instanceof AlreadyRunning || err instanceof PortInUse || err instanceof DatabaseUnreachable
   console.error(known ? (err as Error).message : `engine failed to start: ${err instanceof Error ? err.message : String(err)}`)
   if (process.env.DEBUG === '1' && err instanceof Error) console.error(err.stack)
   process.exit(err instanceof ConfigError ? 2 : 1)

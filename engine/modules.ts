@@ -12,8 +12,9 @@ import { optionsModule } from './options/module.js'
 import { storeServerBaselines } from './sor/baselineOnCreate.js'
 import { createFillVerifier } from './chain/verifyFill.js'
 import { createChainClient } from './chain/client.js'
+import type { TokenList } from './tokens/tokenList.js'
 
-export async function mountModules(ctx: EngineContext) {
+export async function mountModules(ctx: EngineContext, { tokenList }: { tokenList: TokenList }) {
   const { RPC_URL, SPOT_RFQ_ADDRESS, FILL_VERIFY } = ctx.config
   const verifyFill = FILL_VERIFY === 'chain' && RPC_URL && SPOT_RFQ_ADDRESS ? createFillVerifier(createChainClient(RPC_URL), SPOT_RFQ_ADDRESS) : undefined
   if (verifyFill) ctx.log.info({ spotRfq: SPOT_RFQ_ADDRESS }, 'fills are verified on chain')
@@ -24,7 +25,7 @@ export async function mountModules(ctx: EngineContext) {
   fillsModule(ctx, { events: book.events, verifyFill })
   baselineModule(ctx)
   leagueRoutes(ctx)
-  const { tokens } = await rfqApiModule(ctx, { book, index, rfqs })
+  const { tokens } = await rfqApiModule(ctx, { book, index, rfqs, tokenList })
   const { routeFinder } = await sorModule(ctx, { tokens })
   const baselines = storeServerBaselines({ events: book.events, routeFinder, sql: ctx.sql, log: ctx.log })
   ctx.onShutdown(async () => { baselines.stop(); await baselines.settled() })

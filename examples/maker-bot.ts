@@ -1,6 +1,7 @@
 // A maker bot: quotes every RFQ it sees at a fixed price less a spread. `node dist/examples/maker-bot.js --help`.
 // It outlives a relay restart (the SDK reconnects and restores its subscriptions) and logs both edges.
 import { pathToFileURL } from 'node:url'
+import { privateKeyToAccount } from 'viem/accounts'
 import { parseCli } from '../engine/ops/cli.js'
 import { MakerClient } from '../sdk/maker.js'
 import type { Hex, SubmitResult } from '../sdk/types.js'
@@ -44,10 +45,22 @@ async function main(): Promise<void> {
   })
   const key = (a.key ?? process.env.MAKER_PRIVATE_KEY) as Hex | undefined
   if (!key) { console.error('maker-bot: a maker key is required: --key 0x... or MAKER_PRIVATE_KEY (see --help)'); process.exit(2) }
+  // a bad key is the caller's, said before any connection (it used to surface as a relay failure); never echoed
+  const from = a.key ? '--key' : 'MAKER_PRIVATE_KEY'
+  if (!/^0x[0-9a-fA-F]{64}$/.test(key)) { console.error(`maker-bot: ${from} is not a private key: 0x and 64 hex digits (see --help)`); process.exit(2) }
+  try { privateKeyToAccount(key) } catch { console.error(`maker-bot: ${from} is not a valid secp256k1 private key (zero, or not below the curve order)`); process.exit(2) }
+  const count = (v: string | undefined, name: string) => {
+    if (v === undefined) return undefined
+    if (!/^\d+$/.test(v)) { console.error(`maker-bot: ${name} must be a whole number, not ${JSON.stringify(v)}`); process.exit(2) }
+    return Number(v)
+  }
   const big = (v: string | undefined, d: string) => { try { return BigInt(v ?? d) } catch { console.error(`maker-bot: not an integer: ${v}`); process.exit(2) } }
   const rule = { num: big(a['price-num'] ?? process.env.PRICE_NUM, '1'), den: big(a['price-den'] ?? process.env.PRICE_DEN, '1'), spreadBps: big(a['spread-bps'] ?? process.env.SPREAD_BPS, '5') }
-  const reconnect = { initialDelayMs: Number(a['reconnect-initial-ms'] ?? 1000), ...(a['max-reconnects'] ? { maxAttempts: Number(a['max-reconnects']) } : {}) }
+  const maxAttempts = count(a['max-reconnects'], '--max-reconnects')
+  const reconnect = { initialDelayMs: count(a['reconnect-initial-ms'], '--reconnect-initial-ms') ?? 1000, ...(maxAttempts !== undefined ? { maxAttempts } : {}) }
   const url = a.relay ?? process.env.RELAY_URL ?? 'ws://127.0.0.1:8080'
+  const bad = url.split(',').map(u => u.trim()).find(u => !/^wss?:\/\/[^\s/]+/.test(u))
+  if (bad !== undefined) { console.error(`maker-bot: --relay must be ws:// or wss:// URLs, not ${JSON.stringify(bad)}`); process.exit(2) }
   const bot = await startMakerBot({
     url, privateKey: key, rule, reconnect,
     onResult: (rfqId, r) => console.log(rfqId, r.ok ? `quoted ${r.broadcast.quote.amountOut}` : `refused: ${r.message}`),

@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { basename, join } from 'node:path'
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib'
 import { repoRoot } from '../paths.js'
+import { parseCli } from '../ops/cli.js'
 
 export interface ConsoleManifest {
   /** the hashed asset names index.html refers to */
@@ -53,6 +54,10 @@ export async function buildConsole(outDir = join(repoRoot, 'dist/web')): Promise
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  parseCli('build.js', `Usage: node dist/engine/console/build.js   (make build runs it)
+
+Bundles the web console from web/ into dist/web/ (esbuild), with gzip and brotli copies and manifest.json.
+Takes no options.`, {})
   const m = await buildConsole()
   const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`
   console.log(`console: dist/web/ first load ${kb(m.firstLoad.raw)} (${kb(m.firstLoad.gzip)} gzip, ${kb(m.firstLoad.brotli)} brotli)`)

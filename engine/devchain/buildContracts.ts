@@ -6,6 +6,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { compileSolidity, type CompileOptions } from './solc.js'
+import { parseCli } from '../ops/cli.js'
 import { artifactPath, contractSources, type BuiltContract, type ContractArtifact } from '../chain/artifacts.js'
 export { artifactPath, contractSources, type BuiltContract, type ContractArtifact }
 
@@ -32,4 +33,11 @@ function main(): void {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main()
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  parseCli('buildContracts.js', `Usage: node dist/engine/devchain/buildContracts.js
+
+Compiles contracts/ with solc-js (${compileSettings.evmVersion}, ${compileSettings.optimizerRuns} optimizer runs) and rewrites the checked-in
+artifacts under contracts/artifacts/. Takes no options; test/contracts/artifacts.test.ts proves a fresh compile
+still equals them.`, {})
+  main()
+}

@@ -6,6 +6,7 @@ import { createLogger } from '../log.js'
 import { openIngestDatabase } from './database.js'
 import { runIngestion } from './run.js'
 import { parseCli } from '../ops/cli.js'
+import { DatabaseUnreachable } from '../store/unreachable.js'
 
 const USAGE = `Usage: node dist/engine/ingest/main.js   (or: make ingest)
 
@@ -48,7 +49,9 @@ async function main(): Promise<number> {
   }
 }
 
+// one line, as the engine says it (the stack only with DEBUG=1)
 main().then(code => process.exit(code), err => {
-  console.error(err instanceof Error ? err.stack ?? err.message : err)
+  console.error(err instanceof DatabaseUnreachable ? err.message : `ingest failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)
+  if (process.env.DEBUG === '1' && err instanceof Error) console.error(err.stack)
   process.exit(1)
 })

@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { operations } from './document.js'
 import { repoRoot } from '../paths.js'
+import { parseCli } from '../ops/cli.js'
 
 const SURFACES = [
   { surface: 'api', title: 'API (`API_PORT`, default 3000)' },
@@ -31,5 +32,9 @@ function cell(text: string): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  parseCli('endpointsMarkdown.js', `Usage: node dist/engine/openapi/endpointsMarkdown.js   (or: make docs)
+
+Rewrites docs/endpoints.md from the OpenAPI operations in engine/openapi/document.ts. Takes no options;
+test/docs/truth.test.ts fails when the file and the route tables disagree.`, {})
   writeFileSync(join(repoRoot, 'docs/endpoints.md'), endpointsMarkdown())
 }

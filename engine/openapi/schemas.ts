@@ -14,6 +14,8 @@ const nullable = (s: object) => ({ oneOf: [s, { type: 'null' }] })
 export const schemas = {
   Error: { ...obj({ error: str }), additionalProperties: true, description: 'Some errors add debug fields (expected, recovered, activeCount, status, code)' },
   Token: obj({ address, symbol: nullable(str), decimals: nullable(int) }),
+  RegistryToken: obj({ address, symbol: str, decimals: int, name: nullable(str), source: { enum: ['list', 'chain'] },
+    label: { type: 'string', description: 'what to show: no two tokens share one; the bare symbol exactly when the symbol resolves to this token' } }),
   RfqStatus: { type: 'string', enum: ['OPEN', 'QUOTED', 'FILLED', 'CANCELLED', 'EXPIRED'] },
   RfqEndedBy: { oneOf: [{ type: 'string', enum: ['taker', 'expiry', 'engine'] }, { type: 'null' }],
     description: 'who ended it: its taker (cancel, fill), its own expiry, or the engine (an actor failure, or an expiry '

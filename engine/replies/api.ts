@@ -9,6 +9,7 @@ import { RegisterErrors } from '../agents/register.js'
 import { describe, type SorRefusal } from '../sor/errors.js'
 import { HttpError } from '../front/errors.js'
 import { SIGNATURE_WINDOW_SECS } from '../agents/message.js'
+import type { TokenRefusal } from '../tokens/outcomes.js'
 
 type RegisterRefusal = Extract<RegisterOutcome, { ok: false }>
 export type ApiRefusal = Refusal | SorRefusal | RegisterRefusal
@@ -64,6 +65,17 @@ export function apiReply(r: ApiRefusal, action: Action = 'record'): HttpError {
     case 'SIGNATURE_REPLAYED': return reply(409, RegisterErrors.replayed)
     case 'MAX_AGENTS': return reply(409, RegisterErrors.maxAgents)
     case 'AGENT_WALLET_TAKEN': return reply(409, RegisterErrors.walletTaken)
+  }
+}
+
+/** A token the RFQ API could not take, named by its field (the spec's text for one not in the registry). */
+export function tokenReply(r: TokenRefusal, side: 'tokenIn' | 'tokenOut', chainId: number): HttpError {
+  switch (r.code) {
+    case 'TOKEN_UNKNOWN': return new HttpError(400, `Unknown ${side}: ${r.given}. Use address or symbol.`, { code: r.code })
+    case 'TOKEN_AMBIGUOUS': return new HttpError(400, `${side} ${r.given} names ${r.candidates.length} tokens on chain ${chainId} ` +
+      `(${r.candidates.join(', ')}). Use the address.`, { code: r.code, candidates: r.candidates })
+    case 'TOKEN_NOT_ERC20': return new HttpError(400, `${side} ${r.given} is not an ERC-20 token: ${r.reason}`, { code: r.code })
+    case 'CHAIN_UNAVAILABLE': return new HttpError(503, r.reason, { code: r.code }, { 'retry-after': '5' })
   }
 }
 

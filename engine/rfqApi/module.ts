@@ -8,6 +8,9 @@ import { ok } from '../front/request.js'
 import { createAgentAuth, guarded } from '../agents/auth.js'
 import { agentRoutes } from '../agents/routes.js'
 import { createTokenRegistry, type TokenRegistry } from '../tokens/registry.js'
+import { createChainResolver } from '../tokens/chainResolver.js'
+import type { TokenList } from '../tokens/tokenList.js'
+import { createChainClient } from '../chain/client.js'
 import { feedRoutes } from '../feed/sse.js'
 import { profileRoutes } from '../profile/routes.js'
 import { openapiRoutes } from '../openapi/routes.js'
@@ -19,14 +22,21 @@ import { fillHandler } from './fill.js'
 import type { RfqService } from '../rfq/service.js'
 import { submitQuoteHandler } from './quotes.js'
 
-export async function rfqApiModule(ctx: EngineContext, { book, index, rfqs }: { book: RfqDirectory; index: LiveIndex; rfqs: RfqService }): Promise<{ tokens: TokenRegistry }> {
+export async function rfqApiModule(ctx: EngineContext,
+  { book, index, rfqs, tokenList }: { book: RfqDirectory; index: LiveIndex; rfqs: RfqService; tokenList: TokenList }):
+  Promise<{ tokens: TokenRegistry }> {
   const { surfaces: { api }, sql, config } = ctx
-  const tokens = await createTokenRegistry(sql, config.CHAIN_ID, { file: config.TOKENS_FILE })
+  const chain = config.TOKENS_POLICY === 'chain' && config.RPC_URL
+    ? createChainResolver({ sql, client: createChainClient(config.RPC_URL), chainId: config.CHAIN_ID,
+      multicallAddress: config.MULTICALL_ADDRESS })
+    : undefined
+  const tokens = await createTokenRegistry(sql, tokenList, { chain })
   const auth = createAgentAuth(sql, { perMinute: config.AGENT_RATE_PER_MIN, perHour: config.AGENT_RATE_PER_HOUR, failuresPerMinute: config.AUTH_FAILURES_PER_MIN }, ctx.limits, ctx.databaseUp)
   const registrations = agentRoutes(ctx, auth)
   const deps = { sql, book, tokens, auth, rfqs }
 
-  api.get('/api/v1/tokens', async () => ok({ chainId: tokens.chainId, tokens: (await tokens.list()).map(t => ({ address: t.address, symbol: t.symbol, decimals: t.decimals })) }))
+  const list = { name: tokenList.name, version: tokenList.version }
+  api.get('/api/v1/tokens', async () => ok({ chainId: tokens.chainId, list, tokens: await tokens.list() }))
 
   api.get('/api/v1/rfqs', listHandler({ ...deps, openPages: new OpenPageCache(() => index.publicSeq) }))
   api.get('/api/v1/rfqs/:id', detailHandler(deps))

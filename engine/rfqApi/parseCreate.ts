@@ -4,6 +4,7 @@ import type { Address, RfqKind, Visibility } from '../../actors/rfqTypes.js'
 import type { TokenRegistry } from '../tokens/registry.js'
 import type { Token } from '../store/tokens.js'
 import { Errors } from '../front/errors.js'
+import { tokenReply } from '../replies/api.js'
 import { isAddress, parseU256 } from '../../workers/values/index.js'
 
 export const TTL = { default: 30, min: 10, max: 300 } as const
@@ -13,7 +14,6 @@ export const CreateErrors = {
   bigint: 'amountIn/amountOut must be valid BigInt strings',
   amountInRequired: 'amountIn is required for EXACT_IN',
   amountOutRequired: 'amountOut is required for EXACT_OUT',
-  unknownToken: (side: 'tokenIn' | 'tokenOut', x: string) => `Unknown ${side}: ${x}. Use address or symbol.`,
 } as const
 
 export interface CreateRequest {
@@ -65,9 +65,9 @@ export async function parseCreate(body: unknown, tokens: TokenRegistry): Promise
 
 async function token(x: unknown, side: 'tokenIn' | 'tokenOut', tokens: TokenRegistry): Promise<Token> {
   if (typeof x !== 'string' || !x.trim()) throw Errors.badRequest(`${side} is required (address or symbol)`)
-  const t = await tokens.resolve(x)
-  if (!t) throw Errors.badRequest(CreateErrors.unknownToken(side, x))
-  return t
+  const r = await tokens.resolve(x)
+  if (!r.ok) throw tokenReply(r, side, tokens.chainId)
+  return r.token
 }
 
 /** undefined when absent; throws the spec's text when present but not a uint256 decimal string. */

@@ -8,9 +8,9 @@ import type { Logger } from 'pino'
 import { startAnvil, type Anvil } from '../devchain/anvil.js'
 import { loadConfig } from '../config.js'
 import { startEngine, type Engine } from '../app.js'
-import { upsertToken } from '../store/tokens.js'
+import { writeTokenList } from '../tokens/writeList.js'
 import type { MakerClient } from '../../sdk/maker.js'
-import { deployVenue, type Venue } from './venue.js'
+import { deployVenue, SANDBOX_TOKENS, type Venue } from './venue.js'
 import { startSandboxMaker } from './maker.js'
 
 export interface Sandbox {
@@ -19,7 +19,7 @@ export interface Sandbox {
   engine: Engine
   urls: { api: string; terminal: string; relay: string; relayWs: string; rpc: string }
   maker: MakerClient
-  files: { addresses: string; protocols: string }
+  files: { addresses: string; protocols: string; tokens: string }
   /** reloads pool state from the chain (the route finder quotes what it last loaded) */
   refreshPools(): Promise<void>
   stop(): Promise<void>
@@ -42,8 +42,11 @@ export async function startSandbox({ dir, rpcPort = 0, env = process.env, log, r
   try {
     log.info({ rpc: anvil.rpcUrl }, 'anvil started; deploying the venue')
     const venue = await deployVenue(anvil.rpcUrl, { log: m => log.info(m) })
-    const files = { addresses: join(dir, 'addresses.json'), protocols: join(dir, 'protocols.json') }
+    const files = { addresses: join(dir, 'addresses.json'), protocols: join(dir, 'protocols.json'), tokens: join(dir, 'tokens.tokenlist.json') }
     writeFileSync(files.addresses, JSON.stringify(venue, null, 2))
+    // the venue's own tokens are the registry's list: one entry per symbol, each with pools on this chain
+    writeTokenList(files.tokens, { name: 'RFQ engine sandbox', chainId: 31337,
+      tokens: SANDBOX_TOKENS.map(t => ({ address: venue.tokens[t.symbol]!.address, symbol: t.symbol, name: t.name, decimals: t.decimals })) })
     writeFileSync(files.protocols, JSON.stringify([
       { slug: 'uniswap-v2', name: 'Uniswap V2', poolType: 'v2', factoryAddress: venue.uniswapV2.factory },
       { slug: 'uniswap-v3', name: 'Uniswap V3', poolType: 'v3', factoryAddress: venue.uniswapV3.factory },
@@ -52,10 +55,9 @@ export async function startSandbox({ dir, rpcPort = 0, env = process.env, log, r
 
     const config = loadConfig({
       ...env,
-      CHAIN_ID: '31337', RPC_URL: anvil.rpcUrl, SPOT_RFQ_ADDRESS: venue.spotRfq, SOR_PROTOCOLS_FILE: files.protocols,
+      CHAIN_ID: '31337', RPC_URL: anvil.rpcUrl, SPOT_RFQ_ADDRESS: venue.spotRfq, SOR_PROTOCOLS_FILE: files.protocols, TOKENS_FILE: files.tokens,
     })
     engine = await startEngine(config, { log })
-    for (const [symbol, t] of Object.entries(venue.tokens)) await upsertToken(engine.ctx.sql, { chainId: 31337, address: t.address, symbol, decimals: t.decimals })
 
     const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST
     const urls = {

@@ -8,7 +8,7 @@ import type { TokenRegistry } from '../tokens/registry.js'
 import { parseQuoteQuery } from './quoteParams.js'
 import { coverage, healthView, poolView, stateView } from './views.js'
 import { SorErrors, type SorOutcome } from './errors.js'
-import { apiReply } from '../replies/api.js'
+import { apiReply, tokenReply } from '../replies/api.js'
 import { isAddress } from '../../workers/values/index.js'
 
 
@@ -23,16 +23,18 @@ export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorServ
     return raw.toLowerCase() as Address
   }
 
-  // a symbol resolves through the one resolver the RFQ API uses (engine/tokens/registry.ts)
-  const resolve = async (given: string): Promise<Address> => {
-    if (isAddress(given)) return given.toLowerCase() as Address
-    const t = await tokens.resolve(given)
-    if (!t) throw apiReply({ ok: false, code: 'TOKEN_NOT_FOUND', given })
-    return t.address as Address
+  // a symbol resolves through the one resolver the RFQ API uses (engine/tokens/registry.ts); an address the
+  // registry does not know goes on to the pool graph (a tracked pool's token may be quoted with a warning)
+  const resolve = async (given: string, side: 'tokenIn' | 'tokenOut'): Promise<Address> => {
+    const r = await tokens.resolve(given)
+    if (r.ok) return r.token.address as Address
+    if (isAddress(given) && (r.code === 'TOKEN_UNKNOWN' || r.code === 'CHAIN_UNAVAILABLE')) return given.toLowerCase() as Address
+    if (r.code === 'TOKEN_UNKNOWN') throw apiReply({ ok: false, code: 'TOKEN_NOT_FOUND', given })
+    throw tokenReply(r, side, config.CHAIN_ID)
   }
   api.get('/api/v1/sor/quote', async req => {
     const p = parseQuoteQuery(req.query)
-    const [tokenIn, tokenOut] = [await resolve(p.tokenIn), await resolve(p.tokenOut)]
+    const [tokenIn, tokenOut] = [await resolve(p.tokenIn, 'tokenIn'), await resolve(p.tokenOut, 'tokenOut')]
     if (tokenIn === tokenOut) throw SorErrors.sameToken()
     return ok(value(await sor.routeFinder.quote({ ...p, tokenIn, tokenOut, given: { tokenIn: p.tokenIn, tokenOut: p.tokenOut } })))
   })

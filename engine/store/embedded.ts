@@ -125,6 +125,28 @@ async function rotatePassword(adminUrl: string, passwordFile: string, port: numb
 }
 
 /**
+ * The URL of the `rfq` database of an embedded server another process (the engine) runs on `dataDir`, read from
+ * what that process wrote there: where the cluster is (DATA_DIR/pg, or DATA_DIR/pg-location), its port (line 4 of
+ * postmaster.pid, a live postmaster of that cluster) and its password (DATA_DIR/pg-password). Undefined when no
+ * server runs there. Throws, naming the file, when the password is there but this user may not read it.
+ */
+export function runningEmbeddedUrl(dataDir: string): string | undefined {
+  const located = resolve(dataDir, 'pg-location')
+  const dir = existsSync(located) ? readFileSync(located, 'utf8').trim() : resolve(dataDir, 'pg')
+  const pidFile = join(dir, 'postmaster.pid')
+  if (!existsSync(pidFile)) return undefined
+  const lines = readFileSync(pidFile, 'utf8').split('\n')
+  const pid = Number(lines[0]), port = Number(lines[3])
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid) || !Number.isInteger(port) || port <= 0) return undefined
+  const passwordFile = resolve(dataDir, 'pg-password')
+  let password = LEGACY_PASSWORD
+  try { password = readFileSync(passwordFile, 'utf8').trim() } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`${passwordFile}: ${(e as Error).message.split('\n')[0]}: run as the engine's user, or set DATABASE_URL`)
+  }
+  return url(password, port, 'rfq')
+}
+
+/**
  * Stops a postmaster left behind by a killed run: the pid on line 1 of postmaster.pid, but only if that
  * process is a postgres whose command line names this cluster directory. A pid file can be stale and its
  * pid reused by anything; that process is never signalled.

@@ -4,6 +4,7 @@ import type { Logger } from 'pino'
 import { connect, type Sql } from './db.js'
 import { migrate } from './migrate.js'
 import { startEmbeddedPostgres } from './embedded.js'
+import { databaseUnreachable } from './unreachable.js'
 
 export interface Database {
   sql: Sql
@@ -28,7 +29,7 @@ export async function openDatabase(opts: { url?: string; dataDir: string; log: L
   } catch (e) {
     await sql.end({ timeout: 1 })
     await stopServer?.()
-    throw e
+    throw opts.url && connectionFailure(e) ? databaseUnreachable(opts.url, e) : e
   }
   return {
     sql, url, embedded: !!stopServer,
@@ -37,4 +38,10 @@ export async function openDatabase(opts: { url?: string; dataDir: string; log: L
       await stopServer?.()
     },
   }
+}
+
+/** A failure to reach or log in to the server, as opposed to a migration that failed on a reachable one. */
+export function connectionFailure(e: unknown): boolean {
+  const code = (e as { code?: string }).code ?? ''
+  return /^E[A-Z]+$/.test(code) || code === 'CONNECT_TIMEOUT' || ['28P01', '28000', '3D000'].includes(code)
 }

@@ -170,7 +170,8 @@ describe('aggregator price proxy (0x Swap API v2 price format)', () => {
     })
     await new Promise<void>(r => upstream.listen(0, '127.0.0.1', r))
     const port = (upstream.address() as { port: number }).port
-    t = await startTestEngine({ ...TEST_ENV, AGG_BASE_URL: `http://127.0.0.1:${port}`, AGG_API_KEY: 'test-key', AGG_TIMEOUT_MS: '300', CHAIN_ID: '1' })
+    t = await startTestEngine({ ...TEST_ENV, AGG_BASE_URL: `http://127.0.0.1:${port}`, AGG_API_KEY: 'test-key', AGG_TIMEOUT_MS: '300', CHAIN_ID: '1',
+      SPOT_RFQ_ADDRESS: `0x${'a'.repeat(40)}` })
     bare = await startTestEngine(TEST_ENV)
   })
   after(async () => {

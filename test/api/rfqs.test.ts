@@ -22,12 +22,14 @@ describe('RFQ endpoints', () => {
 
   const create = (body: unknown, headers: Record<string, string> = taker.headers) => post(t.api, CREATE, body, headers)
 
-  test('GET /api/v1/tokens lists the seeded default set of the local chain', async () => {
+  test('GET /api/v1/tokens lists the local chain\'s shipped list, each token with its source and a label', async () => {
     const r = await get(t.api, '/api/v1/tokens')
     assert.equal(r.status, 200)
     assert.equal(r.body.chainId, 31337)
+    assert.deepEqual(r.body.list, { name: 'RFQ engine local chain', version: '2.0.0' })
     assert.deepEqual(r.body.tokens.map((x: { symbol: string }) => x.symbol).sort(), ['DAI', 'USDC', 'USDT', 'WBTC', 'WETH'])
-    assert.deepEqual(r.body.tokens.find((x: { symbol: string }) => x.symbol === 'USDC'), { address: USDC, symbol: 'USDC', decimals: 6 })
+    assert.deepEqual(r.body.tokens.find((x: { symbol: string }) => x.symbol === 'USDC'),
+      { address: USDC, symbol: 'USDC', decimals: 6, name: 'USD Coin', source: 'list', label: 'USDC' })
   })
 
   test('create: 201 with the spec fields; symbols resolve case-insensitively; the RFQ is live and persisted', async () => {

@@ -21,7 +21,7 @@ let t: TestEngine
 before(async () => {
   world = await deployWorld()
   t = await startTestEngine({
-    RPC_URL: world.anvil.rpcUrl, SOR_PROTOCOLS_FILE: world.protocolsFile, SOR_SCAN_BLOCK_RANGE: '5',
+    RPC_URL: world.anvil.rpcUrl, SOR_PROTOCOLS_FILE: world.protocolsFile, TOKENS_FILE: world.tokensFile, SOR_SCAN_BLOCK_RANGE: '5',
     MULTICALL_ADDRESS: world.multicall, PUBLIC_RATE_LIMIT_PER_MIN: '100000',
   })
 })

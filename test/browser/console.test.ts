@@ -39,7 +39,7 @@ describe('the web console in Chromium', () => {
     browser = await launchChromium()                 // first: without Chromium the suite fails at once, with one line
     await consoleBuilt()                             // dist/web, current with the web/ sources under test
     world = await deployWorld()
-    t = await startTestEngine({ RPC_URL: world.anvil.rpcUrl, SOR_PROTOCOLS_FILE: world.protocolsFile, MULTICALL_ADDRESS: world.multicall,
+    t = await startTestEngine({ RPC_URL: world.anvil.rpcUrl, SOR_PROTOCOLS_FILE: world.protocolsFile, TOKENS_FILE: world.tokensFile, MULTICALL_ADDRESS: world.multicall,
       PUBLIC_RATE_LIMIT_PER_MIN: '1000000' })
     await Promise.all([loadRoutes(t, world), ingestSynthetic(t), recordFills(t)])
     taker = await newAgent(t.api, ['taker', 'monitor'])

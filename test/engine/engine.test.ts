@@ -3,6 +3,8 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { startTestEngine, type TestEngine } from '../helpers/engine.js'
 import { testDatabase } from '../helpers/db.js'
 import { repoRoot } from '../../engine/paths.js'
@@ -80,8 +82,11 @@ test('metrics are exposed in Prometheus text format', async () => {
 
 test('SIGTERM stops the process with exit code 0', async () => {
   const db = await testDatabase('sig')
+  const dataDir = mkdtempSync(join(tmpdir(), 'engine-'))
   const child = spawn(process.execPath, [join(repoRoot, 'dist/engine/main.js')], {
-    env: { ...baseEnv, API_PORT: '0', TERMINAL_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', DATABASE_URL: db.url, LOG_LEVEL: 'warn', POOL_THREADS: '1' },
+    // a data directory of its own: a `make run` in this checkout holds .data's lock
+    env: { ...baseEnv, API_PORT: '0', TERMINAL_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', DATABASE_URL: db.url, LOG_LEVEL: 'warn', POOL_THREADS: '1',
+      DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''
@@ -97,6 +102,7 @@ test('SIGTERM stops the process with exit code 0', async () => {
   const code = await new Promise(resolve => child.once('exit', c => resolve(c)))
   assert.equal(code, 0, out)
   await db.drop()
+  rmSync(dataDir, { recursive: true, force: true })
 })
 
 test('a bad config value stops the start naming the variable', async () => {

@@ -1,6 +1,8 @@
 // The engine as a real process for fault tests: its stdout (the listen lines), its stderr (the
 // one-line refusals), its exit code, and signals (SIGTERM, SIGKILL).
 import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { repoRoot } from '../../engine/paths.js'
 
@@ -17,11 +19,15 @@ export interface EngineProc {
   kill9(): Promise<number>
 }
 
-/** Starts `node dist/engine/main.js`; resolves once it listens, rejects with its stderr if it exits first. */
+/**
+ * Starts `node dist/engine/main.js`; resolves once it listens, rejects with its stderr if it exits first. Free ports
+ * and, unless the test names one, a data directory of its own: never the checkout's `.data`, whose lock a
+ * `make run` in the same checkout holds.
+ */
 export function spawnEngine(env: Record<string, string>): Promise<EngineProc> {
   const { NODE_TEST_CONTEXT: _, ...base } = process.env
   const child = spawn(process.execPath, [join(repoRoot, 'dist/engine/main.js')], {
-    env: { ...base, API_PORT: '0', TERMINAL_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', POOL_THREADS: '1', ...env },
+    env: { ...base, API_PORT: '0', TERMINAL_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', POOL_THREADS: '1', DATA_DIR: ownDataDir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = '', err = ''
@@ -59,4 +65,12 @@ export async function refusedStart(env: Record<string, string>): Promise<{ code:
     if (code === undefined) throw e
     return { code, stderr: stderr ?? '', ms: Date.now() - t0 }
   }
+}
+
+const made: string[] = []
+process.once('exit', () => { for (const d of made) rmSync(d, { recursive: true, force: true }) })
+function ownDataDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'engine-data-'))
+  made.push(d)
+  return d
 }

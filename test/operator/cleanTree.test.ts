@@ -21,6 +21,7 @@ test('git status is empty after `make build` in a fresh clone', { timeout: 180_0
     utimesSync(stamp, now, now)                     // installed from this very lock file: make skips npm ci
     execFileSync('make', ['build'], { cwd: clone, stdio: 'pipe' })
     assert.ok(existsSync(join(clone, 'dist/engine/main.js')), 'the build wrote dist/')
+    assert.ok(existsSync(join(clone, 'dist/web/index.html')), 'and the console (deploy/README.md ships what make build makes)')
     assert.equal(execFileSync('git', ['status', '--porcelain'], { cwd: clone, encoding: 'utf8' }), '')
   } finally {
     rmSync(clone, { recursive: true, force: true })

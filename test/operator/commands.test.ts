@@ -5,13 +5,24 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { repoRoot } from '../../engine/paths.js'
 import { acquireInstanceLock } from '../../engine/ops/instanceLock.js'
 
-const ENTRY_POINTS = ['engine/main.js', 'engine/ingest/main.js', 'engine/sandbox/main.js', 'engine/sandbox/cli.js', 'examples/maker-bot.js',
-  'bench/all.js', 'bench/http.js', 'bench/sig.js', 'bench/route.js', 'bench/follow.js', 'bench/relay.js', 'bench/rest.js', 'bench/polls.js', 'bench/league.js', 'bench/options.js', 'bench/loadtest.js', 'bench/cluster.js', 'engine/cluster/devCluster.js']
+/** Every entry point: a source under engine/, bench/ or examples/ that reads its arguments or runs as a main. */
+function entryPoints(): string[] {
+  const walk = (dir: string): string[] => readdirSync(join(repoRoot, dir), { withFileTypes: true })
+    .flatMap(d => d.isDirectory() ? walk(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : [])
+  return ['engine', 'bench', 'examples'].flatMap(walk).filter(f => f !== join('engine', 'ops', 'cli.ts'))
+    .filter(f => /\bparseCli\(|import\.meta\.url === |^main\(\)/m.test(readFileSync(join(repoRoot, f), 'utf8')))
+    .map(f => f.replace(/\.ts$/, '.js')).sort()
+}
+const ENTRY_POINTS = entryPoints()
+/** what an entry point writes when it runs: --help must leave every one untouched */
+const WRITTEN = ['docs/endpoints.md', 'docs/console.md', 'README.md', 'dist/web/manifest.json', ...readdirSync(join(repoRoot, 'contracts/artifacts')).map(f => `contracts/artifacts/${f}`)]
+const mtimes = () => WRITTEN.map(f => existsSync(join(repoRoot, f)) ? statSync(join(repoRoot, f)).mtimeMs : 0)
 
 function run(file: string, args: string[], env: Record<string, string> = {}) {
   const { NODE_TEST_CONTEXT: _, ...base } = process.env
@@ -29,10 +40,16 @@ function runAsync(file: string, args: string[]): Promise<{ status: number; stder
 }
 
 describe('commands explain themselves', () => {
+  test('the entry points found include every kind (engine, ingestion, sandbox, tools, benches, the example bot)', () => {
+    for (const f of ['engine/main.js', 'engine/ingest/main.js', 'engine/sandbox/cli.js', 'engine/openapi/endpointsMarkdown.js', 'engine/console/build.js',
+      'engine/devchain/buildContracts.js', 'engine/cluster/devPostgres.js', 'bench/all.js', 'bench/loadtest.js', 'examples/maker-bot.js']) assert.ok(ENTRY_POINTS.includes(f), f)
+  })
   for (const file of ENTRY_POINTS) {
-    test(`${file} --help: exit 0 with its usage, starting nothing; an unknown option: one line, exit 2`, () => {
+    test(`${file} --help: exit 0 with its usage, starting and writing nothing; an unknown option: one line, exit 2`, () => {
       const t0 = Date.now()
+      const before = mtimes()
       const h = run(file, ['--help'])
+      assert.deepEqual(mtimes(), before, 'nothing written')
       assert.equal(h.status, 0, h.stderr)
       assert.match(h.stdout, /^Usage: /)
       assert.ok(h.stdout.split('\n').length >= 3, 'more than a bare usage line')
@@ -43,6 +60,21 @@ describe('commands explain themselves', () => {
       assert.match(bad.stderr, /Unknown option '--no-such-option' \(see .+ --help\)/)
     })
   }
+
+  test('a bad argument is named as such: the maker bot\'s key and relay (not "cannot reach the relay"), an unknown bench (exit 2, not 0)', () => {
+    const cases: [string, string[], Record<string, string>, string][] = [
+      ['examples/maker-bot.js', ['--key', '0x12'], {}, 'maker-bot: --key is not a private key: 0x and 64 hex digits (see --help)'],
+      ['examples/maker-bot.js', [], { MAKER_PRIVATE_KEY: `0x${'0'.repeat(64)}` }, 'maker-bot: MAKER_PRIVATE_KEY is not a valid secp256k1 private key (zero, or not below the curve order)'],
+      ['examples/maker-bot.js', ['--key', `0x${'ab'.repeat(32)}`, '--relay', 'http://127.0.0.1:8080'], {}, 'maker-bot: --relay must be ws:// or wss:// URLs, not "http://127.0.0.1:8080"'],
+      ['examples/maker-bot.js', ['--key', `0x${'ab'.repeat(32)}`, '--reconnect-initial-ms', 'soon'], {}, 'maker-bot: --reconnect-initial-ms must be a whole number, not "soon"'],
+      ['bench/all.js', ['http', 'nosuch'], {}, 'all.js: no bench named nosuch: the benches are http, sig, route, follow, relay, rest, league, options, cluster (see all.js --help)'],
+    ]
+    for (const [file, args, env, line] of cases) {
+      const r = run(file, args, env)
+      assert.deepEqual([r.status, r.stderr.trim()], [2, line], `${file} ${args.join(' ')}`)
+      assert.equal(r.stdout, '', 'nothing started')
+    }
+  })
 
   test('make help lists every target with one line each', () => {
     const r = spawnSync('make', ['-s', 'help'], { cwd: repoRoot, encoding: 'utf8' })
@@ -66,17 +98,19 @@ describe('commands explain themselves', () => {
     assert.equal(r.stderr.trim(), 'error NO_SANDBOX: no sandbox running; start one with `make sandbox`')
   })
 
-  test('a second sandbox in the same checkout exits non-zero within seconds with one line naming the first', async () => {
-    const held = await acquireInstanceLock('sandbox', join(repoRoot, '.data/sandbox'))    // stands for the running sandbox
+  test('a second sandbox on the same directory exits non-zero within seconds with one line naming the first', async () => {
+    // a directory of its own, not the checkout's .data/sandbox: a `make sandbox` of this checkout may be running
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-'))
+    const held = await acquireInstanceLock('sandbox', dir)    // stands for the running sandbox
     held.setPorts({ api: 3000, relay: 8080 })
     try {
       const t0 = Date.now()
       // spawned asynchronously: this process holds the lock and must be free to answer the newcomer's question
-      const r = await runAsync('engine/sandbox/main.js', [])
+      const r = await runAsync('engine/sandbox/main.js', ['--dir', dir])
       assert.equal(r.status, 1)
       assert.ok(Date.now() - t0 < 10_000)
-      assert.match(r.stderr.trim(), new RegExp(`^sandbox already running \\(pid ${process.pid}, ports api 3000, relay 8080, data dir .+/\\.data/sandbox\\)$`))
-    } finally { await held.release() }
+      assert.equal(r.stderr.trim(), `sandbox already running (pid ${process.pid}, ports api 3000, relay 8080, data dir ${realpathSync(dir)})`)
+    } finally { await held.release(); rmSync(dir, { recursive: true, force: true }) }
   })
 
   test('the lock file is in sync with package.json (npm ci installs it as is; a fresh build rewrites nothing)', () => {
@@ -128,6 +162,8 @@ test('cli.js register --api registers an agent on any engine (no sandbox): the k
     let out = '', err = ''
     child.stdout.on('data', d => { out += d }); child.stderr.on('data', d => { err += d })
     assert.equal(await new Promise(r => child.on('exit', r)), 0, err)
+    assert.match(out, /^rfq_live_[A-Za-z0-9_-]+\n$/, 'the key alone on its line (stdout), for KEY=$(cli.js register)')
+    assert.match(err, /\n$/)
     const key = out.trim()
     const me = await fetch(`${t.api}/api/v1/agent/auth`, { headers: { authorization: `Bearer ${key}` } })
     assert.equal(me.status, 200)

@@ -5,12 +5,15 @@ import assert from 'node:assert/strict'
 import { startTestEngine, type TestEngine } from '../helpers/engine.js'
 import { Client, account, createRfq, waitFor } from './helpers.js'
 import { cancelAuthMode, relayCancelMessage } from '../../engine/relay/cancelAuth.js'
+import { tempTokenList } from '../helpers/tokenList.js'
 
 let t: TestEngine
 let c: Client
 
 before(async () => {
-  t = await startTestEngine({ CHAIN_ID: '999', RATE_LIMIT_PER_MIN: '100000' })
+  // off the local chain a start needs its contract and a token list (engine/ops/settings.ts, engine/tokens/)
+  const TOKENS_FILE = tempTokenList(999, [{ address: `0x${'5'.repeat(40)}`, symbol: 'WHYPE', name: 'Wrapped HYPE', decimals: 18 }])
+  t = await startTestEngine({ CHAIN_ID: '999', RATE_LIMIT_PER_MIN: '100000', SPOT_RFQ_ADDRESS: `0x${'a'.repeat(40)}`, TOKENS_FILE })
   c = await Client.open(t.relayWs)
 })
 after(async () => { await c.close(); await t.stop() })

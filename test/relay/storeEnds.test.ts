@@ -1,4 +1,4 @@
-// The store arbitrates every end (migration 095, engine/store/rfqs.ts): several nodes writing the same end store it
+// The store arbitrates every end (migration 097, engine/store/rfqs.ts): several nodes writing the same end store it
 // once and judge its maker once; the heal stores only what is still open; the TTL cleanup takes only what is past its
 // own expiry by more than RFQ_TTL_SECS; a write that ends an RFQ without saying how gets its status's reading; and a
 // fill recorded after an RFQ was stored EXPIRED is its end for the league too.

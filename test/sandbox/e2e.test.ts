@@ -129,3 +129,18 @@ test('agent RFQ -> server baseline -> maker quote over the relay -> on-chain fil
     assert.equal(f.counterparty, role === 'taker' ? a.maker.address : a.taker.address)
   }
 })
+
+test('the registry is the venue\'s own list: each symbol once, every label distinct, and the first two tokens have a route', async () => {
+  const { urls, venue } = sb
+  const r = await get(`${urls.api}/api/v1/tokens`)
+  assert.equal(r.status, 200)
+  const tokens = r.body.tokens as { address: string; symbol: string; source: string; label: string }[]
+  // the venue's deployments, and nothing else: no mainnet placeholder shares a symbol with them
+  assert.deepEqual(tokens.map(t => [t.symbol, t.address, t.source, t.label]).sort(),
+    Object.entries(venue.tokens).map(([symbol, t]) => [symbol, t.address, 'list', symbol]).sort())
+  // what a picker shows first: a pair the route finder can route
+  const [a, b] = tokens
+  const q = await get(`${urls.api}/api/v1/sor/quote?tokenIn=${a!.address}&tokenOut=${b!.address}&amountIn=1000000&explain=false`)
+  assert.equal(q.status, 200, JSON.stringify(q.body))
+  assert.ok(q.body.routes.length >= 1, `${a!.symbol} -> ${b!.symbol}: ${JSON.stringify(q.body.warnings)}`)
+})

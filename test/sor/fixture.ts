@@ -1,6 +1,9 @@
 // A small DEX world on anvil for the route finder's tests: tokens AAA (18 decimals), BBB (6), MID (18)
 // and ISO (18), all worth one unit each; Uniswap V2 pairs AAA/BBB, AAA/MID, MID/BBB, ISO/MID; Uniswap V3
-// pools AAA/BBB (0.30%, three positions) and AAA/MID (0.05%); a StableSwapPool AAA/BBB; a Multicall3Lite.
+// pools AAA/BBB (0.30%, three positions) and AAA/MID (0.05%); a StableSwapPool AAA/BBB; a Multicall3Lite; and
+// the token list an engine on this chain loads (TOKENS_FILE): LST, a token of its own in no pool, and WETH and USDC
+// at their mainnet addresses, as on a fork (ERC-20 code of 18 and 6 decimals set there), so the pool scan still
+// finds and registers AAA, BBB, MID and ISO itself, LONE stays unknown, and WETH/USDC RFQs resolve as by default.
 // Every contract is the real one (Uniswap's npm artifacts, our contracts/pools), deployed through
 // engine/chain/deploy.
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs'
@@ -16,11 +19,13 @@ import { deployUniswapV2Factory, deployV2PoolWithLiquidity } from '../../engine/
 import { deployUniswapV3Factory, deployV3Callee, deployV3PoolWithPositions } from '../../engine/devchain/deploy/uniswapV3.js'
 import { addStableLiquidity, deployStableSwapPool } from '../../engine/devchain/deploy/stableSwap.js'
 import { compileSolidity } from '../../engine/devchain/solc.js'
+import { writeTokenList } from '../../engine/tokens/writeList.js'
 import { getSqrtRatioAtTick } from '../../workers/sor/v3/tickMath.js'
 
 // anvil's well-known first dev account (test mnemonic): a local-chain key, not a secret
 const ANVIL_KEY_0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 export const E18 = 10n ** 18n
+const MAINNET_WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', MAINNET_USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'
 export const E6 = 10n ** 6n
 
 export interface World {
@@ -34,6 +39,9 @@ export interface World {
   multicall: Address
   pools: { v2AB: Address; v2AM: Address; v2MB: Address; v2IM: Address; v3AB: Address; v3AM: Address; stableAB: Address }
   protocolsFile: string
+  /** the token list for TOKENS_FILE: LST, WETH and USDC */
+  tokensFile: string
+  listed: Address
   dir: string
   stop(): Promise<void>
 }
@@ -50,6 +58,7 @@ export async function deployWorld(): Promise<World> {
   try {
     const token = (symbol: string, decimals: number) => deployTestToken(clients, { name: symbol, symbol, decimals })
     const AAA = await token('AAA', 18), BBB = await token('BBB', 6), MID = await token('MID', 18), ISO = await token('ISO', 18), LONE = await token('LONE', 18)
+    const listed = await token('LST', 12)
 
     const v2Factory = await deployUniswapV2Factory(clients)
     const v2AB = await deployV2PoolWithLiquidity(clients, v2Factory, AAA, BBB, 1_000n * E18, 1_000n * E6)
@@ -77,10 +86,16 @@ export async function deployWorld(): Promise<World> {
       { slug: 'uniswap-v3', name: 'Uniswap V3', poolType: 'v3', factoryAddress: v3Factory },
       { slug: 'stableswap', name: 'StableSwap', poolType: 'stable', factoryAddress: '0x0000000000000000000000000000000000000000', pools: [stableAB] },
     ] }, null, 2))
+    for (const [at, like] of [[MAINNET_WETH, AAA], [MAINNET_USDC, BBB]] as const) {
+      await clients.public.request({ method: 'anvil_setCode' as never, params: [at, await clients.public.getCode({ address: like })] as never })
+    }
+    const tokensFile = join(dir, 'tokens.tokenlist.json')
+    writeTokenList(tokensFile, { name: 'SOR test world', chainId: foundry.id, tokens: [{ address: listed, symbol: 'LST', name: 'Listed', decimals: 12 },
+      { address: MAINNET_WETH, symbol: 'WETH', name: 'Wrapped Ether', decimals: 18 }, { address: MAINNET_USDC, symbol: 'USDC', name: 'USD Coin', decimals: 6 }] })
 
     return {
       anvil, clients, me, tokens: { AAA, BBB, MID, ISO, LONE }, v2Factory, v3Factory, callee, multicall,
-      pools: { v2AB, v2AM, v2MB, v2IM, v3AB, v3AM, stableAB }, protocolsFile, dir,
+      pools: { v2AB, v2AM, v2MB, v2IM, v3AB, v3AM, stableAB }, protocolsFile, tokensFile, listed, dir,
       async stop() { await anvil.stop(); rmSync(dir, { recursive: true, force: true }) },
     }
   } catch (e) {

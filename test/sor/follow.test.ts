@@ -13,7 +13,7 @@ let t: TestEngine
 before(async () => {
   world = await deployWorld()
   t = await startTestEngine({
-    RPC_URL: world.anvil.rpcUrl, SOR_PROTOCOLS_FILE: world.protocolsFile, MULTICALL_ADDRESS: world.multicall,
+    RPC_URL: world.anvil.rpcUrl, SOR_PROTOCOLS_FILE: world.protocolsFile, TOKENS_FILE: world.tokensFile, MULTICALL_ADDRESS: world.multicall,
     SOR_FOLLOW_INTERVAL_MS: '100', PUBLIC_RATE_LIMIT_PER_MIN: '1000000',
   })
   await waitFor(health, h => h.follow?.reloads.start === 1 && h.poolsWithState === 7, 30_000)

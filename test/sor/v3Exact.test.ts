@@ -32,7 +32,7 @@ before(async () => {
     pools.push({ spacing, fee, pool: pool.toLowerCase() as Address, token0: token0.toLowerCase() as Address, token1: token1.toLowerCase() as Address })
   }
   t = await startTestEngine({
-    RPC_URL: world.anvil.rpcUrl, SOR_PROTOCOLS_FILE: world.protocolsFile, MULTICALL_ADDRESS: world.multicall,
+    RPC_URL: world.anvil.rpcUrl, SOR_PROTOCOLS_FILE: world.protocolsFile, TOKENS_FILE: world.tokensFile, MULTICALL_ADDRESS: world.multicall,
     SOR_FOLLOW_INTERVAL_MS: '200', PUBLIC_RATE_LIMIT_PER_MIN: '1000000',
   })
   await waitFor(async () => (await (await fetch(`${t.api}/api/v1/sor/health`)).json() as any).poolsWithState, n => n >= 9, 30_000)
