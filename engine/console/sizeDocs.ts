@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { repoRoot } from '../paths.js'
+import { parseCli } from '../ops/cli.js'
 import type { ConsoleManifest } from './build.js'
 
 const bytes = (n: number) => `${n.toLocaleString('en-US')} B (${kB(n)})`
@@ -48,11 +49,10 @@ export function writeSizeDocs(m: ConsoleManifest, root = repoRoot): string[] {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  if (process.argv.includes('--help') || process.argv.includes('-h')) {
-    console.log('Usage: node dist/engine/console/sizeDocs.js\n\nWrites the console\'s first-load size from '
-      + 'dist/web/manifest.json (`make build`) into docs/console.md and README.md.')
-    process.exit(0)
-  }
+  parseCli('sizeDocs.js', `Usage: node dist/engine/console/sizeDocs.js   (make docs runs it)
+
+Writes the console's first-load size from dist/web/manifest.json (written by \`make build\`) into
+docs/console.md's size table and the README's line of measured figures.`, {})
   const m = JSON.parse(readFileSync(join(repoRoot, 'dist/web/manifest.json'), 'utf8')) as ConsoleManifest
   const changed = writeSizeDocs(m)
   console.log(changed.length ? `console size: rewrote ${changed.join(', ')}` : 'console size: the docs already say it')

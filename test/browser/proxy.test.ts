@@ -40,7 +40,7 @@ describe('the console behind the kit\'s nginx', () => {
     await consoleBuilt()
     port = await freePortOn([...Object.values(NAMES), REDIRECT])
     world = await deployWorld()
-    t = await startTestEngine({ RPC_URL: world.anvil.rpcUrl, SOR_PROTOCOLS_FILE: world.protocolsFile,
+    t = await startTestEngine({ RPC_URL: world.anvil.rpcUrl, SOR_PROTOCOLS_FILE: world.protocolsFile, TOKENS_FILE: world.tokensFile,
       MULTICALL_ADDRESS: world.multicall, PUBLIC_RATE_LIMIT_PER_MIN: '1000000', API_KEY: KEY, ...kitEnv(port) })
     await Promise.all([loadRoutes(t, world), ingestSynthetic(t), recordFills(t)])
     const { api, terminal, relay } = t.engine.ports
