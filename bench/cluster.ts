@@ -57,7 +57,8 @@ async function startCluster(n: number): Promise<Cluster> {
   }
   try {
     for (let i = 1; i <= n; i++) {
-      nodes.push(await startEngineProcess({ ...limits, DATABASE_URL: db.url, NATS_URL: nats.url.replace(/^nats:/, 'tls:'), ...creds.env(`node-${i}`), POOL_THREADS: '1',
+      nodes.push(await startEngineProcess({ ...limits, DATABASE_URL: db.url, NATS_URL: nats.url.replace(/^nats:/, 'tls:'),
+        ...creds.env(`node-${i}`), POOL_THREADS: '1',
         DATA_DIR: mkdtempSync(join(tmpdir(), `bench-cluster-${i}-`)), SOR_FOLLOW_INTERVAL_MS: '0' }))
     }
     const urls = { ws: nodes.map(e => `ws://127.0.0.1:${e.ports.relay}`), http: nodes.map(e => `http://127.0.0.1:${e.ports.relay}`), api: nodes.map(e => `http://127.0.0.1:${e.ports.api}`) }
@@ -156,8 +157,11 @@ async function main(): Promise<void> {
     console.log(`  references: one wake-up of an idle Node process costs ${wake.toFixed(0)} us of CPU on this machine (bench/lib/wakeCost.ts);`)
     console.log(`  applying a quote back to back, awake, costs ${hotApply.toFixed(1)} us (bench/lib/applyCost.ts) against ${applied.toFixed(0)} us on a node here`)
     console.log(`  estimate for a core per node (apply at its awake cost): 3 nodes / 1 node = ${oneUs.toFixed(0)} / (${oneUs.toFixed(0)} + 2 x ${hotApply.toFixed(1)}) = ${(oneUs / (oneUs + 2 * hotApply)).toFixed(2)}`)
-    console.log('  the seal on each batch (an Ed25519 signature over its msgpack, node:crypto), CPU per batch on this machine:')
-    for (const c of seals) console.log(`    ${String(c.events).padStart(3)} quote events (${c.bytes} bytes): sign ${c.signUs.toFixed(0)} us at the sender, verify ${c.verifyUs.toFixed(0)} us at each receiver (${(c.verifyUs / c.events).toFixed(1)} us a quote)`)
+    console.log('  the seal on each batch (an Ed25519 signature over its msgpack, node:crypto), CPU per batch here:')
+    for (const c of seals) {
+      console.log(`    ${String(c.events).padStart(3)} quote events (${c.bytes} bytes): sign ${c.signUs.toFixed(0)} us at the sender, `
+        + `verify ${c.verifyUs.toFixed(0)} us at each receiver (${(c.verifyUs / c.events).toFixed(1)} us a quote)`)
+    }
     console.log('\nlatency, 500 quotes/s for 4 s on the 3-node cluster (ms):')
     for (const [name, l] of [['submit at B, broadcast at C', cross], ['submit at B, broadcast at B', same]] as const) {
       console.log(`  ${name.padEnd(30)} p50 ${pct(l.latency, 50).toFixed(2)}  p99 ${pct(l.latency, 99).toFixed(2)}  (${l.accepted} quotes)`)

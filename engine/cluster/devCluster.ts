@@ -20,10 +20,11 @@ const USAGE = `Usage: node dist/engine/cluster/devCluster.js [options]   (or: ma
 Starts a cluster on this machine: nats-server, PostgreSQL (DATABASE_URL when set, else an embedded one under
 DIR/pg) and engine nodes node-1..node-N joined to both (NATS_URL, NODE_ID, one DATABASE_URL), then prints
 where each listens. nats-server speaks TLS only and knows each node by its nkey: a throw-away CA, nats-server's
-certificate and the nodes' keys are made under DIR on first use (DIR/tls, DIR/keys) and kept. node-N listens on the base ports plus 10 x (N-1) for the API and the terminal, plus N-1
-for the relay: node-1 3000/3001/8080, node-2 3010/3011/8081, node-3 3020/3021/8082. Each node's log lines
-start with its NODE_ID. Ctrl-C stops the nodes, then nats-server, then PostgreSQL. The nodes read the rest of
-their configuration from the environment, as \`make run\` does (the README's Configuration table).
+certificate and the nodes' keys are made under DIR on first use (DIR/tls, DIR/keys) and kept. node-N listens
+on the base ports plus 10 x (N-1) for the API and the terminal, plus N-1 for the relay: node-1 3000/3001/8080,
+node-2 3010/3011/8081, node-3 3020/3021/8082. Each node's log lines start with its NODE_ID. Ctrl-C stops the
+nodes, then nats-server, then PostgreSQL. The nodes read the rest of their configuration from the environment,
+as \`make run\` does (the README's Configuration table).
 
 Options:
   --nodes N            how many engine nodes (default 3, at most 9)
@@ -74,7 +75,8 @@ async function main(): Promise<void> {
     const port = (p: number, step: number) => String(p === 0 ? 0 : p + step * (i - 1))
     return {
       ...inherited,
-      NATS_URL: natsUrl(running.nats!), ...running.creds!.env(`node-${i}`), DATABASE_URL: running.db!.url, DATA_DIR: join(dir, `node-${i}`),
+      NATS_URL: natsUrl(running.nats!), ...running.creds!.env(`node-${i}`),
+      DATABASE_URL: running.db!.url, DATA_DIR: join(dir, `node-${i}`),
       HOST: inherited.HOST || '127.0.0.1',                         // a cluster to try: this machine only, unless asked
       API_PORT: port(base.api, 10), TERMINAL_PORT: port(base.terminal, 10), RELAY_PORT: port(base.relay, 1),
       LOG_FORMAT: inherited.LOG_FORMAT || 'pretty',                // read by a person, in a terminal, behind a prefix
@@ -104,7 +106,8 @@ function table({ nats, db, creds, nodes }: Running, dir: string): string {
   const line = (r: string[]) => '  ' + r.map((cell, c) => cell.padEnd(widths[c])).join('   ').trimEnd()
   return ['', `Cluster is up: ${nodes.length} nodes, one NATS server, one database (data in ${shortPath(dir)}).`, '',
     ...rows.map(line), '',
-    `  nats       ${natsUrl(nats!)}   (pid ${nats!.pid}; TLS, CA ${shortPath(creds!.caFile)}; a node's key: ${shortPath(join(dir, 'keys'))}/<NODE_ID>.nk)`,
+    `  nats       ${natsUrl(nats!)}   (pid ${nats!.pid}; TLS, CA ${shortPath(creds!.caFile)}; `
+      + `a node's key: ${shortPath(join(dir, 'keys'))}/<NODE_ID>.nk)`,
     `  database   ${db!.describe}`, '',
     'Each node\'s log lines start with its NODE_ID. Ctrl-C stops the nodes, then nats-server, then PostgreSQL.', ''].join('\n')
 }

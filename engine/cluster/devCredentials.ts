@@ -39,23 +39,28 @@ export function devCredentials(dir: string, ids: string[], opts: DevCredentialOp
   mkdirSync(tls, { recursive: true, mode: 0o700 })
   mkdirSync(keys, { recursive: true, mode: 0o700 })
   const ca = join(tls, 'ca.pem'), caKey = join(tls, 'ca-key.pem')
-  if (!existsSync(ca) || !existsSync(caKey)) openssl(tls, ['-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', caKey, '-out', ca, '-days', '3650', '-subj', '/CN=rfq-engine throw-away cluster CA',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'])
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
+  if (!existsSync(ca) || !existsSync(caKey)) {
+    openssl(tls, ['-x509', ...ec, '-keyout', caKey, '-out', ca, '-days', '3650', '-subj', '/CN=rfq-engine throw-away cluster CA',
+      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'])
+  }
   const leaf = (name: string, subject: string, extensions: string[]) => {
     const cert = join(tls, `${name}.pem`), key = join(tls, `${name}-key.pem`)
-    if (!existsSync(cert) || !existsSync(key)) openssl(tls, ['-x509', '-CA', ca, '-CAkey', caKey, '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1',
-      '-nodes', '-keyout', key, '-out', cert, '-days', '825', '-subj', `/CN=${subject}`, '-addext', 'basicConstraints=critical,CA:FALSE',
-      ...extensions.flatMap(e => ['-addext', e])])
+    if (!existsSync(cert) || !existsSync(key)) {
+      openssl(tls, ['-x509', '-CA', ca, '-CAkey', caKey, ...ec, '-keyout', key, '-out', cert, '-days', '825',
+        '-subj', `/CN=${subject}`, ...['basicConstraints=critical,CA:FALSE', ...extensions].flatMap(e => ['-addext', e])])
+    }
     return { cert, key }
   }
-  const server = leaf('nats-server', 'nats-server', ['subjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost', 'extendedKeyUsage=serverAuth'])
-  const clients = new Map(opts.clientCertificates ? ids.map(id => [id, leaf(`client-${id}`, id, ['extendedKeyUsage=clientAuth'])]) : [])
+  const server = leaf('nats-server', 'nats-server', ['subjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost',
+    'extendedKeyUsage=serverAuth'])
+  const clients = new Map(opts.clientCertificates
+    ? ids.map(id => [id, leaf(`client-${id}`, id, ['extendedKeyUsage=clientAuth'])]) : [])
 
   const keyFile = (id: string) => join(keys, `${id}.nk`)
   const publicKeys = new Map(ids.map(id => {
     const file = keyFile(id)
-    if (!existsSync(file)) writeFileSync(file, new TextDecoder().decode(createUser().getSeed()) + '\n', { mode: 0o600 })
+    if (!existsSync(file)) writeFileSync(file, `${new TextDecoder().decode(createUser().getSeed())}\n`, { mode: 0o600 })
     return [id, nodeKeyFromSeed(readFileSync(file, 'utf8')).publicKey]
   }))
   const natsConfig = join(dir, 'nats.conf')
@@ -80,15 +85,19 @@ export function devCredentials(dir: string, ids: string[], opts: DevCredentialOp
   const publicKey = (id: string) => publicKeys.get(id) ?? (() => { throw new Error(`no key made for ${id}`) })()
   return {
     caFile: ca, natsConfig, peers, keyFile, publicKey,
-    env: id => ({ NODE_ID: id, CLUSTER_NODE_KEY_FILE: keyFile(id), CLUSTER_PEERS: peers, NATS_TLS_CA_FILE: ca,
-      ...(clients.has(id) ? { NATS_TLS_CERT_FILE: clients.get(id)!.cert, NATS_TLS_KEY_FILE: clients.get(id)!.key } : {}) }),
+    env: id => {
+      const client = clients.get(id)
+      return { NODE_ID: id, CLUSTER_NODE_KEY_FILE: keyFile(id), CLUSTER_PEERS: peers, NATS_TLS_CA_FILE: ca,
+        ...(client ? { NATS_TLS_CERT_FILE: client.cert, NATS_TLS_KEY_FILE: client.key } : {}) }
+    },
   }
 }
 
 /** The openssl binary: OPENSSL_BIN, then PATH, then Debian's place; null when none is executable. */
 export function findOpenssl(env: NodeJS.ProcessEnv = process.env): string | null {
-  const candidates = [env.OPENSSL_BIN, ...(env.PATH ?? '').split(delimiter).filter(Boolean).map(d => join(d, 'openssl')), '/usr/bin/openssl']
-  return candidates.find(p => { try { accessSync(p!, constants.X_OK); return statSync(p!).isFile() } catch { return false } }) ?? null
+  const onPath = (env.PATH ?? '').split(delimiter).filter(Boolean).map(d => join(d, 'openssl'))
+  const executable = (p: string) => { try { accessSync(p, constants.X_OK); return statSync(p).isFile() } catch { return false } }
+  return [env.OPENSSL_BIN, ...onPath, '/usr/bin/openssl'].find(p => !!p && executable(p)) ?? null
 }
 
 /** `openssl req` with a configuration of its own, so what the system's openssl.cnf adds does not matter. */
@@ -98,5 +107,6 @@ function openssl(dir: string, args: string[]): void {
   const conf = join(dir, 'openssl.cnf')
   writeFileSync(conf, '[req]\ndistinguished_name = dn\nprompt = no\n[dn]\n')
   const r = spawnSync(bin, ['req', '-config', conf, ...args], { encoding: 'utf8' })
-  if (r.status !== 0) throw new Error(`openssl req failed: ${(r.stderr || r.stdout || String(r.error)).trim().split('\n').slice(-2).join(' | ')}`)
+  const said = (r.stderr || r.stdout || String(r.error)).trim().split('\n').slice(-2).join(' | ')
+  if (r.status !== 0) throw new Error(`openssl req failed: ${said}`)
 }

@@ -19,7 +19,8 @@ export const MAX_MESSAGE_BYTES = 512 * 1024
 export const MAX_BATCH = 500
 
 /** Why a message was dropped, as `cluster_messages_dropped_total{reason}` counts it. */
-export const DROP_REASONS = ['oversized', 'unknown_node', 'bad_signature', 'malformed', 'wrong_origin', 'replayed', 'bad_event'] as const
+export const DROP_REASONS = ['oversized', 'unknown_node', 'bad_signature', 'malformed', 'wrong_origin', 'replayed',
+  'bad_event'] as const
 export type DropReason = typeof DROP_REASONS[number]
 
 export interface Opened {
@@ -38,12 +39,13 @@ const BODY: Record<Channel, (b: unknown) => boolean> = {
   limits: b => Array.isArray(b),
 }
 
-export function seal(key: KeyObject, channel: Channel, origin: string, epoch: number, seq: number, body: unknown): Buffer {
+export function seal(key: KeyObject, channel: Channel, origin: string, epoch: number, seq: number,
+  body: unknown): Buffer {
   const payload = packr.pack([VERSION, channel, origin, epoch, seq, body])
   return Buffer.concat([sign(null, payload, key), payload])
 }
 
-/** The message, or why it is dropped. `from`: the peer its subject names (undefined: a key CLUSTER_PEERS does not list). */
+/** The message, or why it is dropped. `from`: the peer its subject names (undefined: a key CLUSTER_PEERS lacks). */
 export function open(from: Peer | undefined, channel: Channel, bytes: Uint8Array): Opened | DropReason {
   if (bytes.length > MAX_MESSAGE_BYTES) return 'oversized'
   if (!from) return 'unknown_node'
@@ -56,6 +58,7 @@ export function open(from: Peer | undefined, channel: Channel, bytes: Uint8Array
   const [, ch, origin, epoch, seq, body] = m as [number, unknown, unknown, number, number, unknown]
   // signed by the key the subject names, but saying it is another node, or another channel
   if (ch !== channel || origin !== from.id) return 'wrong_origin'
-  if (!Number.isSafeInteger(epoch) || epoch < 0 || !Number.isSafeInteger(seq) || seq < 1 || !BODY[channel](body)) return 'malformed'
+  const numbered = Number.isSafeInteger(epoch) && epoch >= 0 && Number.isSafeInteger(seq) && seq >= 1
+  if (!numbered || !BODY[channel](body)) return 'malformed'
   return { origin: from.id, epoch, seq, body }
 }

@@ -42,7 +42,8 @@ export interface ClusterStatus {
 export interface ClusterLink {
   readonly nodeId: string
   status(): ClusterStatus
-  readonly stats: { sent: number; messages: number; received: number; gaps: number; reconciles: number; readonly dropped: Record<DropReason, number> }
+  readonly stats: { sent: number; messages: number; received: number; gaps: number; reconciles: number
+    readonly dropped: Record<DropReason, number> }
   /** Rate-limit hits between the nodes (signed and ordered like the events): returns how to send a batch. */
   channel(name: 'limits', onMessage: (body: unknown[]) => void): (body: unknown[]) => void
   close(): Promise<void>
@@ -96,7 +97,10 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
 
   const termsOf = (id: string) => o.book.quoteTerms(id)
   listen('events', (m, place) => {
-    if (place === 'gap' || place === 'restart') { stats.gaps++; reconcile(place === 'gap' ? `gap from ${m.origin}` : `${m.origin} restarted`) }
+    if (place === 'gap' || place === 'restart') {
+      stats.gaps++
+      reconcile(place === 'gap' ? `gap from ${m.origin}` : `${m.origin} restarted`)
+    }
     let unknown: Set<string> | undefined
     for (const w of m.body as WireEvent[]) {
       try {
@@ -123,20 +127,26 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   listen('nodes', (m, place) => {
     heard.set(m.origin, Date.now())
     if (place === 'restart') { stats.gaps++; reconcile(`${m.origin} restarted`) }
-    if (order.sent(m.origin, m.body as number) === 'behind') { stats.gaps++; reconcile(`${m.origin} sent batches not heard here`) }
+    if (order.sent(m.origin, m.body as number) === 'behind') {
+      stats.gaps++
+      reconcile(`${m.origin} sent batches not heard here`)
+    }
   })
 
-  const publish = (channel: Channel, bytes: Uint8Array) => { if (!nc.isClosed()) nc.publish(subjectOf(o.venue, key.publicKey, channel), bytes) }
-  const send = (channel: Channel, body: unknown) => publish(channel, seal(key.privateKey, channel, nodeId, o.epoch, ++seqs[channel], body))
+  const sealed = (channel: Channel, seq: number, body: unknown) => seal(key.privateKey, channel, nodeId, o.epoch, seq, body)
+  const publish = (channel: Channel, bytes: Uint8Array) => {
+    if (!nc.isClosed()) nc.publish(subjectOf(o.venue, key.publicKey, channel), bytes)
+  }
+  const send = (channel: Channel, body: unknown) => publish(channel, sealed(channel, ++seqs[channel], body))
   /** A batch too large to be opened is sent as two (a peer drops anything past MAX_MESSAGE_BYTES). */
   const sendEvents = (events: WireEvent[]) => {
-    const bytes = seal(key.privateKey, 'events', nodeId, o.epoch, seqs.events + 1, events)
+    const bytes = sealed('events', seqs.events + 1, events)
     if (bytes.length > MAX_MESSAGE_BYTES && events.length > 1) {
       const half = events.length >> 1
       sendEvents(events.slice(0, half)); sendEvents(events.slice(half))
       return
     }
-    if (bytes.length > MAX_MESSAGE_BYTES) o.log.error({ bytes: bytes.length }, 'a cluster event past MAX_MESSAGE_BYTES: its peers drop it and reconcile')
+    if (bytes.length > MAX_MESSAGE_BYTES) o.log.error({ bytes: bytes.length }, 'a cluster event past MAX_MESSAGE_BYTES: dropped by its peers')
     seqs.events++
     publish('events', bytes)
     stats.messages++
@@ -188,7 +198,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
         o.log.info({ nats: s.server }, 'cluster link back: reconciling with the store')
         reconcile('reconnect')
       } else if (s.type === 'error') {
-        o.log.error({ nats: redacted, err: s.error }, 'nats-server refused what this node did (check its permissions in nats-server.conf)')
+        o.log.error({ nats: redacted, err: s.error }, 'nats-server refused what this node did (its permissions: nats-server.conf)')
       }
     }
   })().catch(() => {})

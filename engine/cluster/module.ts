@@ -26,7 +26,7 @@ export async function clusterModule(ctx: EngineContext, { book, domain }: { book
   metrics.gauge('cluster_messages_sent_total', 'NATS messages carrying this node\'s events (a batch per event-loop turn)', () => link.stats.messages)
   metrics.gauge('cluster_events_received_total', 'RFQ events received from other nodes', () => link.stats.received)
   new Gauge({ name: 'cluster_messages_dropped_total', labelNames: ['reason'] as const, registers: [metrics.registry],
-    help: 'cluster messages (or events in them) dropped before they touched anything, by reason (docs/cluster.md#who-may-speak-on-the-wire)',
+    help: 'cluster messages (or events in them) dropped before they touched anything, by reason (docs/cluster.md)',
     collect() { for (const [reason, n] of Object.entries(link.stats.dropped)) this.set({ reason }, n) } })
   metrics.gauge('cluster_sequence_gaps_total', 'lost messages detected (each one reconciled with the store)', () => link.stats.gaps)
   metrics.gauge('cluster_reconciles_total', 'times this node reconciled its book with the store', () => link.stats.reconciles)

@@ -11,7 +11,8 @@ import { parseNatsUrl, type NatsTarget } from './natsUrl.js'
 
 const WHO = 'docs/cluster.md#who-may-speak-on-the-wire'
 
-export async function connectNats(url: string, id: ClusterIdentity, log: Logger): Promise<{ nc: NatsConnection; redacted: string }> {
+export async function connectNats(url: string, id: ClusterIdentity, log: Logger):
+  Promise<{ nc: NatsConnection; redacted: string }> {
   const target = parseNatsUrl(url)
   const credential: Partial<ConnectionOptions> = target.token ? { token: target.token }
     : target.user ? { user: target.user, pass: target.pass } : { authenticator: nkeyAuthenticator(id.key.seed) }
@@ -21,17 +22,19 @@ export async function connectNats(url: string, id: ClusterIdentity, log: Logger)
     // noEcho: a node never hears its own messages back; reconnects forever. What is sent while the link is down is
     // lost (the client drops its buffer when it reconnects): the sequence numbers tell the others, who reconcile
     nc = await connect({ servers: target.servers, ...credential, ...(tls ? { tls } : {}),
-      name: id.nodeId, noEcho: true, maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 5000, timeout: 5000 })
+      name: id.nodeId, noEcho: true, maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 5000,
+      timeout: 5000 })
   } catch (err) {
     throw new Error(`NATS at ${target.redacted} ${await refusal(err, target, id)}`)
   }
   if (!nc.info?.auth_required) {
-    log.warn({ nats: target.redacted, see: WHO }, 'NATS accepts anonymous clients: anyone who reaches it can read every private RFQ and quote ' +
-      'and flood the wire (the nodes still drop what their peers did not sign); give each node an nkey user')
+    log.warn({ nats: target.redacted, see: WHO }, 'NATS accepts anonymous clients: anyone who reaches it can read '
+      + 'every private RFQ and quote and flood the wire (the nodes still drop what their peers did not sign); '
+      + 'give each node an nkey user')
   }
   if (!tls && !nc.info?.tls_required) {
-    log.warn({ nats: target.redacted, see: WHO }, 'the NATS link is not encrypted: private RFQs, quotes and their signatures cross the network ' +
-      'in clear; give nats-server a tls {} block and the nodes NATS_TLS_CA_FILE')
+    log.warn({ nats: target.redacted, see: WHO }, 'the NATS link is not encrypted: private RFQs, quotes and their '
+      + 'signatures cross the network in clear; give nats-server a tls {} block and the nodes NATS_TLS_CA_FILE')
   }
   return { nc, redacted: target.redacted }
 }
@@ -43,19 +46,25 @@ async function refusal(err: unknown, target: NatsTarget, id: ClusterIdentity): P
   const text = `${message} ${code} ${cause?.message ?? ''} ${cause?.code ?? ''}`
   if (/authorization violation|authentication/i.test(text)) {
     return target.token || target.user ? `refused the credential in NATS_URL (${message}): fix NATS_URL`
-      : `refused this node's nkey ${id.key.publicKey} (${message}): nats-server.conf must list it as a user (${WHO}); fix CLUSTER_NODE_KEY_FILE or the server's users`
+      : `refused this node's nkey ${id.key.publicKey} (${message}): nats-server.conf must list it as a user (${WHO}); `
+        + 'fix CLUSTER_NODE_KEY_FILE or the server\'s users'
   }
-  if (/does not support 'tls'/.test(text)) return `does not offer TLS, which NATS_TLS_CA_FILE asks for: give nats-server a tls {} block, or fix NATS_URL`
+  if (/does not support 'tls'/.test(text)) {
+    return 'does not offer TLS, which NATS_TLS_CA_FILE asks for: give nats-server a tls {} block, or fix NATS_URL'
+  }
   if (/certificate required|CERTIFICATE_REQUIRED|bad certificate|unknown ca|ALERT/i.test(text)) {
     return `refused this node's TLS client certificate (${message}): fix NATS_TLS_CERT_FILE and NATS_TLS_KEY_FILE`
   }
   if (/certificate|self.signed|issuer|altname|ERR_TLS|SSL/i.test(text)) {
-    return `failed TLS (${message}): NATS_TLS_CA_FILE must hold the CA that signed nats-server's certificate, for the name in NATS_URL`
+    return `failed TLS (${message}): NATS_TLS_CA_FILE must hold the CA that signed nats-server's certificate, `
+      + 'for the name in NATS_URL'
   }
   // a server that checks client certificates drops a TLS 1.3 client it refuses after the handshake, without a word;
   // its greeting (sent before TLS) says that it checks them
   if ((await greeting(target.servers[0]!))?.tls_verify === true) {
-    return id.tls?.cert ? `dropped this node's TLS client certificate (${message}): NATS_TLS_CERT_FILE must be signed by the CA nats-server trusts`
+    return id.tls?.cert
+      ? `dropped this node's TLS client certificate (${message}): `
+        + 'NATS_TLS_CERT_FILE must be signed by the CA nats-server trusts'
       : 'asks every client for a TLS certificate and this node has none: set NATS_TLS_CERT_FILE and NATS_TLS_KEY_FILE'
   }
   return `does not answer (${message}): start nats-server or fix NATS_URL`

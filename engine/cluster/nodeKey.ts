@@ -22,19 +22,26 @@ const { values } = parseCli('nodeKey', USAGE, { node: { type: 'string' }, out: {
 const fail = (line: string, code: number): never => { process.stderr.write(`nodeKey: ${line}\n`); process.exit(code) }
 const node = values.node ?? fail('--node is required (see nodeKey --help)', 2)
 const out = values.out ?? fail('--out is required (see nodeKey --help)', 2)
-if (!/^[A-Za-z0-9_.-]{1,64}$/.test(node)) fail(`--node ${JSON.stringify(node)}: 1-64 letters, digits, dots, dashes or underscores (see nodeKey --help)`, 2)
+if (!/^[A-Za-z0-9_.-]{1,64}$/.test(node)) {
+  fail(`--node ${JSON.stringify(node)}: 1-64 letters, digits, dots, dashes or underscores (see nodeKey --help)`, 2)
+}
 
 let kept = false
 let seed: string
 if (existsSync(out)) { seed = readFileSync(out, 'utf8'); kept = true } else {
   seed = new TextDecoder().decode(createUser().getSeed())
-  try { writeFileSync(out, seed + '\n', { mode: 0o600, flag: 'wx' }) } catch (e) { fail(`cannot write ${out}: ${(e as Error).message}`, 1) }
+  try { writeFileSync(out, seed + '\n', { mode: 0o600, flag: 'wx' }) } catch (e) {
+    fail(`cannot write ${out}: ${(e as Error).message}`, 1)
+  }
 }
 let publicKey = ''
-try { publicKey = nodeKeyFromSeed(seed).publicKey } catch (e) { fail(`${out} is there and holds no node key (${(e as Error).message}): choose another --out`, 1) }
+try { publicKey = nodeKeyFromSeed(seed).publicKey } catch (e) {
+  fail(`${out} is there and holds no node key (${(e as Error).message}): choose another --out`, 1)
+}
 
 process.stdout.write([
-  kept ? `${out} was already there: ${node}'s key, kept.` : `${node}'s key is in ${out} (mode 0600): keep it on ${node}'s host only, readable by the engine.`,
+  kept ? `${out} was already there: ${node}'s key, kept.`
+    : `${node}'s key is in ${out} (mode 0600): keep it on ${node}'s host only, readable by the engine.`,
   '',
   'In CLUSTER_PEERS, on every node of the venue:',
   `  ${node}:${publicKey}`,

@@ -26,12 +26,17 @@ export interface Peer {
 export function nodeKeyFromSeed(text: string): NodeKey {
   const seed = new TextEncoder().encode(text.trim())
   let publicKey: string
-  try { publicKey = fromSeed(seed).getPublicKey() } catch { throw new Error('not an nkey seed (SU... as `nk -gen user` or nodeKey.js writes it)') }
-  if (!publicKey.startsWith('U')) throw new Error(`an nkey seed of another kind (${publicKey[0]}): a node's is a user seed, SU...`)
+  try { publicKey = fromSeed(seed).getPublicKey() } catch {
+    throw new Error('not an nkey seed (SU... as `nk -gen user` or nodeKey.js writes it)')
+  }
+  if (!publicKey.startsWith('U')) {
+    throw new Error(`an nkey seed of another kind (${publicKey[0]}): a node's is a user seed, SU...`)
+  }
   // a seed's 36 bytes: 2 of prefix, the 32-byte Ed25519 seed, a 2-byte checksum (checked by fromSeed above)
   const d = base32(text.trim()).subarray(2, 34)
   const x = rawPublic(publicKey)
-  return { seed, publicKey, privateKey: createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: b64url(d), x: b64url(x) }, format: 'jwk' }) }
+  const privateKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: b64url(d), x: b64url(x) }, format: 'jwk' })
+  return { seed, publicKey, privateKey }
 }
 
 /** CLUSTER_PEERS (`id:U...,id:U...`), by public key; throws a sentence naming the entry that is wrong. */
@@ -44,7 +49,9 @@ export function parsePeers(list: string): Map<string, Peer> {
     try { if (at < 1 || !fromPublic(publicKey).getPublicKey().startsWith('U')) throw new Error() } catch {
       throw new Error(`${entry}: not NODE_ID:public-nkey (a user key, U..., with a valid checksum)`)
     }
-    if (ids.has(id) || peers.has(publicKey)) throw new Error(`${entry}: listed twice (every node has a name and a key of its own)`)
+    if (ids.has(id) || peers.has(publicKey)) {
+      throw new Error(`${entry}: listed twice (every node has a name and a key of its own)`)
+    }
     ids.add(id)
     peers.set(publicKey, { id, publicKey, verifyKey: verifyKeyOf(publicKey) })
   }

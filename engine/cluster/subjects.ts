@@ -30,5 +30,6 @@ export function keyOfSubject(subject: string): string {
  * allowed to publish under that key only (in any venue), and to read the venue's subjects.
  */
 export function natsUser(nodeId: string, publicKey: string): string {
-  return `{ nkey: ${publicKey}, permissions: { publish: "${ROOT}.*.*.${publicKey}.>", subscribe: "${ROOT}.>" } }   # ${nodeId}`
+  const permissions = `{ publish: "${ROOT}.*.*.${publicKey}.>", subscribe: "${ROOT}.>" }`
+  return `{ nkey: ${publicKey}, permissions: ${permissions} }   # ${nodeId}`
 }
