@@ -12,7 +12,7 @@ import type { RfqBook, RestoredRfq } from '../../actors/book.js'
 import type { ClusterIdentity } from './identity.js'
 import { connectNats } from './natsAccess.js'
 import { channelSubjects, keyOfSubject, subjectOf, type Channel } from './subjects.js'
-import { seal, open, DROP_REASONS, MAX_BATCH, MAX_MESSAGE_BYTES, type DropReason, type Opened } from './envelope.js'
+import { seal, sealEvents, open, DROP_REASONS, MAX_BATCH, MAX_MESSAGE_BYTES, type DropReason, type Opened } from './envelope.js'
 import { Sequences, type Place } from './sequences.js'
 import { toWire, fromWire, UnknownRfq, type WireEvent } from './wire.js'
 
@@ -138,18 +138,13 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
     if (!nc.isClosed()) nc.publish(subjectOf(o.venue, key.publicKey, channel), bytes)
   }
   const send = (channel: Channel, body: unknown) => publish(channel, sealed(channel, ++seqs[channel], body))
-  /** A batch too large to be opened is sent as two (a peer drops anything past MAX_MESSAGE_BYTES). */
   const sendEvents = (events: WireEvent[]) => {
-    const bytes = sealed('events', seqs.events + 1, events)
-    if (bytes.length > MAX_MESSAGE_BYTES && events.length > 1) {
-      const half = events.length >> 1
-      sendEvents(events.slice(0, half)); sendEvents(events.slice(half))
-      return
+    for (const bytes of sealEvents(key.privateKey, nodeId, o.epoch, seqs.events + 1, events)) {
+      if (bytes.length > MAX_MESSAGE_BYTES) o.log.error({ bytes: bytes.length }, 'a cluster event past MAX_MESSAGE_BYTES: dropped by its peers')
+      seqs.events++
+      publish('events', bytes)
+      stats.messages++
     }
-    if (bytes.length > MAX_MESSAGE_BYTES) o.log.error({ bytes: bytes.length }, 'a cluster event past MAX_MESSAGE_BYTES: dropped by its peers')
-    seqs.events++
-    publish('events', bytes)
-    stats.messages++
   }
 
   // The events of `batchMs` leave together, in order; at most MAX_BATCH a message, so a message stays far

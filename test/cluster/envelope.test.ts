@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { sign, verify } from 'node:crypto'
 import { createAccount, createUser, fromSeed } from '@nats-io/nkeys'
 import { nodeKeyFromSeed, parsePeers } from '../../engine/cluster/nodeKeys.js'
-import { seal, open, MAX_MESSAGE_BYTES, type Opened } from '../../engine/cluster/envelope.js'
+import { seal, sealEvents, open, MAX_MESSAGE_BYTES, MAX_BATCH, type Opened } from '../../engine/cluster/envelope.js'
 import { Sequences } from '../../engine/cluster/sequences.js'
 import { subjectOf, channelSubjects, keyOfSubject } from '../../engine/cluster/subjects.js'
 
@@ -92,4 +92,23 @@ test('the order per node: the next, a gap, a replay, a restart, and a recording 
   assert.equal(s.sent('n3', 7), 'behind', 'two batches never arrived')
   assert.equal(s.admit('n3', 'events', 5, 7), 'replayed', 'taken as heard once the heartbeat said so')
   assert.equal(s.admit('n3', 'events', 5, 8), 'next')
+})
+
+test('a batch too large to be read is sent as consecutive messages that each fit, every event once and in order', () => {
+  const key = nodeKeyFromSeed(seedText())
+  const peer = parsePeers(`n1:${key.publicKey}`).get(key.publicKey)!
+  // 500 private RFQs, each with 100 allowed makers: ~2.5 MB as one message
+  const makers = Array.from({ length: 100 }, (_, i) => `0x${i.toString(16).padStart(40, '0')}`)
+  const events = Array.from({ length: MAX_BATCH }, (_, i) => ({ t: 'created', h: 'x'.repeat(64), rfq: { id: `rfq_${i}`, allowedMakers: makers } }))
+  assert.ok(seal(key.privateKey, 'events', 'n1', 1, 1, events).length > MAX_MESSAGE_BYTES)
+  const messages = sealEvents(key.privateKey, 'n1', 1, 41, events)
+  assert.ok(messages.length > 1)
+  const opened = messages.map(m => open(peer, 'events', m) as Opened)
+  assert.ok(messages.every(m => m.length <= MAX_MESSAGE_BYTES))
+  assert.deepEqual(opened.map(m => m.seq), opened.map((_, i) => 41 + i))
+  assert.deepEqual(opened.flatMap(m => m.body as unknown[]), events)
+  // a small batch stays one message; one event past the size goes alone (its peers drop it, and see the gap)
+  assert.equal(sealEvents(key.privateKey, 'n1', 1, 1, events.slice(0, 3)).length, 1)
+  const huge = [{ t: 'created', rfq: { id: 'x', pad: 'y'.repeat(MAX_MESSAGE_BYTES) } }]
+  assert.equal(open(peer, 'events', sealEvents(key.privateKey, 'n1', 1, 1, huge)[0]!), 'oversized')
 })
