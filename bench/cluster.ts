@@ -118,7 +118,6 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
 async function main(): Promise<void> {
   const wake = await wakeCost()
   const hotApply = await applyCost()
-  const seals = [1, 30, 500].map(events => ({ events, ...sealCost(events) }))
   const one = await startCluster(1)
   let three: Cluster | undefined
   try {
@@ -157,6 +156,7 @@ async function main(): Promise<void> {
     console.log(`  references: one wake-up of an idle Node process costs ${wake.toFixed(0)} us of CPU on this machine (bench/lib/wakeCost.ts);`)
     console.log(`  applying a quote back to back, awake, costs ${hotApply.toFixed(1)} us (bench/lib/applyCost.ts) against ${applied.toFixed(0)} us on a node here`)
     console.log(`  estimate for a core per node (apply at its awake cost): 3 nodes / 1 node = ${oneUs.toFixed(0)} / (${oneUs.toFixed(0)} + 2 x ${hotApply.toFixed(1)}) = ${(oneUs / (oneUs + 2 * hotApply)).toFixed(2)}`)
+    const seals = [1, 30, 500].map(events => ({ events, ...sealCost(events) }))      // after the runs: a failed start is quick
     console.log('  the seal on each batch (an Ed25519 signature over its msgpack, node:crypto), CPU per batch here:')
     for (const c of seals) {
       console.log(`    ${String(c.events).padStart(3)} quote events (${c.bytes} bytes): sign ${c.signUs.toFixed(0)} us at the sender, `
