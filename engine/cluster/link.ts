@@ -10,7 +10,7 @@
 import type { Logger } from 'pino'
 import type { RfqBook, RestoredRfq } from '../../actors/book.js'
 import type { ClusterIdentity } from './identity.js'
-import { connectNats } from './natsAccess.js'
+import { connectNats, warnIfOpen } from './natsAccess.js'
 import { channelSubjects, keyOfSubject, subjectOf, type Channel } from './subjects.js'
 import { seal, sealEvents, open, DROP_REASONS, MAX_BATCH, MAX_MESSAGE_BYTES, type DropReason, type Opened } from './envelope.js'
 import { Sequences, type Place } from './sequences.js'
@@ -183,6 +183,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   heartbeat.unref()
   send('nodes', seqs.events)
 
+  let refusedAt = 0
   void (async () => {
     for await (const s of nc.status()) {
       if (s.type === 'disconnect' || s.type === 'reconnecting') {
@@ -192,8 +193,11 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
         connected = true
         o.log.info({ nats: s.server }, 'cluster link back: reconciling with the store')
         reconcile('reconnect')
-      } else if (s.type === 'error') {
-        o.log.error({ nats: redacted, err: s.error }, 'nats-server refused what this node did (its permissions: nats-server.conf)')
+        warnIfOpen(nc, redacted, o.log)
+      } else if (s.type === 'error' && Date.now() - refusedAt >= WARN_EVERY_MS) {
+        // its key taken off the users while it reconnects, or a publish its permissions refuse: said, not flooded
+        refusedAt = Date.now()
+        o.log.error({ nats: redacted, err: s.error, key: key.publicKey }, 'nats-server refused this node (its user and permissions: nats-server.conf)')
       }
     }
   })().catch(() => {})

@@ -19,24 +19,29 @@ export async function connectNats(url: string, id: ClusterIdentity, log: Logger)
   const tls = id.tls ?? (target.servers.some(s => s.startsWith('tls://')) ? {} : undefined)
   let nc: NatsConnection
   try {
-    // noEcho: a node never hears its own messages back; reconnects forever. What is sent while the link is down is
-    // lost (the client drops its buffer when it reconnects): the sequence numbers tell the others, who reconcile
+    // noEcho: a node never hears its own messages back; reconnects forever, even while the server refuses its key
+    // (its users being edited): it rejoins without a restart once the key is let in again. What is sent while the
+    // link is down is lost (the client drops its buffer when it reconnects): the sequence numbers tell the others
     nc = await connect({ servers: target.servers, ...credential, ...(tls ? { tls } : {}),
-      name: id.nodeId, noEcho: true, maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 5000,
-      timeout: 5000 })
+      name: id.nodeId, noEcho: true, maxReconnectAttempts: -1, ignoreAuthErrorAbort: true, reconnectTimeWait: 250,
+      pingInterval: 5000, timeout: 5000 })
   } catch (err) {
     throw new Error(`NATS at ${target.redacted} ${await refusal(err, target, id)}`)
   }
-  if (!nc.info?.auth_required) {
-    log.warn({ nats: target.redacted, see: WHO }, 'NATS accepts anonymous clients: anyone who reaches it can read '
-      + 'every private RFQ and quote and flood the wire (the nodes still drop what their peers did not sign); '
-      + 'give each node an nkey user')
-  }
+  warnIfOpen(nc, target.redacted, log)
   if (!tls && !nc.info?.tls_required) {
     log.warn({ nats: target.redacted, see: WHO }, 'the NATS link is not encrypted: private RFQs, quotes and their '
       + 'signatures cross the network in clear; give nats-server a tls {} block and the nodes NATS_TLS_CA_FILE')
   }
   return { nc, redacted: target.redacted }
+}
+
+/** Said at start, and again after a reconnect (a server restarted with its users gone lets anyone in). */
+export function warnIfOpen(nc: NatsConnection, redacted: string, log: Logger): void {
+  if (nc.info?.auth_required) return
+  log.warn({ nats: redacted, see: WHO }, 'NATS accepts anonymous clients: anyone who reaches it can read '
+    + 'every private RFQ and quote and flood the wire (the nodes still drop what their peers did not sign); '
+    + 'give each node an nkey user')
 }
 
 /** What a failed first connection means, and the variable to fix. */

@@ -4,7 +4,7 @@
 // to fix (exit 2 for what the node's own files say, exit 1 for what the server refused).
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createUser } from '@nats-io/nkeys'
@@ -12,6 +12,7 @@ import { startNatsServer, type NatsServer } from '../../engine/cluster/natsServe
 import { devCredentials } from '../../engine/cluster/devCredentials.js'
 import { spawnEngine, refusedStart } from '../faults/process.js'
 import { testDatabase, type TestDatabase } from '../helpers/db.js'
+import { waitFor } from '../relay/helpers.js'
 import { startSecureNats, type SecureNats } from './secureNats.js'
 
 let secure: SecureNats, mutual: SecureNats, open: NatsServer
@@ -96,4 +97,23 @@ test('a nats-server that verifies its clients: a node with its certificate joins
     const health = await (await fetch(`${node.relay}/health`)).json() as { cluster: { nodeId: string; nats: string } }
     assert.deepEqual([health.cluster.nodeId, health.cluster.nats], ['m1', 'connected'])
   } finally { await node.term() }
+})
+
+test('a node\'s key taken off nats-server\'s users cuts it off at the reload; let in again, it rejoins without a restart', async () => {
+  const own = await startSecureNats(['r1', 'r2'])         // a users list left empty would let anyone in
+  const node = await spawnEngine({ ...base(), ...own.env('r1') })
+  try {
+    const link = async () => ((await (await fetch(`${node.relay}/health`)).json()) as { cluster: { nats: string } }).cluster.nats
+    assert.equal(await link(), 'connected')
+    const conf = readFileSync(own.creds.natsConfig, 'utf8')
+    writeFileSync(own.creds.natsConfig, conf.split('\n').filter(l => !l.includes(own.creds.publicKey('r1'))).join('\n'))
+    process.kill(own.server.pid, 'SIGHUP')                 // systemctl reload nats-server
+    await waitFor(link, s => s === 'reconnecting', 5000)
+    // refused again and again while it keeps trying (a client gives up after two refusals unless told not to)
+    await waitFor(() => own.server.log(), log => (log.match(/authentication error - Nkey "U[A-Z2-7]{55}"/g) ?? []).length >= 4, 10_000)
+    writeFileSync(own.creds.natsConfig, conf)
+    process.kill(own.server.pid, 'SIGHUP')
+    await waitFor(link, s => s === 'connected', 10_000)
+    assert.equal(node.child.exitCode, null)
+  } finally { await node.term(); await own.close() }
 })
