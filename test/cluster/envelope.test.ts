@@ -9,6 +9,10 @@ import { createAccount, createUser, fromSeed } from '@nats-io/nkeys'
 import { nodeKeyFromSeed, parsePeers } from '../../engine/cluster/nodeKeys.js'
 import { seal, sealEvents, open, MAX_MESSAGE_BYTES, MAX_BATCH, type Opened } from '../../engine/cluster/envelope.js'
 import { Sequences } from '../../engine/cluster/sequences.js'
+import { nextEpoch } from '../../engine/cluster/epoch.js'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { subjectOf, channelSubjects, keyOfSubject } from '../../engine/cluster/subjects.js'
 
 const seedText = () => new TextDecoder().decode(createUser().getSeed())
@@ -111,4 +115,12 @@ test('a batch too large to be read is sent as consecutive messages that each fit
   assert.equal(sealEvents(key.privateKey, 'n1', 1, 1, events.slice(0, 3)).length, 1)
   const huge = [{ t: 'created', rfq: { id: 'x', pad: 'y'.repeat(MAX_MESSAGE_BYTES) } }]
   assert.equal(open(peer, 'events', sealEvents(key.privateKey, 'n1', 1, 1, huge)[0]!), 'oversized')
+})
+
+test('a node\'s epoch rises at every start on its DATA_DIR, even when the clock stepped back between two', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'epoch-'))
+  assert.equal(nextEpoch(dir, 1_700_000_000_000), 1_700_000_000_000)
+  assert.equal(nextEpoch(dir, 1_600_000_000_000), 1_700_000_000_001, 'the clock went back: the epoch still rises')
+  assert.equal(nextEpoch(dir, 1_800_000_000_000), 1_800_000_000_000)
+  assert.equal(nextEpoch(dir, 1_800_000_000_000), 1_800_000_000_001, 'two starts in one millisecond')
 })
