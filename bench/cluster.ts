@@ -3,13 +3,16 @@
 // system time of every engine process, its worker threads included, from /proc), and the cross-node latency
 // from a submit at node B to its QUOTE_BROADCAST at node C (p50/p99), beside the same-node latency at B.
 // The 1-node and the 3-node cluster run side by side (each its own nats-server and database) and take turns,
-// BENCH_ROUNDS rounds each, so a drift in the machine's load between the two is spread over both.
+// BENCH_ROUNDS rounds each, so a drift in the machine's load between the two is spread over both. The wire is
+// a venue's: TLS to nats-server, an nkey per node, every batch signed and checked (devCredentials.ts).
 // Run: node dist/bench/cluster.js   (BENCH_RATE, BENCH_SECONDS, BENCH_ROUNDS)
-import { readFileSync, mkdtempSync } from 'node:fs'
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { startNatsServer, type NatsServer } from '../engine/cluster/natsServer.js'
+import { devCredentials } from '../engine/cluster/devCredentials.js'
+import { sealCost } from './lib/sealCost.js'
 import { benchDatabase } from './lib/benchDb.js'
 import { startEngineProcess, type EngineProcess } from './lib/engineProcess.js'
 import { registerTaker, tokenPair, createRfqs, relayDomain } from './lib/venueClient.js'
@@ -41,17 +44,21 @@ interface Cluster { n: number; nodes: EngineProcess[]; urls: Urls; stop(): Promi
 
 /** n engine processes (one pool thread each) on their own nats-server and database. */
 async function startCluster(n: number): Promise<Cluster> {
-  const nats: NatsServer = await startNatsServer()
+  const dir = mkdtempSync(join(tmpdir(), `bench-cluster${n}-`))
+  const creds = devCredentials(dir, Array.from({ length: n }, (_, i) => `node-${i + 1}`))
+  const nats: NatsServer = await startNatsServer({ args: ['-c', creds.natsConfig] })
   const db = await benchDatabase(`cluster${n}`)
   const nodes: EngineProcess[] = []
   const stop = async () => {
     await Promise.all(nodes.map(e => e.stop()))
     await db.drop()
     await nats.stop()
+    rmSync(dir, { recursive: true, force: true })
   }
   try {
     for (let i = 1; i <= n; i++) {
-      nodes.push(await startEngineProcess({ ...limits, DATABASE_URL: db.url, NATS_URL: nats.url, NODE_ID: `node-${i}`, POOL_THREADS: '1',
+      nodes.push(await startEngineProcess({ ...limits, DATABASE_URL: db.url, NATS_URL: nats.url.replace(/^nats:/, 'tls:'),
+        ...creds.env(`node-${i}`), POOL_THREADS: '1',
         DATA_DIR: mkdtempSync(join(tmpdir(), `bench-cluster-${i}-`)), SOR_FOLLOW_INTERVAL_MS: '0' }))
     }
     const urls = { ws: nodes.map(e => `ws://127.0.0.1:${e.ports.relay}`), http: nodes.map(e => `http://127.0.0.1:${e.ports.relay}`), api: nodes.map(e => `http://127.0.0.1:${e.ports.api}`) }
@@ -149,6 +156,12 @@ async function main(): Promise<void> {
     console.log(`  references: one wake-up of an idle Node process costs ${wake.toFixed(0)} us of CPU on this machine (bench/lib/wakeCost.ts);`)
     console.log(`  applying a quote back to back, awake, costs ${hotApply.toFixed(1)} us (bench/lib/applyCost.ts) against ${applied.toFixed(0)} us on a node here`)
     console.log(`  estimate for a core per node (apply at its awake cost): 3 nodes / 1 node = ${oneUs.toFixed(0)} / (${oneUs.toFixed(0)} + 2 x ${hotApply.toFixed(1)}) = ${(oneUs / (oneUs + 2 * hotApply)).toFixed(2)}`)
+    const seals = [1, 30, 500].map(events => ({ events, ...sealCost(events) }))      // after the runs: a failed start is quick
+    console.log('  the seal on each batch (an Ed25519 signature over its msgpack, node:crypto), CPU per batch here:')
+    for (const c of seals) {
+      console.log(`    ${String(c.events).padStart(3)} quote events (${c.bytes} bytes): sign ${c.signUs.toFixed(0)} us at the sender, `
+        + `verify ${c.verifyUs.toFixed(0)} us at each receiver (${(c.verifyUs / c.events).toFixed(1)} us a quote)`)
+    }
     console.log('\nlatency, 500 quotes/s for 4 s on the 3-node cluster (ms):')
     for (const [name, l] of [['submit at B, broadcast at C', cross], ['submit at B, broadcast at B', same]] as const) {
       console.log(`  ${name.padEnd(30)} p50 ${pct(l.latency, 50).toFixed(2)}  p99 ${pct(l.latency, 99).toFixed(2)}  (${l.accepted} quotes)`)

@@ -91,6 +91,17 @@ export const configSchema = z.object({
   NODE_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, dots, dashes or underscores').optional(),
   /** a node's RFQ events leave together every this many ms (0: at the end of each event-loop turn) */
   CLUSTER_BATCH_MS: z.coerce.number().int().min(0).max(100).default(5),
+  /** this node's key: a file holding its nkey user seed (SU...); it signs every message the node sends and, unless
+   *  NATS_URL carries a credential, is the node's credential at nats-server (docs/cluster.md#who-may-speak-on-the-wire) */
+  CLUSTER_NODE_KEY_FILE: z.string().min(1).optional(),
+  /** every node of the venue with its public key, this node's included: NODE_ID:U..., comma-separated */
+  CLUSTER_PEERS: z.string().regex(/^[A-Za-z0-9_.-]{1,64}:U[A-Z2-7]{55}(,[A-Za-z0-9_.-]{1,64}:U[A-Z2-7]{55})*$/,
+    'must be NODE_ID:public-nkey pairs, comma-separated, e.g. node-1:UAB...,node-2:UCD... (56-character keys starting with U)').optional(),
+  /** the CA that signed nats-server's certificate: set, the node speaks TLS only and checks the server against it */
+  NATS_TLS_CA_FILE: z.string().min(1).optional(),
+  /** a client certificate and its key, for a nats-server that verifies its clients (tls { verify: true }) */
+  NATS_TLS_CERT_FILE: z.string().min(1).optional(),
+  NATS_TLS_KEY_FILE: z.string().min(1).optional(),
   // Options market data ingestion (engine/ingest): its own process, started by `make ingest`, or by `make run` when not off
   INGEST_SOURCE: z.enum(['off', 'deribit', 'replay', 'synthetic']).default('off'),
   INGEST_FILE: z.string().min(1).optional(),

@@ -1,5 +1,6 @@
 // The CPU a node spends applying another node's quote when it is awake anyway: the cluster's receive path
-// (a batch unpacked, each quote taken from the wire, applied to its RFQ's replica, indexed for pollers),
+// (a batch's signature checked and unpacked, each quote taken from the wire, applied to its RFQ's replica,
+// indexed for pollers),
 // run back to back in this process on batches of 30. The cluster bench sets it beside what a whole node pays
 // per applied quote on this machine, where every NATS message wakes an idle process: the difference is
 // the wake-ups, and it is the figure a machine with a core per node (always awake) comes close to.
@@ -8,7 +9,9 @@ import { ActorSystem } from '../../actors/mailbox.js'
 import { RfqBook } from '../../actors/book.js'
 import { LiveIndex } from '../../actors/liveIndex.js'
 import type { Address, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
-import { fromWire, packBatch, toWire, unpackBatch, type WireEvent } from '../../engine/cluster/wire.js'
+import { fromWire, toWire, type WireEvent } from '../../engine/cluster/wire.js'
+import { open, seal } from '../../engine/cluster/envelope.js'
+import { benchPeer } from './sealCost.js'
 
 const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}` as Address
 
@@ -27,6 +30,7 @@ export async function applyCost(quotes = 60_000): Promise<number> {
     expiry, visibility: 'public', allowedMakers: [], shareToken: null, createdAt: new Date(), agentId: null }))
   for (const rfq of rfqs) book.replica!.applyRemote(fromWire(toWire({ type: 'rfq.created', rfq, shareTokenHash: null })!))
   const batches: Uint8Array[] = []
+  const peer = benchPeer()
   for (let i = 0; i < quotes; i += 30) {
     const events: WireEvent[] = []
     for (let j = i; j < i + 30; j++) {
@@ -35,10 +39,14 @@ export async function applyCost(quotes = 60_000): Promise<number> {
         quote: { maker: hex(20), taker, tokenIn, tokenOut, amountIn: '1000000000000000000', amountOut: String(10n ** 18n + BigInt(j)), expiry, nonce: String(j), deadline: expiry } } }
       events.push(toWire(e, book.quoteTerms(rfq.id))!)
     }
-    batches.push(packBatch('origin', batches.length + 1, events))
+    batches.push(seal(peer.key.privateKey, 'events', peer.id, 1, batches.length + 1, events))
   }
   const termsOf = (id: string) => book.quoteTerms(id)
-  const apply = (bytes: Uint8Array) => { for (const w of unpackBatch(bytes).events) book.replica!.applyRemote(fromWire(w, termsOf)) }
+  const apply = (bytes: Uint8Array) => {
+    const m = open(peer.peer, 'events', bytes)
+    if (typeof m === 'string') throw new Error(`the bench's own batch was dropped: ${m}`)
+    for (const w of m.body as WireEvent[]) book.replica!.applyRemote(fromWire(w, termsOf))
+  }
   const turn = () => new Promise(r => setImmediate(r))
   const warm = Math.floor(batches.length / 5)
   for (let i = 0; i < warm; i++) { apply(batches[i]!); await turn() }

@@ -4,7 +4,8 @@
 // node-1 starts first and alone: it runs the migrations. One table says where everything listens; each node's
 // log lines follow, prefixed with its NODE_ID. Ctrl-C or SIGTERM stops the nodes (SIGTERM, and waits for
 // their drain), then nats-server, then PostgreSQL. A node that dies is reported and the others keep running.
-// Every child dies with us even on kill -9 (devGuard.ts; devPostgres.ts watches its stdin).
+// Every child dies with us even on kill -9 (devGuard.ts; devPostgres.ts watches its stdin). The wire is set up
+// as a venue's is (devCredentials.ts): TLS with a throw-away CA, an nkey per node, signed messages.
 import { join, relative, resolve } from 'node:path'
 import { acquireInstanceLock, AlreadyRunning, type InstanceLock } from '../ops/instanceLock.js'
 import { parseCli } from '../ops/cli.js'
@@ -12,15 +13,18 @@ import { repoRoot } from '../paths.js'
 import { NATS_MISSING, findNatsServer, startNatsServer, type NatsServer } from './natsServer.js'
 import { startDevNode, type DevNode } from './devNode.js'
 import { startDevDatabase, type DevDatabase } from './devDatabase.js'
+import { devCredentials, type DevCredentials } from './devCredentials.js'
 
 const USAGE = `Usage: node dist/engine/cluster/devCluster.js [options]   (or: make cluster)
 
 Starts a cluster on this machine: nats-server, PostgreSQL (DATABASE_URL when set, else an embedded one under
 DIR/pg) and engine nodes node-1..node-N joined to both (NATS_URL, NODE_ID, one DATABASE_URL), then prints
-where each listens. node-N listens on the base ports plus 10 x (N-1) for the API and the terminal, plus N-1
-for the relay: node-1 3000/3001/8080, node-2 3010/3011/8081, node-3 3020/3021/8082. Each node's log lines
-start with its NODE_ID. Ctrl-C stops the nodes, then nats-server, then PostgreSQL. The nodes read the rest of
-their configuration from the environment, as \`make run\` does (the README's Configuration table).
+where each listens. nats-server speaks TLS only and knows each node by its nkey: a throw-away CA, nats-server's
+certificate and the nodes' keys are made under DIR on first use (DIR/tls, DIR/keys) and kept. node-N listens
+on the base ports plus 10 x (N-1) for the API and the terminal, plus N-1 for the relay: node-1 3000/3001/8080,
+node-2 3010/3011/8081, node-3 3020/3021/8082. Each node's log lines start with its NODE_ID. Ctrl-C stops the
+nodes, then nats-server, then PostgreSQL. The nodes read the rest of their configuration from the environment,
+as \`make run\` does (the README's Configuration table).
 
 Options:
   --nodes N            how many engine nodes (default 3, at most 9)
@@ -28,7 +32,7 @@ Options:
   --terminal-port P    node-1's terminal port (default 3001; 0: free ports)
   --relay-port P       node-1's relay port (default 8080; 0: free ports)
   --nats-port P        nats-server's client port (default 4222; 0: a free port)
-  --dir DIR            the cluster's data (default .data/cluster): DIR/pg, DIR/node-N`
+  --dir DIR            the cluster's data (default .data/cluster): DIR/pg, DIR/node-N, DIR/tls, DIR/keys`
 
 const { values } = parseCli('cluster', USAGE, {
   nodes: { type: 'string' }, 'api-port': { type: 'string' }, 'terminal-port': { type: 'string' },
@@ -44,7 +48,7 @@ function number(name: keyof typeof values, fallback: number, min: number, max: n
   return n
 }
 
-interface Running { lock?: InstanceLock; nats?: NatsServer; db?: DevDatabase; nodes: DevNode[] }
+interface Running { lock?: InstanceLock; nats?: NatsServer; db?: DevDatabase; creds?: DevCredentials; nodes: DevNode[] }
 const running: Running = { nodes: [] }
 let shuttingDown: Promise<never> | undefined
 const print = (line: string) => { process.stdout.write(line + '\n') }
@@ -59,8 +63,11 @@ async function main(): Promise<void> {
   running.lock = await acquireInstanceLock('cluster', dir)
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => { void shutdown(0, sig) })
 
+  const ids = Array.from({ length: count }, (_, k) => `node-${k + 1}`)
+  running.creds = devCredentials(dir, ids)
   // its errors and warnings join the log; a fatal one ends the start, whose one line quotes it
-  running.nats = await startNatsServer({ port: natsPort, onLine: l => { if (/\[(ERR|WRN)\]/.test(l)) print(`nats   | ${l}`) } })
+  running.nats = await startNatsServer({ port: natsPort, args: ['-c', running.creds.natsConfig],
+    onLine: l => { if (/\[(ERR|WRN)\]/.test(l)) print(`nats   | ${l}`) } })
   watchNats(running.nats)
   running.db = await startDevDatabase(dir, process.env)
   const env = (i: number): NodeJS.ProcessEnv => {
@@ -68,7 +75,8 @@ async function main(): Promise<void> {
     const port = (p: number, step: number) => String(p === 0 ? 0 : p + step * (i - 1))
     return {
       ...inherited,
-      NATS_URL: running.nats!.url, NODE_ID: `node-${i}`, DATABASE_URL: running.db!.url, DATA_DIR: join(dir, `node-${i}`),
+      NATS_URL: natsUrl(running.nats!), ...running.creds!.env(`node-${i}`),
+      DATABASE_URL: running.db!.url, DATA_DIR: join(dir, `node-${i}`),
       HOST: inherited.HOST || '127.0.0.1',                         // a cluster to try: this machine only, unless asked
       API_PORT: port(base.api, 10), TERMINAL_PORT: port(base.terminal, 10), RELAY_PORT: port(base.relay, 1),
       LOG_FORMAT: inherited.LOG_FORMAT || 'pretty',                // read by a person, in a terminal, behind a prefix
@@ -89,13 +97,17 @@ async function main(): Promise<void> {
   print(table(running, dir))
 }
 
-function table({ nats, db, nodes }: Running, dir: string): string {
+/** TLS only: the URL says so, and nodes and tools know at a glance */
+const natsUrl = (nats: NatsServer) => nats.url.replace(/^nats:/, 'tls:')
+
+function table({ nats, db, creds, nodes }: Running, dir: string): string {
   const rows = [['', 'api', 'terminal', 'relay', 'pid'], ...nodes.map(n => [n.id, n.urls.api, n.urls.terminal, n.urls.relay, String(n.pid)])]
   const widths = rows[0].map((_, c) => Math.max(...rows.map(r => r[c].length)))
   const line = (r: string[]) => '  ' + r.map((cell, c) => cell.padEnd(widths[c])).join('   ').trimEnd()
   return ['', `Cluster is up: ${nodes.length} nodes, one NATS server, one database (data in ${shortPath(dir)}).`, '',
     ...rows.map(line), '',
-    `  nats       ${nats!.url}   (pid ${nats!.pid})`,
+    `  nats       ${natsUrl(nats!)}   (pid ${nats!.pid}; TLS, CA ${shortPath(creds!.caFile)}; `
+      + `a node's key: ${shortPath(join(dir, 'keys'))}/<NODE_ID>.nk)`,
     `  database   ${db!.describe}`, '',
     'Each node\'s log lines start with its NODE_ID. Ctrl-C stops the nodes, then nats-server, then PostgreSQL.', ''].join('\n')
 }

@@ -1,21 +1,17 @@
 // Per-key limits across the cluster: every SHARE_EVERY_MS a node sends the hits it counted since the last
 // batch (limiter, key, count) and adds the other nodes' batches to its own windows. A client spread over
-// several nodes therefore meets one limit for the venue, give or take one batch of hits per node.
-import { Packr } from 'msgpackr'
+// several nodes therefore meets one limit for the venue, give or take one batch of hits per node. A batch is
+// signed and numbered like the events (envelope.ts): a forged or replayed one never reaches a limiter.
 import type { LimitRegistry } from '../front/sharedLimits.js'
 import type { ClusterLink } from './link.js'
 
 export const SHARE_EVERY_MS = 100
-const packr = new Packr({ useRecords: false })
 type Batch = [limiter: string, key: string, hits: number][]
 
 export function shareLimits(link: Pick<ClusterLink, 'channel'>, registry: LimitRegistry, everyMs = SHARE_EVERY_MS): { stop(): void; readonly absorbed: number } {
   let pending = new Map<string, Map<string, number>>()
   let absorbed = 0
-  const send = link.channel('limits', bytes => {
-    let batch: unknown
-    try { batch = packr.unpack(bytes) } catch { return }
-    if (!Array.isArray(batch)) return
+  const send = link.channel('limits', batch => {
     for (const entry of batch as Batch) {
       if (!Array.isArray(entry)) continue
       const [limiter, key, hits] = entry
@@ -35,7 +31,7 @@ export function shareLimits(link: Pick<ClusterLink, 'channel'>, registry: LimitR
     const batch: Batch = []
     for (const [limiter, byKey] of pending) for (const [key, hits] of byKey) batch.push([limiter, key, hits])
     pending = new Map()
-    send(packr.pack(batch))
+    send(batch)
   }, everyMs)
   timer.unref()
   return { stop: () => clearInterval(timer), get absorbed() { return absorbed } }

@@ -3,18 +3,24 @@
 // PostgreSQL stays the arbiter (quotes are stored before their word leaves, status changes are conditional),
 // so a lost, late or reordered message can make a node's view late, never wrong in the store. A node that
 // sees a gap in another node's sequence, or comes back from a NATS outage, reconciles its book with the store.
+// Every message is signed by its node and opened (envelope.ts) before anything reads it: what a listed node did
+// not sign, or what it sent before, is counted and dropped (docs/cluster.md#who-may-speak-on-the-wire).
 //
 // Loaded only through a dynamic import: a single node never loads the NATS client.
-import { connect, type NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from 'pino'
 import type { RfqBook, RestoredRfq } from '../../actors/book.js'
-import { nodeIdOf } from './nodeId.js'
-import { parseNatsUrl } from './natsUrl.js'
-import { toWire, fromWire, packBatch, unpackBatch, UnknownRfq, type WireEvent } from './wire.js'
+import type { ClusterIdentity } from './identity.js'
+import { connectNats, warnIfOpen } from './natsAccess.js'
+import { channelSubjects, keyOfSubject, subjectOf, type Channel } from './subjects.js'
+import { seal, sealEvents, open, DROP_REASONS, MAX_BATCH, MAX_MESSAGE_BYTES, type DropReason, type Opened } from './envelope.js'
+import { Sequences, type Place } from './sequences.js'
+import { toWire, fromWire, UnknownRfq, type WireEvent } from './wire.js'
 
 export interface ClusterLinkOptions {
   url: string
-  nodeId?: string
+  identity: ClusterIdentity
+  /** this run of the node (epoch.ts): larger than any earlier run's */
+  epoch: number
   /** subjects are scoped to one venue (chain and contract), so two venues can share a NATS server */
   venue: string
   book: RfqBook
@@ -36,47 +42,34 @@ export interface ClusterStatus {
 export interface ClusterLink {
   readonly nodeId: string
   status(): ClusterStatus
-  readonly stats: { sent: number; messages: number; received: number; dropped: number; gaps: number; reconciles: number }
-  /** Another kind of message between the nodes (its own subject in this venue): returns how to send one. */
-  channel(name: string, onMessage: (data: Uint8Array) => void): (data: Uint8Array) => void
+  readonly stats: { sent: number; messages: number; received: number; gaps: number; reconciles: number
+    readonly dropped: Record<DropReason, number> }
+  /** Rate-limit hits between the nodes (signed and ordered like the events): returns how to send a batch. */
+  channel(name: 'limits', onMessage: (body: unknown[]) => void): (body: unknown[]) => void
   close(): Promise<void>
 }
 
-const MAX_BATCH = 500
-/** origins whose sequence a node keeps */
-const MAX_ORIGINS = 1024
 /** RFQs one message may make a node read from the store one by one; past it, one reconcile */
 const MAX_ADOPTS = 16
-/** what a heartbeat may name: NODE_ID's form (engine/config.ts), or hostname-pid */
-const NODE_ID = /^[A-Za-z0-9_.-]{1,128}$/
+/** a drop is logged at most this often per reason (a flood of forgeries must not flood the log), and always counted */
+const WARN_EVERY_MS = 10_000
 
 export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
-  const nodeId = nodeIdOf({ NODE_ID: o.nodeId })
+  const { nodeId, key, peers } = o.identity
   const heartbeatMs = o.heartbeatMs ?? 1000
-  const subjectOf = (name: string) => `rfq.v2.${o.venue}.${name}`     // scoped to one venue; v2: quotes travel as compact tuples (0.5)
-  const subject = { events: subjectOf('events'), nodes: subjectOf('nodes') }
-  const target = parseNatsUrl(o.url)
-  let nc: NatsConnection
-  try {
-    // noEcho: a node never hears its own events back; reconnects forever. What is sent while the link is down is
-    // lost (the client drops its buffer when it reconnects): the sequence numbers tell the others, who reconcile
-    nc = await connect({ servers: target.servers, token: target.token, user: target.user, pass: target.pass,
-      name: nodeId, noEcho: true, maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 5000 })
-  } catch (err) {
-    throw new Error(`NATS at ${target.redacted} does not answer (${err instanceof Error ? err.message : String(err)}): start nats-server or fix NATS_URL`)
-  }
-  const stats = { sent: 0, messages: 0, received: 0, dropped: 0, gaps: 0, reconciles: 0 }
+  const { nc, redacted } = await connectNats(o.url, o.identity, o.log)
+  const stats = { sent: 0, messages: 0, received: 0, gaps: 0, reconciles: 0,
+    dropped: Object.fromEntries(DROP_REASONS.map(r => [r, 0])) as Record<DropReason, number> }
   let connected = true
-  let seq = 0
-  // origin -> last sequence heard; kept across silences and reconnects, so a jump is always seen as a gap
-  const lastSeq = new Map<string, number>()
-  const peers = new Map<string, number>()        // node -> last heartbeat (ms)
-  // past MAX_ORIGINS names (forged ones, or years of restarts under new names), one not heard lately is forgotten
-  const remember = (origin: string, n: number) => {
-    if (!lastSeq.has(origin) && lastSeq.size >= MAX_ORIGINS) {
-      for (const k of lastSeq.keys()) if (!peers.has(k)) { lastSeq.delete(k); break }
-    }
-    lastSeq.set(origin, n)
+  const seqs: Record<Channel, number> = { events: 0, nodes: 0, limits: 0 }
+  const order = new Sequences()
+  const heard = new Map<string, number>()        // node -> last heartbeat (ms)
+  const warned = new Map<DropReason, number>()
+  const drop = (reason: DropReason, detail: object) => {
+    stats.dropped[reason]++
+    if (Date.now() - (warned.get(reason) ?? 0) < WARN_EVERY_MS) return
+    warned.set(reason, Date.now())
+    o.log.warn({ ...detail, reason, droppedSoFar: stats.dropped[reason] }, 'cluster message dropped')
   }
 
   // reconciling: the store's live RFQs are the truth; one pass at a time, another queued behind it at most
@@ -88,19 +81,28 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
       .finally(() => { reconciling = null; if (again) { again = false; reconcile('queued') } })
   }
 
+  /** Every node's messages of one channel, opened and placed in their sender's order before `onMessage` sees them. */
+  const listen = (channel: Channel, onMessage: (m: Opened, place: Place) => void) => {
+    nc.subscribe(channelSubjects(o.venue, channel), { callback: (err, msg) => {
+      if (err) return
+      const from = peers.get(keyOfSubject(msg.subject))
+      const m = open(from, channel, msg.data)
+      if (typeof m === 'string') return drop(m, { subject: msg.subject })
+      // a node never hears itself (noEcho): its own signature coming back is a recording played back
+      const place = m.origin === nodeId ? 'replayed' : order.admit(m.origin, channel, m.epoch, m.seq)
+      if (place === 'replayed') return drop('replayed', { from: m.origin, channel, epoch: m.epoch, seq: m.seq })
+      onMessage(m, place)
+    } })
+  }
+
   const termsOf = (id: string) => o.book.quoteTerms(id)
-  nc.subscribe(subject.events, { callback: (err, msg) => {
-    if (err) return
-    let batch: ReturnType<typeof unpackBatch>
-    try { batch = unpackBatch(msg.data) } catch (err) {
-      stats.dropped++
-      return o.log.warn({ err }, 'cluster message dropped')
+  listen('events', (m, place) => {
+    if (place === 'gap' || place === 'restart') {
+      stats.gaps++
+      reconcile(place === 'gap' ? `gap from ${m.origin}` : `${m.origin} restarted`)
     }
-    const last = lastSeq.get(batch.origin)
-    remember(batch.origin, batch.seq)
-    if (last !== undefined && batch.seq !== last + 1) { stats.gaps++; reconcile(`gap from ${batch.origin}`) }
     let unknown: Set<string> | undefined
-    for (const w of batch.events) {
+    for (const w of m.body as WireEvent[]) {
       try {
         o.book.replica?.applyRemote(fromWire(w, termsOf))
         stats.received++
@@ -113,26 +115,37 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
           if (unknown.has(err.rfqId)) continue
           unknown.add(err.rfqId)
           if (unknown.size <= MAX_ADOPTS) void o.book.replica?.adopt(err.rfqId)
-          else if (unknown.size === MAX_ADOPTS + 1) reconcile(`many unknown RFQs from ${batch.origin}`)
+          else if (unknown.size === MAX_ADOPTS + 1) reconcile(`many unknown RFQs from ${m.origin}`)
           continue
         }
-        stats.dropped++
-        o.log.warn({ err }, 'cluster event dropped')
+        drop('bad_event', { from: m.origin, err })
       }
     }
-  } })
-  // A heartbeat is `<node> <last sequence sent>`: a batch lost on the way (or sent into a dropped link) shows
-  // here within a heartbeat even when its node goes quiet after it; a lower number is a restarted node.
-  nc.subscribe(subject.nodes, { callback: (err, msg) => {
-    if (err) return
-    const [id = '', sent] = msg.string().split(' ')
-    if (id === nodeId || !NODE_ID.test(id)) return
-    peers.set(id, Date.now())
-    const n = Number(sent), last = lastSeq.get(id)
-    if (!Number.isSafeInteger(n) || n < 0) return
-    if (last === undefined) remember(id, n)
-    else if (n !== last) { remember(id, n); stats.gaps++; reconcile(n > last ? `${id} sent batches not heard here` : `${id} restarted`) }
-  } })
+  })
+  // A heartbeat carries the last batch its node sent: a batch lost on the way (or sent into a dropped link) shows
+  // here within a heartbeat even when its node goes quiet after it.
+  listen('nodes', (m, place) => {
+    heard.set(m.origin, Date.now())
+    if (place === 'restart') { stats.gaps++; reconcile(`${m.origin} restarted`) }
+    if (order.sent(m.origin, m.body as number) === 'behind') {
+      stats.gaps++
+      reconcile(`${m.origin} sent batches not heard here`)
+    }
+  })
+
+  const sealed = (channel: Channel, seq: number, body: unknown) => seal(key.privateKey, channel, nodeId, o.epoch, seq, body)
+  const publish = (channel: Channel, bytes: Uint8Array) => {
+    if (!nc.isClosed()) nc.publish(subjectOf(o.venue, key.publicKey, channel), bytes)
+  }
+  const send = (channel: Channel, body: unknown) => publish(channel, sealed(channel, ++seqs[channel], body))
+  const sendEvents = (events: WireEvent[]) => {
+    for (const bytes of sealEvents(key.privateKey, nodeId, o.epoch, seqs.events + 1, events)) {
+      if (bytes.length > MAX_MESSAGE_BYTES) o.log.error({ bytes: bytes.length }, 'a cluster event past MAX_MESSAGE_BYTES: dropped by its peers')
+      seqs.events++
+      publish('events', bytes)
+      stats.messages++
+    }
+  }
 
   // The events of `batchMs` leave together, in order; at most MAX_BATCH a message, so a message stays far
   // below NATS's max_payload (1 MB by default; a quote event is about 300 bytes). Every message wakes every
@@ -146,7 +159,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
     if (!outbox.length) return
     const events = outbox
     outbox = []
-    if (!nc.isClosed()) { nc.publish(subject.events, packBatch(nodeId, ++seq, events)); stats.messages++ }
+    if (!nc.isClosed()) sendEvents(events)
   }
   const unsubscribe = o.book.events.subscribe(e => {
     if (e.remote) return                          // another node's word: never sent on
@@ -161,39 +174,44 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
     if (outbox.length >= MAX_BATCH) flush()
   })
   const heartbeat = setInterval(() => {
-    if (connected) nc.publish(subject.nodes, `${nodeId} ${seq}`)
+    if (connected) send('nodes', seqs.events)
     // A node not heard of lately is no peer. Its last word may not have left it (killed between a commit and
     // its batch), so the book follows the store: what it stored shows here, what it closed closes here.
     const gone = Date.now() - 3 * heartbeatMs
-    for (const [id, at] of peers) if (at < gone) { peers.delete(id); reconcile(`${id} went silent`) }
+    for (const [id, at] of heard) if (at < gone) { heard.delete(id); reconcile(`${id} went silent`) }
   }, heartbeatMs)
   heartbeat.unref()
-  nc.publish(subject.nodes, `${nodeId} ${seq}`)
+  send('nodes', seqs.events)
 
+  let refusedAt = 0
   void (async () => {
     for await (const s of nc.status()) {
       if (s.type === 'disconnect' || s.type === 'reconnecting') {
-        if (connected) o.log.warn({ nats: target.redacted }, 'cluster link lost: serving this node\'s clients; other nodes\' word arrives after reconnect')
+        if (connected) o.log.warn({ nats: redacted }, 'cluster link lost: serving this node\'s clients; other nodes\' word arrives after reconnect')
         connected = false
       } else if (s.type === 'reconnect') {
         connected = true
         o.log.info({ nats: s.server }, 'cluster link back: reconciling with the store')
         reconcile('reconnect')
+        warnIfOpen(nc, redacted, o.log)
+      } else if (s.type === 'error' && Date.now() - refusedAt >= WARN_EVERY_MS) {
+        // its key taken off the users while it reconnects, or a publish its permissions refuse: said, not flooded
+        refusedAt = Date.now()
+        o.log.error({ nats: redacted, err: s.error, key: key.publicKey }, 'nats-server refused this node (its user and permissions: nats-server.conf)')
       }
     }
   })().catch(() => {})
 
-  o.log.info({ nodeId, nats: target.redacted }, 'joined the cluster')
+  o.log.info({ nodeId, nats: redacted, key: key.publicKey }, 'joined the cluster')
   return {
     nodeId, stats,
     channel(name, onMessage) {
-      const subj = subjectOf(name)
-      nc.subscribe(subj, { callback: (err, msg) => { if (!err) onMessage(msg.data) } })
-      return data => { if (!nc.isClosed()) nc.publish(subj, data) }
+      listen(name, m => onMessage(m.body as unknown[]))
+      return body => send(name, body)
     },
     status() {
       const since = Date.now() - 3 * heartbeatMs
-      return { nodeId, nats: connected ? 'connected' : 'reconnecting', peers: [...peers].filter(([, at]) => at >= since).map(([id]) => id).sort() }
+      return { nodeId, nats: connected ? 'connected' : 'reconnecting', peers: [...heard].filter(([, at]) => at >= since).map(([id]) => id).sort() }
     },
     async close() {
       unsubscribe()

@@ -1,16 +1,20 @@
 // Joins this node to the venue's cluster (NATS_URL set), with its metrics. Imported dynamically by the
 // relay module, so a single node never loads the NATS client.
+import { Gauge } from 'prom-client'
 import type { EngineContext } from '../context.js'
 import type { RfqBook } from '../../actors/book.js'
 import type { Domain } from '../../workers/sig/types.js'
 import { loadLiveRfqs } from '../store/rfqs.js'
 import { joinCluster, type ClusterLink } from './link.js'
+import { clusterIdentity } from './identity.js'
+import { nextEpoch } from './epoch.js'
 import { shareLimits } from './limitShare.js'
 
 export async function clusterModule(ctx: EngineContext, { book, domain }: { book: RfqBook; domain: Domain & { chainId: number } }): Promise<ClusterLink> {
   const { config: c, metrics, sql, log } = ctx
+  const identity = clusterIdentity(c)                  // a key, a peer list and TLS files that hold, or no start
   const link = await joinCluster({
-    url: c.NATS_URL!, nodeId: c.NODE_ID, book, log, batchMs: c.CLUSTER_BATCH_MS,
+    url: c.NATS_URL!, identity, epoch: nextEpoch(c.DATA_DIR), book, log, batchMs: c.CLUSTER_BATCH_MS,
     venue: `${domain.chainId}.${domain.verifyingContract.toLowerCase()}`,
     loadLive: () => loadLiveRfqs(sql),
   })
@@ -21,7 +25,9 @@ export async function clusterModule(ctx: EngineContext, { book, domain }: { book
   metrics.gauge('cluster_events_sent_total', 'RFQ events this node sent to the cluster', () => link.stats.sent)
   metrics.gauge('cluster_messages_sent_total', 'NATS messages carrying this node\'s events (a batch per event-loop turn)', () => link.stats.messages)
   metrics.gauge('cluster_events_received_total', 'RFQ events received from other nodes', () => link.stats.received)
-  metrics.gauge('cluster_messages_dropped_total', 'cluster messages or events that did not decode (dropped, never applied)', () => link.stats.dropped)
+  new Gauge({ name: 'cluster_messages_dropped_total', labelNames: ['reason'] as const, registers: [metrics.registry],
+    help: 'cluster messages (or events in them) dropped before they touched anything, by reason (docs/cluster.md)',
+    collect() { for (const [reason, n] of Object.entries(link.stats.dropped)) this.set({ reason }, n) } })
   metrics.gauge('cluster_sequence_gaps_total', 'lost messages detected (each one reconciled with the store)', () => link.stats.gaps)
   metrics.gauge('cluster_reconciles_total', 'times this node reconciled its book with the store', () => link.stats.reconciles)
   metrics.gauge('cluster_rfqs_adopted_total', 'live RFQs read from the store because their creation\'s word was late or lost', () => book.replica?.adopted ?? 0)

@@ -1,11 +1,9 @@
 // What travels between cluster nodes: the RFQ events a node originates, as msgpack. Amounts travel as
 // decimal strings and times as epoch ms, so a bigint is exact and a Date survives; a private RFQ travels
-// with its share token's hash only (the token itself never leaves the node that created the RFQ).
-import { Packr } from 'msgpackr'
+// with its share token's hash only (the token itself never leaves the node that created the RFQ). A node's
+// events leave in batches, signed and numbered (envelope.ts): the batch is an array of these.
 import type { AcceptedQuote, Address, QuoteTerms, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
 import { ZERO_ADDRESS } from '../../workers/values/index.js'
-
-const packr = new Packr({ useRecords: false })
 
 type WireRfq = Omit<Rfq, 'amountIn' | 'amountOut' | 'createdAt' | 'shareToken'> & { amountIn: string | null; amountOut: string | null; createdAt: number }
 /**
@@ -22,20 +20,14 @@ export class UnknownRfq extends Error {
   constructor(readonly rfqId: string) { super(`quote for RFQ ${rfqId}, which this node does not hold`) }
 }
 
-/** One event as it travels (inside a batch). */
+/** One event as it travels (inside a batch: a group commit acknowledges hundreds of quotes in one turn, and one
+ * message for all of them saves every node a NATS message, a callback and a signature check per quote). */
 export type WireEvent = (
   | WireQuote
   | { t: 'created'; rfq: WireRfq; h: string | null }
   | { t: 'cancelled'; id: string; at: number }
   | { t: 'filled'; id: string; tx: string }
   | { t: 'fill'; fill: Extract<RfqEvent, { type: 'fill.recorded' }>['fill']; v: 'public' | 'private' })
-
-/**
- * One message: `n` the origin node, `s` its per-node sequence (a gap means a lost message), `e` the events of
- * one turn of its event loop. A group commit acknowledges hundreds of quotes in one turn; one message for
- * all of them saves every node a NATS message, a callback and an unpack per quote.
- */
-export interface WireBatch { n: string; s: number; e: WireEvent[] }
 
 /**
  * A local event as it travels, or null for events every node makes for itself (expiry: each node's own timer).
@@ -60,17 +52,6 @@ export function toWire(e: RfqEvent, terms?: QuoteTerms): WireEvent | null {
     case 'fill.recorded': return { t: 'fill', fill: e.fill, v: e.visibility }
     default: return null
   }
-}
-
-export function packBatch(n: string, s: number, e: WireEvent[]): Uint8Array {
-  return packr.pack({ n, s, e } satisfies WireBatch)
-}
-
-/** A batch's origin, sequence and events; throws on a message that is not one (the caller counts and drops it). */
-export function unpackBatch(bytes: Uint8Array): { origin: string; seq: number; events: WireEvent[] } {
-  const b = packr.unpack(bytes) as WireBatch
-  if (typeof b !== 'object' || b === null || typeof b.n !== 'string' || typeof b.s !== 'number' || !Array.isArray(b.e)) throw new Error('not a cluster message')
-  return { origin: b.n, seq: b.s, events: b.e }
 }
 
 /**

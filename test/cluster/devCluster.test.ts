@@ -1,11 +1,13 @@
 // `make cluster` as a person runs it: a real process that starts nats-server and engine nodes on one
 // database, prints one table, prefixes each node's log lines with its NODE_ID, reports a node that dies while
 // the others keep serving, refuses a second cluster on the same directory, and on SIGINT stops every child
-// it started and exits 0. (Whether the nodes talk to each other over NATS is the cluster runtime's suite.)
+// it started and exits 0. Its nats-server is set up as a venue's: TLS only, no anonymous client, a key per node
+// kept under DIR, and the nodes hear each other through it. (What they say to each other is the cluster
+// runtime's suite.)
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { repoRoot } from '../../engine/paths.js'
@@ -37,7 +39,7 @@ async function startCluster(args: string[], env: NodeJS.ProcessEnv): Promise<Clu
   const rows = [...out.matchAll(/^ {2}(node-\d+)\s+(http:\/\/\S+)\s+(http:\/\/\S+)\s+(ws:\/\/\S+)\s+(\d+)$/gm)]
     .map(m => ({ id: m[1], api: m[2], terminal: m[3], relay: m[4], pid: Number(m[5]) }))
   return { child, out: () => out, err: () => err, exited, rows,
-    nats: /^ {2}nats\s+(nats:\/\/\S+)/m.exec(out)?.[1] ?? '', database: /^ {2}database\s+(.+)$/m.exec(out)?.[1] ?? '' }
+    nats: /^ {2}nats\s+(tls:\/\/\S+)/m.exec(out)?.[1] ?? '', database: /^ {2}database\s+(.+)$/m.exec(out)?.[1] ?? '' }
 }
 
 /** Every process below pid, from /proc (the nodes and the server run in sessions of their own, still our children). */
@@ -111,8 +113,18 @@ test('3 nodes on DATABASE_URL and one nats-server: one table, prefixed logs, a d
         assert.ok(existsSync(join(dir, r.id)), `${r.id} has a data directory of its own (its engine lock)`)
       }
       const nats = new URL(cluster.nats)
-      assert.equal(nats.protocol, 'nats:')
-      assert.equal(typeof (await natsGreeting(Number(nats.port), nats.hostname)).server_id, 'string')
+      assert.equal(nats.protocol, 'tls:')
+      const greeting = await natsGreeting(Number(nats.port), nats.hostname)
+      assert.equal(typeof greeting.server_id, 'string')
+      assert.deepEqual([greeting.tls_required, greeting.auth_required], [true, true], 'TLS only, and no anonymous client')
+      for (const r of rows) {
+        const key = join(dir, 'keys', `${r.id}.nk`)
+        assert.equal(statSync(key).mode & 0o777, 0o600, `${r.id}'s key is for its owner only`)
+        assert.match(readFileSync(key, 'utf8'), /^SU[A-Z2-7]{56}\n$/)
+        const peers = async () => ((await (await fetch(`${r.relay.replace(/^ws:/, 'http:')}/health`)).json()) as { cluster: { peers: string[] } }).cluster.peers
+        await until(`${r.id} hears the other nodes`, async () => (await peers()).length === 2)
+      }
+      assert.match(out(), /^ {2}nats\s+tls:\/\/\S+ +\(pid \d+; TLS, CA \S+ca\.pem; a node's key: \S+\/keys\/<NODE_ID>\.nk\)$/m)
       assert.match(cluster.database, /^DATABASE_URL postgres:\/\//)
       const password = decodeURIComponent(new URL(db.url).password)
       if (password) assert.ok(!out().includes(password), 'the table never prints the database password')

@@ -2,7 +2,8 @@
 // uses, it sees every RFQ and quote once; one quote per maker per RFQ holds across nodes under races; a
 // cancel, a fill, an expiry and a private RFQ's seal hold on every node; and after kill -9 of a node
 // nothing any client saw broadcast is lost and its RFQs live on through the survivors. Real processes,
-// real NATS, real WebSockets and HTTP.
+// real NATS (as a venue runs it: TLS, an nkey per node, signed messages), real WebSockets and HTTP. The test
+// speaks on the wire itself as n9, a node of the venue whose key it holds.
 import { test, before, after, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { mkdtempSync } from 'node:fs'
@@ -12,7 +13,9 @@ import { randomBytes } from 'node:crypto'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { spawnEngine, type EngineProc } from '../faults/process.js'
 import { testDatabase, type TestDatabase } from '../helpers/db.js'
-import { startNatsServer, type NatsServer } from '../../engine/cluster/natsServer.js'
+import { startSecureNats, speaker, dropped, type SecureNats } from './secureNats.js'
+import { nodeKeyFromSeed } from '../../engine/cluster/nodeKeys.js'
+import { readFileSync } from 'node:fs'
 import { newAgent, post, get } from '../api/agentKit.js'
 import { Client, account, sign, waitFor, ZERO, type Frame } from '../relay/helpers.js'
 import type { Quote } from '../../sdk/types.js'
@@ -28,30 +31,40 @@ const DUPLICATE = 'Duplicate quote from this maker for this RFQ'
 const nowSec = () => Math.floor(Date.now() / 1000)
 
 describe('a cluster of three nodes is one venue', () => {
-  let nats: NatsServer
+  let nats: SecureNats
   let db: TestDatabase
   let nodes: EngineProc[]
   let taker: Awaited<ReturnType<typeof newAgent>>
 
   before(async () => {
-    nats = await startNatsServer()
+    nats = await startSecureNats(['n1', 'n2', 'n3', 'n9'])
     db = await testDatabase('c')
     const env = {
-      DATABASE_URL: db.url, NATS_URL: nats.url, FILL_VERIFY: 'off', RFQ_TTL_SECS: '60', RATE_LIMIT_PER_MIN: '100000000',
+      DATABASE_URL: db.url, FILL_VERIFY: 'off', RFQ_TTL_SECS: '60', RATE_LIMIT_PER_MIN: '100000000',
       PUBLIC_RATE_LIMIT_PER_MIN: '1000000', AGENT_RATE_PER_MIN: '100000', AGENT_RATE_PER_HOUR: '1000000', MAX_ACTIVE_RFQS_PER_WALLET: '1000',
       RELAY_REST_RATE_LIMIT_PER_MIN: '1000000', TERMINAL_RATE_LIMIT_PER_MIN: '60',
     }
     nodes = []
-    for (const id of ['n1', 'n2', 'n3']) nodes.push(await spawnEngine({ ...env, NODE_ID: id, DATA_DIR: mkdtempSync(join(tmpdir(), `cluster-${id}-`)) }))
+    for (const id of ['n1', 'n2', 'n3']) nodes.push(await spawnEngine({ ...env, ...nats.env(id), DATA_DIR: mkdtempSync(join(tmpdir(), `cluster-${id}-`)) }))
     taker = await newAgent(nodes[0]!.api, ['taker', 'monitor'])
     // every node hears the other two before the venue is used
     for (const n of nodes) await waitFor(async () => (await get(n.relay, '/health')).body.cluster?.peers?.length, len => len === 2, 10_000)
   })
   after(async () => {
     await Promise.all(nodes.map(n => n.child.exitCode === null ? n.term() : undefined))
-    await nats.stop()
+    await voice?.close()
+    await nats.close()
     await db.drop()
   })
+  /** the test's own voice on the wire: node n9 of the venue, signing with its key (one run: one epoch, one numbering) */
+  let voice: Awaited<ReturnType<SecureNats['connectAs']>> | undefined
+  let n9Speaker: ReturnType<typeof speaker> | undefined
+  const n9Key = () => nodeKeyFromSeed(readFileSync(nats.creds.keyFile('n9'), 'utf8'))
+  const n9 = async () => {
+    voice ??= await nats.connectAs('n9')
+    return (n9Speaker ??= speaker(voice, 'n9', n9Key()))
+  }
+  const heard = async () => { await voice?.flush() }
 
   const createRfq = async (node: EngineProc, over: Record<string, unknown> = {}) => {
     const r = await post(node.api, '/api/v1/agent/rfqs', { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: AMOUNT, ttlSeconds: 120, ...over }, taker.headers)
@@ -244,8 +257,7 @@ describe('a cluster of three nodes is one venue', () => {
   })
 
   test('a taker cancels at a node its creation\'s word has not reached (API, relay, past the TTL): it is cancelled, and the late word brings no ghost back', async () => {
-    const { connect } = await import('@nats-io/transport-node')
-    const { toWire, packBatch } = await import('../../engine/cluster/wire.js')
+    const { toWire } = await import('../../engine/cluster/wire.js')
     const b = nodes[1]!
     const watcher = await Client.open(b.relayWs)
     // what the creating node leaves while its word is on the way: the row, committed before the taker was answered
@@ -268,10 +280,9 @@ describe('a cluster of three nodes is one venue', () => {
 
     // the creating node's word arrives late, then one more RFQ's, in order on one connection
     const marker = await stored()
-    const nc = await connect({ servers: nats.url })
     const created = (rfq: typeof marker) => toWire({ type: 'rfq.created', rfq, shareTokenHash: null })!
-    nc.publish(`rfq.v2.31337.${ZERO}.events`, packBatch('late-node', 1, [created(viaApi), created(viaRelay), created(pastTtl), created(marker)]))
-    await nc.flush(); await nc.close()
+    ;(await n9()).send('events', [created(viaApi), created(viaRelay), created(pastTtl), created(marker)])
+    await heard()
     await watcher.next(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === marker.id, 3000)
     await watcher.sync()
     const ghosts = [viaApi.id, viaRelay.id, pastTtl.id]
@@ -311,28 +322,37 @@ describe('a cluster of three nodes is one venue', () => {
     await watcher.close()
   })
 
-  test('hostile cluster messages (not msgpack, not a batch, a batch of bad events, bad limit hits) are dropped and counted; the venue goes on', async () => {
-    const { connect } = await import('@nats-io/transport-node')
-    const nc = await connect({ servers: nats.url })
-    const subject = (name: string) => `rfq.v2.31337.${ZERO}.${name}`
+  test('hostile cluster messages (unsigned, signed by another node, oversized, replayed, not a message, a batch of bad events, bad limit hits) are dropped and counted by reason; the venue goes on', async () => {
     const { Packr } = await import('msgpackr')
+    const { sign } = await import('node:crypto')
     const packr = new Packr({ useRecords: false })
-    const dropped = async () => Number(/^cluster_messages_dropped_total (\d+)/m.exec(await (await fetch(`${nodes[2]!.api}/metrics`)).text())?.[1])
-    const before = await dropped()
-    nc.publish(subject('events'), new Uint8Array([0xc1, 0xff, 0x00]))                                  // not msgpack
-    nc.publish(subject('events'), packr.pack({ n: 'x', s: 'one', e: 7 }))                              // not a batch
-    nc.publish(subject('events'), packr.pack({ n: 'x', s: 1, e: [{ t: 'nonsense' }, { t: 'created', rfq: { amountIn: 'not a number' } }, null,
+    const speak = await n9()
+    const before = await Promise.all(nodes.map(n => dropped(n.api)))
+    speak.raw('events', new Uint8Array([0xc1, 0xff, 0x00]))                                         // no signature
+    speak.raw('events', packr.pack({ n: 'n9', s: 1, e: [] }))                                         // an unsigned batch (v2)
+    speak.raw('nodes', new Uint8Array(70_000))                                                        // zeros: a signature that does not verify
+    speak.raw('events', new Uint8Array(600 * 1024))                                                   // past MAX_MESSAGE_BYTES: not even read
+    const junk = Buffer.from('signed, but no message')
+    speak.raw('events', Buffer.concat([sign(null, junk, n9Key().privateKey), junk]))                  // signed, not msgpack
+    speak.send('events', { n: 'x', s: 'one', e: 7 })                                                 // signed, not a batch
+    speak.send('nodes', -1)                                                                           // signed, not a heartbeat
+    speaker(voice!, 'n1', n9Key()).send('events', [])                                                 // n9's key, saying it is n1
+    const first = speak.send('events', [{ t: 'nonsense' }, { t: 'created', rfq: { amountIn: 'not a number' } }, null,
       { t: 'created', rfq: { amountIn: null, amountOut: null, createdAt: 0 } }, { t: 'quoted', q: ['rfq_x'] }, ['rfq_x'],
       ['rfq_x', '0xab', null, null, null, null, null, 1, '1', 1, 7, 'not a time'],
       // times past Date's range: once printed by the feed's replay, they would have thrown outside every guard
       { t: 'created', h: null, rfq: { id: 'rfq_far', taker: ZERO, tokenIn: WETH, tokenOut: USDC, kind: 0, amountIn: '1', amountOut: null, expiry: nowSec() + 60,
         createdAt: 1e16, visibility: 'public', allowedMakers: [], agentId: null } },
-      ['rfq_far', '0xab', 0, WETH, USDC, '1', '2', 1, '1', 1, '0xab', 1e17]] }))
-    nc.publish(subject('limits'), packr.pack([['relay.ws', '127.0.0.1', -5], ['api', 7, 1], 'x', ['terminal', '1.2.3.4', 1e12]]))
-    nc.publish(subject('nodes'), new Uint8Array(70_000))
-    await nc.flush()
-    await nc.close()
-    await waitFor(dropped, n => n >= before + 11, 3000)
+      ['rfq_far', '0xab', 0, WETH, USDC, '1', '2', 1, '1', 1, '0xab', 1e17]])
+    speak.raw('events', first)                                                                        // the same batch again
+    speak.send('limits', [['relay.ws', '127.0.0.1', -5], ['api', 7, 1], 'x', ['terminal', '1.2.3.4', 1e12]])
+    await heard()
+    const expected = { bad_signature: 3, oversized: 1, malformed: 3, wrong_origin: 1, bad_event: 9, replayed: 1 }
+    const total = Object.values(expected).reduce((x, y) => x + y, 0)
+    for (const [i, n] of nodes.entries()) {
+      const now = await waitFor(() => dropped(n.api), d => d.all >= before[i]!.all + total, 3000)
+      assert.deepEqual(Object.fromEntries(Object.keys(expected).map(r => [r, (now[r] ?? 0) - (before[i]![r] ?? 0)])), expected, n.api)
+    }
     // the feed's replay, from its start, still answers (nothing unprintable reached it)
     const feed = new AbortController()
     const stream = await fetch(`${nodes[2]!.api}/api/v1/feed`, { headers: { 'last-event-id': '0' }, signal: feed.signal })
@@ -343,13 +363,12 @@ describe('a cluster of three nodes is one venue', () => {
     const reconciles = async () => Number(/^cluster_reconciles_total (\d+)/m.exec(await (await fetch(`${nodes[2]!.api}/metrics`)).text())?.[1])
     const unknownQuotes = (n: number) => Array.from({ length: n }, () => [`rfq_${randomBytes(8).toString('hex')}`, '0xab', null, null, null, null, null, 1, '1', 1, '0xab', Date.now()])
     const r0 = await reconciles()
-    const nc2 = await connect({ servers: nats.url })
-    nc2.publish(subject('events'), packr.pack({ n: 'x', s: 2, e: unknownQuotes(16) }))
-    await nc2.flush()
+    speak.send('events', unknownQuotes(16))
+    await heard()
     await new Promise(r => setTimeout(r, 300))
     assert.equal(await reconciles(), r0, 'sixteen unknown RFQs are read one by one')
-    nc2.publish(subject('events'), packr.pack({ n: 'x', s: 3, e: unknownQuotes(500) }))
-    await nc2.flush(); await nc2.close()
+    speak.send('events', unknownQuotes(500))
+    await heard()
     await waitFor(reconciles, n => n > r0, 3000)
     // tokens no client should send reach the store lookup harmlessly: found nothing, said so, never a 500
     const hostileTokens = ['x'.repeat(10_000), '\u0000é', "' or 1=1 --", '%']
@@ -376,20 +395,20 @@ describe('a cluster of three nodes is one venue', () => {
   })
 
   test('a batch lost on the way (or sent into a dropped link) is seen from its node\'s next heartbeat, even with no batch after it: every node reconciles and shows what was stored', async () => {
-    const { connect } = await import('@nats-io/transport-node')
     const reconciles = async (n: EngineProc) => Number(/^cluster_reconciles_total (\d+)/m.exec(await (await fetch(`${n.api}/metrics`)).text())?.[1])
     const watcher = await Client.open(nodes[2]!.relayWs)
-    const nc = await connect({ servers: nats.url })
-    nc.publish(`rfq.v2.31337.${ZERO}.nodes`, 'n9 5')          // a node whose last batch heard everywhere is its fifth
-    await nc.flush()
+    const speak = await n9()
+    const sent = speak.last('events')
+    speak.send('nodes', sent)                                // n9, whose every batch was heard everywhere
+    await heard()
     for (const n of nodes) await waitFor(async () => (await get(n.relay, '/health')).body.cluster.peers, p => p.includes('n9'), 3000)
     const before = await Promise.all(nodes.map(reconciles))
     // its sixth and seventh never arrived; one created this RFQ, stored before its word left
     const id = `rfq_${randomBytes(16).toString('hex')}`
     await db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility)
       values (${id}, ${ZERO}, ${WETH}, ${USDC}, 0, ${AMOUNT}, ${nowSec() + 120}, 'public')`
-    nc.publish(`rfq.v2.31337.${ZERO}.nodes`, 'n9 7')
-    await nc.flush(); await nc.close()
+    speak.send('nodes', sent + 2)                            // it sent two more, which never arrived
+    await heard()
     for (const [i, n] of nodes.entries()) await waitFor(() => reconciles(n), k => k > before[i]!, 3000)
     await watcher.next(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === id, 3000)
     for (const n of nodes) await waitFor(async () => (await get(n.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === id), ok => ok, 3000)
@@ -406,7 +425,7 @@ describe('a cluster of three nodes is one venue', () => {
     const other = await Client.open(nodes[1]!.relayWs)
     other.send('QUOTE_SUBMIT', { rfqId: rfq.rfqId, ...(await quoteFor(maker, rfq)) })
     await other.next(f => f.type === 'QUOTE_BROADCAST' && f.data.rfqId === rfq.rfqId, 3000)
-    nats = await startNatsServer({ port: nats.port })        // back on the same address
+    await nats.start()                                       // back on the same address, with the same users
     for (const n of nodes) await waitFor(async () => (await get(n.relay, '/health')).body.cluster.nats, s => s === 'connected', 10_000)
     // the third node reconciles with the store: its client now hears of the RFQ and its quote, once
     await watcher.next(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === rfq.rfqId, 5000)

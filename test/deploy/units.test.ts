@@ -11,6 +11,8 @@ import { basename, join } from 'node:path'
 import { repoRoot } from '../../engine/paths.js'
 import { configSchema, loadConfig } from '../../engine/config.js'
 import { DEBIAN_NATS_SERVER, NATS_MISSING, findNatsServer } from '../../engine/cluster/natsServer.js'
+import { devCredentials } from '../../engine/cluster/devCredentials.js'
+import { parsePeers } from '../../engine/cluster/nodeKeys.js'
 import { environment, parseEnvFile, parseUnit, value, values, type Unit } from './systemdUnit.js'
 
 const deploy = join(repoRoot, 'deploy')
@@ -64,8 +66,11 @@ describe('every ExecStart names something this build has', () => {
       const conf = join(deploy, 'nats', basename(m[2]))
       assert.ok(existsSync(conf), `${m[2]} ships as deploy/nats/${basename(m[2])}`)
     }
-    const conf = readFileSync(join(deploy, 'nats/nats-server.conf'), 'utf8')
+    const shipped = readFileSync(join(deploy, 'nats/nats-server.conf'), 'utf8')
     const dir = mkdtempSync(join(tmpdir(), 'nats-conf-'))
+    // nats-server -t reads the certificate files: throw-away ones where the guide installs yours
+    devCredentials(dir, [])
+    const conf = shipped.replace(/\/etc\/nats-server\/tls\/(server|server-key|ca)\.pem/g, (_, f: string) => join(dir, 'tls', `${f.replace('server', 'nats-server')}.pem`))
     try {
       // as shipped, and with each commented example block (authorization, a 3-server cluster) switched on
       const blocksOn = conf.replace(/^# ([a-z_]+ \{\n(?:#.*\n)*?)# \}$/gm, (_, body: string) => body.replace(/^# ?/gm, '') + '}')
@@ -81,6 +86,18 @@ describe('every ExecStart names something this build has', () => {
     assert.match(conf, /^listen: (?!0\.0\.0\.0)[\d.]+:4222$/m, 'clients on a private interface, never every interface')
     assert.match(conf, /^http: 127\.0\.0\.1:8222$/m, 'monitoring for the exporter, on loopback')
     assert.doesNotMatch(conf, /^jetstream/m, 'core NATS only')
+  })
+
+  test('nats-server.conf: TLS only, and only the venue\'s nodes, each publishing under its own key: the keys engine.env lists', () => {
+    const conf = readFileSync(join(deploy, 'nats/nats-server.conf'), 'utf8')
+    assert.match(conf, /^tls \{\n {2}cert_file: "\/etc\/nats-server\/tls\/server\.pem"\n {2}key_file: "\/etc\/nats-server\/tls\/server-key\.pem"$/m)
+    assert.doesNotMatch(conf, /^\s*(token|password|allow_non_tls|no_auth_user)\b/m, 'no shared secret, no way around TLS or the keys')
+    const users = [...conf.matchAll(/^ {4}\{ nkey: (U[A-Z2-7]{55}), permissions: \{ publish: "rfq\.v3\.\*\.\*\.(U[A-Z2-7]{55})\.>", subscribe: "rfq\.v3\.>" \} \} {3}# (\S+)$/gm)]
+    assert.ok(users.length >= 2, 'a user line per node')
+    for (const [, key, publishKey, id] of users) assert.equal(publishKey, key, `${id} publishes under its own key only`)
+    assert.equal((conf.match(/\bnkey:/g) ?? []).length, users.length, 'every user is one of those lines')
+    const peers = parsePeers(example('engine.env.example').set.CLUSTER_PEERS!)
+    assert.deepEqual(users.map(([, key, , id]) => `${id}:${key}`), [...peers.values()].map(p => `${p.id}:${p.publicKey}`), 'the same nodes as CLUSTER_PEERS')
   })
 })
 
@@ -159,12 +176,13 @@ describe('every variable exists in the config schema, and the examples load', ()
 
   test('engine.env.example: what a cluster node needs, and nothing that must differ per node', () => {
     const env = example('engine.env.example').set
-    for (const key of ['DATABASE_URL', 'NATS_URL', 'API_KEY', 'SPOT_RFQ_ADDRESS', 'RPC_URL', 'CHAIN_ID']) assert.ok(env[key], `${key} is set`)
+    for (const key of ['DATABASE_URL', 'NATS_URL', 'CLUSTER_PEERS', 'NATS_TLS_CA_FILE', 'API_KEY', 'SPOT_RFQ_ADDRESS', 'RPC_URL', 'CHAIN_ID']) assert.ok(env[key], `${key} is set`)
+    assert.match(env.NATS_URL!, /^tls:\/\//, 'TLS to nats-server')
     assert.equal(env.LOG_FORMAT, 'json')
     assert.equal(env.TRUST_PROXY, 'true', 'it sits behind the TLS proxy')
     assert.equal(env.RELAY_CANCEL_AUTH, 'signature')
     // EnvironmentFile= overrides Environment=: set here, these would be one value for every node (or start an ingestion in each)
-    for (const key of ['DATA_DIR', 'NODE_ID', 'INGEST_SOURCE']) assert.ok(!(key in env), `${key} must not be in engine.env`)
+    for (const key of ['DATA_DIR', 'NODE_ID', 'INGEST_SOURCE', 'CLUSTER_NODE_KEY_FILE']) assert.ok(!(key in env), `${key} must not be in engine.env`)
   })
 
   test('engine@2 beside engine@1 on one host: systemd\'s merge gives each its own id, directory and ports', () => {
@@ -178,6 +196,11 @@ describe('every variable exists in the config schema, and the examples load', ()
     const two = node('2', [shared, example('engine-instance.env.example').set])
     assert.equal(one.NODE_ID, 'eng-a-1')
     assert.equal(two.NODE_ID, 'eng-a-2')
+    // each instance's own key, handed over by systemd (LoadCredential=) from a file only root reads
+    assert.deepEqual(values(unit, 'Service', 'LoadCredential'), ['node.nk:/etc/rfq-engine/node-%i.nk'])
+    assert.equal(one.CLUSTER_NODE_KEY_FILE, '%d/node.nk')
+    const listed = [...parsePeers(shared.CLUSTER_PEERS!).values()].map(p => p.id)
+    assert.ok(listed.includes(one.NODE_ID!) && listed.includes(two.NODE_ID!), `CLUSTER_PEERS names both: ${listed}`)
     assert.notEqual(one.DATA_DIR, two.DATA_DIR)
     const ports = [one.API_PORT, one.TERMINAL_PORT, one.RELAY_PORT, two.API_PORT, two.TERMINAL_PORT, two.RELAY_PORT]
     assert.equal(new Set(ports).size, 6, `${ports}`)

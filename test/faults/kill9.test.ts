@@ -1,5 +1,6 @@
 // kill -9 of the engine in the middle of a burst of quotes and fills, then a restart on the same
-// database: every quote a client saw broadcast and every fill answered 200 is in the database.
+// database: every quote a client saw broadcast and every fill answered 200 is in the database. The engine
+// runs as a real deployment runs it: a node of a venue, on a nats-server with TLS and an nkey per node.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
@@ -8,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { testDatabase } from '../helpers/db.js'
 import { spawnEngine } from './process.js'
+import { startSecureNats } from '../cluster/secureNats.js'
 import { newAgent, post } from '../api/agentKit.js'
 import { Client, account, makeQuote, sign, ZERO } from '../relay/helpers.js'
 import type { Rfq } from '../../actors/rfqTypes.js'
@@ -18,8 +20,9 @@ const hex = (n: number) => `0x${randomBytes(n).toString('hex')}`
 for (const round of [1, 2]) {
   test(`kill -9 mid-burst, then restart: nothing acknowledged is lost (round ${round})`, { timeout: 90_000 }, async () => {
     const db = await testDatabase('k')
+    const nats = await startSecureNats(['k1'])
     const dataDir = mkdtempSync(join(tmpdir(), 'engine-'))
-    const env = { DATA_DIR: dataDir, DATABASE_URL: db.url, PUBLIC_RATE_LIMIT_PER_MIN: '1000000', RATE_LIMIT_PER_MIN: '1000000', MAX_ACTIVE_RFQS_PER_WALLET: '50' }
+    const env = { ...nats.env('k1'), DATA_DIR: dataDir, DATABASE_URL: db.url, PUBLIC_RATE_LIMIT_PER_MIN: '1000000', RATE_LIMIT_PER_MIN: '1000000', MAX_ACTIVE_RFQS_PER_WALLET: '50' }
     let engine = await spawnEngine(env)
     try {
       const agent = await newAgent(engine.api, ['taker'])
@@ -54,7 +57,9 @@ for (const round of [1, 2]) {
       const seen = observer.of('QUOTE_BROADCAST').map(f => `${f.data.rfqId} ${f.data.quote.maker}`)
       assert.ok(seen.length > 0, 'some quotes were acknowledged before the kill')
 
-      engine = await spawnEngine(env)                                  // same data directory, same database
+      engine = await spawnEngine(env)                                  // same data directory, same database, same venue
+      const health = await (await fetch(`${engine.relay}/health`)).json() as { cluster: { nodeId: string; nats: string } }
+      assert.deepEqual([health.cluster.nodeId, health.cluster.nats], ['k1', 'connected'])
       const stored = new Set((await db.sql`select rfq_id, maker from quotes`).map(r => `${r.rfq_id} ${r.maker}`))
       assert.deepEqual(seen.filter(k => !stored.has(k)), [], 'every broadcast quote is stored')
       const fillRows = new Set((await db.sql`select tx_hash from fills`).map(r => r.tx_hash as string))
@@ -70,6 +75,7 @@ for (const round of [1, 2]) {
     } finally {
       engine.child.kill('SIGKILL')
       rmSync(dataDir, { recursive: true, force: true })
+      await nats.close()
       await db.drop()
     }
   })

@@ -1,7 +1,9 @@
 // PostgreSQL stopped and started under load, with a real engine process on a real server the test
 // controls: while it is down every database-backed answer is 503 with Retry-After within 5 s (never a
 // 500, never a hang), health says degraded, a relay quote gets ERROR UNAVAILABLE; when it returns the
-// same process serves again, nothing acknowledged was lost, and SIGTERM still exits 0.
+// same process serves again, nothing acknowledged was lost, and SIGTERM still exits 0. The engine runs as a
+// real deployment runs it: a node of a venue (a second node beside it, on a nats-server with TLS and an nkey per
+// node), and the second node heals too.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
@@ -12,8 +14,9 @@ import postgres from 'postgres'
 import { startEmbeddedPostgres, freePort } from '../../engine/store/embedded.js'
 import { VERSION } from '../../engine/version.js'
 import { spawnEngine } from './process.js'
+import { startSecureNats } from '../cluster/secureNats.js'
 import { newAgent, post } from '../api/agentKit.js'
-import { Client, account, makeQuote, sign, ZERO } from '../relay/helpers.js'
+import { Client, account, makeQuote, sign, waitFor, ZERO } from '../relay/helpers.js'
 import type { Rfq } from '../../actors/rfqTypes.js'
 
 const domain = { name: 'SpotRFQ', version: '1', chainId: 31337, verifyingContract: ZERO }
@@ -26,7 +29,10 @@ test('PostgreSQL stopped and started under load', { timeout: 120_000 }, async ()
   const port = await freePort()
   let server = await startEmbeddedPostgres({ dataDir: pgDir, port, fast: true })
   const url = await server.database('rfq')
-  const engine = await spawnEngine({ DATA_DIR: dataDir, DATABASE_URL: url, PUBLIC_RATE_LIMIT_PER_MIN: '1000000', RATE_LIMIT_PER_MIN: '100000' })
+  const nats = await startSecureNats(['o1', 'o2'])
+  const common = { DATABASE_URL: url, PUBLIC_RATE_LIMIT_PER_MIN: '1000000', RATE_LIMIT_PER_MIN: '100000' }
+  const engine = await spawnEngine({ ...common, ...nats.env('o1'), DATA_DIR: dataDir })
+  const other = await spawnEngine({ ...common, ...nats.env('o2'), DATA_DIR: mkdtempSync(join(tmpdir(), 'engine-')) })
   try {
     const agent = await newAgent(engine.api, ['taker'])
     const created = await post(engine.api, '/api/v1/agent/rfqs', { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1000', ttlSeconds: 300 }, agent.headers)
@@ -79,6 +85,11 @@ test('PostgreSQL stopped and started under load', { timeout: 120_000 }, async ()
     loading = false
     await Promise.all(loops)
     assert.ok(healed > 0, 'the same process serves again once the database is back')
+    // the other node heals by itself too, and still hears the first one's word
+    await waitFor(async () => (await fetch(`${other.api}/api/v1/rfqs?limit=1`)).status, s => s === 200, 20_000)
+    const later = await post(engine.api, '/api/v1/agent/rfqs', { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1000', ttlSeconds: 300 }, agent.headers)
+    assert.equal(later.status, 201)
+    await waitFor(async () => ((await (await fetch(`${other.relay}/rfqs`)).json()) as { rfqs: { id: string }[] }).rfqs.some(r => r.id === later.body.rfqId), ok => ok, 5000)
 
     const during = outcomes.filter(o => o.at >= downAt && o.at < upAt)
     assert.ok(during.length > 10, `requests during the outage: ${during.length}`)
@@ -93,11 +104,13 @@ test('PostgreSQL stopped and started under load', { timeout: 120_000 }, async ()
     await sql.end()
     assert.deepEqual(acknowledged.filter(h => !stored.has(h)), [], 'every acknowledged fill is stored')
     assert.equal(await engine.term(), 0, 'shutdown after a database restart exits 0')
+    assert.equal(await other.term(), 0)
     const s503 = during.filter(o => o.status === 503)
     console.log(`outage figures: ${outcomes.length} requests, ${during.length} during the outage (${s503.length} answered 503, slowest ${Math.max(...during.map(o => o.ms))} ms), ` +
       `${acknowledged.length} fills acknowledged and all stored, healed ${healed} ms after the database returned`)
   } finally {
-    engine.child.kill('SIGKILL')
+    engine.child.kill('SIGKILL'); other.child.kill('SIGKILL')
+    await nats.close()
     await server.stop().catch(() => {})
     rmSync(pgDir, { recursive: true, force: true }); rmSync(dataDir, { recursive: true, force: true })
   }
