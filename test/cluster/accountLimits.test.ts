@@ -9,32 +9,32 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnEngine, type EngineProc } from '../faults/process.js'
 import { testDatabase, type TestDatabase } from '../helpers/db.js'
-import { startNatsServer, type NatsServer } from '../../engine/cluster/natsServer.js'
+import { startSecureNats, type SecureNats } from './secureNats.js'
 import { newAgent, post, get, signedRegistration, wallet } from '../api/agentKit.js'
 import { waitFor } from '../relay/helpers.js'
 
 const AGENT_RATE_PER_MIN = 40
 
 describe('per-account limits hold across a cluster of three nodes', () => {
-  let nats: NatsServer
+  let nats: SecureNats
   let db: TestDatabase
   let nodes: EngineProc[]
 
   before(async () => {
-    nats = await startNatsServer()
+    nats = await startSecureNats(['n1', 'n2', 'n3'])
     db = await testDatabase('cl')
     const env = {
-      DATABASE_URL: db.url, NATS_URL: nats.url, FILL_VERIFY: 'off', RFQ_TTL_SECS: '120', PUBLIC_RATE_LIMIT_PER_MIN: '1000000',
+      DATABASE_URL: db.url, FILL_VERIFY: 'off', RFQ_TTL_SECS: '120', PUBLIC_RATE_LIMIT_PER_MIN: '1000000',
       AGENT_RATE_PER_MIN: String(AGENT_RATE_PER_MIN), AGENT_RATE_PER_HOUR: '1000000', AGENT_REGISTRATION_PER_HOUR: '100000',
       AGENT_REGISTRATION_PER_DAY: '100000', RELAY_REST_RATE_LIMIT_PER_MIN: '1000000',
     }
     nodes = []
-    for (const id of ['n1', 'n2', 'n3']) nodes.push(await spawnEngine({ ...env, NODE_ID: id, DATA_DIR: mkdtempSync(join(tmpdir(), `limits-${id}-`)) }))
+    for (const id of ['n1', 'n2', 'n3']) nodes.push(await spawnEngine({ ...env, ...nats.env(id), DATA_DIR: mkdtempSync(join(tmpdir(), `limits-${id}-`)) }))
     for (const n of nodes) await waitFor(async () => (await get(n.relay, '/health')).body.cluster?.peers?.length, len => len === 2, 10_000)
   })
   after(async () => {
     await Promise.all(nodes.map(n => n.child.exitCode === null ? n.term() : undefined))
-    await nats.stop()
+    await nats.close()
     await db.drop()
   })
 

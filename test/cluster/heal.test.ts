@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
 import { startEmbeddedPostgres, freePort } from '../../engine/store/embedded.js'
-import { startNatsServer } from '../../engine/cluster/natsServer.js'
+import { startSecureNats } from './secureNats.js'
 import { spawnEngine, type EngineProc } from '../faults/process.js'
 import { get, newAgent, post } from '../api/agentKit.js'
 import { Client, account, makeQuote, sign, waitFor, ZERO } from '../relay/helpers.js'
@@ -25,7 +25,7 @@ test('nodes that all held an RFQ which expired during an outage store its end on
   const port = await freePort()
   let server = await startEmbeddedPostgres({ dataDir: pgDir, port, fast: true })
   const url = await server.database('rfq')
-  const nats = await startNatsServer()
+  const nats = await startSecureNats(['h1', 'h2'])
   const dirs: string[] = []
   const nodes: EngineProc[] = []
   let sql: ReturnType<typeof postgres> | undefined
@@ -33,7 +33,7 @@ test('nodes that all held an RFQ which expired during an outage store its end on
     for (const id of ['h1', 'h2']) {
       const dir = mkdtempSync(join(tmpdir(), `heal-${id}-`))
       dirs.push(dir)
-      nodes.push(await spawnEngine({ DATA_DIR: dir, DATABASE_URL: url, NATS_URL: nats.url, NODE_ID: id, FILL_VERIFY: 'off',
+      nodes.push(await spawnEngine({ DATA_DIR: dir, DATABASE_URL: url, ...nats.env(id), FILL_VERIFY: 'off',
         PUBLIC_RATE_LIMIT_PER_MIN: '1000000', RATE_LIMIT_PER_MIN: '100000' }))
     }
     const [a, b] = nodes as [EngineProc, EngineProc]
@@ -66,7 +66,7 @@ test('nodes that all held an RFQ which expired during an outage store its end on
   } finally {
     await Promise.all(nodes.map(n => n.child.exitCode === null ? n.term() : undefined))
     await sql?.end()
-    await nats.stop()
+    await nats.close()
     await server.stop().catch(() => {})
     for (const d of [pgDir, ...dirs]) rmSync(d, { recursive: true, force: true })
   }

@@ -18,7 +18,7 @@ import { deploy } from '../../engine/devchain/deploy/clients.js'
 import { deployTestToken } from '../../engine/devchain/deploy/erc20.js'
 import { compileSolidity } from '../../engine/devchain/solc.js'
 import { deploySpotRfq } from '../../engine/chain/spotRfq.js'
-import { startNatsServer, type NatsServer } from '../../engine/cluster/natsServer.js'
+import { startSecureNats, type SecureNats } from '../cluster/secureNats.js'
 import { loadTokenList } from '../../engine/tokens/shippedLists.js'
 import { parseEnvFile } from './systemdUnit.js'
 import { refusedStart, spawnEngine } from '../faults/process.js'
@@ -30,7 +30,7 @@ const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11'
 const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'
 
 let anvil: Anvil
-let nats: NatsServer
+let nats: SecureNats
 let db: TestDatabase
 let spotRfq: string
 const dataDir = mkdtempSync(join(tmpdir(), 'kit-'))
@@ -52,11 +52,11 @@ before(async () => {
   const set = await (await fetch(anvil.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(calls) })).json() as { error?: unknown }[]
   assert.ok(set.every(r => !r.error), 'anvil took every code')
   spotRfq = (await deploySpotRfq(c.wallet, c.public)).toLowerCase()
-  nats = await startNatsServer()
+  nats = await startSecureNats(['kit-1'])
   db = await testDatabase('kit')
 })
 after(async () => {
-  await nats?.stop()
+  await nats?.close()
   await anvil?.stop()
   await db?.drop()
   rmSync(dataDir, { recursive: true, force: true })
@@ -82,8 +82,9 @@ test('CHAIN_ID=1 with the kit and the operator\'s values: the list is checked on
     ...kit,
     // what the operator fills in
     DATABASE_URL: db.url, API_KEY: randomBytes(24).toString('base64url'), RPC_URL: anvil.rpcUrl, SPOT_RFQ_ADDRESS: spotRfq,
-    // what the unit and this host decide: the node's directory and id, this cluster's NATS, ports free here
-    DATA_DIR: join(dataDir, 'node'), NODE_ID: 'kit-1', NATS_URL: nats.url, API_PORT: '0', TERMINAL_PORT: '0', RELAY_PORT: '0',
+    // what the unit and this host decide: the node's directory and id, this cluster's NATS (its CA, the node's key
+    // and the venue's peers), ports free here
+    DATA_DIR: join(dataDir, 'node'), ...nats.env('kit-1'), API_PORT: '0', TERMINAL_PORT: '0', RELAY_PORT: '0',
   })
   try {
     const checked = engine.stdout().split('\n').filter(l => l.includes('"msg":"token list checked on chain"')).map(l => JSON.parse(l))
