@@ -41,17 +41,17 @@ export const documented = {
   received: [...inn.keys()],
 }
 
-/** What passed `outbound` in this process: frame types, and ERROR codes. */
-export const seen = { types: new Set<string>(), codes: new Set<string>() }
+/** What passed `outbound` in this process, per encoding: frame types, and ERROR codes. */
+export const seen = { json: { types: new Set<string>(), codes: new Set<string>() }, msgpack: { types: new Set<string>(), codes: new Set<string>() } }
 
 /** Why a frame the relay sent breaks the document, or null when it conforms. */
-export function outbound(frame: unknown): string | null {
+export function outbound(frame: unknown, encoding: 'json' | 'msgpack' = 'json'): string | null {
   const type = (frame as { type?: unknown })?.type
   const m = typeof type === 'string' ? out.get(type) : undefined
   if (!m) return `the relay sent a type the document does not list: ${JSON.stringify(frame).slice(0, 200)}`
   if (!m.validate(frame)) return `${m.name} breaks its schema: ${ajv.errorsText(m.validate.errors)} in ${JSON.stringify(frame).slice(0, 300)}`
-  seen.types.add(type as string)
-  if (type === 'ERROR') seen.codes.add((frame as { data: { code: string } }).data.code)
+  seen[encoding].types.add(type as string)
+  if (type === 'ERROR') seen[encoding].codes.add((frame as { data: { code: string } }).data.code)
   return null
 }
 

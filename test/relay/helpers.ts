@@ -75,10 +75,11 @@ export class Client {
   closeCode: number | null = null
   closed: Promise<number>
 
-  private constructor(readonly ws: WebSocket, readonly binary: boolean) {
+  private constructor(readonly ws: WebSocket, readonly binary: boolean, readonly autoPong: boolean) {
     ws.on('message', (raw, isBinary) => {
       const f = (isBinary ? packr.unpack(raw as Buffer) : JSON.parse((raw as Buffer).toString('utf8'))) as Frame
-      const wrong = outbound(f)
+      const wrong = outbound(f, isBinary ? 'msgpack' : 'json')
+      if (f.type === 'PING' && this.autoPong) this.send('PONG', {})
       if (wrong) { this.violations.push(wrong); violations.push(`${isBinary ? 'msgpack' : 'json'}: ${wrong}`) }
       this.frames.push(f)
       const w = this.waiters.find(w => w.match(f))
@@ -87,10 +88,11 @@ export class Client {
     this.closed = new Promise(resolve => ws.on('close', code => { this.closeCode = code; resolve(code) }))
   }
 
-  static async open(url: string, opts: { protocols?: string[]; binary?: boolean } = {}): Promise<Client> {
+  /** `autoPong`: answer the relay's PING, as a real client does (for a suite with a short ping interval). */
+  static async open(url: string, opts: { protocols?: string[]; binary?: boolean; autoPong?: boolean } = {}): Promise<Client> {
     const ws = new WebSocket(url, opts.protocols)
     // listening before the open: a frame the relay sends from its open handler can arrive in the same read
-    const client = new Client(ws, opts.binary ?? false)
+    const client = new Client(ws, opts.binary ?? false, opts.autoPong ?? false)
     await new Promise<void>((resolve, reject) => { ws.once('open', () => resolve()); ws.once('error', reject) })
     return client
   }
