@@ -7,7 +7,10 @@ import type { ActorRef, ActorSystem } from './mailbox.js'
 import { ActorStopped } from './mailbox.js'
 import { EventBus } from './events.js'
 export type { StoredEnd, ReplicaStorePort } from './replica.js'
-import type { AcceptedQuote, Address, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, Rfq, RfqDirectory, SubmitOptions, RfqEvent, RfqView } from './rfqTypes.js'
+import type {
+  AcceptedQuote, Address, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, Rfq,
+  RfqDirectory, SubmitOptions, RfqEvent, RfqView,
+} from './rfqTypes.js'
 import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.js'
 import { RelayErrors } from './errors.js'
 import { Replica, type ReplicaStorePort } from './replica.js'
@@ -127,8 +130,10 @@ export class RfqBook implements RfqDirectory {
     if (!e) return verdict(RelayErrors.rfqNotFound())
     const shareTokenHash = typeof opts.shareToken === 'string' ? hashShareToken(opts.shareToken) : null
     try {
-      return await e.ref.ask<QuoteVerdict>(replyTo => ({ type: 'QuoteSubmitted', raw: quote as Record<string, unknown>, signature, shareTokenHash,
-        wellFormed: opts.wellFormed === true, residual: opts.residual, replyTo }), this.askTimeoutMs)
+      return await e.ref.ask<QuoteVerdict>(replyTo => ({
+        type: 'QuoteSubmitted', raw: quote as Record<string, unknown>, signature, shareTokenHash,
+        wellFormed: opts.wellFormed === true, residual: opts.residual, replyTo,
+      }), this.askTimeoutMs)
     } catch (err) {
       if (err instanceof ActorStopped) return verdict(RelayErrors.rfqNotFound())   // it left while we asked
       this.deps.onWarn?.('quote submission failed', { rfqId, err })

@@ -27,8 +27,10 @@ export function checkQuote(rfq: RfqTerms, raw: Record<string, unknown>, nowSec: 
   if (!address(raw.maker, wellFormed)) return fail(RelayErrors.invalidMaker())
   const maker = raw.maker.toLowerCase() as Address
   if (rfq.allowedMakers.length && !rfq.allowedMakers.includes(maker)) return fail(RelayErrors.makerNotAllowed())
-  if (!address(raw.tokenIn, wellFormed) || raw.tokenIn.toLowerCase() !== rfq.tokenIn) return fail(RelayErrors.tokenInMismatch())
-  if (!address(raw.tokenOut, wellFormed) || raw.tokenOut.toLowerCase() !== rfq.tokenOut) return fail(RelayErrors.tokenOutMismatch())
+  const tokenIn = address(raw.tokenIn, wellFormed) && raw.tokenIn.toLowerCase()
+  if (tokenIn !== rfq.tokenIn) return fail(RelayErrors.tokenInMismatch())
+  const tokenOut = address(raw.tokenOut, wellFormed) && raw.tokenOut.toLowerCase()
+  if (tokenOut !== rfq.tokenOut) return fail(RelayErrors.tokenOutMismatch())
   // bound to its taker: a quote for someone else would be a signed order handed to a third party
   if (!address(raw.taker, wellFormed)) return fail(RelayErrors.invalidQuoteField('taker', 'must be 0x + 40 hex digits'))
   const taker = raw.taker.toLowerCase() as Address

@@ -59,7 +59,7 @@ export interface RfqView {
 }
 
 /** A relay/REST quote outcome: the spec's text in `message`, a stable `code` for machines. */
-/** How a quote arrives: `wellFormed` and `residual` are the relay schema's verdict (engine/relay/contract/validate.ts). */
+/** How a quote arrives: `wellFormed` and `residual` are the relay schema's verdict (relay/contract/validate.ts). */
 export interface SubmitOptions {
   shareToken?: string
   /** the frame's schema accepted it: the grammar checks are done */

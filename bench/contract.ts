@@ -11,14 +11,30 @@ import { checkInbound } from '../engine/relay/contract/validate.js'
 import { checkQuote } from '../actors/quoteChecks.js'
 import { EXAMPLE_QUOTE, exampleSignature } from '../engine/relay/contract/examples.js'
 
-const rfq = { taker: EXAMPLE_QUOTE.taker, tokenIn: EXAMPLE_QUOTE.tokenIn, tokenOut: EXAMPLE_QUOTE.tokenOut, allowedMakers: [] }
+const rfq = {
+  taker: EXAMPLE_QUOTE.taker,
+  tokenIn: EXAMPLE_QUOTE.tokenIn,
+  tokenOut: EXAMPLE_QUOTE.tokenOut,
+  allowedMakers: [],
+}
 const NOW = 1_900_000_000
-const domain = { name: 'SpotRFQ', version: '1', chainId: 31337, verifyingContract: '0x5fbdb2315678afecb367f032d93f642f64180aa3' as const }
+const domain = {
+  name: 'SpotRFQ',
+  version: '1',
+  chainId: 31337,
+  verifyingContract: '0x5fbdb2315678afecb367f032d93f642f64180aa3' as const,
+}
 
 function frames(): Record<Encoding, ArrayBuffer> {
-  const msg = { type: 'QUOTE_SUBMIT', data: { rfqId: 'rfq_5f0c2a9e8b7d4c3a2f1e0d9c8b7a6f5e', quote: EXAMPLE_QUOTE, signature: exampleSignature(domain) } }
+  const msg = {
+    type: 'QUOTE_SUBMIT',
+    data: { rfqId: 'rfq_5f0c2a9e8b7d4c3a2f1e0d9c8b7a6f5e', quote: EXAMPLE_QUOTE, signature: exampleSignature(domain) },
+  }
   const buf = (b: Uint8Array) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer
-  return { json: buf(Buffer.from(JSON.stringify(msg))), msgpack: buf(new Packr({ useRecords: false, mapsAsObjects: true }).pack(msg)) }
+  return {
+    json: buf(Buffer.from(JSON.stringify(msg))),
+    msgpack: buf(new Packr({ useRecords: false, mapsAsObjects: true }).pack(msg)),
+  }
 }
 
 /** Before: the frame decoded, checked to be an object, and every grammar check run by the actor. */
@@ -38,30 +54,57 @@ function after(enc: Encoding, frame: ArrayBuffer): boolean {
 export async function runContractBench(timeMs = 1500): Promise<{ name: string; medianNs: number; meanNs: number }[]> {
   const f = frames()
   const parsed = decode('json', f.json, false)
-  if (!before('json', f.json) || !after('json', f.json) || !after('msgpack', f.msgpack)) throw new Error('the bench frame is refused')
+  if (!before('json', f.json) || !after('json', f.json) || !after('msgpack', f.msgpack))
+    throw new Error('the bench frame is refused')
   const bench = new Bench({ time: timeMs, warmup: true })
   for (const enc of ['json', 'msgpack'] as const) {
-    bench.add(`${enc}: before (decode + object check + grammar on the actor)`, () => { before(enc, f[enc]) })
-    bench.add(`${enc}: now (decode + schema + rules on the actor)`, () => { after(enc, f[enc]) })
+    bench.add(`${enc}: before (decode + object check + grammar on the actor)`, () => {
+      before(enc, f[enc])
+    })
+    bench.add(`${enc}: now (decode + schema + rules on the actor)`, () => {
+      after(enc, f[enc])
+    })
   }
-  bench.add('schema check alone (ajv, a decoded frame)', () => { checkInbound(parsed) })
-  bench.add('grammar + rules alone (checkQuote)', () => { checkQuote(rfq, (parsed as { data: { quote: Record<string, unknown> } }).data.quote, NOW) })
-  bench.add('rules alone (checkQuote, schema-checked)', () => { checkQuote(rfq, (parsed as { data: { quote: Record<string, unknown> } }).data.quote, NOW, true) })
+  bench.add('schema check alone (ajv, a decoded frame)', () => {
+    checkInbound(parsed)
+  })
+  bench.add('grammar + rules alone (checkQuote)', () => {
+    checkQuote(rfq, (parsed as { data: { quote: Record<string, unknown> } }).data.quote, NOW)
+  })
+  bench.add('rules alone (checkQuote, schema-checked)', () => {
+    checkQuote(rfq, (parsed as { data: { quote: Record<string, unknown> } }).data.quote, NOW, true)
+  })
   await bench.run()
   return bench.tasks.map(t => {
     const r = t.result as { latency?: { p50?: number; mean?: number } } | undefined
-    return { name: t.name, medianNs: Math.round((r?.latency?.p50 ?? NaN) * 1e6), meanNs: Math.round((r?.latency?.mean ?? NaN) * 1e6) }
+    return {
+      name: t.name,
+      medianNs: Math.round((r?.latency?.p50 ?? NaN) * 1e6),
+      meanNs: Math.round((r?.latency?.mean ?? NaN) * 1e6),
+    }
   })
 }
 
 async function main(): Promise<void> {
-  parseCli('contract.js', benchUsage('contract', 'The relay schema check\'s cost per QUOTE_SUBMIT frame on the main thread, before and after.'), {})
+  parseCli(
+    'contract.js',
+    benchUsage(
+      'contract',
+      "The relay schema check's cost per QUOTE_SUBMIT frame on the main thread, before and after.",
+    ),
+    {},
+  )
   const rows = await runContractBench()
   console.log('per QUOTE_SUBMIT frame, main thread (ns; median and mean of tinybench samples)')
-  for (const r of rows) console.log(`  ${r.name.padEnd(62)} median ${String(r.medianNs).padStart(6)}   mean ${String(r.meanNs).padStart(6)}`)
+  for (const r of rows)
+    console.log(
+      `  ${r.name.padEnd(62)} median ${String(r.medianNs).padStart(6)}   mean ${String(r.meanNs).padStart(6)}`,
+    )
   const row = (s: string) => rows.find(r => r.name.startsWith(s))!
   for (const enc of ['json', 'msgpack']) {
-    console.log(`  ${enc}: the contract adds ${row(`${enc}: now`).medianNs - row(`${enc}: before`).medianNs} ns per frame (median)`)
+    console.log(
+      `  ${enc}: the contract adds ${row(`${enc}: now`).medianNs - row(`${enc}: before`).medianNs} ns per frame (median)`,
+    )
   }
 }
 

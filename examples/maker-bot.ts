@@ -9,8 +9,11 @@ import { quoteAmounts, type PriceRule } from '../sdk/pricing.js'
 
 export { quoteAmounts, type PriceRule } from '../sdk/pricing.js'
 
-export async function startMakerBot(opts: { url: string; privateKey: Hex; rule: PriceRule; onResult?: (rfqId: string, r: SubmitResult) => void;
-  reconnect?: ConstructorParameters<typeof MakerClient>[0]['reconnect']; onFault?: (f: ClientFault) => void }): Promise<MakerClient> {
+export async function startMakerBot(opts: {
+  url: string; privateKey: Hex; rule: PriceRule; onResult?: (rfqId: string, r: SubmitResult) => void
+  reconnect?: ConstructorParameters<typeof MakerClient>[0]['reconnect']; onFault?: (f: ClientFault) => void
+}): Promise<MakerClient> {
+  const fault = opts.onFault ?? ((f: ClientFault) => console.error(`maker-bot: ${describeFault(f)}`))
   // a comma-separated list: the nodes of one venue, tried in turn when the connection drops
   const [url, ...fallbackUrls] = opts.url.split(',').map(u => u.trim()).filter(Boolean)
   const client = new MakerClient({ url: url!, fallbackUrls, privateKey: opts.privateKey, reconnect: opts.reconnect })
@@ -19,8 +22,8 @@ export async function startMakerBot(opts: { url: string; privateKey: Hex; rule: 
     const amounts = quoteAmounts(b, opts.rule)
     if (!amounts) return
     // quote() resolves with the relay's answer; it rejects only when signing fails, which is a fault too
-    client.quote(b.rfqId, client.quoteFor(b, amounts)).then(r => opts.onResult?.(b.rfqId, r),
-      (error: unknown) => (opts.onFault ?? (f => console.error(`maker-bot: ${describeFault(f)}`)))({ kind: 'listener', event: 'rfq', error }))
+    client.quote(b.rfqId, client.quoteFor(b, amounts))
+      .then(r => opts.onResult?.(b.rfqId, r), (error: unknown) => fault({ kind: 'listener', event: 'rfq', error }))
   })
   await client.connect()
   await client.domain()
@@ -58,7 +61,8 @@ async function main(): Promise<void> {
     onFault: f => console.error(`maker-bot: ${describeFault(f)}`),
   }).catch((e: Error) => { console.error(`maker-bot: cannot reach the relay at ${url}: ${e.message}`); process.exit(1) })
   bot.on('close', code => console.log(`relay connection closed (${code})`))
-  bot.on('reconnecting', (attempt, delay, cause) => console.log(`reconnecting: attempt ${attempt} in ${delay} ms (${cause})`))
+  bot.on('reconnecting', (attempt, delay, cause) =>
+    console.log(`reconnecting: attempt ${attempt} in ${delay} ms (${cause})`))
   bot.on('reconnected', attempts => console.log(`reconnected after ${attempts} attempt(s); subscriptions restored`))
   bot.on('giveup', attempts => { console.error(`maker-bot: gave up after ${attempts} reconnect attempts to ${url}`); process.exit(1) })
   console.log(`maker ${bot.address} quoting`)

@@ -11,7 +11,9 @@ import { Packr } from 'msgpackr'
 import { privateKeyToAccount, type LocalAccount } from 'viem/accounts'
 import { signCancel, signQuote } from './sign.js'
 import { DEFAULT_RECONNECT, backoffDelayMs, jittered } from './backoff.js'
-import type { Address, ClientFault, Eip712Domain, Hex, MakerEvents, Quote, QuoteBroadcast, RelayErrorData, RfqBroadcast, SubmitResult } from './types.js'
+import type {
+  Address, ClientFault, Eip712Domain, Hex, MakerEvents, Quote, QuoteBroadcast, RelayErrorData, RfqBroadcast, SubmitResult,
+} from './types.js'
 import { describeFault } from './faults.js'
 
 export { DEFAULT_RECONNECT, backoffDelayMs, jittered } from './backoff.js'
@@ -50,8 +52,8 @@ export class MakerClient {
   private ws: WebSocket | null = null
   private domainValue: Eip712Domain | undefined
   private readonly handlers: { [K in keyof MakerEvents]: Set<MakerEvents[K]> } = {
-    rfq: new Set(), quote: new Set(), error: new Set(), open: new Set(), close: new Set(), reconnecting: new Set(), reconnected: new Set(),
-    giveup: new Set(), message: new Set(), fault: new Set(),
+    rfq: new Set(), quote: new Set(), error: new Set(), open: new Set(), close: new Set(), reconnecting: new Set(),
+    reconnected: new Set(), giveup: new Set(), message: new Set(), fault: new Set(),
   }
   /** why the connection ended or the last attempt failed: the cause the next `reconnecting` names */
   private lastCause = 'not connected yet'
@@ -193,12 +195,14 @@ export class MakerClient {
       })
       ws.on('message', (raw, isBinary) => this.receive(raw as Buffer, isBinary))
       ws.on('error', e => {
-        this.fault({ kind: 'connection', message: `${opened ? 'connection error' : 'could not connect'}: ${e.message}`, url: u.href, error: e })
+        const message = `${opened ? 'connection error' : 'could not connect'}: ${e.message}`
+        this.fault({ kind: 'connection', message, url: u.href, error: e })
         if (!opened) reject(e)
       })
       ws.on('close', (code, reason) => {
         if (opened && !this.closedByUser) {
-          this.fault({ kind: 'connection', message: `closed by the relay or the network (code ${code}${reason.length ? `, ${reason.toString()}` : ''})`, url: u.href, code })
+          const why = `code ${code}${reason.length ? `, ${reason.toString()}` : ''}`
+          this.fault({ kind: 'connection', message: `closed by the relay or the network (${why})`, url: u.href, code })
         }
         this.stopPinger()
         for (const p of [...this.pending]) p.settle({ ok: false, code: 'CONNECTION_CLOSED', message: 'connection closed before an answer' })
@@ -233,10 +237,13 @@ export class MakerClient {
     try {
       msg = isBinary ? packr.unpack(raw) : JSON.parse(raw.toString('utf8'))
     } catch (e) {
-      return this.fault({ kind: 'frame', message: `unreadable ${isBinary ? 'msgpack' : 'JSON'} frame from the relay: ${(e as Error).message}` })
+      const message = `unreadable ${isBinary ? 'msgpack' : 'JSON'} frame from the relay: ${(e as Error).message}`
+      return this.fault({ kind: 'frame', message })
     }
     const { type, data } = msg ?? {}
-    if (typeof type !== 'string') return this.fault({ kind: 'frame', message: 'a frame from the relay without a string type' })
+    if (typeof type !== 'string') {
+      return this.fault({ kind: 'frame', message: 'a frame from the relay without a string type' })
+    }
     this.emit('message', type, data)
     switch (type) {
       case 'RFQ_BROADCAST': return this.emit('rfq', data as RfqBroadcast)
@@ -280,7 +287,9 @@ export class MakerClient {
     if (f.kind === 'connection') this.lastCause = f.message
     if (!this.handlers.fault.size) return console.warn(`[maker-sdk] ${describeFault(f)}`)
     for (const fn of this.handlers.fault) {
-      try { fn(f) } catch (error) { console.warn(`[maker-sdk] a fault listener threw: ${String(error)} (on: ${describeFault(f)})`) }
+      try { fn(f) } catch (error) {
+        console.warn(`[maker-sdk] a fault listener threw: ${String(error)} (on: ${describeFault(f)})`)
+      }
     }
   }
 }

@@ -33,7 +33,8 @@ export function decodeInbound(enc: Encoding, frame: ArrayBuffer, isBinary: boole
   try {
     msg = decode(enc, frame, isBinary)
   } catch (e) {
-    return { ok: false, error: RelayErrors.parseError(e instanceof Error ? describeValue(e.message, 120) : 'unreadable frame') }
+    const detail = e instanceof Error ? describeValue(e.message, 120) : 'unreadable frame'
+    return { ok: false, error: RelayErrors.parseError(detail) }
   }
   return checkInbound(msg)
 }

@@ -149,7 +149,8 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
     const inbound = decodeInbound(s.enc, frame, isBinary)
     if (!inbound.ok) return sendError(ws, s, inbound.error)
     switch (inbound.type) {
-      case 'QUOTE_SUBMIT': return void submitQuote(ws, inbound.data, { wellFormed: inbound.wellFormed, residual: inbound.residual })
+      case 'QUOTE_SUBMIT':
+        return void submitQuote(ws, inbound.data, { wellFormed: inbound.wellFormed, residual: inbound.residual })
       case 'CANCEL_REQUEST': return void cancel(ws, inbound.data)
       case 'PING': return send(ws, s, { type: 'PONG', data: {} })
       case 'PONG': return
@@ -157,7 +158,8 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
     }
   }
 
-  async function submitQuote(ws: WebSocket<Session>, d: Record<string, unknown>, contract: Omit<SubmitOptions, 'shareToken'>): Promise<void> {
+  /** `contract`: the schema's verdict on the frame (relay/contract/validate.ts), for the RFQ's actor */
+  async function submitQuote(ws: WebSocket<Session>, d: Record<string, unknown>, contract: SubmitOptions): Promise<void> {
     const s = ws.getUserData()
     const rfqId = typeof d.rfqId === 'string' ? d.rfqId : undefined
     let shareToken: string | undefined

@@ -49,7 +49,8 @@ def address_of(vk: VerifyingKey) -> str:
 def sign(key: SigningKey, digest: bytes) -> str:
     """r || s || v as 0x + 130 hex digits, s in the lower half of the curve order."""
     rs = key.sign_digest_deterministic(digest, sigencode=sigencode_string_canonize)
-    for recid, vk in enumerate(VerifyingKey.from_public_key_recovery_with_digest(rs, digest, SECP256k1, sigdecode=sigdecode_string)):
+    candidates = VerifyingKey.from_public_key_recovery_with_digest(rs, digest, SECP256k1, sigdecode=sigdecode_string)
+    for recid, vk in enumerate(candidates):   # the candidates come in recovery-id order (R's y even, then odd)
         if vk.to_string() == key.get_verifying_key().to_string():
             return "0x" + rs.hex() + format(27 + recid, "02x")
     raise RuntimeError("no recovery id recovers our own key")

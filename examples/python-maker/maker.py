@@ -13,8 +13,8 @@ try:
     from ecdsa import SECP256k1, SigningKey
     from eip712 import Eip712, address_of, recover, sign
 except ImportError as missing:
-    print(f"python-maker: {missing.name or missing} is missing: apt-get install python3-websockets python3-ecdsa python3-pycryptodome "
-          "(and run Debian's /usr/bin/python3)", file=sys.stderr)
+    print(f"python-maker: {missing.name or missing} is missing: "
+          "apt-get install python3-websockets python3-ecdsa python3-pycryptodome (and run Debian's /usr/bin/python3)", file=sys.stderr)
     sys.exit(2)
 
 import asyncio
@@ -77,7 +77,8 @@ async def quote_loop(url: str, key: SigningKey, eip: Eip712, price) -> None:
                              "amountIn": str(terms[0]), "amountOut": str(terms[1]), "expiry": rfq["expiry"],
                              "nonce": str(next(nonces)), "deadline": int(time.time()) + 60}
                     signature = sign(key, eip.digest(quote))
-                    await ws.send(json.dumps({"type": "QUOTE_SUBMIT", "data": {"rfqId": data["rfqId"], "quote": quote, "signature": signature}}))
+                    submit = {"rfqId": data["rfqId"], "quote": quote, "signature": signature}
+                    await ws.send(json.dumps({"type": "QUOTE_SUBMIT", "data": submit}))
                 elif kind == "QUOTE_BROADCAST" and data["quote"]["maker"] == maker:
                     log(f"{data['rfqId']} quoted {data['quote']['amountOut']}")
                 elif kind == "ERROR":
@@ -100,7 +101,7 @@ async def main() -> None:
     if not secret:
         raise SystemExit("python-maker: MAKER_PRIVATE_KEY=0x... is required")
     key = SigningKey.from_string(bytes.fromhex(secret.removeprefix("0x")), curve=SECP256k1)
-    price = (int(os.environ.get("PRICE_NUM", "1")), int(os.environ.get("PRICE_DEN", "1")), int(os.environ.get("SPREAD_BPS", "5")))
+    price = tuple(int(os.environ.get(name, default)) for name, default in (("PRICE_NUM", "1"), ("PRICE_DEN", "1"), ("SPREAD_BPS", "5")))
     doc = fetch_contract(url)
     eip = Eip712(doc["x-eip712"])
     check_hashing(doc, eip)

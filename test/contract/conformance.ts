@@ -7,8 +7,18 @@ import { ZERO_ADDRESS } from '../../workers/values/index.js'
 
 const Ajv = AjvModule.default ?? AjvModule
 
-export interface Rule { order: number; code: string; by: 'schema' | 'rule'; says: string }
-interface MessageDoc { name: string; payload: { properties: { type: { const: string } } }; 'x-rules'?: Rule[]; 'x-codes'?: { code: string; messages: string[] }[] }
+export interface Rule {
+  order: number
+  code: string
+  by: 'schema' | 'rule'
+  says: string
+}
+interface MessageDoc {
+  name: string
+  payload: { properties: { type: { const: string } } }
+  'x-rules'?: Rule[]
+  'x-codes'?: { code: string; messages: string[] }[]
+}
 export interface AsyncApiDoc {
   components: { messages: Record<string, MessageDoc> }
   operations: Record<string, { action: 'send' | 'receive'; messages: { $ref: string }[] }>
@@ -16,20 +26,31 @@ export interface AsyncApiDoc {
 }
 
 /** The document as served (JSON, so nothing of TypeBox's is left). */
-export function servedDocument(domain = { name: 'SpotRFQ', version: '1', chainId: 31337, verifyingContract: ZERO_ADDRESS }): AsyncApiDoc {
+export function servedDocument(
+  domain = { name: 'SpotRFQ', version: '1', chainId: 31337, verifyingContract: ZERO_ADDRESS },
+): AsyncApiDoc {
   return JSON.parse(JSON.stringify(asyncapiDocument({ domain, version: '0.0.0' })))
 }
 
 /** The messages of each direction, from the operations: the relay `send`s what clients receive. */
 export function messagesOf(doc: AsyncApiDoc, action: 'send' | 'receive'): MessageDoc[] {
-  const names = Object.values(doc.operations).filter(o => o.action === action).flatMap(o => o.messages.map(m => m.$ref.split('/').pop()!))
+  const names = Object.values(doc.operations)
+    .filter(o => o.action === action)
+    .flatMap(o => o.messages.map(m => m.$ref.split('/').pop()!))
   return [...new Set(names)].map(n => doc.components.messages[n]!)
 }
 
 const doc = servedDocument()
 const ajv = new Ajv({ allErrors: true, strict: false })
-function validators(action: 'send' | 'receive'): Map<string, { name: string; validate: ValidateFunction; rules: Rule[] }> {
-  return new Map(messagesOf(doc, action).map(m => [m.payload.properties.type.const, { name: m.name, validate: ajv.compile(m.payload), rules: m['x-rules'] ?? [] }]))
+function validators(
+  action: 'send' | 'receive',
+): Map<string, { name: string; validate: ValidateFunction; rules: Rule[] }> {
+  return new Map(
+    messagesOf(doc, action).map(m => [
+      m.payload.properties.type.const,
+      { name: m.name, validate: ajv.compile(m.payload), rules: m['x-rules'] ?? [] },
+    ]),
+  )
 }
 const out = validators('send')
 const inn = validators('receive')
@@ -42,14 +63,18 @@ export const documented = {
 }
 
 /** What passed `outbound` in this process, per encoding: frame types, and ERROR codes. */
-export const seen = { json: { types: new Set<string>(), codes: new Set<string>() }, msgpack: { types: new Set<string>(), codes: new Set<string>() } }
+export const seen = {
+  json: { types: new Set<string>(), codes: new Set<string>() },
+  msgpack: { types: new Set<string>(), codes: new Set<string>() },
+}
 
 /** Why a frame the relay sent breaks the document, or null when it conforms. */
 export function outbound(frame: unknown, encoding: 'json' | 'msgpack' = 'json'): string | null {
   const type = (frame as { type?: unknown })?.type
   const m = typeof type === 'string' ? out.get(type) : undefined
   if (!m) return `the relay sent a type the document does not list: ${JSON.stringify(frame).slice(0, 200)}`
-  if (!m.validate(frame)) return `${m.name} breaks its schema: ${ajv.errorsText(m.validate.errors)} in ${JSON.stringify(frame).slice(0, 300)}`
+  if (!m.validate(frame))
+    return `${m.name} breaks its schema: ${ajv.errorsText(m.validate.errors)} in ${JSON.stringify(frame).slice(0, 300)}`
   seen[encoding].types.add(type as string)
   if (type === 'ERROR') seen[encoding].codes.add((frame as { data: { code: string } }).data.code)
   return null

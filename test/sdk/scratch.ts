@@ -5,15 +5,27 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { repoRoot } from '../../engine/paths.js'
 
-interface LockEntry { version?: string; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; dev?: boolean; devOptional?: boolean }
+interface LockEntry {
+  version?: string
+  dependencies?: Record<string, string>
+  optionalDependencies?: Record<string, string>
+  dev?: boolean
+  devOptional?: boolean
+}
 
 export function scratchLock(tarball: string, integrity: string): { pkg: object; lock: object } {
   const sdk = JSON.parse(readFileSync(join(repoRoot, 'sdk/package.json'), 'utf8'))
-  const root = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> }
+  const root = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, LockEntry>
+  }
   const entries = root.packages
   // node's resolution inside the lock: from a package's folder up to the root's node_modules
   const find = (from: string, name: string): string | undefined => {
-    for (let base = from; ; base = base.includes('/node_modules/') ? base.slice(0, base.lastIndexOf('/node_modules/')) : '') {
+    for (
+      let base = from;
+      ;
+      base = base.includes('/node_modules/') ? base.slice(0, base.lastIndexOf('/node_modules/')) : ''
+    ) {
       const key = `${base ? base + '/' : ''}node_modules/${name}`
       if (entries[key]) return key
       if (!base) return undefined
@@ -26,13 +38,22 @@ export function scratchLock(tarball: string, integrity: string): { pkg: object; 
     needed.add(key)
     const e = entries[key]!
     for (const d of Object.keys(e.dependencies ?? {})) walk(find(key, d), d)
-    for (const d of Object.keys(e.optionalDependencies ?? {})) { const k = find(key, d); if (k) walk(k, d) }
+    for (const d of Object.keys(e.optionalDependencies ?? {})) {
+      const k = find(key, d)
+      if (k) walk(k, d)
+    }
   }
   for (const name of Object.keys(sdk.dependencies)) walk(find('', name), name)
 
   const dep = { [sdk.name]: `file:${tarball}` }
   const packages: Record<string, object> = { '': { name: 'sdk-consumer', version: '1.0.0', dependencies: dep } }
-  packages[`node_modules/${sdk.name}`] = { version: sdk.version, resolved: `file:${tarball}`, integrity, dependencies: sdk.dependencies, engines: sdk.engines }
+  packages[`node_modules/${sdk.name}`] = {
+    version: sdk.version,
+    resolved: `file:${tarball}`,
+    integrity,
+    dependencies: sdk.dependencies,
+    engines: sdk.engines,
+  }
   for (const key of [...needed].sort()) {
     const { dev: _d, devOptional: _o, ...entry } = entries[key]!
     packages[key] = entry

@@ -15,7 +15,10 @@ const CHANNEL = '#/channels/relay'
 /** `Quote(address maker,...)` as the EIP-712 `types` list: the field order is binding. */
 export function typeFields(signature: string): { name: string; type: string }[] {
   const inner = /^\w+\((.*)\)$/.exec(signature)![1]!
-  return inner.split(',').map(f => { const [type, name] = f.split(' '); return { name: name!, type: type! } })
+  return inner.split(',').map(f => {
+    const [type, name] = f.split(' ')
+    return { name: name!, type: type! }
+  })
 }
 
 export function asyncapiDocument(o: { domain: Domain & { chainId: number }; version: string }): object {
@@ -31,8 +34,12 @@ export function asyncapiDocument(o: { domain: Domain & { chainId: number }; vers
       channel: { $ref: CHANNEL },
       summary: spec.summary,
       messages: [{ $ref: `${CHANNEL}/messages/${spec.name}` }],
-      ...(spec.type === 'SUBSCRIBE' ? { reply: { channel: { $ref: CHANNEL }, messages: [{ $ref: `${CHANNEL}/messages/Subscribed` }] } } : {}),
-      ...(spec.name === 'ClientPing' ? { reply: { channel: { $ref: CHANNEL }, messages: [{ $ref: `${CHANNEL}/messages/RelayPong` }] } } : {}),
+      ...(spec.type === 'SUBSCRIBE'
+        ? { reply: { channel: { $ref: CHANNEL }, messages: [{ $ref: `${CHANNEL}/messages/Subscribed` }] } }
+        : {}),
+      ...(spec.name === 'ClientPing'
+        ? { reply: { channel: { $ref: CHANNEL }, messages: [{ $ref: `${CHANNEL}/messages/RelayPong` }] } }
+        : {}),
     }
   }
   return {
@@ -46,28 +53,55 @@ export function asyncapiDocument(o: { domain: Domain & { chainId: number }; vers
     defaultContentType: 'application/json',
     servers: {
       relay: {
-        host: '{host}', protocol: 'ws', description: 'RELAY_PORT: the WebSocket and the relay REST (GET /health, /rfqs, /quotes) on one port',
-        variables: { host: { default: 'localhost:8080', description: 'the relay\'s host and RELAY_PORT' } },
+        host: '{host}',
+        protocol: 'ws',
+        description: 'RELAY_PORT: the WebSocket and the relay REST (GET /health, /rfqs, /quotes) on one port',
+        variables: { host: { default: 'localhost:8080', description: "the relay's host and RELAY_PORT" } },
       },
     },
     channels: {
       relay: {
         address: '/',
         title: 'The relay connection',
-        description: 'One WebSocket per client: every message in both directions travels on it. Frames are JSON text `{type, data}`, '
-          + 'or binary msgpack of the same map with ?encoding=msgpack or the `msgpack` subprotocol (64-bit integers a client sends decode as strings).',
+        description:
+          'One WebSocket per client: every message in both directions travels on it. Frames are JSON text `{type, data}`, ' +
+          'or binary msgpack of the same map with ?encoding=msgpack or the `msgpack` subprotocol (64-bit integers a client sends decode as strings).',
         messages: refs,
-        bindings: { ws: { method: 'GET', bindingVersion: '0.1.0', query: {
-          type: 'object',
-          properties: {
-            encoding: { type: 'string', enum: ['json', 'msgpack'], default: 'json', description: 'msgpack: every frame is binary msgpack' },
-            channels: { type: 'string', default: 'rfqs,quotes', description: 'the public broadcasts this socket receives, comma-separated (empty: none)' },
-            shareToken: { type: 'string', description: 'join a private RFQ\'s broadcasts at connect (its live RFQ_BROADCAST is sent at once)' },
+        bindings: {
+          ws: {
+            method: 'GET',
+            bindingVersion: '0.1.0',
+            query: {
+              type: 'object',
+              properties: {
+                encoding: {
+                  type: 'string',
+                  enum: ['json', 'msgpack'],
+                  default: 'json',
+                  description: 'msgpack: every frame is binary msgpack',
+                },
+                channels: {
+                  type: 'string',
+                  default: 'rfqs,quotes',
+                  description: 'the public broadcasts this socket receives, comma-separated (empty: none)',
+                },
+                shareToken: {
+                  type: 'string',
+                  description: "join a private RFQ's broadcasts at connect (its live RFQ_BROADCAST is sent at once)",
+                },
+              },
+            },
+            headers: {
+              type: 'object',
+              properties: {
+                'Sec-WebSocket-Protocol': {
+                  type: 'string',
+                  description: '`msgpack` asks for binary msgpack frames, as ?encoding=msgpack does',
+                },
+              },
+            },
           },
-        }, headers: {
-          type: 'object',
-          properties: { 'Sec-WebSocket-Protocol': { type: 'string', description: '`msgpack` asks for binary msgpack frames, as ?encoding=msgpack does' } },
-        } } },
+        },
       },
     },
     operations,
@@ -76,11 +110,17 @@ export function asyncapiDocument(o: { domain: Domain & { chainId: number }; vers
       schemas: { Quote: QuoteIn, BroadcastQuote: QuoteOut },
     },
     'x-eip712': {
-      description: 'Quotes are EIP-712 typed data: sign keccak256(0x1901 || domainSeparator || hashStruct(Quote)). The domain is this relay\'s '
-        + '(as GET /health reports it); the fields of Quote are hashed in exactly this order (another order is another typehash). '
-        + 'The QuoteSubmit example is signed under this domain by anvil\'s account #1 (a public test key): recover it to check your hashing.',
+      description:
+        "Quotes are EIP-712 typed data: sign keccak256(0x1901 || domainSeparator || hashStruct(Quote)). The domain is this relay's " +
+        '(as GET /health reports it); the fields of Quote are hashed in exactly this order (another order is another typehash). ' +
+        "The QuoteSubmit example is signed under this domain by anvil's account #1 (a public test key): recover it to check your hashing.",
       primaryType: 'Quote',
-      domain: { name: o.domain.name, version: o.domain.version, chainId: o.domain.chainId, verifyingContract: o.domain.verifyingContract },
+      domain: {
+        name: o.domain.name,
+        version: o.domain.version,
+        chainId: o.domain.chainId,
+        verifyingContract: o.domain.verifyingContract,
+      },
       types: { EIP712Domain: typeFields(EIP712_DOMAIN_TYPE), Quote: typeFields(QUOTE_TYPE) },
       encodeType: QUOTE_TYPE,
     },

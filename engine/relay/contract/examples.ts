@@ -11,7 +11,9 @@ import type { Domain } from '../../../workers/sig/types.js'
 import { quoteBroadcast, rfqBroadcast } from '../broadcasts.js'
 import type { RelayMessage } from '../codec.js'
 
-interface Signer { ecdsaSign(msg32: Uint8Array, seckey: Uint8Array): { signature: Uint8Array; recid: number } }
+interface Signer {
+  ecdsaSign(msg32: Uint8Array, seckey: Uint8Array): { signature: Uint8Array; recid: number }
+}
 const secp256k1: Signer = createRequire(import.meta.url)('secp256k1')
 
 /** anvil's account #1: a published test key. */
@@ -20,13 +22,30 @@ export const EXAMPLE_MAKER = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' as Add
 
 const RFQ_ID = 'rfq_5f0c2a9e8b7d4c3a2f1e0d9c8b7a6f5e'
 const sampleRfq: Rfq = {
-  id: RFQ_ID, taker: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc', tokenIn: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
-  tokenOut: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', kind: 0, amountIn: 10n ** 18n, amountOut: null, expiry: 1_900_000_030,
-  visibility: 'public', allowedMakers: [], shareToken: null, createdAt: new Date(1_900_000_000_000), agentId: null,
+  id: RFQ_ID,
+  taker: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc',
+  tokenIn: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
+  tokenOut: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+  kind: 0,
+  amountIn: 10n ** 18n,
+  amountOut: null,
+  expiry: 1_900_000_030,
+  visibility: 'public',
+  allowedMakers: [],
+  shareToken: null,
+  createdAt: new Date(1_900_000_000_000),
+  agentId: null,
 }
 export const EXAMPLE_QUOTE: QuoteJson = {
-  maker: EXAMPLE_MAKER, taker: sampleRfq.taker, tokenIn: sampleRfq.tokenIn, tokenOut: sampleRfq.tokenOut,
-  amountIn: '1000000000000000000', amountOut: '2500000000', expiry: sampleRfq.expiry, nonce: '1', deadline: 1_900_000_060,
+  maker: EXAMPLE_MAKER,
+  taker: sampleRfq.taker,
+  tokenIn: sampleRfq.tokenIn,
+  tokenOut: sampleRfq.tokenOut,
+  amountIn: '1000000000000000000',
+  amountOut: '2500000000',
+  expiry: sampleRfq.expiry,
+  nonce: '1',
+  deadline: 1_900_000_060,
 }
 
 /** The example quote's signature under `domain`: deterministic (RFC 6979) and low-S, as the relay wants. */
@@ -41,19 +60,38 @@ export function exampleSignature(domain: Domain): Hex {
 /** Example frames per message name (messages.ts), as the relay sends or receives them. */
 export function exampleFrames(domain: Domain): Record<string, RelayMessage[]> {
   const signature = exampleSignature(domain)
-  const err = (e: { code: string; message: string; retryAfterMs?: number }, rfqId?: string) =>
-    ({ type: 'ERROR', data: { message: e.message, ...(rfqId ? { rfqId } : {}), code: e.code, ...(e.retryAfterMs ? { retryAfterMs: e.retryAfterMs } : {}) } })
+  const err = (e: { code: string; message: string; retryAfterMs?: number }, rfqId?: string) => ({
+    type: 'ERROR',
+    data: {
+      message: e.message,
+      ...(rfqId ? { rfqId } : {}),
+      code: e.code,
+      ...(e.retryAfterMs ? { retryAfterMs: e.retryAfterMs } : {}),
+    },
+  })
   return {
     QuoteSubmit: [{ type: 'QUOTE_SUBMIT', data: { rfqId: RFQ_ID, quote: EXAMPLE_QUOTE, signature } }],
     CancelRequest: [{ type: 'CANCEL_REQUEST', data: { rfqId: RFQ_ID } }],
     ClientPing: [{ type: 'PING', data: {} }],
     ClientPong: [{ type: 'PONG', data: {} }],
-    Subscribe: [{ type: 'SUBSCRIBE', data: { shareToken: 'kq3V8bXhN0u6kQp1s2T9yZrA4mC7dE5f' } }, { type: 'SUBSCRIBE', data: { channels: ['rfqs'] } }],
-    RfqBroadcast: [rfqBroadcast(sampleRfq), rfqBroadcast({ ...sampleRfq, kind: 1, amountIn: null, amountOut: 2_500_000_000n })],
+    Subscribe: [
+      { type: 'SUBSCRIBE', data: { shareToken: 'kq3V8bXhN0u6kQp1s2T9yZrA4mC7dE5f' } },
+      { type: 'SUBSCRIBE', data: { channels: ['rfqs'] } },
+    ],
+    RfqBroadcast: [
+      rfqBroadcast(sampleRfq),
+      rfqBroadcast({ ...sampleRfq, kind: 1, amountIn: null, amountOut: 2_500_000_000n }),
+    ],
     QuoteBroadcast: [quoteBroadcast({ rfqId: RFQ_ID, quote: EXAMPLE_QUOTE, signature, receivedAt: new Date(0) })],
     RelayPing: [{ type: 'PING', data: {} }],
     RelayPong: [{ type: 'PONG', data: {} }],
-    Subscribed: [{ type: 'SUBSCRIBED', data: { channels: ['rfqs', 'quotes'], rfqIds: ['rfq_0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e'] } }],
-    Error: [err(RelayErrors.duplicateQuote(), RFQ_ID), err(RelayErrors.busy(40), RFQ_ID), err(RelayErrors.unknownType('HELLO'))],
+    Subscribed: [
+      { type: 'SUBSCRIBED', data: { channels: ['rfqs', 'quotes'], rfqIds: ['rfq_0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e'] } },
+    ],
+    Error: [
+      err(RelayErrors.duplicateQuote(), RFQ_ID),
+      err(RelayErrors.busy(40), RFQ_ID),
+      err(RelayErrors.unknownType('HELLO')),
+    ],
   }
 }

@@ -32,22 +32,30 @@ const explain = new Map<string, ValidateFunction>(specs.map(s => [s.type, thorou
 
 /** The verdict on one decoded frame. */
 export function checkInbound(msg: unknown): Inbound {
-  if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return fail(RelayErrors.parseError('expected an object {type, data}'))
+  if (typeof msg !== 'object' || msg === null || Array.isArray(msg))
+    return fail(RelayErrors.parseError('expected an object {type, data}'))
   const { type, data } = msg as { type?: unknown; data?: unknown }
   const validate = typeof type === 'string' ? check.get(type) : undefined
   // never stringify a client's value: a deeply nested one overflows the stack, a bigint throws
   if (!validate) return fail(RelayErrors.unknownType(describeValue(type)))
   const t = type as InboundType
   const d = (typeof data === 'object' && data !== null && !Array.isArray(data) ? data : {}) as Record<string, unknown>
-  if (validate(msg)) return t === 'QUOTE_SUBMIT' ? { ok: true, type: t, data: d, wellFormed: true } : { ok: true, type: t, data: d }
+  if (validate(msg))
+    return t === 'QUOTE_SUBMIT' ? { ok: true, type: t, data: d, wellFormed: true } : { ok: true, type: t, data: d }
   const errors = whyNot(t, msg)
   switch (t) {
-    case 'QUOTE_SUBMIT': return { ok: true, type: t, data: d, wellFormed: false, residual: residual(errors) }
+    case 'QUOTE_SUBMIT':
+      return { ok: true, type: t, data: d, wellFormed: false, residual: residual(errors) }
     case 'CANCEL_REQUEST':
-      return fail(errors.some(e => e.instancePath === '/data/rfqId' || e.instancePath === '/data' || isMissing(e, 'data'))
-        ? RelayErrors.cancelMissingRfqId() : RelayErrors.invalidMessage(t, detail(errors)))
-    case 'SUBSCRIBE': return fail(RelayErrors.invalidMessage(t, detail(errors)))
-    default: return { ok: true, type: t, data: d }       // PING and PONG accept any data
+      return fail(
+        errors.some(e => e.instancePath === '/data/rfqId' || e.instancePath === '/data' || isMissing(e, 'data'))
+          ? RelayErrors.cancelMissingRfqId()
+          : RelayErrors.invalidMessage(t, detail(errors)),
+      )
+    case 'SUBSCRIBE':
+      return fail(RelayErrors.invalidMessage(t, detail(errors)))
+    default:
+      return { ok: true, type: t, data: d } // PING and PONG accept any data
   }
 }
 
