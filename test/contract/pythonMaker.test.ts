@@ -76,10 +76,10 @@ test(
           10_000,
         )
       }
-      const ins = watcher.of('QUOTE_BROADCAST').map(f => f.data.quote)
-      assert.equal(ins[0].amountOut, String((10n ** 18n * 2500n * 9990n) / (10n ** 12n * 10_000n)))
+      const quoteOf = (id: string) => watcher.of('QUOTE_BROADCAST').find(f => f.data.rfqId === id)!.data.quote
+      assert.equal(quoteOf(exactIn.id).amountOut, String((10n ** 18n * 2500n * 9990n) / (10n ** 12n * 10_000n)))
       assert.equal(
-        ins[1].amountIn,
+        quoteOf(exactOut.id).amountIn,
         String((5_000_000n * 10n ** 12n * 10_010n + 2500n * 10_000n - 1n) / (2500n * 10_000n)),
       )
       assert.doesNotMatch(out, /refused|fault/)
