@@ -8,7 +8,10 @@ import type { ActorRef, ActorSystem } from './mailbox.js'
 import { ActorStopped } from './mailbox.js'
 import { EventBus } from './events.js'
 export type { StoredEnd, ReplicaStorePort } from './replica.js'
-import type { AcceptedQuote, Address, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, Rfq, RfqDirectory, RfqEvent, RfqView } from './rfqTypes.js'
+import type {
+  AcceptedQuote, Address, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, Rfq,
+  RfqDirectory, SubmitOptions, RfqEvent, RfqView,
+} from './rfqTypes.js'
 import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.js'
 import { RelayErrors } from './errors.js'
 import { Replica, type ReplicaStorePort } from './replica.js'
@@ -130,14 +133,17 @@ export class RfqBook implements RfqDirectory {
       .sort((a, b) => b.rfq.createdAt.getTime() - a.rfq.createdAt.getTime() || (a.rfq.id < b.rfq.id ? 1 : -1))
   }
 
-  async submitQuote(rfqId: unknown, quote: unknown, signature: unknown, opts: { shareToken?: string } = {}): Promise<QuoteVerdict> {
+  async submitQuote(rfqId: unknown, quote: unknown, signature: unknown, opts: SubmitOptions = {}): Promise<QuoteVerdict> {
     if (typeof rfqId !== 'string' || rfqId === '' || typeof quote !== 'object' || quote === null || Array.isArray(quote)
       || typeof signature !== 'string' || signature === '') return verdict(RelayErrors.missingFields())
     const e = this.live.get(rfqId) ?? (this.replica && await this.replica.adopt(rfqId) && this.live.get(rfqId))
     if (!e) return verdict(RelayErrors.rfqNotFound())
     const shareTokenHash = typeof opts.shareToken === 'string' ? hashShareToken(opts.shareToken) : null
     try {
-      return await e.ref.ask<QuoteVerdict>(replyTo => ({ type: 'QuoteSubmitted', raw: quote as Record<string, unknown>, signature, shareTokenHash, replyTo }), this.askTimeoutMs)
+      return await e.ref.ask<QuoteVerdict>(replyTo => ({
+        type: 'QuoteSubmitted', raw: quote as Record<string, unknown>, signature, shareTokenHash,
+        wellFormed: opts.wellFormed === true, residual: opts.residual, replyTo,
+      }), this.askTimeoutMs)
     } catch (err) {
       if (err instanceof ActorStopped) return verdict(RelayErrors.rfqNotFound())   // it left while we asked
       this.deps.onWarn?.('quote submission failed', { rfqId, err })

@@ -34,9 +34,14 @@ export const RelayErrors = {
   cancelNotTaker: () => e('CANCEL_NOT_TAKER', 'Cancel rejected: signature does not match RFQ taker'),
   // general
   rateLimited: (max: number) => e('RATE_LIMITED', `Rate limit exceeded (max ${max} msg/min)`),
+  busy: (retryAfterMs: number) =>
+    ({ ...e('BUSY', `Busy: more than the admitted work is in flight; retry in ${retryAfterMs} ms`), retryAfterMs }),
+  // a frame its message's schema refuses where no rule above names the fault (the relay's AsyncAPI contract)
+  invalidMessage: (type: string, detail: string) => e('INVALID_MESSAGE', `Invalid ${type}: ${detail}`),
   unknownType: (type: string) => e('UNKNOWN_MESSAGE_TYPE', `Unknown message type: ${type}`),
   parseError: (detail: string) => e('PARSE_ERROR', `Parse error: ${detail}`),
   internal: () => e('INTERNAL', 'Internal error: the quote could not be stored; retry'),
   internalMessage: () => e('INTERNAL', 'Internal error: the message could not be handled; retry'),
+  internalCancel: () => e('INTERNAL', 'Internal error: the cancel could not be stored; retry'),
   unavailable: () => e('UNAVAILABLE', 'Service unavailable: the quote could not be stored right now; retry shortly'),
 } as const

@@ -19,37 +19,54 @@ export interface RfqTerms {
 
 export type QuoteCheck = { ok: true; quote: QuoteJson } | { ok: false; error: RelayError }
 
-export function checkQuote(rfq: RfqTerms, raw: Record<string, unknown>, nowSec: number): QuoteCheck {
-  if (!isAddress(raw.maker)) return fail(RelayErrors.invalidMaker())
+/**
+ * `wellFormed`: the relay's schema (engine/relay/contract) has already checked every field's grammar, so only
+ * the rules it cannot say are left (RFQ terms, the clock, the numeric bounds): the same order, the same texts.
+ */
+export function checkQuote(rfq: RfqTerms, raw: Record<string, unknown>, nowSec: number, wellFormed = false): QuoteCheck {
+  if (!address(raw.maker, wellFormed)) return fail(RelayErrors.invalidMaker())
   const maker = raw.maker.toLowerCase() as Address
   if (rfq.allowedMakers.length && !rfq.allowedMakers.includes(maker)) return fail(RelayErrors.makerNotAllowed())
-  if (!isAddress(raw.tokenIn) || raw.tokenIn.toLowerCase() !== rfq.tokenIn) return fail(RelayErrors.tokenInMismatch())
-  if (!isAddress(raw.tokenOut) || raw.tokenOut.toLowerCase() !== rfq.tokenOut) return fail(RelayErrors.tokenOutMismatch())
+  const tokenIn = address(raw.tokenIn, wellFormed) && raw.tokenIn.toLowerCase()
+  if (tokenIn !== rfq.tokenIn) return fail(RelayErrors.tokenInMismatch())
+  const tokenOut = address(raw.tokenOut, wellFormed) && raw.tokenOut.toLowerCase()
+  if (tokenOut !== rfq.tokenOut) return fail(RelayErrors.tokenOutMismatch())
   // bound to its taker: a quote for someone else would be a signed order handed to a third party
-  if (!isAddress(raw.taker)) return fail(RelayErrors.invalidQuoteField('taker', 'must be 0x + 40 hex digits'))
+  if (!address(raw.taker, wellFormed)) return fail(RelayErrors.invalidQuoteField('taker', 'must be 0x + 40 hex digits'))
   const taker = raw.taker.toLowerCase() as Address
   if (taker !== rfq.taker && taker !== ZERO_ADDRESS) return fail(RelayErrors.takerMismatch())
 
   const deadline = unixSeconds(raw.deadline)
   if (typeof deadline === 'string') return fail(RelayErrors.invalidQuoteField('deadline', deadline))
   if (!(deadline > nowSec)) return fail(RelayErrors.deadlinePast())
-  const amountIn = uint256(raw.amountIn)
-  if (typeof amountIn === 'string') return fail(RelayErrors.invalidQuoteField('amountIn', amountIn))
-  if (amountIn === 0n) return fail(RelayErrors.amountInZero())
-  const amountOut = uint256(raw.amountOut)
-  if (typeof amountOut === 'string') return fail(RelayErrors.invalidQuoteField('amountOut', amountOut))
-  if (amountOut === 0n) return fail(RelayErrors.amountOutZero())
+  const amountIn = uint(raw.amountIn, wellFormed)
+  if (typeof amountIn !== 'object') return fail(RelayErrors.invalidQuoteField('amountIn', amountIn))
+  if (amountIn.zero) return fail(RelayErrors.amountInZero())
+  const amountOut = uint(raw.amountOut, wellFormed)
+  if (typeof amountOut !== 'object') return fail(RelayErrors.invalidQuoteField('amountOut', amountOut))
+  if (amountOut.zero) return fail(RelayErrors.amountOutZero())
 
   // the fields no rule names: still part of the signed struct, so they must be well formed
   const expiry = unixSeconds(raw.expiry)
   if (typeof expiry === 'string') return fail(RelayErrors.invalidQuoteField('expiry', expiry))
-  const nonce = uint256(raw.nonce)
-  if (typeof nonce === 'string') return fail(RelayErrors.invalidQuoteField('nonce', nonce))
+  const nonce = uint(raw.nonce, wellFormed)
+  if (typeof nonce !== 'object') return fail(RelayErrors.invalidQuoteField('nonce', nonce))
 
   return { ok: true, quote: {
     maker, taker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
-    amountIn: amountIn.toString(), amountOut: amountOut.toString(), expiry, nonce: nonce.toString(), deadline,
+    amountIn: amountIn.text, amountOut: amountOut.text, expiry, nonce: nonce.text, deadline,
   } }
+}
+
+function address(x: unknown, wellFormed: boolean): x is string {
+  return wellFormed || isAddress(x)
+}
+
+/** A canonical uint256 as its text, or the reason it is not one; the schema leaves only the bound to check. */
+function uint(x: unknown, wellFormed: boolean): { text: string; zero: boolean } | string {
+  if (wellFormed && (x as string).length < 78) return { text: x as string, zero: x === '0' }
+  const v = uint256(x)
+  return typeof v === 'string' ? v : { text: wellFormed ? x as string : v.toString(), zero: v === 0n }
 }
 
 function fail(error: RelayError): QuoteCheck {

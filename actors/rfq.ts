@@ -32,7 +32,8 @@ export interface RfqDeps {
 
 export type RfqMsg =
   | { type: 'Arm' }
-  | { type: 'QuoteSubmitted'; raw: Record<string, unknown>; signature: string; shareTokenHash: string | null; replyTo: Reply<QuoteVerdict> }
+  | { type: 'QuoteSubmitted'; raw: Record<string, unknown>; signature: string; shareTokenHash: string | null
+      wellFormed: boolean; residual: RelayError | undefined; replyTo: Reply<QuoteVerdict> }
   | { type: 'SignerRecovered'; quote: QuoteJson; signature: string; signer: Address | null | Error; replyTo: Reply<QuoteVerdict> }
   | { type: 'QuoteCommitted'; accepted: AcceptedQuote; error: Error | null; replyTo: Reply<QuoteVerdict> }
   | { type: 'Describe'; replyTo: Reply<RfqView> }
@@ -118,8 +119,9 @@ function quoteSubmitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteSubm
   // a private RFQ without its token is indistinguishable from an unknown one: nothing leaks
   const allowed = state.rfq.visibility === 'public' || (state.shareTokenHash !== null && msg.shareTokenHash === state.shareTokenHash)
   if (!isLive(state, now) || !allowed) { reject(msg.replyTo, RelayErrors.rfqNotFound()); return state }
-  const checked = checkQuote(state.rfq, msg.raw, Math.floor(now / 1000))
+  const checked = checkQuote(state.rfq, msg.raw, Math.floor(now / 1000), msg.wellFormed)
   if (!checked.ok) { reject(msg.replyTo, checked.error); return state }
+  if (msg.residual) { reject(msg.replyTo, msg.residual); return state }     // what the schema refused that no rule named
   const { quote } = checked
   ctx.pipeToSelf(deps.recoverSigner(quote, msg.signature),
     signer => ({ type: 'SignerRecovered', quote, signature: msg.signature, signer, replyTo: msg.replyTo }))

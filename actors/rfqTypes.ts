@@ -72,6 +72,15 @@ export interface RfqView {
 export type StatusChange = { status: 'CANCELLED'; at: Date } | { status: 'EXPIRED'; at: Date; by: 'expiry' | 'engine' }
 
 /** A relay/REST quote outcome: the spec's text in `message`, a stable `code` for machines. */
+/** How a quote arrives: `wellFormed` and `residual` are the relay schema's verdict (relay/contract/validate.ts). */
+export interface SubmitOptions {
+  shareToken?: string
+  /** the frame's schema accepted it: the grammar checks are done */
+  wellFormed?: boolean
+  /** the schema refused something no earlier rule names: answered in the signature's place in the order */
+  residual?: { code: string; message: string }
+}
+
 export type QuoteVerdict =
   | { ok: true; quote: AcceptedQuote }
   /** `retryAfterMs`: a BUSY refusal's hint (admission control), when to try again */
@@ -145,7 +154,7 @@ export interface RfqDirectory {
   /** live RFQs, newest first */
   listLive(): Promise<RfqView[]>
   /** the relay's QUOTE_SUBMIT path, shared by POST /api/v1/quotes; shareToken for private RFQs */
-  submitQuote(rfqId: string, quote: unknown, signature: unknown, opts?: { shareToken?: string }): Promise<QuoteVerdict>
+  submitQuote(rfqId: string, quote: unknown, signature: unknown, opts?: SubmitOptions): Promise<QuoteVerdict>
   /** authorisation is the caller's job; this only moves the state (OPEN/QUOTED -> CANCELLED) */
   cancel(rfqId: string): Promise<CancelOutcome>
   /**

@@ -1,23 +1,30 @@
 // A maker bot: quotes every RFQ it sees at a fixed price less a spread. `node dist/examples/maker-bot.js --help`.
-// It outlives a relay restart (the SDK reconnects and restores its subscriptions) and logs both edges.
+// It outlives a relay restart (the SDK reconnects and restores its subscriptions) and logs both edges, with
+// the cause, and every fault the SDK reports (unreadable frames, a listener that threw, a dropped connection).
 import { pathToFileURL } from 'node:url'
 import { privateKeyToAccount } from 'viem/accounts'
 import { parseCli } from '../engine/ops/cli.js'
-import { MakerClient } from '../sdk/maker.js'
-import type { Hex, SubmitResult } from '../sdk/types.js'
+import { MakerClient, describeFault } from '../sdk/maker.js'
+import type { ClientFault, Hex, SubmitResult } from '../sdk/types.js'
 import { quoteAmounts, type PriceRule } from '../sdk/pricing.js'
 
 export { quoteAmounts, type PriceRule } from '../sdk/pricing.js'
 
-export async function startMakerBot(opts: { url: string; privateKey: Hex; rule: PriceRule; onResult?: (rfqId: string, r: SubmitResult) => void;
-  reconnect?: ConstructorParameters<typeof MakerClient>[0]['reconnect'] }): Promise<MakerClient> {
+export async function startMakerBot(opts: {
+  url: string; privateKey: Hex; rule: PriceRule; onResult?: (rfqId: string, r: SubmitResult) => void
+  reconnect?: ConstructorParameters<typeof MakerClient>[0]['reconnect']; onFault?: (f: ClientFault) => void
+}): Promise<MakerClient> {
+  const fault = opts.onFault ?? ((f: ClientFault) => console.error(`maker-bot: ${describeFault(f)}`))
   // a comma-separated list: the nodes of one venue, tried in turn when the connection drops
   const [url, ...fallbackUrls] = opts.url.split(',').map(u => u.trim()).filter(Boolean)
   const client = new MakerClient({ url: url!, fallbackUrls, privateKey: opts.privateKey, reconnect: opts.reconnect })
+  if (opts.onFault) client.on('fault', opts.onFault)
   client.on('rfq', b => {
     const amounts = quoteAmounts(b, opts.rule)
     if (!amounts) return
-    client.quote(b.rfqId, client.quoteFor(b, amounts)).then(r => opts.onResult?.(b.rfqId, r), () => {})
+    // quote() resolves with the relay's answer; it rejects only when signing fails, which is a fault too
+    client.quote(b.rfqId, client.quoteFor(b, amounts))
+      .then(r => opts.onResult?.(b.rfqId, r), (error: unknown) => fault({ kind: 'listener', event: 'rfq', error }))
   })
   await client.connect()
   await client.domain()
@@ -64,9 +71,11 @@ async function main(): Promise<void> {
   const bot = await startMakerBot({
     url, privateKey: key, rule, reconnect,
     onResult: (rfqId, r) => console.log(rfqId, r.ok ? `quoted ${r.broadcast.quote.amountOut}` : `refused: ${r.message}`),
+    onFault: f => console.error(`maker-bot: ${describeFault(f)}`),
   }).catch((e: Error) => { console.error(`maker-bot: cannot reach the relay at ${url}: ${e.message}`); process.exit(1) })
   bot.on('close', code => console.log(`relay connection closed (${code})`))
-  bot.on('reconnecting', (attempt, delay) => console.log(`reconnecting: attempt ${attempt} in ${delay} ms`))
+  bot.on('reconnecting', (attempt, delay, cause) =>
+    console.log(`reconnecting: attempt ${attempt} in ${delay} ms (${cause})`))
   bot.on('reconnected', attempts => console.log(`reconnected after ${attempts} attempt(s); subscriptions restored`))
   bot.on('giveup', attempts => { console.error(`maker-bot: gave up after ${attempts} reconnect attempts to ${url}`); process.exit(1) })
   console.log(`maker ${bot.address} quoting`)

@@ -4,11 +4,20 @@
 // jittered exponential backoff (from 1000 ms, doubling as the spec suggests, capped at 30 s), forever
 // unless a cap is set, keeps the process alive while it does (only close() lets it exit), restores its
 // subscriptions, and says so (`reconnecting`, `reconnected`; `giveup` and an `error` if a cap is reached).
+// Nothing goes silently: a frame it cannot read, a listener that throws, and why a connection ended or an
+// attempt failed are each a `fault` (written to console.warn when nobody listens for them).
 import WebSocket from 'ws'
 import { Packr } from 'msgpackr'
 import { privateKeyToAccount, type LocalAccount } from 'viem/accounts'
 import { signCancel, signQuote } from './sign.js'
-import type { Address, Eip712Domain, Hex, Quote, QuoteBroadcast, RelayErrorData, RfqBroadcast, SubmitResult } from './types.js'
+import { DEFAULT_RECONNECT, backoffDelayMs, jittered } from './backoff.js'
+import type {
+  Address, ClientFault, Eip712Domain, Hex, MakerEvents, Quote, QuoteBroadcast, RelayErrorData, RfqBroadcast, SubmitResult,
+} from './types.js'
+import { describeFault } from './faults.js'
+
+export { DEFAULT_RECONNECT, backoffDelayMs, jittered } from './backoff.js'
+export { describeFault } from './faults.js'
 
 export interface MakerClientOptions {
   /** ws://host:port of the relay */
@@ -33,44 +42,21 @@ export interface MakerClientOptions {
   submitTimeoutMs?: number
 }
 
-interface Handlers {
-  rfq: (b: RfqBroadcast) => void
-  quote: (b: QuoteBroadcast) => void
-  error: (e: RelayErrorData) => void
-  open: () => void
-  close: (code: number) => void
-  reconnecting: (attempt: number, delayMs: number) => void
-  /** open again after `attempts` reconnect attempts; subscriptions are restored */
-  reconnected: (attempts: number) => void
-  /** the opt-in cap was reached: the client stops trying (an `error` with code RECONNECT_FAILED is emitted too) */
-  giveup: (attempts: number) => void
-  message: (type: string, data: unknown) => void
-}
 
 interface Pending { rfqId: string; maker: string; settle(r: SubmitResult): void; timer: NodeJS.Timeout }
 
 const packr = new Packr({ useRecords: false, mapsAsObjects: true })
 
-/** Reconnects: from 1000 ms doubling per attempt (the spec's suggestion), capped at 30 s, with up to 20% jitter, forever. */
-export const DEFAULT_RECONNECT = { initialDelayMs: 1000, maxDelayMs: 30_000, maxAttempts: Infinity, jitter: 0.2 } as const
-
-/** Delay before reconnect attempt `n` (0-based), before jitter. */
-export function backoffDelayMs(n: number, initialDelayMs: number = DEFAULT_RECONNECT.initialDelayMs, maxDelayMs: number = DEFAULT_RECONNECT.maxDelayMs): number {
-  return Math.min(maxDelayMs, initialDelayMs * 2 ** Math.min(n, 30))
-}
-
-/** With jitter: a random point in [(1 - jitter) * d, d], so a fleet of makers does not reconnect in step. */
-export function jittered(delayMs: number, jitter: number, random: () => number = Math.random): number {
-  return Math.round(delayMs * (1 - jitter * random()))
-}
-
 export class MakerClient {
   readonly account: LocalAccount | undefined
   private ws: WebSocket | null = null
   private domainValue: Eip712Domain | undefined
-  private readonly handlers: { [K in keyof Handlers]: Set<Handlers[K]> } = {
-    rfq: new Set(), quote: new Set(), error: new Set(), open: new Set(), close: new Set(), reconnecting: new Set(), reconnected: new Set(), giveup: new Set(), message: new Set(),
+  private readonly handlers: { [K in keyof MakerEvents]: Set<MakerEvents[K]> } = {
+    rfq: new Set(), quote: new Set(), error: new Set(), open: new Set(), close: new Set(), reconnecting: new Set(),
+    reconnected: new Set(), giveup: new Set(), message: new Set(), fault: new Set(),
   }
+  /** why the connection ended or the last attempt failed: the cause the next `reconnecting` names */
+  private lastCause = 'not connected yet'
   private pending: Pending[] = []
   private readonly shareTokens: Set<string>
   private pinger: NodeJS.Timeout | null = null
@@ -91,7 +77,7 @@ export class MakerClient {
   get address(): Address | undefined { return this.account?.address.toLowerCase() as Address | undefined }
   get connected(): boolean { return this.ws?.readyState === WebSocket.OPEN }
 
-  on<K extends keyof Handlers>(event: K, fn: Handlers[K]): () => void {
+  on<K extends keyof MakerEvents>(event: K, fn: MakerEvents[K]): () => void {
     this.handlers[event].add(fn)
     return () => { this.handlers[event].delete(fn) }
   }
@@ -208,8 +194,16 @@ export class MakerClient {
         resolve()
       })
       ws.on('message', (raw, isBinary) => this.receive(raw as Buffer, isBinary))
-      ws.on('error', e => { if (!opened) reject(e) })
-      ws.on('close', code => {
+      ws.on('error', e => {
+        const message = `${opened ? 'connection error' : 'could not connect'}: ${e.message}`
+        this.fault({ kind: 'connection', message, url: u.href, error: e })
+        if (!opened) reject(e)
+      })
+      ws.on('close', (code, reason) => {
+        if (opened && !this.closedByUser) {
+          const why = `code ${code}${reason.length ? `, ${reason.toString()}` : ''}`
+          this.fault({ kind: 'connection', message: `closed by the relay or the network (${why})`, url: u.href, code })
+        }
         this.stopPinger()
         for (const p of [...this.pending]) p.settle({ ok: false, code: 'CONNECTION_CLOSED', message: 'connection closed before an answer' })
         this.emit('close', code)
@@ -229,12 +223,12 @@ export class MakerClient {
     }
     if (this.opts.fallbackUrls?.length) this.urlIndex++        // the next node of the venue
     const delay = jittered(backoffDelayMs(this.attempts++, r?.initialDelayMs, r?.maxDelayMs), r?.jitter ?? DEFAULT_RECONNECT.jitter)
-    this.emit('reconnecting', this.attempts, delay)
+    this.emit('reconnecting', this.attempts, delay, this.lastCause)
     // not unref'd: a maker bot whose relay restarts must still be running when it comes back
     this.retry = setTimeout(() => {
       this.retry = null
       if (this.closedByUser) return
-      this.open().catch(() => this.reconnect())
+      this.open().catch(() => this.reconnect())      // the cause is already a fault (the socket's error)
     }, delay)
   }
 
@@ -242,9 +236,14 @@ export class MakerClient {
     let msg: { type?: string; data?: any }
     try {
       msg = isBinary ? packr.unpack(raw) : JSON.parse(raw.toString('utf8'))
-    } catch { return }
-    const { type, data } = msg
-    if (typeof type !== 'string') return
+    } catch (e) {
+      const message = `unreadable ${isBinary ? 'msgpack' : 'JSON'} frame from the relay: ${(e as Error).message}`
+      return this.fault({ kind: 'frame', message })
+    }
+    const { type, data } = msg ?? {}
+    if (typeof type !== 'string') {
+      return this.fault({ kind: 'frame', message: 'a frame from the relay without a string type' })
+    }
     this.emit('message', type, data)
     switch (type) {
       case 'RFQ_BROADCAST': return this.emit('rfq', data as RfqBroadcast)
@@ -277,9 +276,21 @@ export class MakerClient {
     this.pinger = null
   }
 
-  private emit<K extends keyof Handlers>(event: K, ...args: Parameters<Handlers[K]>): void {
+  private emit<K extends keyof MakerEvents>(event: K, ...args: Parameters<MakerEvents[K]>): void {
     for (const fn of this.handlers[event]) {
-      try { (fn as (...a: unknown[]) => void)(...args) } catch { /* a listener's bug is not the client's */ }
+      // a listener's bug is not the client's: it goes on, and says so
+      try { (fn as (...a: unknown[]) => void)(...args) } catch (error) { this.fault({ kind: 'listener', event, error }) }
+    }
+  }
+
+  private fault(f: ClientFault): void {
+    if (f.kind === 'connection') this.lastCause = f.message
+    if (!this.handlers.fault.size) return console.warn(`[maker-sdk] ${describeFault(f)}`)
+    for (const fn of this.handlers.fault) {
+      try { fn(f) } catch (error) {
+        console.warn(`[maker-sdk] a fault listener threw: ${String(error)} (on: ${describeFault(f)})`)
+      }
     }
   }
 }
+

@@ -132,6 +132,7 @@ export const operations: Op[] = [
     params: [underlying, expiry, q('strike', s.num, 'display value', true, '100000'), q('isCall', { enum: ['true', 'false'] }, undefined, true, 'true')], ok: { schema: any }, errors: [400, 401] },
   // ---- relay REST (relay) ----
   { surface: 'relay', method: 'get', path: '/health', summary: 'Relay health: status, chainId, contractAddress, activeRfqs, totalQuotes, connectedClients, uptime', tag: 'relay', ok: { schema: any } },
+  { surface: 'relay', method: 'get', path: '/asyncapi.json', summary: 'The relay WebSocket protocol as an AsyncAPI 3.0 document (docs/relay.md)', tag: 'relay', ok: { schema: any } },
   { surface: 'relay', method: 'get', path: '/rfqs', summary: 'Active, unexpired RFQs with quote counts', tag: 'relay', ok: { schema: any } },
   { surface: 'relay', method: 'get', path: '/quotes', summary: 'Quotes of one RFQ', tag: 'relay', params: [q('rfqId', s.str, undefined, true, 'rfq_00000000000000000000000000000000')], ok: { schema: any }, errors: [400, 404] },
 ]

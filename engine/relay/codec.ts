@@ -1,6 +1,9 @@
 // Relay frames: JSON text by default, msgpack binary for clients that ask (`?encoding=msgpack` or
 // the `msgpack` subprotocol). Plain maps, no msgpackr records, so any msgpack decoder reads them.
 import { Packr } from 'msgpackr'
+import { RelayErrors } from '../../actors/errors.js'
+import { describeValue } from '../../workers/values/index.js'
+import { checkInbound, type Inbound } from './contract/validate.js'
 
 export type Encoding = 'json' | 'msgpack'
 
@@ -22,6 +25,18 @@ export function decode(enc: Encoding, frame: ArrayBuffer, isBinary: boolean): un
   const bytes = Buffer.from(frame)
   if (enc === 'msgpack' && isBinary) return packr.unpack(bytes)
   return JSON.parse(bytes.toString('utf8'))
+}
+
+/** A client's frame, decoded and checked against its message's schema (the AsyncAPI contract). */
+export function decodeInbound(enc: Encoding, frame: ArrayBuffer, isBinary: boolean): Inbound {
+  let msg: unknown
+  try {
+    msg = decode(enc, frame, isBinary)
+  } catch (e) {
+    const detail = e instanceof Error ? describeValue(e.message, 120) : 'unreadable frame'
+    return { ok: false, error: RelayErrors.parseError(detail) }
+  }
+  return checkInbound(msg)
 }
 
 /** Encodes one message at most once per encoding, and only when someone will receive it. */

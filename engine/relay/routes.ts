@@ -11,6 +11,7 @@
 //                  reader shows it (an expiry not stored yet reads EXPIRED), endedAt/endedBy null while it is open.
 //                  400 without rfqId; 404 `{error: "RFQ not found", code: "RFQ_NOT_FOUND"}` for an unknown id and,
 //                  in the same bytes by the same path, for a private one without its ?shareToken=.
+//   GET /asyncapi.json  the WebSocket protocol as an AsyncAPI 3.0 document (contract/asyncapi.ts), built once.
 import type { EngineContext } from '../context.js'
 import type { RfqBook } from '../../actors/book.js'
 import { hashShareToken } from '../../actors/book.js'
@@ -25,6 +26,7 @@ import { tokenViewer } from '../rfq/viewer.js'
 import { Errors, HttpError } from '../front/errors.js'
 import { quotesOfRfqs, rfqAccess } from '../store/rfqs.js'
 import { effectiveEnd } from '../store/rfqQueries.js'
+import { asyncapiDocument } from './contract/asyncapi.js'
 import { poll, pollParams, rfqItems, quoteItems, quoteListItem, encodeCursor, BodyCache } from './polling.js'
 
 /** One answer for an RFQ the caller may not see and for one that does not exist: the same bytes, the same path. */
@@ -58,6 +60,9 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
       ...(deps.cluster ? { cluster: deps.cluster() } : {}),
     } }
   })
+
+  const asyncapi = asyncapiDocument({ domain, version: VERSION })
+  r.get('/asyncapi.json', () => ok(asyncapi))
 
   // Polling is served from the LiveIndex (memory); see polling.ts for ETag, cursor, since and wait.
   const { index } = deps

@@ -16,15 +16,15 @@ import type { TemplatedApp, WebSocket } from '../front/uws.js'
 import { uWS } from '../front/uws.js'
 import type { Logger } from 'pino'
 import type { RfqBook } from '../../actors/book.js'
+import type { SubmitOptions } from '../../actors/rfqTypes.js'
 import { hashShareToken } from '../../actors/book.js'
 import { RelayErrors, type RelayError } from '../../actors/errors.js'
 import { FixedWindowLimiter } from '../front/limits.js'
 import type { LimitRegistry } from '../front/sharedLimits.js'
 import { clientIp } from '../front/ip.js'
 import { isUnavailable } from '../store/unavailable.js'
-import { decode, encode, type Encoding, type RelayMessage } from './codec.js'
+import { decodeInbound, encode, type Encoding, type RelayMessage } from './codec.js'
 import { broadcast, rfqBroadcast, type Channel } from './broadcasts.js'
-import { describeValue } from '../../workers/values/index.js'
 import { relayCancelProof, type CancelAuthMode } from './cancelAuth.js'
 import type { RfqService } from '../rfq/service.js'
 import { relayRefusal } from '../replies/relay.js'
@@ -146,27 +146,20 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
       }
       return
     }
-    let msg: unknown
-    try {
-      msg = decode(s.enc, frame, isBinary)
-    } catch (e) {
-      return sendError(ws, s, RelayErrors.parseError(e instanceof Error ? describeValue(e.message, 120) : 'unreadable frame'))
-    }
-    if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return sendError(ws, s, RelayErrors.parseError('expected an object {type, data}'))
-    const { type, data } = msg as { type?: unknown; data?: unknown }
-    const d = (typeof data === 'object' && data !== null && !Array.isArray(data) ? data : {}) as Record<string, unknown>
-    switch (type) {
-      case 'QUOTE_SUBMIT': return void submitQuote(ws, d)
-      case 'CANCEL_REQUEST': return void cancel(ws, d)
+    const inbound = decodeInbound(s.enc, frame, isBinary)
+    if (!inbound.ok) return sendError(ws, s, inbound.error)
+    switch (inbound.type) {
+      case 'QUOTE_SUBMIT':
+        return void submitQuote(ws, inbound.data, { wellFormed: inbound.wellFormed, residual: inbound.residual })
+      case 'CANCEL_REQUEST': return void cancel(ws, inbound.data)
       case 'PING': return send(ws, s, { type: 'PONG', data: {} })
       case 'PONG': return
-      case 'SUBSCRIBE': return void subscribe(ws, d)
-      // never stringify a client's value: a deeply nested one overflows the stack, a bigint throws
-      default: return sendError(ws, s, RelayErrors.unknownType(describeValue(type)))
+      case 'SUBSCRIBE': return void subscribe(ws, inbound.data)
     }
   }
 
-  async function submitQuote(ws: WebSocket<Session>, d: Record<string, unknown>): Promise<void> {
+  /** `contract`: the schema's verdict on the frame (relay/contract/validate.ts), for the RFQ's actor */
+  async function submitQuote(ws: WebSocket<Session>, d: Record<string, unknown>, contract: SubmitOptions): Promise<void> {
     const s = ws.getUserData()
     const rfqId = typeof d.rfqId === 'string' ? d.rfqId : undefined
     let shareToken: string | undefined
@@ -180,7 +173,7 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
       if (hash) shareToken = s.shares.get(hash)
     }
     try {
-      const v = await o.rfqs.submitQuote(d.rfqId as string, d.quote, d.signature, { shareToken })
+      const v = await o.rfqs.submitQuote(d.rfqId as string, d.quote, d.signature, { shareToken, ...contract })
       if (!v.ok) sendError(ws, s, { code: v.code, message: v.message, ...(v.retryAfterMs ? { retryAfterMs: v.retryAfterMs } : {}) }, rfqId)
       // accepted: no direct reply; the QUOTE_BROADCAST reaches the submitter like everyone else
     } catch (err) {
@@ -202,7 +195,7 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
       // success: no reply (spec)
     } catch (err) {
       o.log.error({ err, rfqId }, 'cancel failed')
-      sendError(ws, s, isUnavailable(err) ? RelayErrors.unavailable() : { code: 'INTERNAL', message: 'Internal error: the cancel could not be stored; retry' }, rfqId)
+      sendError(ws, s, isUnavailable(err) ? RelayErrors.unavailable() : RelayErrors.internalCancel(), rfqId)
     }
   }
 

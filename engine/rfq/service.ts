@@ -17,6 +17,7 @@ import { cancelPersisted, effectiveStatus, fillExists, markFilled, rfqById, type
 import { logActivity } from '../store/agents.js'
 import { recordFill, fillRecordedEvent, type FillRecord } from '../fills/record.js'
 import { refuse, Rollback, type Outcome, type Refusal } from './outcomes.js'
+import { RelayErrors } from '../../actors/errors.js'
 
 export interface Found {
   /** the live view (with its quotes) when the RFQ is in the book */
@@ -165,7 +166,7 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
     const admission = deps.admission
     if (!admission) return book.submitQuote(...a)
     const entry = admission.tryEnter()
-    if (!entry.ok) return { ok: false, code: 'BUSY', message: `Busy: more than the admitted work is in flight; retry in ${entry.retryAfterMs} ms`, retryAfterMs: entry.retryAfterMs }
+    if (!entry.ok) return { ok: false, ...RelayErrors.busy(entry.retryAfterMs) }
     try {
       return await book.submitQuote(...a)
     } finally {

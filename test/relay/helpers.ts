@@ -1,5 +1,8 @@
 // Relay test material: RFQs made like the RFQ API makes them, quotes signed by viem, and a small
-// WebSocket client over the `ws` package that queues frames for assertions.
+// WebSocket client over the `ws` package that queues frames for assertions. Every frame the relay sends to
+// it is checked against the relay's AsyncAPI document (test/contract/conformance.ts): a frame that breaks it
+// fails the next wait on that client, and the suite at its end, so every suite using it is a conformance check.
+import { after } from 'node:test'
 import { randomBytes } from 'node:crypto'
 import WebSocket from 'ws'
 import { Packr } from 'msgpackr'
@@ -8,6 +11,11 @@ import type { Address, Rfq } from '../../actors/rfqTypes.js'
 import type { TestEngine } from '../helpers/engine.js'
 import { quoteTypes } from '../../sdk/sign.js'
 import type { Eip712Domain, Quote } from '../../sdk/types.js'
+import { outbound } from '../contract/conformance.js'
+
+/** Frames the relay sent that break its document, across every client of this process. */
+const violations: string[] = []
+after(() => { if (violations.length) throw new Error(`frames that break the relay's AsyncAPI document:\n${violations.join('\n')}`) })
 
 export const TOKEN_IN = '0x1111111111111111111111111111111111111111' as Address
 export const TOKEN_OUT = '0x2222222222222222222222222222222222222222' as Address
@@ -60,14 +68,19 @@ const packr = new Packr({ useRecords: false, mapsAsObjects: true })
 /** A relay client that keeps every frame; `next` waits for the first unread one matching. */
 export class Client {
   readonly frames: Frame[] = []
+  /** this client's frames that broke the document */
+  readonly violations: string[] = []
   private read = new Set<Frame>()
   private waiters: { match(f: Frame): boolean; resolve(f: Frame): void }[] = []
   closeCode: number | null = null
   closed: Promise<number>
 
-  private constructor(readonly ws: WebSocket, readonly binary: boolean) {
+  private constructor(readonly ws: WebSocket, readonly binary: boolean, readonly autoPong: boolean) {
     ws.on('message', (raw, isBinary) => {
       const f = (isBinary ? packr.unpack(raw as Buffer) : JSON.parse((raw as Buffer).toString('utf8'))) as Frame
+      const wrong = outbound(f, isBinary ? 'msgpack' : 'json')
+      if (f.type === 'PING' && this.autoPong) this.send('PONG', {})
+      if (wrong) { this.violations.push(wrong); violations.push(`${isBinary ? 'msgpack' : 'json'}: ${wrong}`) }
       this.frames.push(f)
       const w = this.waiters.find(w => w.match(f))
       if (w) { this.read.add(f); this.waiters.splice(this.waiters.indexOf(w), 1); w.resolve(f) }
@@ -75,10 +88,11 @@ export class Client {
     this.closed = new Promise(resolve => ws.on('close', code => { this.closeCode = code; resolve(code) }))
   }
 
-  static async open(url: string, opts: { protocols?: string[]; binary?: boolean } = {}): Promise<Client> {
+  /** `autoPong`: answer the relay's PING, as a real client does (for a suite with a short ping interval). */
+  static async open(url: string, opts: { protocols?: string[]; binary?: boolean; autoPong?: boolean } = {}): Promise<Client> {
     const ws = new WebSocket(url, opts.protocols)
     // listening before the open: a frame the relay sends from its open handler can arrive in the same read
-    const client = new Client(ws, opts.binary ?? false)
+    const client = new Client(ws, opts.binary ?? false, opts.autoPong ?? false)
     await new Promise<void>((resolve, reject) => { ws.once('open', () => resolve()); ws.once('error', reject) })
     return client
   }
@@ -91,6 +105,7 @@ export class Client {
   raw(text: string | Buffer): void { this.ws.send(text) }
 
   next(match: (f: Frame) => boolean = () => true, timeoutMs = 5000): Promise<Frame> {
+    if (this.violations.length) return Promise.reject(new Error(`the relay broke its AsyncAPI document: ${this.violations[0]}`))
     const have = this.frames.find(f => !this.read.has(f) && match(f))
     if (have) { this.read.add(have); return Promise.resolve(have) }
     return new Promise((resolve, reject) => {

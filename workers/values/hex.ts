@@ -5,6 +5,9 @@ const TX_HASH = /^0x[0-9a-fA-F]{64}$/
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/
 const HEX = /^0x(?:[0-9a-fA-F]{2})*$/
 
+/** The signature's shape as a pattern string, for JSON Schema documents. */
+export const SIGNATURE_PATTERN = SIGNATURE.source
+
 export function isTxHash(x: unknown): x is string {
   return typeof x === 'string' && TX_HASH.test(x)
 }

@@ -6,6 +6,12 @@ export const MAX_UINT256 = (1n << 256n) - 1n
 const DIGITS = /^\d{1,78}$/
 const CANONICAL = /^(?:0|[1-9][0-9]{0,77})$/
 
+/** The grammars as pattern strings, for JSON Schema documents (the relay's AsyncAPI contract). The bound
+ *  (at most 2^256 - 1, or 2^53 - 1 for unix seconds) is a rule beside the pattern: a regex cannot say it. */
+export const CANONICAL_UINT_PATTERN = CANONICAL.source
+export const POSITIVE_UINT_PATTERN = '^[1-9][0-9]{0,77}$'
+export const UNIX_SECONDS_STRING_PATTERN = '^(?:0|[1-9][0-9]{0,15})$'
+
 /** A uint256 from a decimal string of digits (leading zeros allowed): null when it is not one. */
 export function parseU256(x: unknown): bigint | null {
   if (typeof x !== 'string' || !DIGITS.test(x)) return null
