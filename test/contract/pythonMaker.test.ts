@@ -11,6 +11,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { repoRoot } from '../../engine/paths.js'
 import { startTestEngine } from '../helpers/engine.js'
 import { Client, createRfq, waitFor } from '../relay/helpers.js'
+import { tempTokenList } from '../helpers/tokenList.js'
 
 const PACKAGES = 'python3-websockets python3-ecdsa python3-pycryptodome'
 
@@ -34,6 +35,11 @@ test(
       RATE_LIMIT_PER_MIN: '100000',
       SPOT_RFQ_ADDRESS: `0x${randomBytes(20).toString('hex')}`,
       CHAIN_ID: '999',
+      // no list ships for chain 999: the engine refuses to start without one (docs/tokens.md)
+      TOKENS_FILE: tempTokenList(999, [
+        { address: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2', symbol: 'WETH', name: 'Wrapped Ether', decimals: 18 },
+        { address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', symbol: 'USDC', name: 'USD Coin', decimals: 6 },
+      ]),
     })
     const key = `0x${randomBytes(32).toString('hex')}` as const
     const address = privateKeyToAccount(key).address.toLowerCase()
