@@ -259,7 +259,7 @@ function feesOf(legs: readonly Leg[]): FeeItem[] {
 function emptyExplain(warnings: string[]): RouteExplain {
   return {
     text: warnings[0] ?? 'No route can fill the input.', winner: 'single', marginalRate: 0, bestSingle: null,
-    stepSplit: { amountOut: 0n, fractionsPct: [] }, gainBpsVsSingle: 0, gainBpsVsStepSplit: 0, routeSetsTried: 0, polishMoves: 0,
+    stepSplit: { amountOut: 0n, fractionsPct: [] }, gainBpsVsSingle: 0, gainBpsVsStepSplit: 0, routeSetsTried: 0, polishMoves: 0, candidatePaths: 0,
   }
 }
 

@@ -1,0 +1,112 @@
+// One query's view of the route graph: the direct pools from tokenIn to tokenOut, and every middle token m
+// with its two pairs (tokenIn -> m, m -> tokenOut), within the query's protocol filter. Built once per search;
+// the pruned source (graphSource.ts) ranks paths over it, and it counts what an exhaustive search would see.
+import type { Address } from './types.js'
+import { combine, type Aggregate, type Pair, type RouteGraph, type Side } from './routeGraph.js'
+import type { LazyOrder } from './lazyOrder.js'
+
+export interface RouteQuery {
+  tokenIn: Address
+  tokenOut: Address
+  amountIn: bigint
+  maxHops: 1 | 2
+  /** protocol slugs to keep; absent or empty keeps every pool */
+  slugs?: readonly string[]
+}
+
+export interface Mid {
+  token: Address
+  /** its place among tokenIn's neighbours: the order paths are enumerated in */
+  rank: number
+  pairA: Pair; pairB: Pair
+  /** the sides of each pair within the filter */
+  a: readonly Side[]; b: readonly Side[]
+  /** the best of the first hops' and the second hops' bounds (within the filter) */
+  aggA: Aggregate; aggB: Aggregate
+  /** first hops best first, per measure and protocol (graphSource.ts) */
+  firsts?: Map<string, { sides: readonly Side[]; order: LazyOrder }>
+}
+
+export const NONE: Aggregate = { rate: 0, reserve: 0, cap: 0, noise: 0, live: 0 }
+export const isLive = (s: Side) => s.bound.rate > 0
+
+export class RouteView {
+  readonly direct: readonly Side[] = []
+  readonly mids: Mid[] = []
+  private readonly allow: ReadonlySet<string> | null
+  private readonly combined = new Map<Pair, Aggregate>()
+  private index: { byProtocol: Map<string, Mid[]>; used: Set<string> } | undefined
+
+  constructor(readonly graph: RouteGraph, q: RouteQuery) {
+    this.allow = q.slugs?.length ? new Set(q.slugs) : null
+    const keep = (sides: readonly Side[]) => this.allow ? sides.filter(s => this.allow!.has(s.protocol)) : sides
+    const fromIn = q.tokenIn === q.tokenOut || !(q.amountIn > 0n) ? undefined : graph.neighbours(q.tokenIn)
+    if (!fromIn) return
+    const direct = fromIn.get(q.tokenOut)
+    if (direct) this.direct = keep(direct.sides)
+    if (q.maxHops < 2) return
+    let rank = 0
+    for (const [token, pairA] of fromIn) {
+      rank++
+      if (token === q.tokenOut) continue
+      const pairB = graph.pair(token, q.tokenOut)
+      if (!pairB) continue
+      const a = keep(pairA.sides), b = keep(pairB.sides)
+      if (a.length && b.length) this.mids.push({ token, rank, pairA, pairB, a, b, aggA: this.aggregateOf(pairA, null), aggB: this.aggregateOf(pairB, null) })
+    }
+  }
+
+  allowed(protocol: string): boolean { return !this.allow || this.allow.has(protocol) }
+
+  /** Every path within maxHops (what an exhaustive search would evaluate), and those whose pools all trade. */
+  counts(): { paths: number; live: number } {
+    let paths = this.direct.length, live = 0
+    for (const a of this.direct) if (isLive(a)) live++
+    for (const m of this.mids) {
+      paths += m.a.length * m.b.length
+      live += m.aggA.live * m.aggB.live
+      // a pool of three coins or more may be on both hops: that is no path
+      if (!m.pairA.multi || !m.pairB.multi) continue
+      for (const b of m.b) {
+        if (!b.multi) continue
+        const a = m.a.find(x => x.pool === b.pool)
+        if (a) { paths--; if (isLive(a) && isLive(b)) live-- }
+      }
+    }
+    return { paths, live }
+  }
+
+  /** The middle tokens with trading pools of `protocol` on both hops. */
+  midsOf(protocol: string): readonly Mid[] {
+    return this.protocolIndex().byProtocol.get(protocol) ?? []
+  }
+
+  /** Per protocol, the middle tokens it trades on both hops; and every protocol trading on a middle token's paths. */
+  protocolIndex(): { byProtocol: Map<string, Mid[]>; used: Set<string> } {
+    if (this.index) return this.index
+    const byProtocol = new Map<string, Mid[]>(), used = new Set<string>()
+    for (const m of this.mids) {
+      if (!m.aggA.live || !m.aggB.live) continue
+      const pb = this.graph.aggregates(m.pairB).byProtocol
+      for (const [p, agg] of this.graph.aggregates(m.pairA).byProtocol) {
+        if (!agg.live || !this.allowed(p)) continue
+        used.add(p)
+        if (!pb.get(p)?.live) continue
+        const list = byProtocol.get(p)
+        if (list) list.push(m); else byProtocol.set(p, [m])
+      }
+      for (const [p, agg] of pb) if (agg.live && this.allowed(p)) used.add(p)
+    }
+    return this.index = { byProtocol, used }
+  }
+
+  /** The best bounds of a pair's sides of `protocol` (or of every allowed protocol). */
+  aggregateOf(pair: Pair, protocol: string | null): Aggregate {
+    const p = this.graph.aggregates(pair)
+    if (protocol !== null) return this.allowed(protocol) ? p.byProtocol.get(protocol) ?? NONE : NONE
+    if (!this.allow) return p.all
+    let agg = this.combined.get(pair)
+    if (!agg) this.combined.set(pair, agg = combine([...p.byProtocol].filter(([s]) => this.allow!.has(s)).map(([, a]) => a)))
+    return agg
+  }
+}
