@@ -93,7 +93,7 @@ async function engineMain(): Promise<void> {
       process.exit(0)
     }
   })
-  process.send!({ cmd: 'ready', port: engine.ports.relay, threads: engine.ctx.pool.threads })
+  process.send!({ cmd: 'ready', port: engine.ports.relay, threads: engine.ctx.sigPool.threads })
 }
 
 // ---------------------------------------------------------------- load side (parent)

@@ -33,6 +33,15 @@ export const configSchema = z.object({
   /** how often the route finder reads the chain head and follows new blocks (0: only scan/refresh calls) */
   SOR_FOLLOW_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
   SOR_STALE_AFTER_SECS: positiveInt.default(300),
+  /** route-search threads, apart from the signature threads (unset: half of POOL_THREADS, at least 1) */
+  SOR_THREADS: positiveInt.optional(),
+  /** the OS niceness of the route threads (0: as the rest of the process; 19: lowest) */
+  SOR_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /** server-side baselines: searches started per second, RFQs waiting, the window coalescing a pair's, the longest wait */
+  SOR_BASELINE_RATE: positiveInt.default(20),
+  SOR_BASELINE_QUEUE: positiveInt.default(1000),
+  SOR_BASELINE_COALESCE_MS: z.coerce.number().int().min(0).max(10_000).default(100),
+  SOR_BASELINE_MAX_WAIT_MS: positiveInt.default(10_000),
   RATE_LIMIT_PER_MIN: positiveInt.default(30),
   RFQ_TTL_SECS: positiveInt.default(60),
   PUBLIC_RATE_LIMIT_PER_MIN: positiveInt.default(100),

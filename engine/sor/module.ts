@@ -10,7 +10,7 @@ export type { SorQuote } from './quote.js'
 export type { QuoteParams } from './quoteParams.js'
 
 export async function sorModule(ctx: EngineContext, { tokens }: { tokens: Pick<TokenRegistry, 'resolve'> }): Promise<{ routeFinder: RouteFinder }> {
-  const sor = await createSorService({ config: ctx.config, sql: ctx.sql, pool: ctx.pool, log: ctx.log.child({ module: 'sor' }) })
+  const sor = await createSorService({ config: ctx.config, sql: ctx.sql, routePool: ctx.routePool, log: ctx.log.child({ module: 'sor' }) })
   sorRoutes(ctx, sor, tokens)
   ctx.onShutdown(() => sor.stop())
   ctx.metrics.gauge('sor_follow_blocks_total', 'blocks the route finder followed (logs read, touched pools re-read)', () => sor.follow?.blocks ?? 0)

@@ -1,0 +1,68 @@
+// The route lane's thread (engine/pool/lanes.ts): it keeps a copy of every route graph the engine publishes on
+// its lane's channel (replica.ts), and answers route tasks (graphMessages.ts) by searching its copy with the
+// pure search of workers/sor. A search checks its deadline as it goes and answers timedOut past it, so the
+// thread is free again at once; the engine's abort (a stopped thread) is only the backstop.
+import { BroadcastChannel } from 'node:worker_threads'
+import { readlinkSync } from 'node:fs'
+import { setPriority } from 'node:os'
+import { workerData } from 'piscina'
+import { searchRoute, type RouteResult } from '../../workers/sor/findRoute.js'
+import { SearchDeadline } from '../../workers/sor/routeSource.js'
+import { Replica } from './replica.js'
+import type { GraphMessage, RouteTask, RouteTaskResult } from './graphMessages.js'
+
+const { channel: channelName, nice } = (workerData ?? {}) as { channel?: string; nice?: number }
+const replicas = new Map<string, Replica>()
+const channel = channelName ? new BroadcastChannel(channelName) : null
+
+function replicaOf(graph: string): Replica {
+  let r = replicas.get(graph)
+  if (!r) replicas.set(graph, r = new Replica(() => channel?.postMessage({ type: 'need', graph } satisfies GraphMessage)))
+  return r
+}
+
+if (channel) {
+  channel.unref()
+  channel.onmessage = (event: unknown) => {
+    const msg = (event as { data: GraphMessage }).data
+    switch (msg.type) {
+      case 'snapshot': case 'delta': replicaOf(msg.graph).receive(msg); break
+      case 'drop': replicas.delete(msg.graph); break
+      default: break                                  // the engine's own words ('hello', 'need') are not for us
+    }
+  }
+  channel.postMessage({ type: 'hello' } satisfies GraphMessage)
+}
+lowerPriority(nice ?? 0)
+
+export default async function route(task: RouteTask): Promise<RouteTaskResult<RouteResult>> {
+  const replica = replicaOf(task.graph)
+  if (replica.version < 0) channel?.postMessage({ type: 'need', graph: task.graph } satisfies GraphMessage)
+  if (replica.version < task.version && !(await reached(replica, task.version, task.deadline))) return { timedOut: true }
+  try {
+    const { tokenIn, tokenOut, maxHops, maxRoutes, maxSplit, slugs, deadline } = task
+    const results = task.amounts.map(amountIn => searchRoute(replica.graph, { tokenIn, tokenOut, amountIn, maxHops, maxRoutes, maxSplit, ...(slugs ? { slugs } : {}) }, deadline))
+    return { timedOut: false, version: replica.version, results }
+  } catch (e) {
+    if (e instanceof SearchDeadline) return { timedOut: true }
+    throw e
+  }
+}
+
+/** Waits for the copy to reach `version`; false if the deadline comes first. */
+function reached(replica: Replica, version: number, deadline: number): Promise<boolean> {
+  return new Promise(resolve => {
+    const timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))
+    void replica.until(version).then(() => { clearTimeout(timer); resolve(true) })
+  })
+}
+
+// Linux: a thread's niceness is its own (setpriority on its thread id), so the route threads yield the cores to
+// the relay's main and signature threads without slowing them. Elsewhere, or without the right, it stays as is.
+function lowerPriority(niceness: number): void {
+  if (niceness <= 0) return
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop())
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, niceness)
+  } catch { /* not Linux, or not allowed: the lane still runs, at the process's priority */ }
+}
