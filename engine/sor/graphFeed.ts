@@ -8,7 +8,7 @@ import type { Logger } from 'pino'
 import type { PoolState } from '../../workers/sor/types.js'
 import { defaultMeta } from '../../workers/sor/routeGraph.js'
 import type { PoolGraph } from './poolGraph.js'
-import type { GraphMessage, PoolEntry } from './graphMessages.js'
+import type { GraphMessage, PoolEntry, ThreadStats } from './graphMessages.js'
 
 /** pools per snapshot part: about 20-60 ms of the main thread's structured cloning each */
 export const SNAPSHOT_PART = 1000
@@ -18,6 +18,8 @@ export interface GraphFeed {
   readonly id: string
   /** the graph's changes so far: a search asks for a copy at least this new */
   readonly version: number
+  /** the route threads' own latest reports of their copies and heaps */
+  readonly threads: ReadonlyMap<number, ThreadStats>
   close(): void
 }
 
@@ -26,6 +28,7 @@ export function publishGraph(graph: PoolGraph, channelName: string, log: Logger)
   const channel = new BroadcastChannel(channelName)
   channel.unref()
   let version = 0, generation = 0, sending = false, again = false, closed = false
+  const threads = new Map<number, ThreadStats>()
   const post = (msg: GraphMessage) => channel.postMessage(msg)
   const entry = (state: PoolState): PoolEntry => ({ state, meta: graph.metaOf(state.address) ?? defaultMeta(state) })
 
@@ -53,6 +56,7 @@ export function publishGraph(graph: PoolGraph, channelName: string, log: Logger)
   }
   channel.onmessage = (event: unknown) => {
     const msg = (event as { data: GraphMessage }).data
+    if (msg.type === 'stats') { threads.set(msg.thread, msg); return }
     if (msg.type === 'hello' || (msg.type === 'need' && msg.graph === id)) {
       log.debug({ graph: id, asked: msg.type }, 'route graph snapshot to the route threads')
       asked()
@@ -62,6 +66,7 @@ export function publishGraph(graph: PoolGraph, channelName: string, log: Logger)
   return {
     id,
     get version() { return version },
+    threads,
     close() { closed = true; graph.onChange = null; post({ type: 'drop', graph: id }); channel.close() },
   }
 }

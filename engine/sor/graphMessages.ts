@@ -20,6 +20,10 @@ export type GraphMessage =
   | { type: 'need'; graph: string }
   /** the graph is gone (its route finder stopped) */
   | { type: 'drop'; graph: string }
+  | ThreadStats
+
+/** A route thread's memory, measured by itself after its copies changed: the heap is almost all graph and curves. */
+export interface ThreadStats { type: 'stats'; thread: number; pools: number; curves: number; heapBytes: number; at: number }
 
 /** What a quote asks a route thread: searches of one pair, one per amount, on the graph at `version` or newer. */
 export interface RouteTask {

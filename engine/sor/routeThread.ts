@@ -2,7 +2,8 @@
 // its lane's channel (replica.ts), and answers route tasks (graphMessages.ts) by searching its copy with the
 // pure search of workers/sor. A search checks its deadline as it goes and answers timedOut past it, so the
 // thread is free again at once; the engine's abort (a stopped thread) is only the backstop.
-import { BroadcastChannel } from 'node:worker_threads'
+import { BroadcastChannel, threadId } from 'node:worker_threads'
+import { getHeapStatistics } from 'node:v8'
 import { readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
 import { workerData } from 'piscina'
@@ -12,6 +13,9 @@ import { Replica } from './replica.js'
 import type { GraphMessage, RouteTask, RouteTaskResult } from './graphMessages.js'
 
 const { channel: channelName, nice } = (workerData ?? {}) as { channel?: string; nice?: number }
+/** This thread's copies and heap go to the engine (graphFeed.ts, /metrics) at most once every REPORT_MS. */
+const REPORT_MS = 2000
+let reported = 0
 const replicas = new Map<string, Replica>()
 const channel = channelName ? new BroadcastChannel(channelName) : null
 
@@ -26,12 +30,13 @@ if (channel) {
   channel.onmessage = (event: unknown) => {
     const msg = (event as { data: GraphMessage }).data
     switch (msg.type) {
-      case 'snapshot': case 'delta': replicaOf(msg.graph).receive(msg); break
-      case 'drop': replicas.delete(msg.graph); break
+      case 'snapshot': case 'delta': replicaOf(msg.graph).receive(msg); report(); break
+      case 'drop': replicas.delete(msg.graph); report(); break
       default: break                                  // the engine's own words ('hello', 'need') are not for us
     }
   }
   channel.postMessage({ type: 'hello' } satisfies GraphMessage)
+  setInterval(() => { reported = 0; report() }, REPORT_MS * 2).unref()   // alive and how big, even when idle
 }
 lowerPriority(nice ?? 0)
 
@@ -42,11 +47,21 @@ export default async function route(task: RouteTask): Promise<RouteTaskResult<Ro
   try {
     const { tokenIn, tokenOut, maxHops, maxRoutes, maxSplit, slugs, deadline } = task
     const results = task.amounts.map(amountIn => searchRoute(replica.graph, { tokenIn, tokenOut, amountIn, maxHops, maxRoutes, maxSplit, ...(slugs ? { slugs } : {}) }, deadline))
+    report()
     return { timedOut: false, version: replica.version, results }
   } catch (e) {
     if (e instanceof SearchDeadline) return { timedOut: true }
     throw e
   }
+}
+
+function report(): void {
+  const t = Date.now()
+  if (!channel || t - reported < REPORT_MS) return
+  reported = t
+  let pools = 0, curves = 0
+  for (const r of replicas.values()) { pools += r.graph.poolCount; curves += r.graph.curveCount }
+  channel.postMessage({ type: 'stats', thread: threadId, pools, curves, heapBytes: getHeapStatistics().used_heap_size, at: t } satisfies GraphMessage)
 }
 
 /** Waits for the copy to reach `version`; false if the deadline comes first. */

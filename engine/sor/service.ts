@@ -158,7 +158,7 @@ export async function createSorService(d: SorDeps) {
 
   // each entry point answers an outcome; a second caller during a scan or a refresh shares the first one's
   return {
-    graph, routeFinder,
+    graph, routeFinder, feed,
     sync: () => outcomeOf(sync),
     scan: () => outcomeOf(scan),
     refresh: () => outcomeOf(refresh),

@@ -13,8 +13,10 @@ export interface TestEngine {
   stop(): Promise<void>
 }
 
-export async function startTestEngine(env: Record<string, string> = {}): Promise<TestEngine> {
+/** `seed` writes to the fresh database before the engine starts (a route graph, tokens). */
+export async function startTestEngine(env: Record<string, string> = {}, { seed }: { seed?: (db: TestDatabase) => Promise<void> } = {}): Promise<TestEngine> {
   const db = await testDatabase('e')
+  await seed?.(db)
   const config = loadConfig({
     API_PORT: '0', TERMINAL_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     // tests that exercise scan/refresh by hand get a route finder that does not also follow the chain
