@@ -12,6 +12,7 @@ import { RouteGraph } from '../../../../workers/sor/routeGraph.js'
 import { graphSource } from '../../../../workers/sor/graphSource.js'
 import { exhaustiveSource } from '../../../../workers/sor/exhaustive.js'
 import type { Measure } from '../../../../workers/sor/candidates.js'
+import { SearchDeadline } from '../../../../workers/sor/routeSource.js'
 import type { PoolMeta, PoolState } from '../../../../workers/sor/types.js'
 import { syntheticGraph, HUBS } from '../../../../bench/lib/syntheticGraph.js'
 import { poolAddress, stable, token, v2, v3 } from './fixtures.js'
@@ -130,6 +131,8 @@ test('on a graph of 3,000 pools, a hub-to-hub search evaluates a small share of 
     assert.deepEqual(work(pruned), work(exhaustive))
     assert.ok(pruned.explain.candidatePaths > 5000, `${pruned.explain.candidatePaths} paths`)
     assert.ok(pruned.candidatesConsidered * 10 < pruned.explain.candidatePaths, `${pruned.candidatesConsidered} of ${pruned.explain.candidatePaths} paths evaluated`)
+    // past its deadline the search stops by itself, on its thread: it throws instead of searching on
+    assert.throws(() => findRouteModule.searchRoute(graph, input, Date.now() - 1), SearchDeadline)
   }
   assert.ok(HUBS >= 2)
 })
