@@ -36,7 +36,7 @@ export const configSchema = z.object({
   /** route-search threads, apart from the signature threads (unset: half of POOL_THREADS, at least 1) */
   SOR_THREADS: positiveInt.optional(),
   /** the OS niceness of the route threads (0: as the rest of the process; 19: lowest) */
-  SOR_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  SOR_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(19),
   /** server-side baselines: searches started per second, RFQs waiting, the window coalescing a pair's, the longest wait */
   SOR_BASELINE_RATE: positiveInt.default(20),
   SOR_BASELINE_QUEUE: positiveInt.default(1000),

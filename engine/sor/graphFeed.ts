@@ -10,8 +10,8 @@ import { defaultMeta } from '../../workers/sor/routeGraph.js'
 import type { PoolGraph } from './poolGraph.js'
 import type { GraphMessage, PoolEntry, ThreadStats } from './graphMessages.js'
 
-/** pools per snapshot part: about 20-60 ms of the main thread's structured cloning each */
-export const SNAPSHOT_PART = 1000
+/** pools per snapshot part: a few ms of the main thread's structured cloning each, the relay's work in between */
+export const SNAPSHOT_PART = 200
 
 export interface GraphFeed {
   /** this graph's name on the channel */

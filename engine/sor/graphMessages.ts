@@ -3,6 +3,8 @@
 // ships its query, not its pools. Versions count the engine's changes: a copy is in step at a version once it
 // has every change up to it, and a search runs on a copy at least as new as the graph it was asked of.
 import type { Address, PoolMeta, PoolState } from '../../workers/sor/types.js'
+import type { RouteResult } from '../../workers/sor/findRoute.js'
+import type { Routable } from '../../workers/sor/legs.js'
 
 export interface PoolEntry { state: PoolState; meta: PoolMeta }
 
@@ -41,5 +43,8 @@ export interface RouteTask {
 }
 
 export type RouteTaskResult<R> = { timedOut: false; version: number; results: R[] } | { timedOut: true }
+
+/** A search's result, and what its routes take whole when a hop runs short (fitted on the thread, not the main one). */
+export interface Found { result: RouteResult; routable: Routable | null }
 
 export type { Address }

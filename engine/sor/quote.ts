@@ -14,10 +14,11 @@ import type { PoolGraph } from './poolGraph.js'
 import type { GraphFeed } from './graphFeed.js'
 import type { QuoteParams } from './quoteParams.js'
 import { fail, outcomeOf, SorFailure, type SorOutcome } from './errors.js'
-import { legsOf, legWarnings, routableOf, wordEdges, type Leg } from './legs.js'
+import { legsOf, wordEdges, type Leg } from '../../workers/sor/legs.js'
 import { searchRoutes, type SearchQuery } from './routeSearch.js'
 import { shapeQuote, type Routed, type SorQuote } from './quoteShape.js'
-import { HIGH_IMPACT_BPS, QuoteWarnings } from './warnings.js'
+import { HIGH_IMPACT_BPS, legWarnings, QuoteWarnings } from './warnings.js'
+import type { Found } from './graphMessages.js'
 
 export type { SorQuote }
 export { effectivePrice } from './quoteShape.js'
@@ -97,8 +98,8 @@ export function staleWarning(graph: Pick<PoolGraph, 'refreshedAt' | 'asOfBlock'>
 }
 
 /** One amount's first search, made whole and fitted to the pools: what the quote is shaped from. */
-async function finish(d: QuoteDeps, q: SearchQuery, amountIn: bigint, first: RouteResult): Promise<Routed> {
-  if (first.explain.candidatePaths === 0) return { result: null, amountIn, legs: [], warnings: [QuoteWarnings.noConnection(q.tokenIn, q.tokenOut, q.maxHops, q.slugs)] }
+async function finish(d: QuoteDeps, q: SearchQuery, amountIn: bigint, first: Found): Promise<Routed> {
+  if (first.result.explain.candidatePaths === 0) return { result: null, amountIn, legs: [], warnings: [QuoteWarnings.noConnection(q.tokenIn, q.tokenOut, q.maxHops, q.slugs)] }
   const whole = await extendWords(d, q, amountIn, first)
   const fitted = await fitToLiquidity(d, q, amountIn, whole)
   const warnings = [...fitted.warnings, ...fitted.result.warnings, ...legWarnings(fitted.legs)]
@@ -110,38 +111,39 @@ async function finish(d: QuoteDeps, q: SearchQuery, amountIn: bigint, first: Rou
  * A chosen V3 hop that walked off its loaded words would treat the unloaded ticks as no liquidity: load them
  * (on demand, at the graph's block) and search again, until no chosen hop is cut short by an edge.
  */
-export async function extendWords(d: QuoteDeps, q: SearchQuery, amountIn: bigint, first: RouteResult): Promise<{ result: RouteResult; legs: Leg[] }> {
-  let result = first, legs = legsOf(result, d.graph.states)
+export async function extendWords(d: QuoteDeps, q: SearchQuery, amountIn: bigint, first: Found): Promise<{ found: Found; legs: Leg[] }> {
+  let found = first, legs = legsOf(found.result, d.graph.states)
   for (let round = 0; d.extendV3 && round < MAX_EXTEND_ROUNDS; round++) {
     const edges = wordEdges(legs)
     if (!edges.length || !(await Promise.all(edges.map(e => d.extendV3!(e.address, e.zeroForOne)))).some(Boolean)) break
-    result = (await searchRoutes(d, q, [amountIn]))[0]!
-    legs = legsOf(result, d.graph.states)
+    found = (await searchRoutes(d, q, [amountIn]))[0]!
+    legs = legsOf(found.result, d.graph.states)
   }
-  return { result, legs }
+  return { found, legs }
 }
 
 /**
  * Honest partial fills: when the pools cannot take the whole input, the quote is for what they can take
  * (searched again for that amount: its best split may differ), and says so; it never reports output for input
- * no liquidity took. A second search that times out or finds the queue full leaves the first fit standing.
+ * no liquidity took. What the routes take whole came with the search, fitted on the route thread. A second
+ * search that times out or finds the queue full leaves the first fit standing.
  */
-export async function fitToLiquidity(d: QuoteDeps, q: SearchQuery, amountIn: bigint, found: { result: RouteResult; legs: Leg[] }): Promise<Routed & { result: RouteResult }> {
-  let { result } = found
-  if (!found.legs.some(h => h.taken < h.offered)) return { result, amountIn, legs: found.legs, warnings: [] }
-  let routed = routableOf(result, d.graph.states)
+export async function fitToLiquidity(d: QuoteDeps, q: SearchQuery, amountIn: bigint, { found, legs }: { found: Found; legs: Leg[] }): Promise<Routed & { result: RouteResult }> {
+  let result = found.result
+  if (!found.routable) return { result, amountIn, legs, warnings: [] }
+  let routed = found.routable
   if (routed.amountIn < amountIn && routed.amountIn > 0n) {
     const again = await secondSearch(d, q, routed.amountIn)
-    const r2 = again && routableOf(again, d.graph.states)
-    if (again && r2 && r2.amountIn === routed.amountIn && r2.amountOut > routed.amountOut) { result = again; routed = r2 }
+    const r2 = again && (again.routable ?? { amountIn: routed.amountIn, amountOut: again.result.amountOut, routes: again.result.routes })
+    if (again && r2 && r2.amountIn === routed.amountIn && r2.amountOut > routed.amountOut) { result = again.result; routed = r2 }
   }
-  if (routed.amountIn >= amountIn) return { result, amountIn, legs: found.legs, warnings: [] }
+  if (routed.amountIn >= amountIn) return { result, amountIn, legs, warnings: [] }
   result = { ...result, routes: routed.routes, amountOut: routed.amountOut }
   return { result, amountIn: routed.amountIn, legs: legsOf(result, d.graph.states), warnings: [QuoteWarnings.insufficient(amountIn, q.tokenIn, routed.amountIn)] }
 }
 
 /** The search for the routable amount: a refusal (timeout, busy) is expected and leaves the first answer; anything else is a bug, logged with its query and thrown. */
-async function secondSearch(d: QuoteDeps, q: SearchQuery, amountIn: bigint): Promise<RouteResult | null> {
+async function secondSearch(d: QuoteDeps, q: SearchQuery, amountIn: bigint): Promise<Found | null> {
   try {
     return (await searchRoutes(d, q, [amountIn]))[0]!
   } catch (e) {

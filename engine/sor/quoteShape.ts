@@ -5,7 +5,7 @@ import type { Address } from '../../workers/sor/types.js'
 import type { Alternative, FoundRoute, RouteExplain, RouteResult } from '../../workers/sor/findRoute.js'
 import type { PoolGraph } from './poolGraph.js'
 import type { SearchQuery } from './routeSearch.js'
-import { feesOf, type FeeItem, type Leg } from './legs.js'
+import { feesOf, type FeeItem, type Leg } from '../../workers/sor/legs.js'
 
 export type { FeeItem }
 

@@ -23,6 +23,9 @@ export class Replica {
     else this.delta(msg)
   }
 
+  /** a snapshot is arriving in parts */
+  get receiving(): boolean { return this.incoming !== null }
+
   /** Resolves once the copy is at `version` or newer. */
   until(version: number): Promise<void> {
     if (this.version >= version) return Promise.resolve()

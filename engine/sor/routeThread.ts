@@ -7,10 +7,11 @@ import { getHeapStatistics } from 'node:v8'
 import { readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
 import { workerData } from 'piscina'
-import { searchRoute, type RouteResult } from '../../workers/sor/findRoute.js'
+import { searchRoute } from '../../workers/sor/findRoute.js'
+import { fitOf } from '../../workers/sor/legs.js'
 import { SearchDeadline } from '../../workers/sor/routeSource.js'
 import { Replica } from './replica.js'
-import type { GraphMessage, RouteTask, RouteTaskResult } from './graphMessages.js'
+import type { Found, GraphMessage, RouteTask, RouteTaskResult } from './graphMessages.js'
 
 const { channel: channelName, nice } = (workerData ?? {}) as { channel?: string; nice?: number }
 /** This thread's copies and heap go to the engine (graphFeed.ts, /metrics) at most once every REPORT_MS. */
@@ -40,13 +41,17 @@ if (channel) {
 }
 lowerPriority(nice ?? 0)
 
-export default async function route(task: RouteTask): Promise<RouteTaskResult<RouteResult>> {
+export default async function route(task: RouteTask): Promise<RouteTaskResult<Found>> {
   const replica = replicaOf(task.graph)
-  if (replica.version < 0) channel?.postMessage({ type: 'need', graph: task.graph } satisfies GraphMessage)
+  if (replica.version < 0 && !replica.receiving) channel?.postMessage({ type: 'need', graph: task.graph } satisfies GraphMessage)
   if (replica.version < task.version && !(await reached(replica, task.version, task.deadline))) return { timedOut: true }
   try {
     const { tokenIn, tokenOut, maxHops, maxRoutes, maxSplit, slugs, deadline } = task
-    const results = task.amounts.map(amountIn => searchRoute(replica.graph, { tokenIn, tokenOut, amountIn, maxHops, maxRoutes, maxSplit, ...(slugs ? { slugs } : {}) }, deadline))
+    const states = { get: (a: `0x${string}`) => replica.graph.state(a) }
+    const results = task.amounts.map(amountIn => {
+      const result = searchRoute(replica.graph, { tokenIn, tokenOut, amountIn, maxHops, maxRoutes, maxSplit, ...(slugs ? { slugs } : {}) }, deadline)
+      return { result, routable: fitOf(result, states) }
+    })
     report()
     return { timedOut: false, version: replica.version, results }
   } catch (e) {

@@ -1,6 +1,7 @@
 // The route finder's warnings, word for word in one place: a quote carries them in `warnings` (and the first
 // as its explanation when there is no route). Not refusals: the answer is still 200.
 import type { Address } from '../../workers/sor/types.js'
+import type { Leg } from '../../workers/sor/legs.js'
 
 export const REFRESH_ADVICE = 'refresh pool state first via POST /api/v1/sor/pool-state/refresh'
 export const HIGH_IMPACT_BPS = 100
@@ -21,3 +22,8 @@ export const QuoteWarnings = {
   poolShort: (pool: Address, protocol: string, taken: bigint, offered: bigint, tokenIn: Address, v3: boolean) =>
     `Pool ${pool} (${protocol}) can take only ${taken} of the ${offered} ${tokenIn} offered: its liquidity${v3 ? ' (or the loaded tick range)' : ''} runs out, and the rest would stay unswapped. Reduce amountIn.`,
 } as const
+
+/** A warning for each hop that cannot take all it is offered. */
+export function legWarnings(legs: readonly Leg[]): string[] {
+  return legs.filter(h => h.taken < h.offered).map(h => QuoteWarnings.poolShort(h.pool.address, h.pool.protocol, h.taken, h.offered, h.tokenIn, h.state.kind === 'v3'))
+}

@@ -71,7 +71,7 @@ test('a search given too little time is cut (SEARCH_TIMEOUT), and the next answe
     await assert.rejects(searchRoutes({ routePool: t.engine.ctx.routePool, feed: sor.feed, config: { SOR_QUOTE_TIMEOUT_MS: 1 } }, q, amounts),
       (e: unknown) => e instanceof SorFailure && e.refusal.code === 'SEARCH_TIMEOUT')
     const [r] = await searchRoutes({ routePool: t.engine.ctx.routePool, feed: sor.feed, config: { SOR_QUOTE_TIMEOUT_MS: 30_000 } }, q, [amounts[2]!])
-    assert.ok(r!.routes.length >= 1)
+    assert.ok(r!.result.routes.length >= 1)
   } finally { await sor.stop() }
 })
 

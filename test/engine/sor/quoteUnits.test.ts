@@ -12,7 +12,8 @@ import { publishGraph } from '../../../engine/sor/graphFeed.js'
 import { createRouteLane } from '../../../engine/pool/lanes.js'
 import { fitToLiquidity, graphWarning, slugWarnings, staleWarning, type QuoteDeps } from '../../../engine/sor/quote.js'
 import { searchRoutes } from '../../../engine/sor/routeSearch.js'
-import { feesOf, legsOf, legWarnings, routableOf, wordEdges } from '../../../engine/sor/legs.js'
+import { feesOf, fitOf, legsOf, routableOf, wordEdges } from '../../../workers/sor/legs.js'
+import { legWarnings } from '../../../engine/sor/warnings.js'
 import { effectivePrice } from '../../../engine/sor/quoteShape.js'
 import { fail } from '../../../engine/sor/errors.js'
 import type { RouteResult } from '../../../workers/sor/findRoute.js'
@@ -94,7 +95,8 @@ test('fit to liquidity: a refused second search leaves the first fit; a failing 
     const q = { tokenIn: A, tokenOut: B, maxHops: 2 as const, maxRoutes: 5, maxSplit: 4, slugs: null }
     const amountIn = 1000n * E18
     const [first] = await searchRoutes({ routePool: lane, feed, config }, q, [amountIn])
-    const found = { result: first!, legs: legsOf(first!, graph.states) }
+    assert.deepEqual(first!.routable, fitOf(first!.result, graph.states), 'the route thread fitted it as the engine would')
+    const found = { found: first!, legs: legsOf(first!.result, graph.states) }
     // the second search (for the routable amount) goes through a lane that refuses, then one that breaks
     const failing = (e: Error): WorkerPool => ({ threads: 1, queueSize: 0, close: async () => {}, run: () => Promise.reject(e) })
     const deps = (routePool: WorkerPool): QuoteDeps => ({ graph, feed, sql: null as never, routePool, config, protocols: () => [], log })

@@ -1,13 +1,15 @@
-// The chosen routes replayed hop by hop with the exact pool math, on the engine's own states: what each hop
-// is offered and takes (a V3 pool can run out of liquidity or of loaded words), and what follows from it:
-// the largest input each route really takes, the V3 pools whose loaded words a hop walked off, the warnings,
-// and the LP fee each hop pays.
-import type { Address, PoolState } from '../../workers/sor/types.js'
-import type { FoundRoute, RouteResult } from '../../workers/sor/findRoute.js'
-import { simulateExactIn } from '../../workers/sor/pool.js'
-import { swap as v3Swap } from '../../workers/sor/v3/swap.js'
-import { MAX_SQRT_RATIO, MIN_SQRT_RATIO } from '../../workers/sor/v3/tickMath.js'
-import { QuoteWarnings } from './warnings.js'
+// The chosen routes replayed hop by hop with the exact pool math: what each hop is offered and takes (a V3 pool
+// can run out of liquidity or of loaded words), and what follows from it: the largest input each route really
+// takes (a binary search of exact simulations: the route threads run it, not the engine's main thread), the V3
+// pools whose loaded words a hop walked off, and the LP fee each hop pays.
+import type { Address, PoolState } from './types.js'
+import type { FoundRoute, RouteResult } from './findRoute.js'
+import { simulateExactIn } from './pool.js'
+import { swap as v3Swap } from './v3/swap.js'
+import { MAX_SQRT_RATIO, MIN_SQRT_RATIO } from './v3/tickMath.js'
+
+/** Where the pools' states are read from: the engine's map, or a route thread's copy of the graph. */
+export type States = Pick<ReadonlyMap<Address, PoolState>, 'get'>
 
 export interface Leg {
   route: FoundRoute
@@ -34,7 +36,7 @@ export interface FeeItem {
 }
 
 /** Each hop of each chosen route, replayed exactly: the amount entering it, and whether the pool takes all of it. */
-export function legsOf(result: RouteResult, states: ReadonlyMap<Address, PoolState>): Leg[] {
+export function legsOf(result: RouteResult, states: States): Leg[] {
   const legs: Leg[] = []
   for (const route of result.routes) {
     let amount = route.amountIn
@@ -52,11 +54,16 @@ export function legsOf(result: RouteResult, states: ReadonlyMap<Address, PoolSta
 
 export interface Routable { amountIn: bigint; amountOut: bigint; routes: FoundRoute[] }
 
+/** What the routes of a result take whole; null when every hop takes all it is offered (nothing to fit). */
+export function fitOf(result: RouteResult, states: States): Routable | null {
+  return legsOf(result, states).some(h => h.taken < h.offered) ? routableOf(result, states) : null
+}
+
 /**
  * What each chosen route can really take: the largest input, up to its allocation, that every hop takes whole
  * (more input never makes a hop take all of it, so a binary search finds it), with the output it then pays.
  */
-export function routableOf(result: RouteResult, states: ReadonlyMap<Address, PoolState>): Routable {
+export function routableOf(result: RouteResult, states: States): Routable {
   const routes: FoundRoute[] = []
   let amountIn = 0n, amountOut = 0n
   for (const r of result.routes) {
@@ -74,7 +81,7 @@ export function routableOf(result: RouteResult, states: ReadonlyMap<Address, Poo
 }
 
 /** The route's output for x in, or null when some hop would not take all it is offered. */
-function takenWhole(r: FoundRoute, states: ReadonlyMap<Address, PoolState>, x: bigint): bigint | null {
+function takenWhole(r: FoundRoute, states: States, x: bigint): bigint | null {
   let a = x
   for (let i = 0; i < r.pools.length; i++) {
     const state = states.get(r.pools[i]!.address)
@@ -97,10 +104,6 @@ export function wordEdges(legs: readonly Leg[]): { address: Address; zeroForOne:
     } catch { /* the swap reverts at any width: more words would not change that */ }
   }
   return [...out].map(([address, zeroForOne]) => ({ address, zeroForOne }))
-}
-
-export function legWarnings(legs: readonly Leg[]): string[] {
-  return legs.filter(h => h.taken < h.offered).map(h => QuoteWarnings.poolShort(h.pool.address, h.pool.protocol, h.taken, h.offered, h.tokenIn, h.state.kind === 'v3'))
 }
 
 export function feesOf(legs: readonly Leg[]): FeeItem[] {
