@@ -27,7 +27,7 @@ const SLACK = 1e-9
 const POS_SPAN = 2 ** 17         // pools per pair in a path's enumeration order
 const RANK_SPAN = POS_SPAN * POS_SPAN
 
-type FirstHops = NonNullable<Mid['firsts']> extends Map<string, infer F> ? F : never
+interface FirstHops { sides: readonly Side[]; order: LazyOrder }
 
 /** A path looked at: its values are computed once each. */
 interface PathRef { order: number; a: Side; b: Side | null; mid: Address | null; final?: number; quarter?: number; index?: number }
@@ -45,12 +45,13 @@ class GraphSource implements RouteSource {
   private readonly view: RouteView
   private readonly orders = new Map<string, { mids: readonly Mid[]; order: LazyOrder }>()
   private readonly rankings = new Map<string, { list: PathRef[]; complete: boolean }>()
+  private readonly firsts = new Map<Mid, Map<string, FirstHops>>()
   private readonly tick: () => void
 
   constructor(private readonly graph: RouteGraph, private readonly q: RouteQuery, deadline: number) {
     this.total = Number(q.amountIn)
     this.tick = deadlineCheck(deadline)
-    this.view = new RouteView(graph, q)
+    this.view = RouteView.of(graph, q)
   }
 
   get work() {
@@ -146,7 +147,7 @@ class GraphSource implements RouteSource {
     for (let k = 0; k < order.length; k++) {
       const i = order.at(k)
       if (short(order.value(i))) break
-      this.expand(mids[i]!, measure, protocol, ok, short, consider)
+      this.expand(mids[i]!, measure, protocol, short, consider)
     }
     picked.sort((x, y) => this.valueOf(measure, y) - this.valueOf(measure, x) || x.order - y.order)
     const found = picked.slice(0, n)
@@ -154,13 +155,16 @@ class GraphSource implements RouteSource {
   }
 
   /** The paths through one middle token that can still be among the best, each b's first hops best first. */
-  private expand(m: Mid, measure: Measure, protocol: string | null, ok: (s: Side) => boolean,
-    short: (v: number) => boolean, consider: (p: PathRef) => void): void {
+  private expand(m: Mid, measure: Measure, protocol: string | null, short: (v: number) => boolean, consider: (p: PathRef) => void): void {
     const { sides, order } = this.firstHops(m, measure, protocol)
     if (order.length === 0) return
     const topKey = order.value(order.at(0))
-    for (const b of m.b) {
-      if (!ok(b) || short(measure === 'rate0' ? b.bound.rate * topKey : boundOut(b.bound, topKey))) continue
+    // second hops by zero-size rate, highest first: once even rate * (best first-hop key) + the pair's noise is
+    // short, every later one is too (a curve's output never beats its rate times its input, plus noise)
+    const noiseB = measure === 'rate0' ? 0 : this.view.aggregates(m, protocol)[1].noise
+    for (const b of this.view.seconds(m, protocol)) {
+      if (short(b.bound.rate * topKey + noiseB)) break
+      if (measure !== 'rate0' && short(boundOut(b.bound, topKey))) continue
       const noise = measure === 'rate0' ? 0 : 2 * b.bound.noise
       for (let k = 0; k < order.length; k++) {
         const a = sides[order.at(k)]!
@@ -173,22 +177,25 @@ class GraphSource implements RouteSource {
   }
 
   /**
-   * A middle token's trading first hops (of `protocol`, or all), to be taken best first by what they pass on:
-   * sorted only as far as the second hops ask (most stop after the first).
+   * A middle token's trading first hops (of `protocol`, or all), to be taken best first by what they pass on (their
+   * output at the measure's input, or their zero-size rate): sorted only as far as the second hops ask (most
+   * stop after the first), and an output evaluated only once its bound is at the top.
    */
   private firstHops(m: Mid, measure: Measure, protocol: string | null): FirstHops {
     const id = protocol === null ? measure : `${measure}:${protocol}`
-    let found = (m.firsts ??= new Map()).get(id)
+    let byId = this.firsts.get(m)
+    if (!byId) this.firsts.set(m, byId = new Map())
+    let found = byId.get(id)
     if (!found) {
       const sides = m.a.filter(s => isLive(s) && (protocol === null || s.protocol === protocol))
-      m.firsts.set(id, found = { sides, order: new LazyOrder(sides.map(s => this.key(measure, s))) })
+      if (measure === 'rate0') found = { sides, order: new LazyOrder(sides.map(s => s.bound.rate)) }
+      else {
+        const x = measure === 'quarter' ? this.total / 4 : this.total
+        found = { sides, order: new LazyOrder(sides.map(s => boundOut(s.bound, x) * (1 + SLACK)), i => this.y(sides[i]!, measure)) }
+      }
+      byId.set(id, found)
     }
     return found
-  }
-
-  /** What a first hop passes on: its output at the measure's input, or its zero-size rate. */
-  private key(measure: Measure, a: Side): number {
-    return measure === 'rate0' ? a.bound.rate : this.y(a, measure)
   }
 
   /** Middle tokens (of those some path of `protocol` alone crosses) by the bound of their best path: once per measure and protocol. */
@@ -197,12 +204,16 @@ class GraphSource implements RouteSource {
     let found = this.orders.get(id)
     if (!found) {
       const x = measure === 'quarter' ? this.total / 4 : this.total
-      const mids = protocol === null ? this.view.mids : this.view.midsOf(protocol)
-      found = { mids, order: new LazyOrder(mids.map(m => {
-        const a = protocol === null ? m.aggA : this.view.aggregateOf(m.pairA, protocol), b = protocol === null ? m.aggB : this.view.aggregateOf(m.pairB, protocol)
-        if (!a.live || !b.live) return -1
-        return measure === 'rate0' ? a.rate * b.rate : boundOut(b, boundOut(a, x))
-      })) }
+      if (measure === 'rate0') {
+        const { mids, bounds } = this.view.rateOrder(protocol)
+        found = { mids, order: new LazyOrder(bounds) }
+      } else {
+        const mids = protocol === null ? this.view.mids : this.view.midsOf(protocol)
+        found = { mids, order: new LazyOrder(mids.map(m => {
+          const [a, b] = this.view.aggregates(m, protocol)
+          return a.live && b.live ? boundOut(b, boundOut(a, x)) : -1
+        })) }
+      }
       this.orders.set(id, found)
     }
     return found

@@ -1,11 +1,19 @@
 // Two small heaps for the pruned search: indices by value, largest first, sorted only as far as asked; and the
 // smallest of the n best values so far (the threshold a candidate must reach).
 
-/** Indices 0..n-1 in falling order of their values, popped from a max-heap as they are asked for. */
+/**
+ * Indices 0..n-1 in falling order of their values, popped from a max-heap as they are asked for. With `exact`,
+ * the values given are upper bounds: an index reaching the top is evaluated and goes back with its exact value,
+ * so the order is exact while only the indices whose bound beats the next exact value are ever evaluated.
+ */
 export class LazyOrder {
   private readonly heap: number[]
   private readonly prefix: number[] = []
-  constructor(private readonly values: readonly number[]) {
+  private readonly values: number[]
+  private readonly known: Uint8Array | null
+  constructor(values: readonly number[], private readonly exact?: (i: number) => number) {
+    this.values = [...values]
+    this.known = exact ? new Uint8Array(values.length) : null
     this.heap = values.map((_, i) => i)
     for (let i = (this.heap.length >> 1) - 1; i >= 0; i--) this.down(i)
   }
@@ -14,7 +22,14 @@ export class LazyOrder {
   /** the index with the k-th largest value */
   at(k: number): number {
     while (this.prefix.length <= k) {
-      const top = this.heap[0]!, last = this.heap.pop()!
+      const top = this.heap[0]!
+      if (this.known && !this.known[top]) {            // a bound at the top: its exact value, and back in its place
+        this.known[top] = 1
+        this.values[top] = this.exact!(top)
+        this.down(0)
+        continue
+      }
+      const last = this.heap.pop()!
       if (this.heap.length) { this.heap[0] = last; this.down(0) }
       this.prefix.push(top)
     }

@@ -38,8 +38,11 @@ export interface Pair {
   dirty: boolean
 }
 
-/** Curves kept at once: about 25 MB of them, enough for every pool a mainnet-sized hub query touches. */
-export const CURVE_CAPACITY = 60_000
+/**
+ * Curves kept at once: about 1.3 KB each (a V3 pool's segments), so 26 MB, for what hub-to-hub queries on a
+ * 50,000-pool graph touch (a few thousand pools each); the index itself is about 0.65 KB per pool side.
+ */
+export const CURVE_CAPACITY = 20_000
 
 export class RouteGraph {
   private readonly pairs = new Map<Address, Map<Address, Pair>>()
@@ -50,6 +53,10 @@ export class RouteGraph {
   private nextId = 0
   /** bumped on every change: what a copy of the graph is in step with */
   version = 0
+  /** per token, bumped when a pool trading it changes: a query's view stays good while its two tokens' stand */
+  private readonly tokenVersions = new Map<Address, number>()
+  /** views of recent queries (routeView.ts), kept while their tokens' versions stand */
+  readonly views = new Map<string, { view: unknown; versions: [number, number] }>()
 
   constructor(readonly curveCapacity = CURVE_CAPACITY) {}
 
@@ -66,6 +73,7 @@ export class RouteGraph {
   /** Adds a pool, or replaces its state (and meta) in place, keeping its sides' positions. */
   set(pool: PoolState, meta: PoolMeta = defaultMeta(pool)): void {
     this.version++
+    this.touch(pool)
     this.metas.set(pool.address, meta)
     const old = this.sidesOf.get(pool.address)
     const tokens = [...new Set(poolTokens(pool))]
@@ -90,6 +98,7 @@ export class RouteGraph {
     const sides = this.sidesOf.get(address)
     if (!sides) return
     this.version++
+    this.touch(sides[0]!.pool)
     this.sidesOf.delete(address)
     this.metas.delete(address)
     for (const side of sides) {
@@ -104,6 +113,11 @@ export class RouteGraph {
   }
 
   has(address: Address): boolean { return this.sidesOf.has(address) }
+  tokenVersion(token: Address): number { return this.tokenVersions.get(token) ?? 0 }
+
+  private touch(pool: PoolState): void {
+    for (const t of poolTokens(pool)) this.tokenVersions.set(t, (this.tokenVersions.get(t) ?? 0) + 1)
+  }
   state(address: Address): PoolState | undefined { return this.sidesOf.get(address)?.[0]?.pool }
   meta(address: Address): PoolMeta | undefined { return this.metas.get(address) }
 

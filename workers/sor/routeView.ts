@@ -3,7 +3,6 @@
 // the pruned source (graphSource.ts) ranks paths over it, and it counts what an exhaustive search would see.
 import type { Address } from './types.js'
 import { combine, type Aggregate, type Pair, type RouteGraph, type Side } from './routeGraph.js'
-import type { LazyOrder } from './lazyOrder.js'
 
 export interface RouteQuery {
   tokenIn: Address
@@ -23,19 +22,42 @@ export interface Mid {
   a: readonly Side[]; b: readonly Side[]
   /** the best of the first hops' and the second hops' bounds (within the filter) */
   aggA: Aggregate; aggB: Aggregate
-  /** first hops best first, per measure and protocol (graphSource.ts) */
-  firsts?: Map<string, { sides: readonly Side[]; order: LazyOrder }>
+  /** per protocol ('' for all): the trading second hops by zero-size rate, highest first; the pairs' aggregates */
+  seconds?: Map<string, readonly Side[]>
+  aggs?: Map<string, [Aggregate, Aggregate]>
 }
 
 export const NONE: Aggregate = { rate: 0, reserve: 0, cap: 0, noise: 0, live: 0 }
 export const isLive = (s: Side) => s.bound.rate > 0
 
+/** Views kept per graph: enough for a venue's pairs in use, small beside the graph. */
+const VIEWS_KEPT = 512
+
 export class RouteView {
+  /**
+   * The view of a query, kept between queries of the same pair (a busy pair is quoted many times between two
+   * blocks): good while no pool trading tokenIn or tokenOut changed, since every pair it holds trades one of them.
+   */
+  static of(graph: RouteGraph, q: RouteQuery): RouteView {
+    if (!(q.amountIn > 0n)) return new RouteView(graph, q)
+    const key = `${q.tokenIn}>${q.tokenOut}:${q.maxHops}:${q.slugs?.join(',') ?? ''}`
+    const versions: [number, number] = [graph.tokenVersion(q.tokenIn), graph.tokenVersion(q.tokenOut)]
+    const kept = graph.views.get(key)
+    if (kept && kept.versions[0] === versions[0] && kept.versions[1] === versions[1]) return kept.view as RouteView
+    const view = new RouteView(graph, q)
+    graph.views.delete(key)
+    graph.views.set(key, { view, versions })
+    if (graph.views.size > VIEWS_KEPT) graph.views.delete(graph.views.keys().next().value!)
+    return view
+  }
+
   readonly direct: readonly Side[] = []
   readonly mids: Mid[] = []
   private readonly allow: ReadonlySet<string> | null
   private readonly combined = new Map<Pair, Aggregate>()
   private index: { byProtocol: Map<string, Mid[]>; used: Set<string> } | undefined
+  private counted: { paths: number; live: number } | undefined
+  private readonly rateBounds = new Map<string, number[]>()
 
   constructor(readonly graph: RouteGraph, q: RouteQuery) {
     this.allow = q.slugs?.length ? new Set(q.slugs) : null
@@ -60,6 +82,7 @@ export class RouteView {
 
   /** Every path within maxHops (what an exhaustive search would evaluate), and those whose pools all trade. */
   counts(): { paths: number; live: number } {
+    if (this.counted) return this.counted
     let paths = this.direct.length, live = 0
     for (const a of this.direct) if (isLive(a)) live++
     for (const m of this.mids) {
@@ -73,7 +96,34 @@ export class RouteView {
         if (a) { paths--; if (isLive(a) && isLive(b)) live-- }
       }
     }
-    return { paths, live }
+    return this.counted = { paths, live }
+  }
+
+  /** A middle token's trading second hops (of `protocol`, or all), highest zero-size rate first. */
+  seconds(m: Mid, protocol: string | null): readonly Side[] {
+    const id = protocol ?? ''
+    let list = (m.seconds ??= new Map()).get(id)
+    if (!list) m.seconds.set(id, list = m.b.filter(s => isLive(s) && (protocol === null || s.protocol === protocol)).sort((x, y) => y.bound.rate - x.bound.rate))
+    return list
+  }
+
+  /** The best bounds of a middle token's first and second hops (of `protocol`, or all). */
+  aggregates(m: Mid, protocol: string | null): [Aggregate, Aggregate] {
+    if (protocol === null) return [m.aggA, m.aggB]
+    let pair = (m.aggs ??= new Map()).get(protocol)
+    if (!pair) m.aggs.set(protocol, pair = [this.aggregateOf(m.pairA, protocol), this.aggregateOf(m.pairB, protocol)] as [Aggregate, Aggregate])
+    return pair
+  }
+
+  /** The middle tokens (of `protocol`'s paths, or all) and the highest zero-size rate of a path through each. */
+  rateOrder(protocol: string | null): { mids: readonly Mid[]; bounds: number[] } {
+    const mids = protocol === null ? this.mids : this.midsOf(protocol)
+    let bounds = this.rateBounds.get(protocol ?? '')
+    if (!bounds) {
+      bounds = mids.map(m => { const [a, b] = this.aggregates(m, protocol); return a.live && b.live ? a.rate * b.rate : -1 })
+      this.rateBounds.set(protocol ?? '', bounds)
+    }
+    return { mids, bounds }
   }
 
   /** The middle tokens with trading pools of `protocol` on both hops. */
