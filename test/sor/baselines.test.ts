@@ -87,7 +87,7 @@ describe('coalesced, bounded, and never dropped silently', () => {
 
 describe('not started in time', () => {
   let t: TestEngine
-  before(async () => { t = await startTestEngine({ SOR_BASELINE_RATE: '1', SOR_BASELINE_MAX_WAIT_MS: '300', SOR_BASELINE_COALESCE_MS: '0' }, { seed }) })
+  before(async () => { t = await startTestEngine({ SOR_BASELINE_RATE: '1', SOR_BASELINE_MAX_WAIT_MS: '300', SOR_BASELINE_COALESCE_MS: '0', SOR_QUOTE_TIMEOUT_MS: '20000' }, { seed }) })
   after(async () => { await t?.stop() })
 
   test('at one search a second, RFQs on four pairs: the first is searched, the others waited past the longest wait (DEADLINE)', async () => {

@@ -18,7 +18,8 @@ import type { V2Pool } from '../../workers/sor/types.js'
 const graph = syntheticGraph(10_000)
 const [hub0, hub1] = [graph.tokens[0]!, graph.tokens[1]!]
 let t: TestEngine
-before(async () => { t = await startTestEngine({}, { seed: ({ sql }) => seedGraph(sql, graph) }) })
+// a generous budget: on a busy machine a route thread's first copy of 10,000 pools takes seconds to build
+before(async () => { t = await startTestEngine({ SOR_QUOTE_TIMEOUT_MS: '60000' }, { seed: ({ sql }) => seedGraph(sql, graph) }) })
 after(async () => { await t?.stop() })
 
 const quote = async (q: Record<string, string>) => {

@@ -1,7 +1,7 @@
 // The exhaustive candidate source: every path within maxHops enumerated and every measure computed for every
 // one, as the route finder searched before it pruned. Never on the quote path: the reference the pruned source
 // (graphSource.ts) is held to in the tests, and what the bench compares its cost with.
-import type { Address, PoolMeta, PoolState } from './types.js'
+import type { PoolMeta, PoolState } from './types.js'
 import { enumeratePaths, pathPools } from './graph.js'
 import { pathCurve, type CurveCache } from './path.js'
 import { arraySource, type Candidate } from './candidates.js'
@@ -48,4 +48,3 @@ export function exhaustiveSource(pools: readonly PoolState[], q: RouteQuery, met
   }
 }
 
-export type { Address }
