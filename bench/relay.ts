@@ -79,10 +79,13 @@ async function main(): Promise<number> {
   const pacedCap = Math.ceil((process.env.BENCH_PACED_RATE ? Number(process.env.BENCH_PACED_RATE) : perThread * availableParallelism() / 2) * pacedSecs)
   const graphPools = env('BENCH_GRAPH_POOLS', 10_000)
   const graph = graphPools > 0 ? syntheticGraph(graphPools) : null
-  const rfqsA = mkRfqs(Math.ceil(total / MAKERS)), rfqsB = mkRfqs(Math.ceil(pacedCap / MAKERS)), rfqsC = graph ? mkRfqs(Math.ceil(pacedCap / MAKERS)) : []
+  // with a graph the paced phase alternates without and with route load (4 windows), so a drift of the machine's
+  // load falls on both: twice the quotes for each
+  const windows = graph ? 2 : 1
+  const rfqsA = mkRfqs(Math.ceil(total / MAKERS)), rfqsB = mkRfqs(Math.ceil(pacedCap * windows / MAKERS)), rfqsC = graph ? mkRfqs(Math.ceil(pacedCap * windows / MAKERS)) : []
   const t0 = performance.now()
   const loadA = signAll(rfqsA, makers).slice(0, total)
-  const allB = signAll(rfqsB, makers).slice(0, pacedCap), allC = graph ? signAll(rfqsC, makers).slice(0, pacedCap) : []
+  const allB = signAll(rfqsB, makers).slice(0, pacedCap * windows), allC = graph ? signAll(rfqsC, makers).slice(0, pacedCap * windows) : []
   console.log(`pre-signed ${loadA.length + allB.length + allC.length} quotes in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
   await checkAgainstViem(domain, { rfqId: '', maker: '', frame: loadA[0]!.frame })   // our digest and signature, checked once against viem
 
@@ -188,18 +191,25 @@ async function main(): Promise<number> {
     const drainDeadline = performance.now() + 10_000
     while (accepted + errors < load.length && performance.now() < drainDeadline) await new Promise(r => setTimeout(r, 10))
     const cpu1 = await request(child, { cmd: 'cpu' }, 'cpu')
-    return { ...percentiles(latencies), accepted, errors, busy, quotes: load.length, cpuMs: (cpu1.us - cpu0.us) / 1000 }
+    return { latencies: [...latencies], accepted, errors, busy, quotes: load.length, cpuMs: (cpu1.us - cpu0.us) / 1000 }
   }
-  const paced = await pacedPhase(allB.slice(0, pacedRate * pacedSecs))
-  let withRoutes: Awaited<ReturnType<typeof pacedPhase>> | null = null, routeLoad: any = null
-  if (graph) {
-    const routeRate = env('BENCH_ROUTE_RFQS_PER_SEC', 50)
+  type Window = Awaited<ReturnType<typeof pacedPhase>>
+  const pooled = (ws: Window[]) => ({ ...percentiles(ws.flatMap(w => w.latencies)), accepted: sum(ws, w => w.accepted), errors: sum(ws, w => w.errors),
+    busy: sum(ws, w => w.busy), quotes: sum(ws, w => w.quotes), cpuMs: sum(ws, w => w.cpuMs) })
+  const per = pacedRate * pacedSecs, off: Window[] = [], on: Window[] = []
+  const routeRate = env('BENCH_ROUTE_RFQS_PER_SEC', 50)
+  let routeLoad: any = null
+  for (let w = 0; w < windows; w++) {
+    off.push(await pacedPhase(allB.slice(w * per, (w + 1) * per)))
+    if (!graph) continue
     const loaded = request(child, { cmd: 'routeLoad', pairs: routePairs(graph, routeRate * pacedSecs), ratePerSec: routeRate }, 'routeLoaded')
-    if (profileRoutes) child.send({ cmd: 'profile-start' })
-    withRoutes = await pacedPhase(allC.slice(0, pacedRate * pacedSecs))
-    if (profileRoutes) child.send({ cmd: 'profile-stop' })
-    routeLoad = { ...(await loaded), ratePerSec: routeRate }
+    if (profileRoutes && w === 0) child.send({ cmd: 'profile-start' })
+    on.push(await pacedPhase(allC.slice(w * per, (w + 1) * per)))
+    if (profileRoutes && w === 0) child.send({ cmd: 'profile-stop' })
+    const r = await loaded
+    routeLoad = { created: (routeLoad?.created ?? 0) + r.created, refused: (routeLoad?.refused ?? 0) + r.refused, baselines: r.baselines }
   }
+  const paced = pooled(off), withRoutes = graph ? pooled(on) : null
 
   await Promise.all([observer, ...submitters].map(ws => new Promise(r => { ws.once('close', r); ws.close() })))
   await new Promise(resolve => { child.once('exit', resolve); child.send({ cmd: 'stop' }) })
@@ -213,12 +223,14 @@ async function main(): Promise<number> {
     { measure: 'group commits during the throughput phase', value: `${commits} transactions, ${(phase1.accepted / commits).toFixed(0)} quotes per commit` },
     { measure: 'broadcast latency at full load (window ' + maxWindow + ')', value: `p50 ${burst.p50.toFixed(2)} ms, p99 ${burst.p99.toFixed(2)} ms` },
     { measure: `broadcast latency paced at ${process.env.BENCH_PACED_RATE ? 'BENCH_PACED_RATE' : 'half the max'} (${pacedRate}/s, ${paced.quotes} quotes)`, value: pacedText(paced) },
-    ...(withRoutes ? [{ measure: `the same, while ${routeLoad.ratePerSec} RFQs/s are created with server-side baselines on ${graph!.pools.length} pools`, value: pacedText(withRoutes) },
+    ...(withRoutes ? [{ measure: `the same, while ${routeRate} RFQs/s are created with server-side baselines on ${graph!.pools.length} pools (windows alternating with the above)`, value: pacedText(withRoutes) },
       { measure: 'route load: RFQs created, baselines', value: `${routeLoad.created} created (${routeLoad.refused} refused); ${JSON.stringify(routeLoad.baselines)}` }] : []),
   ])
   if (withRoutes) console.log(`paced p99 with route searches vs without: ${(withRoutes.p99 / paced.p99).toFixed(2)} (${withRoutes.p99.toFixed(2)} ms vs ${paced.p99.toFixed(2)} ms; engine CPU ${withRoutes.cpuMs.toFixed(0)} vs ${paced.cpuMs.toFixed(0)} ms)`)
   return rate
 }
+
+const sum = <T>(xs: T[], f: (x: T) => number) => xs.reduce((a, x) => a + f(x), 0)
 
 function pacedText(p: { p50: number; p99: number; accepted: number; errors: number; busy: number; cpuMs: number }): string {
   return `p50 ${p.p50.toFixed(2)} ms, p99 ${p.p99.toFixed(2)} ms; accepted ${p.accepted}, errors ${p.errors} (BUSY ${p.busy}); engine CPU ${p.cpuMs.toFixed(0)} ms`
