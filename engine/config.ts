@@ -37,7 +37,7 @@ export const configSchema = z.object({
   SOR_THREADS: positiveInt.optional(),
   /** the OS niceness of the route threads (0: as the rest of the process; 19: lowest) */
   SOR_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(19),
-  /** server-side baselines: searches started per second, RFQs waiting, the window coalescing a pair's, the longest wait */
+  /** server-side baselines: route tasks a second, RFQs waiting, the window that coalesces a pair's, the longest wait */
   SOR_BASELINE_RATE: positiveInt.default(20),
   SOR_BASELINE_QUEUE: positiveInt.default(1000),
   SOR_BASELINE_COALESCE_MS: z.coerce.number().int().min(0).max(10_000).default(100),
@@ -88,7 +88,8 @@ export const configSchema = z.object({
   NODE_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, dots, dashes or underscores').optional(),
   /** a node's RFQ events leave together every this many ms (0: at the end of each event-loop turn) */
   CLUSTER_BATCH_MS: z.coerce.number().int().min(0).max(100).default(5),
-  // Options market data ingestion (engine/ingest): its own process, started by `make ingest`, or by `make run` when not off
+  // Options market data ingestion (engine/ingest): its own process, started by `make ingest`, or by `make run` when
+  // not off
   INGEST_SOURCE: z.enum(['off', 'deribit', 'replay', 'synthetic']).default('off'),
   INGEST_FILE: z.string().min(1).optional(),
   DERIBIT_BASE_URL: z.string().url().default('https://www.deribit.com/api/v2'),

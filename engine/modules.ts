@@ -29,8 +29,8 @@ export async function mountModules(ctx: EngineContext) {
   const { routeFinder } = await sorModule(ctx, { tokens })
   const { SOR_BASELINE_RATE, SOR_BASELINE_QUEUE, SOR_BASELINE_COALESCE_MS, SOR_BASELINE_MAX_WAIT_MS } = ctx.config
   const baselines = storeServerBaselines({ events: book.events, routeFinder, sql: ctx.sql, log: ctx.log, policy: {
-    ratePerSec: SOR_BASELINE_RATE, queue: SOR_BASELINE_QUEUE, coalesceMs: SOR_BASELINE_COALESCE_MS, maxWaitMs: SOR_BASELINE_MAX_WAIT_MS,
-    inFlight: ctx.routePool.threads } })
+    ratePerSec: SOR_BASELINE_RATE, queue: SOR_BASELINE_QUEUE, coalesceMs: SOR_BASELINE_COALESCE_MS,
+    maxWaitMs: SOR_BASELINE_MAX_WAIT_MS, inFlight: ctx.routePool.threads } })
   baselineMetrics(ctx.metrics, baselines)
   ctx.onShutdown(async () => { baselines.stop(); await baselines.settled() })
   return { book, routeFinder, baselines }

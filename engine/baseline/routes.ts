@@ -28,7 +28,8 @@ export function benchmarkRoutes({ surfaces, sql }: EngineContext, o: { clientSou
     if (!p) {
       const missing = await performanceMissing(sql, rfqId)
       const why = missing.includes('baseline') ? await baselineMiss(sql, rfqId) : undefined
-      throw new HttpError(404, 'No baseline or fill found for this RFQ', { missing, ...(why ? { baselineMissing: why } : {}) })
+      const body = { missing, ...(why ? { baselineMissing: why } : {}) }
+      throw new HttpError(404, 'No baseline or fill found for this RFQ', body)
     }
     // A fill recorded before its baseline arrived was not benchmarked then: report it against the baseline now.
     const bps = p.benchmarkAvailable ? p.improvementBps

@@ -27,12 +27,20 @@ export function routeThreads(config: Pick<Config, 'POOL_THREADS' | 'SOR_THREADS'
   return config.SOR_THREADS ?? Math.max(1, Math.floor(config.POOL_THREADS / 2))
 }
 
-export function createLanes(config: Pick<Config, 'POOL_THREADS' | 'POOL_TASKS_PER_THREAD' | 'SOR_THREADS' | 'SOR_THREAD_NICE'>): Lanes {
-  return { sig: createWorkerPool(config.POOL_THREADS, config.POOL_TASKS_PER_THREAD), route: createRouteLane(routeThreads(config), config.SOR_THREAD_NICE) }
+type LaneConfig = Pick<Config, 'POOL_THREADS' | 'POOL_TASKS_PER_THREAD' | 'SOR_THREADS' | 'SOR_THREAD_NICE'>
+
+export function createLanes(config: LaneConfig): Lanes {
+  return {
+    sig: createWorkerPool(config.POOL_THREADS, config.POOL_TASKS_PER_THREAD),
+    route: createRouteLane(routeThreads(config), config.SOR_THREAD_NICE),
+  }
 }
 
 export function createRouteLane(threads: number, nice = 0): RouteLane {
   const graphChannel = `sor/graph/${randomUUID()}`
-  const pool = createWorkerPool(threads, { tasksPerThread: 1, maxQueue: threads * ROUTE_QUEUE_PER_THREAD, workerData: { channel: graphChannel, nice }, preload: ROUTE_TASK })
+  const pool = createWorkerPool(threads, {
+    tasksPerThread: 1, maxQueue: threads * ROUTE_QUEUE_PER_THREAD, preload: ROUTE_TASK,
+    workerData: { channel: graphChannel, nice },
+  })
   return Object.assign(pool, { graphChannel })
 }

@@ -11,7 +11,7 @@ export interface RunOptions {
 }
 
 export interface WorkerPool {
-  /** runs the default export of `workers/<task>.task.js` (path relative to dist/workers), or of a file URL, on a thread */
+  /** runs the default export of `workers/<task>.task.js` (relative to dist/workers), or of a file URL, on a thread */
   run<I, O>(task: string, input: I, options?: RunOptions): Promise<O>
   readonly threads: number
   /** tasks waiting for a thread */
@@ -20,7 +20,7 @@ export interface WorkerPool {
 }
 
 export interface PoolOptions {
-  /** tasks a thread holds at once (the next already waits in its port when one ends); abortable tasks take a thread alone */
+  /** tasks a thread holds at once (the next waits in its port when one ends); an abortable task takes a thread alone */
   tasksPerThread?: number
   /** tasks that may wait; past it run() rejects at once (Piscina's "Task queue is at limit") */
   maxQueue?: number
@@ -41,13 +41,14 @@ export function createWorkerPool(threads: number, tasksPerThread: number | PoolO
   // (threads squared) would reject a relay batch under a burst. More than one task per thread: the next batch
   // already waits in the thread's port when one ends, instead of waiting for the main thread to hear of the
   // end and post it (the thread sat idle for that round trip whenever the main thread was busy).
-  const piscina = new Piscina({ minThreads: threads, maxThreads: threads, idleTimeout: 60_000, maxQueue: o.maxQueue ?? 4096,
+  const piscina = new Piscina({ minThreads: threads, maxThreads: threads, idleTimeout: 60_000,
+    maxQueue: o.maxQueue ?? 4096,
     concurrentTasksPerWorker: o.tasksPerThread ?? 2, ...(o.workerData === undefined ? {} : { workerData: o.workerData }),
     ...(o.preload ? { filename: taskUrl(o.preload) } : {}) })
   return {
     threads,
-    run: <I, O>(task: string, input: I, options: RunOptions = {}) =>
-      piscina.run(input, { filename: taskUrl(task), ...(options.signal ? { signal: options.signal } : {}) }) as Promise<O>,
+    run: <I, O>(task: string, input: I, { signal }: RunOptions = {}) =>
+      piscina.run(input, { filename: taskUrl(task), ...(signal ? { signal } : {}) }) as Promise<O>,
     get queueSize() { return piscina.queueSize },
     close: () => piscina.close({ force: true }),
   }

@@ -44,15 +44,21 @@ export interface ServerBaselines {
   settled(): Promise<void>
   /** no more RFQs; those still waiting are stored missing (SHUTDOWN), those searching finish */
   stop(): void
-  readonly stats: { waiting: number; searching: number; searches: number; coalesced: number; stored: number; missing: Partial<Record<MissCode, number>> }
+  readonly stats: {
+    waiting: number; searching: number; searches: number; coalesced: number; stored: number
+    missing: Partial<Record<MissCode, number>>
+  }
 }
 
 interface Job { rfqId: string; amountIn: bigint; at: number }
 interface Group { key: string; tokenIn: Rfq['tokenIn']; tokenOut: Rfq['tokenOut']; jobs: Job[] }
 
-export interface BaselineDeps { events: EventBus<RfqEvent>; routeFinder: RouteFinder; sql: Sql; log: Logger; policy: BaselinePolicy; now?: () => number }
+export interface BaselineDeps {
+  events: EventBus<RfqEvent>; routeFinder: RouteFinder; sql: Sql; log: Logger; policy: BaselinePolicy; now?: () => number
+}
 
-export function storeServerBaselines({ events, routeFinder, sql, log, policy, now = Date.now }: BaselineDeps): ServerBaselines {
+export function storeServerBaselines(d: BaselineDeps): ServerBaselines {
+  const { events, routeFinder, sql, log, policy, now = Date.now } = d
   const open = new Map<string, Group>()                    // pairs still collecting RFQs, closed by a timer
   const ready: Group[] = []                                 // closed, waiting for the rate and a thread
   const work = new Set<Promise<void>>()                     // searches and writes under way
@@ -60,11 +66,16 @@ export function storeServerBaselines({ events, routeFinder, sql, log, policy, no
   const timers = new Set<NodeJS.Timeout>()
   let inFlight = 0, nextStart = 0, pumpTimer: NodeJS.Timeout | null = null, stopped = false
 
-  const later = (ms: number, fn: () => void) => { const t = setTimeout(() => { timers.delete(t); fn() }, ms); t.unref(); timers.add(t) }
+  const later = (ms: number, fn: () => void) => {
+    const t = setTimeout(() => { timers.delete(t); fn() }, ms)
+    t.unref()
+    timers.add(t)
+  }
   const track = (p: Promise<void>) => { work.add(p); void p.finally(() => work.delete(p)) }
   const miss = (rfqId: string, code: MissCode, reason: string) => {
     stats.missing[code] = (stats.missing[code] ?? 0) + 1
-    track(recordBaselineMiss(sql, { rfqId, code, reason }).catch(err => log.warn({ err, rfqId, code }, 'baseline miss not stored')))
+    const stored = recordBaselineMiss(sql, { rfqId, code, reason })
+    track(stored.catch(err => log.warn({ err, rfqId, code }, 'baseline miss not stored')))
   }
 
   const received = (rfq: Rfq) => {
@@ -93,7 +104,10 @@ export function storeServerBaselines({ events, routeFinder, sql, log, policy, no
   const pump = () => {
     while (ready.length && inFlight < policy.inFlight) {
       const wait = nextStart - now()
-      if (wait > 0) { if (!pumpTimer) { pumpTimer = setTimeout(() => { pumpTimer = null; pump() }, wait); pumpTimer.unref() } return }
+      if (wait > 0) {
+        if (!pumpTimer) { pumpTimer = setTimeout(() => { pumpTimer = null; pump() }, wait); pumpTimer.unref() }
+        return
+      }
       nextStart = Math.max(nextStart, now()) + 1000 / policy.ratePerSec
       start(ready.shift()!)
     }
@@ -103,7 +117,9 @@ export function storeServerBaselines({ events, routeFinder, sql, log, policy, no
     stats.waiting -= group.jobs.length
     const t = now()
     const fresh = group.jobs.filter(j => t - j.at <= policy.maxWaitMs)
-    for (const j of group.jobs) if (t - j.at > policy.maxWaitMs) miss(j.rfqId, 'DEADLINE', MissReasons.deadline(policy.maxWaitMs))
+    for (const j of group.jobs) {
+      if (t - j.at > policy.maxWaitMs) miss(j.rfqId, 'DEADLINE', MissReasons.deadline(policy.maxWaitMs))
+    }
     if (!fresh.length) return
     const amounts = [...new Set(fresh.map(j => j.amountIn))]
     inFlight++
@@ -112,7 +128,8 @@ export function storeServerBaselines({ events, routeFinder, sql, log, policy, no
     track(routeFinder.quoteAmounts({ tokenIn: group.tokenIn, tokenOut: group.tokenOut, explain: false }, amounts)
       .then(outcomes => Promise.all(fresh.map(j => store(j, outcomes[amounts.indexOf(j.amountIn)]!))).then(() => {}))
       .catch(err => {
-        log.error({ err, tokenIn: group.tokenIn, tokenOut: group.tokenOut, rfqs: fresh.map(j => j.rfqId) }, 'server-side baseline search failed')
+        const context = { tokenIn: group.tokenIn, tokenOut: group.tokenOut, rfqs: fresh.map(j => j.rfqId) }
+        log.error({ err, ...context }, 'server-side baseline search failed')
         for (const j of fresh) miss(j.rfqId, 'ERROR', err instanceof Error ? err.message : String(err))
       })
       .finally(() => { inFlight--; stats.searching = inFlight; pump() }))
@@ -121,7 +138,9 @@ export function storeServerBaselines({ events, routeFinder, sql, log, policy, no
   const store = async (job: Job, o: SorOutcome<SorQuote>): Promise<void> => {
     if (!o.ok) return miss(job.rfqId, o.code, describe(o))
     const q = o.value
-    if (!q.routes.length || q.summary.amountOut <= 0n) return miss(job.rfqId, 'NO_ROUTE', MissReasons.noRoute(q.warnings[0]))
+    if (!q.routes.length || q.summary.amountOut <= 0n) {
+      return miss(job.rfqId, 'NO_ROUTE', MissReasons.noRoute(q.warnings[0]))
+    }
     // the pools could route only part of it: kept, marked partial, never a benchmark for the whole
     await storeBaseline(sql, { ...baselineFromSorQuote(job.rfqId, q), partial: q.summary.amountIn < job.amountIn })
     stats.stored++
@@ -148,7 +167,9 @@ export function storeServerBaselines({ events, routeFinder, sql, log, policy, no
       if (pumpTimer) clearTimeout(pumpTimer)
       const left = [...open.values(), ...ready.splice(0)]
       open.clear()
-      for (const g of left) for (const j of g.jobs) { stats.waiting--; miss(j.rfqId, 'SHUTDOWN', MissReasons.shutdown()) }
+      for (const g of left) {
+        for (const j of g.jobs) { stats.waiting--; miss(j.rfqId, 'SHUTDOWN', MissReasons.shutdown()) }
+      }
     },
   }
 }

@@ -40,7 +40,8 @@ export function publishGraph(graph: PoolGraph, channelName: string, log: Logger)
     let part = 0
     const next = () => {
       if (run !== generation || closed) return
-      post({ type: 'snapshot', graph: id, version: at, part, parts, pools: states.slice(part * SNAPSHOT_PART, (part + 1) * SNAPSHOT_PART).map(entry) })
+      const pools = states.slice(part * SNAPSHOT_PART, (part + 1) * SNAPSHOT_PART).map(entry)
+      post({ type: 'snapshot', graph: id, version: at, part, parts, pools })
       if (++part < parts) return void setImmediate(next)
       sending = false
       if (again) { again = false; snapshot() }         // a thread asked while this one was going out

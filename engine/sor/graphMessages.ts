@@ -9,7 +9,9 @@ import type { Routable } from '../../workers/sor/legs.js'
 export interface PoolEntry { state: PoolState; meta: PoolMeta }
 
 /** The whole graph at `version`, in parts (a big graph is sent a part per event-loop turn). */
-export interface SnapshotMessage { type: 'snapshot'; graph: string; version: number; part: number; parts: number; pools: PoolEntry[] }
+export interface SnapshotMessage {
+  type: 'snapshot'; graph: string; version: number; part: number; parts: number; pools: PoolEntry[]
+}
 /** The pools whose state changed from `from` to `to` (= from + 1). */
 export interface DeltaMessage { type: 'delta'; graph: string; from: number; to: number; set: PoolEntry[] }
 
@@ -25,7 +27,9 @@ export type GraphMessage =
   | ThreadStats
 
 /** A route thread's memory, measured by itself after its copies changed: the heap is almost all graph and curves. */
-export interface ThreadStats { type: 'stats'; thread: number; pools: number; curves: number; heapBytes: number; at: number }
+export interface ThreadStats {
+  type: 'stats'; thread: number; pools: number; curves: number; heapBytes: number; at: number
+}
 
 /** What a quote asks a route thread: searches of one pair, one per amount, on the graph at `version` or newer. */
 export interface RouteTask {

@@ -11,7 +11,8 @@ export type { SorQuote } from './quote.js'
 export type { QuoteParams } from './quoteParams.js'
 
 export async function sorModule(ctx: EngineContext, { tokens }: { tokens: Pick<TokenRegistry, 'resolve'> }): Promise<{ routeFinder: RouteFinder }> {
-  const sor = await createSorService({ config: ctx.config, sql: ctx.sql, routePool: ctx.routePool, log: ctx.log.child({ module: 'sor' }) })
+  const log = ctx.log.child({ module: 'sor' })
+  const sor = await createSorService({ config: ctx.config, sql: ctx.sql, routePool: ctx.routePool, log })
   sorRoutes(ctx, sor, tokens)
   ctx.onShutdown(() => sor.stop())
   sorMetrics(ctx.metrics, sor)

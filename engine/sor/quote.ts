@@ -24,7 +24,8 @@ export type { SorQuote }
 export { effectivePrice } from './quoteShape.js'
 
 export interface QuoteDeps {
-  graph: PoolGraph; feed: GraphFeed; sql: Sql; routePool: WorkerPool; config: Config; protocols: () => Protocol[]; log: Logger
+  graph: PoolGraph; feed: GraphFeed; sql: Sql; routePool: WorkerPool; config: Config; log: Logger
+  protocols: () => Protocol[]
   /** loads more words of a V3 pool on the side a swap walked off; false when there is nothing more (service.ts) */
   extendV3?: (address: Address, zeroForOne: boolean) => Promise<boolean>
 }
@@ -42,7 +43,8 @@ export async function quote(d: QuoteDeps, p: QuoteParams): Promise<SorQuote> {
  * Quotes of one pair at several amounts: the tokens resolved once (an unknown one refuses them all), one
  * search task for every amount, then each amount finished on its own (its outcome alone if that fails).
  */
-export async function quoteAmounts(d: QuoteDeps, p: Omit<QuoteParams, 'amountIn'>, amounts: bigint[]): Promise<SorOutcome<SorQuote>[]> {
+export async function quoteAmounts(d: QuoteDeps, p: Omit<QuoteParams, 'amountIn'>, amounts: bigint[])
+  : Promise<SorOutcome<SorQuote>[]> {
   const started = performance.now()
   const q = searchQuery(p)
   const warnings: string[] = []
@@ -52,7 +54,7 @@ export async function quoteAmounts(d: QuoteDeps, p: Omit<QuoteParams, 'amountIn'
   const firsts = empty ? null : await outcomeOf(() => searchRoutes(d, q, amounts))
   if (firsts && !firsts.ok) return amounts.map(() => firsts)
   return Promise.all(amounts.map((amountIn, i) => outcomeOf(async () => {
-    const routed = firsts ? await finish(d, q, amountIn, firsts.value[i]!) : { result: null, amountIn, legs: [], warnings: [empty!] }
+    const routed = firsts ? await finish(d, q, amountIn, firsts.value[i]!) : nothingRouted(amountIn, empty!)
     const all = [...warnings, ...routed.warnings, ...staleWarning(d.graph, d.config)]
     return shapeQuote({ graph: d.graph, q, infoIn, infoOut, routed, warnings: all, explain: p.explain ?? true, started })
   })))
@@ -61,13 +63,16 @@ export async function quoteAmounts(d: QuoteDeps, p: Omit<QuoteParams, 'amountIn'
 function searchQuery(p: Omit<QuoteParams, 'amountIn'>): SearchQuery {
   return {
     tokenIn: p.tokenIn.toLowerCase() as Address, tokenOut: p.tokenOut.toLowerCase() as Address,
-    maxHops: p.maxHops ?? 2, maxRoutes: p.maxRoutes ?? 5, maxSplit: p.maxSplit ?? 4, slugs: p.slugs?.length ? [...new Set(p.slugs)] : null,
+    maxHops: p.maxHops ?? 2, maxRoutes: p.maxRoutes ?? 5, maxSplit: p.maxSplit ?? 4,
+    slugs: p.slugs?.length ? [...new Set(p.slugs)] : null,
   }
 }
 
 /** Both tokens from the registry; one only in a tracked pool is quoted with a warning, one in neither refused. */
-async function tokenInfos(d: QuoteDeps, q: SearchQuery, given: { tokenIn: string; tokenOut: string }, warnings: string[]): Promise<[Token | null, Token | null]> {
-  const known = new Map((await tokensByAddresses(d.sql, d.config.CHAIN_ID, [q.tokenIn, q.tokenOut])).map(t => [t.address, t]))
+async function tokenInfos(d: QuoteDeps, q: SearchQuery, given: { tokenIn: string; tokenOut: string }, warnings: string[])
+  : Promise<[Token | null, Token | null]> {
+  const rows = await tokensByAddresses(d.sql, d.config.CHAIN_ID, [q.tokenIn, q.tokenOut])
+  const known = new Map(rows.map(t => [t.address, t]))
   const info = (address: Address, as: string): Token | null => {
     const t = known.get(address)
     if (t) return t
@@ -91,7 +96,8 @@ export function graphWarning(graph: Pick<PoolGraph, 'pools' | 'states'>): string
   return graph.pools.size === 0 ? QuoteWarnings.noPools() : QuoteWarnings.noState()
 }
 
-export function staleWarning(graph: Pick<PoolGraph, 'refreshedAt' | 'asOfBlock'>, config: Pick<Config, 'SOR_STALE_AFTER_SECS'>, now = Date.now()): string[] {
+export function staleWarning(graph: Pick<PoolGraph, 'refreshedAt' | 'asOfBlock'>,
+  config: Pick<Config, 'SOR_STALE_AFTER_SECS'>, now = Date.now()): string[] {
   if (graph.refreshedAt === null) return []
   const age = Math.round((now - graph.refreshedAt) / 1000)
   return age > config.SOR_STALE_AFTER_SECS ? [QuoteWarnings.stale(age, graph.asOfBlock)] : []
@@ -99,19 +105,28 @@ export function staleWarning(graph: Pick<PoolGraph, 'refreshedAt' | 'asOfBlock'>
 
 /** One amount's first search, made whole and fitted to the pools: what the quote is shaped from. */
 async function finish(d: QuoteDeps, q: SearchQuery, amountIn: bigint, first: Found): Promise<Routed> {
-  if (first.result.explain.candidatePaths === 0) return { result: null, amountIn, legs: [], warnings: [QuoteWarnings.noConnection(q.tokenIn, q.tokenOut, q.maxHops, q.slugs)] }
+  if (first.result.explain.candidatePaths === 0) {
+    return nothingRouted(amountIn, QuoteWarnings.noConnection(q.tokenIn, q.tokenOut, q.maxHops, q.slugs))
+  }
   const whole = await extendWords(d, q, amountIn, first)
   const fitted = await fitToLiquidity(d, q, amountIn, whole)
   const warnings = [...fitted.warnings, ...fitted.result.warnings, ...legWarnings(fitted.legs)]
-  if (fitted.result.priceImpactBps > HIGH_IMPACT_BPS) warnings.push(QuoteWarnings.highImpact(fitted.result.priceImpactBps))
+  const impact = fitted.result.priceImpactBps
+  if (impact > HIGH_IMPACT_BPS) warnings.push(QuoteWarnings.highImpact(impact))
   return { result: fitted.result, amountIn: fitted.amountIn, legs: fitted.legs, warnings }
+}
+
+/** No search ran, or it found no path: the quote is empty and says why. */
+function nothingRouted(amountIn: bigint, why: string): Routed {
+  return { result: null, amountIn, legs: [], warnings: [why] }
 }
 
 /**
  * A chosen V3 hop that walked off its loaded words would treat the unloaded ticks as no liquidity: load them
  * (on demand, at the graph's block) and search again, until no chosen hop is cut short by an edge.
  */
-export async function extendWords(d: QuoteDeps, q: SearchQuery, amountIn: bigint, first: Found): Promise<{ found: Found; legs: Leg[] }> {
+export async function extendWords(d: QuoteDeps, q: SearchQuery, amountIn: bigint, first: Found)
+  : Promise<{ found: Found; legs: Leg[] }> {
   let found = first, legs = legsOf(found.result, d.graph.states)
   for (let round = 0; d.extendV3 && round < MAX_EXTEND_ROUNDS; round++) {
     const edges = wordEdges(legs)
@@ -128,30 +143,41 @@ export async function extendWords(d: QuoteDeps, q: SearchQuery, amountIn: bigint
  * no liquidity took. What the routes take whole came with the search, fitted on the route thread. A second
  * search that times out or finds the queue full leaves the first fit standing.
  */
-export async function fitToLiquidity(d: QuoteDeps, q: SearchQuery, amountIn: bigint, { found, legs }: { found: Found; legs: Leg[] }): Promise<Routed & { result: RouteResult }> {
+export async function fitToLiquidity(d: QuoteDeps, q: SearchQuery, amountIn: bigint,
+  { found, legs }: { found: Found; legs: Leg[] }): Promise<Routed & { result: RouteResult }> {
   let result = found.result
   if (!found.routable) return { result, amountIn, legs, warnings: [] }
   let routed = found.routable
   if (routed.amountIn < amountIn && routed.amountIn > 0n) {
     const again = await secondSearch(d, q, routed.amountIn)
-    const r2 = again && (again.routable ?? { amountIn: routed.amountIn, amountOut: again.result.amountOut, routes: again.result.routes })
-    if (again && r2 && r2.amountIn === routed.amountIn && r2.amountOut > routed.amountOut) { result = again.result; routed = r2 }
+    // the routes of the second search taken whole: its fit, or all of them
+    const r2 = again && (again.routable ?? { amountIn: routed.amountIn, amountOut: again.result.amountOut,
+      routes: again.result.routes })
+    if (again && r2 && r2.amountIn === routed.amountIn && r2.amountOut > routed.amountOut) {
+      result = again.result
+      routed = r2
+    }
   }
   if (routed.amountIn >= amountIn) return { result, amountIn, legs, warnings: [] }
   result = { ...result, routes: routed.routes, amountOut: routed.amountOut }
-  return { result, amountIn: routed.amountIn, legs: legsOf(result, d.graph.states), warnings: [QuoteWarnings.insufficient(amountIn, q.tokenIn, routed.amountIn)] }
+  const warnings = [QuoteWarnings.insufficient(amountIn, q.tokenIn, routed.amountIn)]
+  return { result, amountIn: routed.amountIn, legs: legsOf(result, d.graph.states), warnings }
 }
 
-/** The search for the routable amount: a refusal (timeout, busy) is expected and leaves the first answer; anything else is a bug, logged with its query and thrown. */
+/**
+ * The search for the routable amount: a refusal (timeout, busy) is expected and leaves the first answer;
+ * anything else is a bug, logged with its query and thrown.
+ */
 async function secondSearch(d: QuoteDeps, q: SearchQuery, amountIn: bigint): Promise<Found | null> {
+  const query = { tokenIn: q.tokenIn, tokenOut: q.tokenOut, amountIn: String(amountIn) }
   try {
     return (await searchRoutes(d, q, [amountIn]))[0]!
   } catch (e) {
     if (e instanceof SorFailure) {
-      d.log.debug({ code: e.refusal.code, tokenIn: q.tokenIn, tokenOut: q.tokenOut, amountIn: String(amountIn) }, 'sor: second search for the routable amount refused; the first fit stands')
+      d.log.debug({ code: e.refusal.code, ...query }, 'sor: second search refused; the first fit stands')
       return null
     }
-    d.log.error({ err: e, tokenIn: q.tokenIn, tokenOut: q.tokenOut, amountIn: String(amountIn) }, 'sor: second search for the routable amount failed')
+    d.log.error({ err: e, ...query }, 'sor: second search for the routable amount failed')
     throw e
   }
 }

@@ -34,7 +34,9 @@ export class Replica {
 
   private snapshot(msg: SnapshotMessage): void {
     if (msg.version <= this.version || (this.incoming && msg.version < this.incoming.version)) return
-    if (!this.incoming || this.incoming.version !== msg.version) this.incoming = { version: msg.version, parts: new Array(msg.parts), got: 0 }
+    if (!this.incoming || this.incoming.version !== msg.version) {
+      this.incoming = { version: msg.version, parts: new Array(msg.parts), got: 0 }
+    }
     const inc = this.incoming
     if (inc.parts[msg.part] === undefined) { inc.parts[msg.part] = msg.pools; inc.got++ }
     if (inc.got < inc.parts.length) return

@@ -54,7 +54,8 @@ export async function searchRoutes(d: SearchDeps, q: SearchQuery, amounts: bigin
     if (out.timedOut) throw fail({ code: 'SEARCH_TIMEOUT', ms })
     return out.results
   } catch (e) {
-    if (e instanceof Error && e.message === 'Task queue is at limit') throw fail({ code: 'SEARCH_BUSY', waiting: d.routePool.queueSize })
+    const full = e instanceof Error && e.message === 'Task queue is at limit'
+    if (full) throw fail({ code: 'SEARCH_BUSY', waiting: d.routePool.queueSize })
     throw e
   } finally {
     clearTimeout(timer)

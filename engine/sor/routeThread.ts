@@ -20,9 +20,14 @@ let reported = 0
 const replicas = new Map<string, Replica>()
 const channel = channelName ? new BroadcastChannel(channelName) : null
 
+/** Asks the engine for the whole graph (a thread that just started, or lost step). */
+function need(graph: string): void {
+  channel?.postMessage({ type: 'need', graph } satisfies GraphMessage)
+}
+
 function replicaOf(graph: string): Replica {
   let r = replicas.get(graph)
-  if (!r) replicas.set(graph, r = new Replica(() => channel?.postMessage({ type: 'need', graph } satisfies GraphMessage)))
+  if (!r) replicas.set(graph, r = new Replica(() => need(graph)))
   return r
 }
 
@@ -43,13 +48,14 @@ lowerPriority(nice ?? 0)
 
 export default async function route(task: RouteTask): Promise<RouteTaskResult<Found>> {
   const replica = replicaOf(task.graph)
-  if (replica.version < 0 && !replica.receiving) channel?.postMessage({ type: 'need', graph: task.graph } satisfies GraphMessage)
+  if (replica.version < 0 && !replica.receiving) need(task.graph)
   if (replica.version < task.version && !(await reached(replica, task.version, task.deadline))) return { timedOut: true }
   try {
     const { tokenIn, tokenOut, maxHops, maxRoutes, maxSplit, slugs, deadline } = task
     const states = { get: (a: `0x${string}`) => replica.graph.state(a) }
     const results = task.amounts.map(amountIn => {
-      const result = searchRoute(replica.graph, { tokenIn, tokenOut, amountIn, maxHops, maxRoutes, maxSplit, ...(slugs ? { slugs } : {}) }, deadline)
+      const search = { tokenIn, tokenOut, amountIn, maxHops, maxRoutes, maxSplit, ...(slugs ? { slugs } : {}) }
+      const result = searchRoute(replica.graph, search, deadline)
       return { result, routable: fitOf(result, states) }
     })
     report()
@@ -66,7 +72,8 @@ function report(): void {
   reported = t
   let pools = 0, curves = 0
   for (const r of replicas.values()) { pools += r.graph.poolCount; curves += r.graph.curveCount }
-  channel.postMessage({ type: 'stats', thread: threadId, pools, curves, heapBytes: getHeapStatistics().used_heap_size, at: t } satisfies GraphMessage)
+  const heapBytes = getHeapStatistics().used_heap_size
+  channel.postMessage({ type: 'stats', thread: threadId, pools, curves, heapBytes, at: t } satisfies GraphMessage)
 }
 
 /** Waits for the copy to reach `version`; false if the deadline comes first. */

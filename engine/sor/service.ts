@@ -150,10 +150,14 @@ export async function createSorService(d: SorDeps) {
     return true
   }
 
-  const quoteDeps = { graph, feed, sql, routePool: d.routePool, config, log, protocols: () => protocols, ...(client ? { extendV3 } : {}) }
+  const quoteDeps = { graph, feed, sql, routePool: d.routePool, config, log, protocols: () => protocols,
+    ...(client ? { extendV3 } : {}) }
   const routeFinder: RouteFinder = {
     quote: params => outcomeOf(() => quote(quoteDeps, params)),
-    quoteAmounts: (params, amounts) => outcomeOf(() => quoteAmounts(quoteDeps, params, amounts)).then(o => o.ok ? o.value : amounts.map(() => o)),
+    quoteAmounts: async (params, amounts) => {
+      const o = await outcomeOf(() => quoteAmounts(quoteDeps, params, amounts))   // an unknown token refuses them all
+      return o.ok ? o.value : amounts.map(() => o)
+    },
   }
 
   // each entry point answers an outcome; a second caller during a scan or a refresh shares the first one's
@@ -173,7 +177,8 @@ export async function createSorService(d: SorDeps) {
   }
 }
 
-// viem's errors are the chain's (unreachable, reverted, timed out): CHAIN_UNAVAILABLE with its short message; the rest stay as they are
+// viem's errors are the chain's (unreachable, reverted, timed out): CHAIN_UNAVAILABLE with its short message; the
+// rest stay as they are
 function rpcError(e: unknown): unknown {
   return e instanceof BaseError ? fail({ code: 'CHAIN_UNAVAILABLE', reason: `Chain RPC failed: ${e.shortMessage}` }) : e
 }

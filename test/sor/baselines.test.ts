@@ -29,9 +29,10 @@ const misses = (t: TestEngine) => t.db.sql`select rfq_id, code, reason from base
 const stored = (t: TestEngine) => t.db.sql`select rfq_id, amount_in, baseline_amount_out, partial from baselines where source = 'sor'`
 
 describe('coalesced, bounded, and never dropped silently', () => {
+  // a window of 3 s: every RFQ a test creates at once is received before the first search starts, on any machine
   let t: TestEngine
   before(async () => {
-    t = await startTestEngine({ SOR_BASELINE_QUEUE: '20', SOR_BASELINE_COALESCE_MS: '400', SOR_BASELINE_RATE: '50', SOR_QUOTE_TIMEOUT_MS: '20000' }, { seed })
+    t = await startTestEngine({ SOR_BASELINE_QUEUE: '20', SOR_BASELINE_COALESCE_MS: '3000', SOR_BASELINE_RATE: '50', SOR_QUOTE_TIMEOUT_MS: '20000' }, { seed })
   })
   after(async () => { await t?.stop() })
 

@@ -30,7 +30,8 @@ export interface CandidateSource {
 }
 
 /** A source over an explicit list: every candidate's measures computed up front. */
-export function arraySource(candidates: readonly Candidate[], total: number, finals?: readonly number[]): CandidateSource {
+export function arraySource(candidates: readonly Candidate[], total: number, finals?: readonly number[])
+  : CandidateSource {
   const values: Record<Measure, readonly number[]> = {
     final: finals ?? candidates.map(c => c.curve.out(total)),
     quarter: candidates.map(c => c.curve.out(total / 4)),

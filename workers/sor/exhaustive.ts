@@ -8,7 +8,8 @@ import { arraySource, type Candidate } from './candidates.js'
 import type { RouteSource } from './routeSource.js'
 import type { RouteQuery } from './graphSource.js'
 
-export function exhaustiveSource(pools: readonly PoolState[], q: RouteQuery, meta: (pool: PoolState) => PoolMeta): RouteSource {
+export function exhaustiveSource(pools: readonly PoolState[], q: RouteQuery, meta: (pool: PoolState) => PoolMeta)
+  : RouteSource {
   // paths in the order of the whole graph, then those of the allowed protocols: equal values rank alike in both sources
   const slugs = q.slugs?.length ? new Set(q.slugs) : null
   const all = q.amountIn > 0n ? enumeratePaths(pools, q.tokenIn, q.tokenOut, q.maxHops) : []

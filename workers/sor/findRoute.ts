@@ -9,7 +9,7 @@ import type { Address, PoolMeta, PoolState, PoolType } from './types.js'
 import { pathPools, type Path } from './graph.js'
 import type { Curve } from './path.js'
 import { optimiseSplit, type Split, type SplitReport } from './split.js'
-import { RouteGraph } from './routeGraph.js'
+import { RouteGraph, defaultMeta } from './routeGraph.js'
 import { graphSource, type RouteQuery } from './graphSource.js'
 import { exhaustiveSource } from './exhaustive.js'
 import type { RouteSource } from './routeSource.js'
@@ -80,7 +80,7 @@ export function findRoute(input: FindRouteInput, deadline = Infinity): RouteResu
 
 /** The search on a graph kept between searches; past `deadline` (epoch ms) it throws SearchDeadline. */
 export function searchRoute(graph: RouteGraph, s: RouteSearch, deadline = Infinity): RouteResult {
-  const meta = (pool: PoolState): PoolMeta => graph.meta(pool.address) ?? { protocol: 'unknown', poolType: pool.kind, fee: 0 }
+  const meta = (pool: PoolState): PoolMeta => graph.meta(pool.address) ?? defaultMeta(pool)
   return routeResult(graphSource(graph, s, deadline), s, meta)
 }
 
@@ -93,7 +93,8 @@ export function findRouteExhaustive(input: FindRouteInput): RouteResult {
 
 function searchOf(input: FindRouteInput): RouteSearch {
   const { tokenIn, tokenOut, amountIn, maxRoutes, maxSplit, slugs } = input
-  return { tokenIn, tokenOut, amountIn, maxHops: input.maxHops === 1 ? 1 : 2, maxRoutes, maxSplit, ...(slugs?.length ? { slugs } : {}) }
+  const maxHops = input.maxHops === 1 ? 1 : 2
+  return { tokenIn, tokenOut, amountIn, maxHops, maxRoutes, maxSplit, ...(slugs?.length ? { slugs } : {}) }
 }
 
 function routeResult(source: RouteSource, s: RouteSearch, meta: (pool: PoolState) => PoolMeta): RouteResult {

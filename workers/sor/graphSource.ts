@@ -30,7 +30,10 @@ const RANK_SPAN = POS_SPAN * POS_SPAN
 interface FirstHops { sides: readonly Side[]; order: LazyOrder }
 
 /** A path looked at: its values are computed once each. */
-interface PathRef { order: number; a: Side; b: Side | null; mid: Address | null; final?: number; quarter?: number; index?: number }
+interface PathRef {
+  order: number; a: Side; b: Side | null; mid: Address | null
+  final?: number; quarter?: number; index?: number
+}
 
 export function graphSource(graph: RouteGraph, q: RouteQuery, deadline = Infinity): RouteSource {
   return new GraphSource(graph, q, deadline)
@@ -56,13 +59,17 @@ class GraphSource implements RouteSource {
 
   get work() {
     let considered = 0, viable = 0
-    for (const row of this.paths.values()) for (const p of row.values()) { considered++; if (p.final !== undefined && p.final > 0) viable++ }
+    for (const row of this.paths.values()) {
+      for (const p of row.values()) { considered++; if (p.final !== undefined && p.final > 0) viable++ }
+    }
     return { considered, viable }
   }
 
   top(measure: Measure, n: number): number[] { return this.best(measure, null, n) }
   value(measure: Measure, i: number): number { return this.valueOf(measure, this.refs[i]!) }
-  options(minRate: number, used: ReadonlySet<Address>, n: number): number[] { return this.growth(null, minRate, used, n) }
+  options(minRate: number, used: ReadonlySet<Address>, n: number): number[] {
+    return this.growth(null, minRate, used, n)
+  }
 
   /** The same questions over the paths that use `protocol` alone (the per-protocol alternatives). */
   forProtocol(protocol: string): CandidateSource {
@@ -81,7 +88,11 @@ class GraphSource implements RouteSource {
 
   protocols(): { alone: string[]; only: string | null } {
     const alone = new Set<string>(), any = new Set<string>()
-    for (const a of this.view.direct) if (isLive(a)) { any.add(a.protocol); if (this.final(this.ref(a, null, null)) > 0) alone.add(a.protocol) }
+    for (const a of this.view.direct) {
+      if (!isLive(a)) continue
+      any.add(a.protocol)
+      if (this.final(this.ref(a, null, null)) > 0) alone.add(a.protocol)
+    }
     const { byProtocol, used } = this.view.protocolIndex()
     for (const p of byProtocol.keys()) alone.add(p)
     for (const p of used) any.add(p)
@@ -155,7 +166,8 @@ class GraphSource implements RouteSource {
   }
 
   /** The paths through one middle token that can still be among the best, each b's first hops best first. */
-  private expand(m: Mid, measure: Measure, protocol: string | null, short: (v: number) => boolean, consider: (p: PathRef) => void): void {
+  private expand(m: Mid, measure: Measure, protocol: string | null, short: (v: number) => boolean,
+    consider: (p: PathRef) => void): void {
     const { sides, order } = this.firstHops(m, measure, protocol)
     if (order.length === 0) return
     const topKey = order.value(order.at(0))
@@ -191,14 +203,18 @@ class GraphSource implements RouteSource {
       if (measure === 'rate0') found = { sides, order: new LazyOrder(sides.map(s => s.bound.rate)) }
       else {
         const x = measure === 'quarter' ? this.total / 4 : this.total
-        found = { sides, order: new LazyOrder(sides.map(s => boundOut(s.bound, x) * (1 + SLACK)), i => this.y(sides[i]!, measure)) }
+        const bounds = sides.map(s => boundOut(s.bound, x) * (1 + SLACK))
+        found = { sides, order: new LazyOrder(bounds, i => this.y(sides[i]!, measure)) }
       }
       byId.set(id, found)
     }
     return found
   }
 
-  /** Middle tokens (of those some path of `protocol` alone crosses) by the bound of their best path: once per measure and protocol. */
+  /**
+   * Middle tokens (of those some path of `protocol` alone crosses) by the bound of their best path: once per
+   * measure and protocol.
+   */
   private midOrder(measure: Measure, protocol: string | null): { mids: readonly Mid[]; order: LazyOrder } {
     const id = protocol === null ? measure : `${measure}:${protocol}`
     let found = this.orders.get(id)
@@ -263,8 +279,11 @@ class GraphSource implements RouteSource {
   private materialise(p: PathRef): number {
     if (p.index !== undefined) return p.index
     const { tokenIn, tokenOut } = this.q
-    const hops = p.b ? [{ pool: p.a.pool, tokenIn, tokenOut: p.mid! }, { pool: p.b.pool, tokenIn: p.mid!, tokenOut }] : [{ pool: p.a.pool, tokenIn, tokenOut }]
-    const path: Path = { tokens: p.b ? [tokenIn, p.mid!, tokenOut] : [tokenIn, tokenOut], hops, key: hops.map(h => h.pool.address).join('>') }
+    const hops = p.b
+      ? [{ pool: p.a.pool, tokenIn, tokenOut: p.mid! }, { pool: p.b.pool, tokenIn: p.mid!, tokenOut }]
+      : [{ pool: p.a.pool, tokenIn, tokenOut }]
+    const tokens = p.b ? [tokenIn, p.mid!, tokenOut] : [tokenIn, tokenOut]
+    const path: Path = { tokens, hops, key: hops.map(h => h.pool.address).join('>') }
     const curve = p.b ? chain(this.graph.curve(p.a), this.graph.curve(p.b)) : this.graph.curve(p.a)
     this.list.push({ path, curve, pools: hops.map(h => h.pool.address) })
     this.refs.push(p)

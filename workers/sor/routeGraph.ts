@@ -61,9 +61,12 @@ export class RouteGraph {
   constructor(readonly curveCapacity = CURVE_CAPACITY) {}
 
   /** A graph of these pools; a pool listed twice keeps its first copy (as path enumeration does). */
-  static from(pools: readonly PoolState[], poolMeta: Readonly<Record<string, PoolMeta>> = {}, curveCapacity?: number): RouteGraph {
+  static from(pools: readonly PoolState[], poolMeta: Readonly<Record<string, PoolMeta>> = {}, curveCapacity?: number)
+    : RouteGraph {
     const graph = new RouteGraph(curveCapacity)
-    for (const pool of pools) if (!graph.sidesOf.has(pool.address)) graph.set(pool, poolMeta[pool.address] ?? defaultMeta(pool))
+    for (const pool of pools) {
+      if (!graph.sidesOf.has(pool.address)) graph.set(pool, poolMeta[pool.address] ?? defaultMeta(pool))
+    }
     return graph
   }
 
@@ -85,7 +88,11 @@ export class RouteGraph {
       const previous = this.sidesOf.has(pool.address) ? old![k] : undefined
       const side = this.makeSide(pool, a, b, meta.protocol, tokens.length > 2, previous?.id)
       const pair = this.pairOf(a, b)
-      if (previous) { side.position = previous.position; pair.sides[previous.position] = side; previous.curve = undefined }
+      if (previous) {
+        side.position = previous.position
+        pair.sides[previous.position] = side
+        previous.curve = undefined
+      }
       else { side.position = pair.sides.length; pair.sides.push(side) }
       pair.dirty = true
       sides.push(side)
@@ -131,7 +138,10 @@ export class RouteGraph {
     if (pair.dirty) {
       pair.all = aggregate(pair.sides)
       const groups = new Map<string, Side[]>()
-      for (const s of pair.sides) { const g = groups.get(s.protocol); if (g) g.push(s); else groups.set(s.protocol, [s]) }
+      for (const s of pair.sides) {
+        const g = groups.get(s.protocol)
+        if (g) g.push(s); else groups.set(s.protocol, [s])
+      }
       pair.byProtocol = new Map([...groups].map(([p, sides]) => [p, aggregate(sides)]))
       pair.multi = pair.sides.some(s => s.multi)
       pair.dirty = false
@@ -150,12 +160,17 @@ export class RouteGraph {
   private keep(side: Side): void {
     this.cached.push(side)
     while (this.cached.length - this.cachedHead > this.curveCapacity) this.cached[this.cachedHead++]!.curve = undefined
-    if (this.cachedHead > 4096 && this.cachedHead * 2 > this.cached.length) this.cached.splice(0, this.cachedHead), this.cachedHead = 0
+    if (this.cachedHead > 4096 && this.cachedHead * 2 > this.cached.length) {
+      this.cached.splice(0, this.cachedHead)
+      this.cachedHead = 0
+    }
   }
 
-  private makeSide(pool: PoolState, tokenIn: Address, tokenOut: Address, protocol: string, multi: boolean, id?: number): Side {
+  private makeSide(pool: PoolState, tokenIn: Address, tokenOut: Address, protocol: string, multi: boolean, id?: number)
+    : Side {
     const curve = poolCurve(pool, tokenIn, tokenOut)
-    const side: Side = { id: id ?? this.nextId++, pool, tokenIn, tokenOut, protocol, bound: curve.bound, multi, position: 0, curve }
+    const side: Side = { id: id ?? this.nextId++, pool, tokenIn, tokenOut, protocol, bound: curve.bound, multi, position: 0,
+      curve }
     this.keep(side)
     return side
   }

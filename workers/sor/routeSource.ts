@@ -14,10 +14,12 @@ export interface RouteSource extends CandidateSource {
 
 export class SearchDeadline extends Error {
   override name = 'SearchDeadline'
-  constructor(readonly deadline: number) { super(`route search passed its deadline (${new Date(deadline).toISOString()})`) }
+  constructor(readonly deadline: number) {
+    super(`route search passed its deadline (${new Date(deadline).toISOString()})`)
+  }
 }
 
-/** A check to call per unit of work: every 256 calls it reads the clock, and throws once `deadline` (epoch ms) is past. */
+/** A check to call per unit of work: every 256 calls it reads the clock; it throws once `deadline` (epoch ms) is past. */
 export function deadlineCheck(deadline: number): () => void {
   if (deadline === Infinity) return () => {}
   let n = 0

@@ -74,7 +74,9 @@ export class RouteView {
       const pairB = graph.pair(token, q.tokenOut)
       if (!pairB) continue
       const a = keep(pairA.sides), b = keep(pairB.sides)
-      if (a.length && b.length) this.mids.push({ token, rank, pairA, pairB, a, b, aggA: this.aggregateOf(pairA, null), aggB: this.aggregateOf(pairB, null) })
+      if (!a.length || !b.length) continue
+      const aggA = this.aggregateOf(pairA, null), aggB = this.aggregateOf(pairB, null)
+      this.mids.push({ token, rank, pairA, pairB, a, b, aggA, aggB })
     }
   }
 
@@ -103,7 +105,11 @@ export class RouteView {
   seconds(m: Mid, protocol: string | null): readonly Side[] {
     const id = protocol ?? ''
     let list = (m.seconds ??= new Map()).get(id)
-    if (!list) m.seconds.set(id, list = m.b.filter(s => isLive(s) && (protocol === null || s.protocol === protocol)).sort((x, y) => y.bound.rate - x.bound.rate))
+    if (!list) {
+      list = m.b.filter(s => isLive(s) && (protocol === null || s.protocol === protocol))
+        .sort((x, y) => y.bound.rate - x.bound.rate)
+      m.seconds.set(id, list)
+    }
     return list
   }
 
@@ -111,7 +117,10 @@ export class RouteView {
   aggregates(m: Mid, protocol: string | null): [Aggregate, Aggregate] {
     if (protocol === null) return [m.aggA, m.aggB]
     let pair = (m.aggs ??= new Map()).get(protocol)
-    if (!pair) m.aggs.set(protocol, pair = [this.aggregateOf(m.pairA, protocol), this.aggregateOf(m.pairB, protocol)] as [Aggregate, Aggregate])
+    if (!pair) {
+      pair = [this.aggregateOf(m.pairA, protocol), this.aggregateOf(m.pairB, protocol)]
+      m.aggs.set(protocol, pair)
+    }
     return pair
   }
 
@@ -120,7 +129,10 @@ export class RouteView {
     const mids = protocol === null ? this.mids : this.midsOf(protocol)
     let bounds = this.rateBounds.get(protocol ?? '')
     if (!bounds) {
-      bounds = mids.map(m => { const [a, b] = this.aggregates(m, protocol); return a.live && b.live ? a.rate * b.rate : -1 })
+      bounds = mids.map(m => {
+        const [a, b] = this.aggregates(m, protocol)
+        return a.live && b.live ? a.rate * b.rate : -1
+      })
       this.rateBounds.set(protocol ?? '', bounds)
     }
     return { mids, bounds }
@@ -156,7 +168,10 @@ export class RouteView {
     if (protocol !== null) return this.allowed(protocol) ? p.byProtocol.get(protocol) ?? NONE : NONE
     if (!this.allow) return p.all
     let agg = this.combined.get(pair)
-    if (!agg) this.combined.set(pair, agg = combine([...p.byProtocol].filter(([s]) => this.allow!.has(s)).map(([, a]) => a)))
+    if (!agg) {
+      agg = combine([...p.byProtocol].filter(([s]) => this.allow!.has(s)).map(([, a]) => a))
+      this.combined.set(pair, agg)
+    }
     return agg
   }
 }

@@ -41,8 +41,10 @@ export interface SplitOptions {
   light?: boolean
 }
 
-export function optimiseSplit(source: CandidateSource, amountIn: bigint, maxSplit: number, { light = false }: SplitOptions = {}): SplitReport {
-  const empty: SplitReport = { best: EMPTY, bestSingle: EMPTY, stepSplit: EMPTY, winner: 'single', lambda: 0, polishMoves: 0, setsTried: 0 }
+export function optimiseSplit(source: CandidateSource, amountIn: bigint, maxSplit: number, { light = false }: SplitOptions = {})
+  : SplitReport {
+  const empty: SplitReport = { best: EMPTY, bestSingle: EMPTY, stepSplit: EMPTY, winner: 'single', lambda: 0, polishMoves: 0,
+    setsTried: 0 }
   if (amountIn <= 0n) return empty
   const leaders = source.top('final', Math.max(LEADERS, maxSplit))
   if (leaders.length === 0) return empty
@@ -160,7 +162,10 @@ function grow(source: CandidateSource, k: number,
   while (current.set.length < k) {
     const used = new Set(current.set.flatMap(i => source.list[i]!.pools))
     let next = current
-    for (const i of source.options(current.lambda, used, 6)) { const r = consider([...current.set, i]); if (r.out > next.out) next = r }
+    for (const i of source.options(current.lambda, used, 6)) {
+      const r = consider([...current.set, i])
+      if (r.out > next.out) next = r
+    }
     if (next === current) return
     current = next
   }
