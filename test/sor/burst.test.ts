@@ -12,7 +12,8 @@ import { seedGraph } from '../../bench/lib/seedGraph.js'
 const graph = syntheticGraph(3000)
 let t: TestEngine
 before(async () => {
-  t = await startTestEngine({ RATE_LIMIT_PER_MIN: '100000', SOR_BASELINE_RATE: '20', SOR_BASELINE_COALESCE_MS: '20', SOR_BASELINE_QUEUE: '1000' },
+  // 10 route tasks a second: the 150 take 15 s, far longer than 40 quotes take to validate on any machine
+  t = await startTestEngine({ RATE_LIMIT_PER_MIN: '100000', SOR_BASELINE_RATE: '10', SOR_BASELINE_COALESCE_MS: '20', SOR_BASELINE_QUEUE: '1000' },
     { seed: ({ sql }) => seedGraph(sql, graph) })
 })
 after(async () => { await t?.stop() })
