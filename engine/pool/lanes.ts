@@ -36,11 +36,26 @@ export function createLanes(config: LaneConfig): Lanes {
   }
 }
 
+/** How long a closing route lane waits for its threads to finish loading their module. */
+const LOADED_WITHIN_MS = 5000
+
 export function createRouteLane(threads: number, nice = 0): RouteLane {
   const graphChannel = `sor/graph/${randomUUID()}`
   const pool = createWorkerPool(threads, {
     tasksPerThread: 1, maxQueue: threads * ROUTE_QUEUE_PER_THREAD, preload: ROUTE_TASK,
     workerData: { channel: graphChannel, nice },
   })
-  return Object.assign(pool, { graphChannel })
+  return {
+    graphChannel,
+    threads,
+    run: (task, input, options) => pool.run(task, input, options),
+    get queueSize() { return pool.queueSize },
+    // A thread stopped while Node still loads its module (a require of an ES module, cut midway) takes the whole
+    // process down, and the route threads load theirs as they start: a ping answered by each means it is loaded.
+    async close() {
+      const pings = Array.from({ length: threads }, () => pool.run(ROUTE_TASK, { ping: true }).catch(() => null))
+      await Promise.race([Promise.all(pings), new Promise(r => setTimeout(r, LOADED_WITHIN_MS).unref())])
+      await pool.close()
+    },
+  }
 }

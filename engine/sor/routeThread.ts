@@ -46,7 +46,8 @@ if (channel) {
 }
 lowerPriority(nice ?? 0)
 
-export default async function route(task: RouteTask): Promise<RouteTaskResult<Found>> {
+export default async function route(task: RouteTask | { ping: true }): Promise<RouteTaskResult<Found> | 'pong'> {
+  if ('ping' in task) return 'pong'                   // the lane asks before it closes: this thread is loaded
   const replica = replicaOf(task.graph)
   if (replica.version < 0 && !replica.receiving) need(task.graph)
   if (replica.version < task.version && !(await reached(replica, task.version, task.deadline))) return { timedOut: true }
