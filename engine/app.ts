@@ -56,7 +56,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   const shutdownHooks: (() => Promise<void> | void)[] = []
   const dbMonitor = monitorDatabase(db.sql)
   metrics.gauge('database_up', '1 while PostgreSQL answers its pings', () => dbMonitor.up ? 1 : 0)
-  const ctx: EngineContext = { config, log, metrics, sql: db.sql, sigPool: lanes.sig, routePool: lanes.route, actors,
+  const ctx: EngineContext = { config, log, metrics, sql: db.sql, quoteSql: db.connect?.(config.RELAY_COMMITS_IN_FLIGHT), sigPool: lanes.sig, routePool: lanes.route, actors,
     surfaces, startedAt: Date.now(), onShutdown: fn => { shutdownHooks.push(fn) },
     databaseUp: () => dbMonitor.up, limits: new LimitRegistry() }
 

@@ -24,7 +24,7 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
     log.warn({ chainId: c.CHAIN_ID, cancelAuth: 'open' }, 'relay CANCEL_REQUEST is open: anyone who knows an RFQ id may cancel it (the local-chain default; set RELAY_CANCEL_AUTH=signature to require the taker\'s signature)')
   }
   if (!c.SPOT_RFQ_ADDRESS) log.warn('SPOT_RFQ_ADDRESS is not set: quotes are verified against verifyingContract 0x0000000000000000000000000000000000000000')
-  const writer = createQuoteWriter(sql, { maxInFlight: ctx.config.RELAY_COMMITS_IN_FLIGHT })
+  const writer = createQuoteWriter(ctx.quoteSql ?? sql, { maxInFlight: ctx.config.RELAY_COMMITS_IN_FLIGHT })
   const book = new RfqBook(ctx.actors, {
     store: {
       insertRfq: (rfq, hash, maxActive) => maxActive === undefined ? insertRfq(sql, rfq, hash)

@@ -10,15 +10,22 @@ export interface Database {
   sql: Sql
   url: string
   embedded: boolean
+  /**
+   * A pool of its own (the quote writer's, whose commits must not queue behind reads): over the embedded server's
+   * Unix socket, else on DATABASE_URL (which may name a socket: `?host=/dir`). Closed with the database.
+   */
+  connect?(max: number): Sql
   close(): Promise<void>
 }
 
 export async function openDatabase(opts: { url?: string; dataDir: string; log: Logger; max?: number }): Promise<Database> {
   let url = opts.url
   let stopServer: (() => Promise<void>) | undefined
+  let socketUrl: string | undefined
   if (!url) {
     const server = await startEmbeddedPostgres({ dataDir: opts.dataDir, onLog: line => opts.log.debug({ pg: line.trim() }, 'postgres') })
     url = await server.database('rfq')
+    if (server.socketDir) socketUrl = `${url}?host=${encodeURIComponent(server.socketDir)}`
     stopServer = () => server.stop()
     opts.log.info({ port: server.port, dataDir: opts.dataDir }, 'embedded PostgreSQL started')
   }
@@ -31,9 +38,16 @@ export async function openDatabase(opts: { url?: string; dataDir: string; log: L
     await stopServer?.()
     throw opts.url && connectionFailure(e) ? databaseUnreachable(opts.url, e) : e
   }
+  const own: Sql[] = []
   return {
     sql, url, embedded: !!stopServer,
+    connect(max) {
+      const pool = connect(socketUrl ?? url, { max })
+      own.push(pool)
+      return pool
+    },
     async close() {
+      await Promise.all(own.map(p => p.end({ timeout: 5 })))
       await sql.end({ timeout: 5 })
       await stopServer?.()
     },
