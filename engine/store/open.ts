@@ -3,6 +3,7 @@
 import type { Logger } from 'pino'
 import { connect, type Sql } from './db.js'
 import { migrate } from './migrate.js'
+import { ensurePartitions, keepPartitionsAhead } from './partitions.js'
 import { startEmbeddedPostgres } from './embedded.js'
 import { databaseUnreachable } from './unreachable.js'
 
@@ -33,12 +34,15 @@ export async function openDatabase(opts: { url?: string; dataDir: string; log: L
   try {
     const applied = await migrate(sql)
     if (applied.length) opts.log.info({ applied }, 'migrations applied')
+    const made = await ensurePartitions(sql)
+    if (made.length) opts.log.info({ made }, 'partitions made ahead')
   } catch (e) {
     await sql.end({ timeout: 1 })
     await stopServer?.()
     throw opts.url && connectionFailure(e) ? databaseUnreachable(opts.url, e) : e
   }
   const own: Sql[] = []
+  const partitions = keepPartitionsAhead(sql, { onError: e => opts.log.warn({ err: e }, 'partitions could not be made ahead: tried again in an hour') })
   return {
     sql, url, embedded: !!stopServer,
     connect(max) {
@@ -47,6 +51,7 @@ export async function openDatabase(opts: { url?: string; dataDir: string; log: L
       return pool
     },
     async close() {
+      partitions.stop()
       await Promise.all(own.map(p => p.end({ timeout: 5 })))
       await sql.end({ timeout: 5 })
       await stopServer?.()

@@ -56,6 +56,9 @@ export function createQuoteWriter(sql: Sql, { maxBatch = 2000, maxInFlight = 2 }
  * shape we measured (json_array_elements cost the server ~35 µs a row, the arrays ~half), and for the relay's
  * main thread a join per column instead of binding hundreds of parameters.
  *
+ * A quote lands in its RFQ's creation day's partition (read from the RFQ's locked row): all of an RFQ's quotes share
+ * it, so the unique key (rfq_id, maker, rfq_day) arbitrates one quote per maker per RFQ across nodes.
+ *
  * The fence: a quote is stored only while its RFQ is open in the store. Its row is locked first (in id order,
  * so overlapping commits never deadlock); a cancel or fill that committed meanwhile is seen by the lock's
  * re-check, so no node can store a quote for an RFQ another node has closed, and a cancel waits for the
@@ -83,11 +86,13 @@ async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<Landed[]> {
         ${signatures}::text[], ${receivedAts}::timestamptz[])
         as r (rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, received_at)),
     open as (
-      select id from rfqs where id = any(${ids}::text[]) and status in ('OPEN', 'QUOTED') order by id for update),
+      select id, (created_at at time zone 'utc')::date as day from rfqs
+      where id = any(${ids}::text[]) and status in ('OPEN', 'QUOTED') order by id for update),
     ins as (
-      insert into quotes (rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, received_at)
-      select r.* from r join open on open.id = r.rfq_id
-      on conflict (rfq_id, maker) do nothing returning rfq_id, maker),
+      insert into quotes (rfq_day, rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature,
+        received_at)
+      select open.day, r.* from r join open on open.id = r.rfq_id
+      on conflict (rfq_id, maker, rfq_day) do nothing returning rfq_id, maker),
     c as (select rfq_id, count(*)::int as n from ins group by rfq_id),
     bump as (
       update rfqs set quote_count = quote_count + c.n, status = case when status = 'OPEN' then 'QUOTED' else status end

@@ -1,0 +1,43 @@
+// Daily partitions, made ahead of need: at the engine's start and then hourly, under an advisory lock so the nodes of
+// a cluster make each once. A day is a range [day, day + 1) of the partition key (a quote's RFQ's creation day, UTC).
+// A day whose rows already sit in the default partition (its partition was missing when they came) is left there:
+// making it would have to move them under a lock; an operator sees them as the default partition's rows.
+import type { Sql } from './db.js'
+
+/** The tables partitioned by day, each with its key: what `ensurePartitions` keeps ahead. */
+export const DAILY: readonly { table: string; key: string }[] = [{ table: 'quotes', key: 'rfq_day' }]
+
+const LOCK = 7318202       // beside the migrations' 7318201
+const DAY_MS = 86_400_000
+
+export const dayOf = (at: Date | number): string => new Date(at).toISOString().slice(0, 10)
+export const partitionName = (table: string, day: string) => `${table}_p${day.replaceAll('-', '')}`
+
+/** Makes the partitions of `now`'s UTC day and the `ahead` days after it that are missing; returns those it made. */
+export async function ensurePartitions(sql: Sql, { now = Date.now(), ahead = 3 }: { now?: number; ahead?: number } = {}): Promise<string[]> {
+  const made: string[] = []
+  await sql.begin(async tx => {
+    await tx`select pg_advisory_xact_lock(${LOCK})`
+    for (const { table, key } of DAILY) {
+      const existing = new Set((await tx`
+        select c.relname from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent
+        where p.relname = ${table}`).map(r => r.relname as string))
+      for (let i = 0; i <= ahead; i++) {
+        const day = dayOf(now + i * DAY_MS), next = dayOf(now + (i + 1) * DAY_MS), name = partitionName(table, day)
+        if (existing.has(name)) continue
+        const [held] = await tx.unsafe(`select 1 from ${table}_default where ${key} >= $1 and ${key} < $2 limit 1`, [day, next])
+        if (held) continue
+        await tx.unsafe(`create table ${name} partition of ${table} for values from ('${day}') to ('${next}')`)
+        made.push(name)
+      }
+    }
+  })
+  return made
+}
+
+/** Keeps partitions made ahead: now, then every `everyMs`. A failure (the database down) waits for the next turn. */
+export function keepPartitionsAhead(sql: Sql, { everyMs = 3_600_000, onError = (_e: unknown) => {} } = {}): { stop(): void } {
+  const timer = setInterval(() => { ensurePartitions(sql).catch(onError) }, everyMs)
+  timer.unref()
+  return { stop: () => clearInterval(timer) }
+}
