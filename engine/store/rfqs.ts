@@ -110,11 +110,13 @@ export async function loadLiveRfqs(sql: Sql, nowMs = Date.now(), only?: { id: st
   }))
 }
 
-/** Stored quotes by RFQ id, each RFQ's in arrival order. */
+/** Stored quotes by RFQ id, each RFQ's in arrival order: its day (from the RFQ row) names its one partition to probe. */
 export async function quotesOfRfqs(sql: Sql, rfqIds: string[]): Promise<Map<string, AcceptedQuote[]>> {
   const rows = await sql`
-    select rfq_id, maker, taker, token_in, token_out, amount_in::text, amount_out::text, expiry, nonce::text, deadline, signature, received_at
-    from quotes where rfq_id = any(${sql.array(rfqIds)}) order by id`
+    select q.rfq_id, maker, q.taker, q.token_in, q.token_out, q.amount_in::text, q.amount_out::text, q.expiry, nonce::text, deadline, signature,
+      received_at
+    from rfqs r join quotes q on q.rfq_id = r.id and q.rfq_day = (r.created_at at time zone 'utc')::date
+    where r.id = any(${sql.array(rfqIds)}) order by q.id`
   const out = new Map<string, AcceptedQuote[]>()
   for (const r of rows) {
     const list = out.get(r.rfq_id) ?? []
