@@ -19,7 +19,16 @@ export interface Database {
   close(): Promise<void>
 }
 
-export async function openDatabase(opts: { url?: string; dataDir: string; log: Logger; max?: number }): Promise<Database> {
+export interface OpenOptions {
+  url?: string
+  dataDir: string
+  log: Logger
+  max?: number
+  /** QUOTES_RETENTION_DAYS: 0 keeps every quote */
+  quotesRetentionDays?: number
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let url = opts.url
   let stopServer: (() => Promise<void>) | undefined
   let socketUrl: string | undefined
@@ -42,7 +51,7 @@ export async function openDatabase(opts: { url?: string; dataDir: string; log: L
     throw opts.url && connectionFailure(e) ? databaseUnreachable(opts.url, e) : e
   }
   const own: Sql[] = []
-  const partitions = keepPartitionsAhead(sql, { onError: e => opts.log.warn({ err: e }, 'partitions could not be made ahead: tried again in an hour') })
+  const partitions = keepPartitionsAhead(sql, { retentionDays: opts.quotesRetentionDays ?? 0, log: opts.log })
   return {
     sql, url, embedded: !!stopServer,
     connect(max) {

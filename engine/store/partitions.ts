@@ -2,7 +2,9 @@
 // a cluster make each once. A day is a range [day, day + 1) of the partition key (a quote's RFQ's creation day, UTC).
 // A day whose rows already sit in the default partition (its partition was missing when they came) is left there:
 // making it would have to move them under a lock; an operator sees them as the default partition's rows.
+import type { Logger } from 'pino'
 import type { Sql } from './db.js'
+import { runRetention, type RetentionRun } from './retention.js'
 
 /** The tables partitioned by day, each with its key: what `ensurePartitions` keeps ahead. */
 export const DAILY: readonly { table: string; key: string }[] = [{ table: 'quotes', key: 'rfq_day' }]
@@ -35,9 +37,30 @@ export async function ensurePartitions(sql: Sql, { now = Date.now(), ahead = 3 }
   return made
 }
 
-/** Keeps partitions made ahead: now, then every `everyMs`. A failure (the database down) waits for the next turn. */
-export function keepPartitionsAhead(sql: Sql, { everyMs = 3_600_000, onError = (_e: unknown) => {} } = {}): { stop(): void } {
-  const timer = setInterval(() => { ensurePartitions(sql).catch(onError) }, everyMs)
+export interface Upkeep {
+  /** the last retention run (undefined before the first): for the metrics */
+  readonly lastRetention: RetentionRun | undefined
+  stop(): void
+}
+
+/**
+ * Every `everyMs`: partitions made ahead, then the days past retention dropped (retention.ts). A failure (the database
+ * down) is logged and waits for the next turn.
+ */
+export function keepPartitionsAhead(sql: Sql, { everyMs = 3_600_000, retentionDays = 0, log }:
+  { everyMs?: number; retentionDays?: number; log: Logger }): Upkeep {
+  let lastRetention: RetentionRun | undefined
+  const turn = async () => {
+    try {
+      await ensurePartitions(sql)
+      if (retentionDays > 0) {
+        lastRetention = await runRetention(sql, { days: retentionDays })
+        if (lastRetention.dropped.length || lastRetention.skipped.length) log.info(lastRetention, 'quote retention')
+      }
+    } catch (err) { log.warn({ err }, 'partition upkeep failed: tried again at the next turn') }
+  }
+  void turn()
+  const timer = setInterval(() => void turn(), everyMs)
   timer.unref()
-  return { stop: () => clearInterval(timer) }
+  return { get lastRetention() { return lastRetention }, stop: () => clearInterval(timer) }
 }

@@ -65,3 +65,11 @@ test('an unreachable DATABASE_URL: one line naming it, where it points (no passw
   assert.equal(r.stderr.trim(), 'DATABASE_URL (postgres://rfq@127.0.0.1:1/rfq): connection refused: is PostgreSQL running there, and listening ' +
     'on TCP at that address and port?; or unset DATABASE_URL to run an embedded PostgreSQL under DATA_DIR')
 })
+
+test('a retention setting that is not 0 or 2 days or more stops the start, naming it', async () => {
+  for (const bad of ['1', '-3', 'week']) {
+    const [line, ...rest] = await refused({ QUOTES_RETENTION_DAYS: bad })
+    assert.match(line!, /QUOTES_RETENTION_DAYS/)
+    assert.deepEqual(rest, [])
+  }
+})
