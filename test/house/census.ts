@@ -6,7 +6,7 @@
 import { repoRoot } from '../../engine/paths.js'
 import { loadSources, isProduction, type Source } from './census/program.js'
 import { areaOf, circles, fileGraph, folderGraph, mutualPairs } from './census/graph.js'
-import { functionSizes, queries, resultShapes, rfqRowMappers, swallowed } from './census/syntax.js'
+import { functionSizes, nonNullAssertions, queries, resultShapes, rfqRowMappers, swallowed } from './census/syntax.js'
 import { ruleCopies, wideLines } from './census/rules.js'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -62,6 +62,8 @@ row('  catch with an empty block', split(s => swallowed(s).emptyCatch).text, spl
 row('  .catch(() => …) (the handler cannot see the error)', split(s => swallowed(s).catchIgnoringError).text,
   split(s => swallowed(s).catchIgnoringError).places)
 row('  void f() (a promise let go)', split(s => swallowed(s).voidCalls).text, split(s => swallowed(s).voidCalls).places)
+
+row('  non-null assertions (x!)', split(nonNullAssertions).text, split(nonNullAssertions).places)
 
 console.log('\nline widths')
 row('  lines over 120 characters', `${wideLines(production, 120)} (tests and benches: ${wideLines(rest, 120)})`)

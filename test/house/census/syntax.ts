@@ -2,7 +2,7 @@
 import {
   isArrowFunction, isBinaryExpression, isCallExpression, isCatchClause, isClassDeclaration, isConstructorDeclaration,
   isFunctionDeclaration, isFunctionExpression, isGetAccessorDeclaration, isIdentifier, isInterfaceDeclaration,
-  isMethodDeclaration, isNoSubstitutionTemplateLiteral, isObjectLiteralExpression, isPropertyAccessExpression, isPropertyAssignment,
+  isMethodDeclaration, isNonNullExpression, isNoSubstitutionTemplateLiteral, isObjectLiteralExpression, isPropertyAccessExpression, isPropertyAssignment,
   isPropertyDeclaration, isPropertySignatureDeclaration, isSetAccessorDeclaration, isTaggedTemplateExpression, isTypeAliasDeclaration,
   isTypeLiteralNode, isVariableDeclaration, isVoidExpression, SyntaxKind, type Node, type SourceFile,
 } from 'typescript/unstable/ast'
@@ -150,6 +150,19 @@ export function rfqRowMappers(sources: Source[]): string[] {
           .map(p => [(p.name as { text: string }).text, p.initializer.getText(file)]))
         if (/\btoken_in\b/.test(props.get('tokenIn') ?? '') && props.has('kind')) found.push(`${path}:${lineOf(file, node.getStart(file))}`)
       }
+      node.forEachChild(walk)
+    }
+    walk(file)
+  }
+  return found
+}
+
+/** Non-null assertions (`x!`): each one a claim the compiler takes on trust. */
+export function nonNullAssertions(sources: Source[]): string[] {
+  const found: string[] = []
+  for (const { path, file } of sources) {
+    const walk = (node: Node): void => {
+      if (isNonNullExpression(node)) found.push(`${path}:${lineOf(file, node.getStart(file))}`)
       node.forEachChild(walk)
     }
     walk(file)
