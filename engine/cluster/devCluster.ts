@@ -101,9 +101,10 @@ async function main(): Promise<void> {
 const natsUrl = (nats: NatsServer) => nats.url.replace(/^nats:/, 'tls:')
 
 function table({ nats, db, creds, nodes }: Running, dir: string): string {
-  const rows = [['', 'api', 'terminal', 'relay', 'pid'], ...nodes.map(n => [n.id, n.urls.api, n.urls.terminal, n.urls.relay, String(n.pid)])]
-  const widths = rows[0].map((_, c) => Math.max(...rows.map(r => r[c].length)))
-  const line = (r: string[]) => '  ' + r.map((cell, c) => cell.padEnd(widths[c])).join('   ').trimEnd()
+  const header = ['', 'api', 'terminal', 'relay', 'pid']
+  const rows = [header, ...nodes.map(n => [n.id, n.urls.api, n.urls.terminal, n.urls.relay, String(n.pid)])]
+  const widths = header.map((_, c) => Math.max(...rows.map(r => r[c]?.length ?? 0)))
+  const line = (r: string[]) => '  ' + r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('   ').trimEnd()
   return ['', `Cluster is up: ${nodes.length} nodes, one NATS server, one database (data in ${shortPath(dir)}).`, '',
     ...rows.map(line), '',
     `  nats       ${natsUrl(nats!)}   (pid ${nats!.pid}; TLS, CA ${shortPath(creds!.caFile)}; `
@@ -144,12 +145,12 @@ function watchNats(nats: NatsServer): void {
 function shutdown(code: number, signal?: string): Promise<never> {
   return shuttingDown ??= (async () => {
     if (signal) print(`cluster | ${signal}: stopping ${running.nodes.map(n => n.id).join(', ') || 'what started'}`)
-    const statuses = await Promise.all(running.nodes.map(n => n.stop()))
-    statuses.forEach((s, i) => { if (s !== 0) print(`cluster | ${running.nodes[i].id} stopped with status ${s}`) })
+    const stopped = await Promise.all(running.nodes.map(async n => ({ id: n.id, status: await n.stop() })))
+    for (const { id, status } of stopped) if (status !== 0) print(`cluster | ${id} stopped with status ${status}`)
     await running.nats?.stop()
     await running.db?.stop()
     await running.lock?.release()
-    process.exit(statuses.some(s => s !== 0) ? 1 : code)
+    process.exit(stopped.some(s => s.status !== 0) ? 1 : code)
   })()
 }
 

@@ -22,7 +22,7 @@ export async function startDevDatabase(dir: string, env: NodeJS.ProcessEnv): Pro
   let errors = ''
   child.stderr!.on('data', d => { errors += d })
   const url = await new Promise<string>((resolve, reject) => {
-    eachLine(child.stdout!, line => { const m = /^ready (\S+)$/.exec(line); if (m) resolve(m[1]) })
+    eachLine(child.stdout!, line => { const url = /^ready (\S+)$/.exec(line)?.[1]; if (url) resolve(url) })
     exited.then(code => reject(new Error(errors.trim() || `cluster PostgreSQL exited (${code}) before it was ready`)))
   })
   return {

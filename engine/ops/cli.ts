@@ -14,7 +14,7 @@ export function parseCli<O extends Options>(name: string, usage: string, options
     if ((parsed.values as { help?: boolean }).help) { process.stdout.write(usage.trimEnd() + '\n'); process.exit(0) }
     return parsed as never
   } catch (e) {
-    process.stderr.write(`${name}: ${(e as Error).message.split('\n')[0].replace(/\. To specify a positional.*$/, '')} (see ${name} --help)\n`)
+    process.stderr.write(`${name}: ${(e as Error).message.replace(/\n[^]*$/, '').replace(/\. To specify a positional.*$/, '')} (see ${name} --help)\n`)
     process.exit(2)
   }
 }
