@@ -46,7 +46,7 @@ async function assertFresh(): Promise<number> {
 }
 
 test('after concurrent fills, backdated fills, judged makers and a base turn, the scores equal a fresh rescoring', async () => {
-  const makers = [addr(0x5001), addr(0x5002), addr(0x5003)], takers = [addr(0x6001), addr(0x6002), makers[0]!]
+  const makers = [addr(0x5001), addr(0x5002), addr(0x5003)] as const, takers = [addr(0x6001), addr(0x6002), makers[0]] as const
   // the 7d and 30d bases exist before the fills, so the trigger maintains those periods too
   for (const period of ['7d', '30d']) assert.equal((await get(t.api, `/api/v1/league?period=${period}`)).status, 200)
   const posts = Array.from({ length: 40 }, (_, i) => post(t.api, '/api/v1/fills', fillBody({

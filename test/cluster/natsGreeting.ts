@@ -15,7 +15,7 @@ export function natsGreeting(port: number, host = '127.0.0.1'): Promise<Record<s
       clearTimeout(timer)
       sock.destroy()
       const m = /^INFO (\{.*\})\s*$/.exec(buf.slice(0, end))
-      m ? resolve(JSON.parse(m[1])) : reject(new Error(`not a NATS greeting: ${JSON.stringify(buf.slice(0, end))}`))
+      m?.[1] ? resolve(JSON.parse(m[1])) : reject(new Error(`not a NATS greeting: ${JSON.stringify(buf.slice(0, end))}`))
     })
     sock.on('error', e => { clearTimeout(timer); reject(e) })
   })
