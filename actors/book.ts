@@ -9,7 +9,7 @@ import { ActorStopped } from './mailbox.js'
 import { EventBus } from './events.js'
 export type { StoredEnd, ReplicaStorePort } from './replica.js'
 import type {
-  AcceptedQuote, Address, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, Rfq,
+  AcceptedQuote, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, Rfq,
   RfqDirectory, SubmitOptions, RfqEvent, RfqView,
 } from './rfqTypes.js'
 import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.js'
@@ -34,7 +34,7 @@ export interface BookDeps {
   askTimeoutMs?: number
   /** the pause between two offers of unstored ends to the store (default 1000 ms) */
   healRetryMs?: number
-  onWarn?(msg: string, detail: object): void
+  onWarn?: (msg: string, detail: object) => void
 }
 
 /** A live RFQ as it was when the engine stopped: its row and its stored quotes. */
@@ -250,7 +250,7 @@ export class RfqBook implements RfqDirectory {
     const at = new Date(this.system.now())
     this.deps.onWarn?.('RFQ actor stopped after repeated failures: the RFQ is ended as EXPIRED by the engine',
       { rfqId: id, err })
-    this.deps.store.persistStatus(id, { status: 'EXPIRED', at, by: 'engine' }).catch(err => {
+    this.deps.store.persistStatus(id, { status: 'EXPIRED', at, by: 'engine' }).catch((err: unknown) => {
       this.deps.onWarn?.('EXPIRED status not stored yet after an abnormal stop: it is stored once the database answers',
         { rfqId: id, err })
       this.unstored.add({ rfqId: id, at })

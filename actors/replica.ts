@@ -32,7 +32,7 @@ export interface ReplicaHost {
   ids(): Iterable<string>
   spawn(r: RestoredRfq): void
   events: EventBus<RfqEvent>
-  onWarn?(msg: string, detail: object): void
+  onWarn?: (msg: string, detail: object) => void
 }
 
 const ENDED_KEPT = 50_000
