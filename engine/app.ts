@@ -86,7 +86,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
 
   const sockets: us_listen_socket[] = []
   const bind = async (app: TemplatedApp, port: number, variable: string) => {
-    const l = await listen(app, config.HOST, port).catch(e => { throw e instanceof PortInUse ? new PortInUse(e.host, e.port, variable) : e })
+    const l = await listen(app, config.HOST, port).catch((e: unknown) => { throw e instanceof PortInUse ? new PortInUse(e.host, e.port, variable) : e })
     sockets.push(l.socket)
     return l.port
   }

@@ -121,7 +121,7 @@ function shortPath(dir: string): string {
 
 /** A node that dies is said so; the others keep serving. With none left, the rest is stopped. */
 function watchNode(node: DevNode): void {
-  node.exited.then(code => {
+  void node.exited.then(code => {
     if (shuttingDown) return
     running.nodes = running.nodes.filter(n => n !== node)
     const left = running.nodes.map(n => n.id)
@@ -154,11 +154,11 @@ function shutdown(code: number, signal?: string): Promise<never> {
   })()
 }
 
-main().catch(async err => {
+main().catch(async (err: unknown) => {
   if (shuttingDown) return                                         // a signal during the start: shutdown exits
   const known = err instanceof UsageError || err instanceof AlreadyRunning
   console.error(known ? err.message : `cluster failed to start: ${err instanceof Error ? err.message : String(err)}`)
-  if (/in use/.test(String(err?.message))) console.error('other ports: make cluster ARGS="--api-port P --terminal-port P --relay-port P --nats-port P" (0: free ones)')
+  if (err instanceof Error && /in use/.test(err.message)) console.error('other ports: make cluster ARGS="--api-port P --terminal-port P --relay-port P --nats-port P" (0: free ones)')
   if (process.env.DEBUG === '1' && err instanceof Error) console.error(err.stack)
   if (err instanceof UsageError) process.exit(2)
   await shutdown(1)

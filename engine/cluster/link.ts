@@ -77,7 +77,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   const reconcile = (why: string) => {
     if (reconciling) { again = true; return }
     stats.reconciles++
-    reconciling = o.loadLive().then(live => o.book.replica?.reconcile(live), err => o.log.warn({ err, why }, 'cluster reconcile failed; retried at the next gap or reconnect'))
+    reconciling = o.loadLive().then(live => o.book.replica?.reconcile(live), (err: unknown) => o.log.warn({ err, why }, 'cluster reconcile failed; retried at the next gap or reconnect'))
       .finally(() => { reconciling = null; if (again) { again = false; reconcile('queued') } })
   }
 

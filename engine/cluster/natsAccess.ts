@@ -84,7 +84,7 @@ function greeting(server: string): Promise<Record<string, unknown> | undefined> 
     const done = (info?: Record<string, unknown>) => { clearTimeout(timer); sock.destroy(); resolve(info) }
     const timer = setTimeout(() => done(), 2000)
     sock.on('data', d => {
-      buf += d
+      buf += d.toString()
       const m = /^INFO (\{.*\})[ \t]*\r?\n/.exec(buf)
       if (m) { try { done(JSON.parse(m[1]!)) } catch { done() } }
     })

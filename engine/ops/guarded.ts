@@ -12,7 +12,7 @@ export interface Guarded {
   guard: ChildProcess
   /** the child's own pid, once the guard has started it */
   pid: Promise<number>
-  /** the child's exit status (128 + n after signal n), when the guard reports it */
+  /** the child's exit status (128 + n after signal n), when the guard reports it; never rejects */
   exited: Promise<number>
   /** SIGTERM the child (the guard does it when we close its pipe), wait for it; SIGKILL it after graceMs */
   stop(graceMs?: number): Promise<number>

@@ -59,7 +59,7 @@ export async function parseCreate(body: unknown, tokens: TokenRegistry): Promise
     tokenIn, tokenOut, kind, ttlSeconds: ttl, visibility,
     amountIn: kind === 0 ? amountIn! : null,
     amountOut: kind === 1 ? amountOut! : null,
-    allowedMakers: [...new Set(makers.map(m => (m as string).toLowerCase() as Address))],
+    allowedMakers: [...new Set(makers.map(m => m.toLowerCase() as Address))],
   }
 }
 

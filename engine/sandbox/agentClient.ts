@@ -24,9 +24,9 @@ export async function call<T>(method: string, url: string, body?: unknown, apiKe
 export interface Registered { agentId: string; apiKey: string; agentWallet: string }
 
 /** Registers an agent owned by `ownerKey` whose wallet is `agent` (a key: its address; or the address itself). */
-export async function registerAgent(api: string, ownerKey: Hex, agent: Hex | Address, name = 'sandbox-agent', roles = ['taker', 'monitor']): Promise<Registered> {
+export async function registerAgent(api: string, ownerKey: Hex, agent: Hex /* the agent's private key, or its address */, name = 'sandbox-agent', roles = ['taker', 'monitor']): Promise<Registered> {
   const owner = privateKeyToAccount(ownerKey)
-  const agentWallet = agent.length === 42 ? agent : privateKeyToAccount(agent as Hex).address
+  const agentWallet = agent.length === 42 ? agent : privateKeyToAccount(agent).address
   const timestamp = Math.floor(Date.now() / 1000)
   const fields = { name, ownerWallet: owner.address.toLowerCase(), agentWallet: agentWallet.toLowerCase(), roles, timestamp }
   const signature = await owner.signMessage({ message: registrationMessage(fields) })

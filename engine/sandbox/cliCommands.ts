@@ -26,7 +26,7 @@ export function requireKey(): string {
   return key
 }
 
-export async function register(api: string, ownerKey: Hex, agent: Hex | Address, name: string, roles: string[]): Promise<void> {
+export async function register(api: string, ownerKey: Hex, agent: Hex /* the agent's private key, or its address */, name: string, roles: string[]): Promise<void> {
   const r = await registerAgent(api, ownerKey, agent, name, roles)
   process.stdout.write(r.apiKey + '\n')
   say(`agent ${r.agentId} registered (wallet ${r.agentWallet}, roles ${roles.join(', ')}); keep the key: it is shown once`)
@@ -108,10 +108,10 @@ async function checkKey(api: string, key: string): Promise<void> {
 /** The fill rule as the API states it (docs/rfq-api.md): FILLED, CANCELLED and EXPIRED RFQs are not filled. */
 async function requireFillable(api: string, key: string, rfqId: string): Promise<void> {
   const url = `${api}/api/v1/rfqs/${encodeURIComponent(rfqId)}`
-  const detail = await call<{ status: string; fillTxHash?: string | null }>('GET', url).catch(e => {
+  const detail = await call<{ status: string; fillTxHash?: string | null }>('GET', url).catch((e: unknown) => {
     if (e instanceof ApiRefusal && e.status === 404) return call<{ status: string }>('GET', url, undefined, key)   // private: its agent sees it
     throw e
-  }).catch(e => {
+  }).catch((e: unknown) => {
     if (e instanceof ApiRefusal && e.status === 404) throw new CliFailure('RFQ_NOT_FOUND', `no RFQ ${rfqId} (or a private one this KEY did not create)`, 'check the id: `cli.js last` prints the last one')
     throw e
   })

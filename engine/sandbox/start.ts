@@ -75,7 +75,7 @@ export async function startSandbox({ dir, rpcPort = 0, env = process.env, log, r
 
     maker = await startSandboxMaker(venue, urls.relayWs, venue.accounts.maker.privateKey, 5n,
       (rfqId, ok, detail) => log.info({ rfqId, ok, detail }, 'sandbox maker quote'))
-    const timer = setInterval(() => { refreshPools().catch(err => log.warn({ err }, 'pool refresh failed')) }, refreshEveryMs)
+    const timer = setInterval(() => { refreshPools().catch((err: unknown) => log.warn({ err }, 'pool refresh failed')) }, refreshEveryMs)
     timer.unref()
 
     const running = { engine, maker }

@@ -24,13 +24,13 @@ export function storeServerBaselines({ events, routeFinder, sql, log }: { events
     if (rfq.kind !== 0 || rfq.amountIn === null) return
     const work: Promise<void> = routeFinder.quote({ tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut, amountIn: rfq.amountIn, explain: false })
       .then(async o => {
-        if (!o.ok) return void log.debug({ rfqId: rfq.id, code: o.code }, 'no server-side baseline for this RFQ')
+        if (!o.ok) { log.debug({ rfqId: rfq.id, code: o.code }, 'no server-side baseline for this RFQ'); return }
         const q = o.value
         if (!q.routes.length || BigInt(q.summary.amountOut) <= 0n) return      // no route: nothing to benchmark against
         // the pools could route only part of it: kept, marked partial, never a benchmark for the whole
         await storeBaseline(sql, { ...baselineFromSorQuote(rfq.id, q), partial: BigInt(q.summary.amountIn) < rfq.amountIn! })
       })
-      .catch(err => log.debug({ err, rfqId: rfq.id }, 'no server-side baseline for this RFQ'))
+      .catch((err: unknown) => log.debug({ err, rfqId: rfq.id }, 'no server-side baseline for this RFQ'))
       .finally(() => { inFlight.delete(work) })
     inFlight.add(work)
   })

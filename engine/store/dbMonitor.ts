@@ -25,7 +25,7 @@ export function monitorDatabase(sql: Sql, { intervalMs = 1000, timeoutMs = 2000 
       running = false
     }
   }
-  const timer = setInterval(ping, intervalMs)
+  const timer = setInterval(() => void ping(), intervalMs)      // ping catches its own errors: it cannot reject
   timer.unref()
   return { get up() { return up }, stop: () => clearInterval(timer) }
 }

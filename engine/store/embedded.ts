@@ -100,7 +100,7 @@ function startPostmaster(place: ClusterPlace, port: number, flags: string[], onL
       { ...place.user, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'ignore', 'pipe'] })
     let tail = ''
     let ready = false
-    child.stderr!.on('data', d => {
+    child.stderr.on('data', d => {
       const text = String(d)
       onLog(text)
       if (!ready) tail = (tail + text).slice(-2000)
