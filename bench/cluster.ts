@@ -173,7 +173,7 @@ async function main(): Promise<void> {
 }
 
 // a failure (nats-server missing, no database) is one line, never a stack trace
-main().then(() => process.exit(0), e => {
+main().then(() => process.exit(0), (e: unknown) => {
   process.stderr.write(`cluster.js: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`)
   process.exit(1)
 })

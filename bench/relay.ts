@@ -51,20 +51,21 @@ async function engineMain(): Promise<void> {
   }))
   const book = engine.modules.book
   const profiler = process.env.BENCH_PROFILE ? new Session() : undefined
-  const post = (method: string, params?: object) => new Promise<any>((res, rej) => profiler!.post(method, params, (e, r) => e ? rej(e) : res(r)))
+  const post = <T>(method: string, params?: object) => new Promise<T>((res, rej) => profiler!.post(method, params, (e, r) => e ? rej(e) : res(r as T)))
   // bytes allocated on the main thread during the throughput phase: V8's sampling heap profiler keeping the
   // samples of objects already collected too, so the sum is what was allocated, not what is still live
   const heap = new Session()
   heap.connect()
-  const heapPost = (method: string, params?: object) => new Promise<any>((res, rej) => heap.post(method, params, (e, r) => e ? rej(e) : res(r)))
+  const heapPost = <T>(method: string, params?: object) => new Promise<T>((res, rej) => heap.post(method, params, (e, r) => e ? rej(e) : res(r as T)))
   let allocBytes = NaN
-  process.on('message', async (m: { cmd: string; rfqs?: WireRfq[] }) => {
+  // a failure here crashes this child (an unhandled rejection), which the parent sees as its exit
+  process.on('message', (m: { cmd: string; rfqs?: WireRfq[] }) => void (async () => {
     if (m.cmd === 'profile-start') {
       await heapPost('HeapProfiler.enable')
       await heapPost('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true })
     } else if (m.cmd === 'profile-stop') {
-      const { profile } = await heapPost('HeapProfiler.stopSampling')
-      allocBytes = (profile.samples as { size: number }[]).reduce((n, x) => n + x.size, 0)
+      const { profile } = await heapPost<{ profile: { samples: { size: number }[] } }>('HeapProfiler.stopSampling')
+      allocBytes = profile.samples.reduce((n, x) => n + x.size, 0)
       if (process.env.BENCH_HEAP_PROFILE) writeFileSync(process.env.BENCH_HEAP_PROFILE, JSON.stringify(profile))
     }
     if (m.cmd === 'profile-start' && profiler) {
@@ -72,7 +73,7 @@ async function engineMain(): Promise<void> {
       await post('Profiler.enable')
       await post('Profiler.start')
     } else if (m.cmd === 'profile-stop' && profiler) {
-      const { profile } = await post('Profiler.stop')
+      const { profile } = await post<{ profile: object }>('Profiler.stop')
       mkdirSync(process.env.BENCH_PROFILE!, { recursive: true })
       writeFileSync(join(process.env.BENCH_PROFILE!, 'relay-main.cpuprofile'), JSON.stringify(profile))
       profiler.disconnect()
@@ -92,7 +93,7 @@ async function engineMain(): Promise<void> {
       await engine.stop()
       process.exit(0)
     }
-  })
+  })())
   process.send!({ cmd: 'ready', port: engine.ports.relay, threads: engine.ctx.pool.threads })
 }
 
@@ -110,9 +111,10 @@ async function connect(url: string): Promise<WebSocket> {
   return ws
 }
 
-function request(child: ChildProcess, msg: object, reply: string): Promise<any> {
+/** A message to the engine's process and its reply, `T` being what the reply carries besides its cmd */
+function request<T>(child: ChildProcess, msg: object, reply: string): Promise<T> {
   return new Promise(resolve => {
-    const on = (m: any) => { if (m.cmd === reply) { child.off('message', on); resolve(m) } }
+    const on = (m: { cmd?: string }) => { if (m.cmd === reply) { child.off('message', on); resolve(m as T) } }
     child.on('message', on)
     child.send(msg)
   })
@@ -158,7 +160,7 @@ async function main(): Promise<number> {
   let accepted = 0, errors = 0, busy = 0, pausedUntil = 0, lastHalved = 0
   let onAccepted: () => void = () => {}
   observer.on('message', raw => {
-    const text = raw.toString()
+    const text = (raw as Buffer).toString()        // a Buffer: ws's default binaryType
     if (!text.startsWith('{"type":"QUOTE_BROADCAST"')) return
     const m = JSON.parse(text)
     const key = `${m.data.rfqId}:${m.data.quote.maker}`
@@ -169,7 +171,7 @@ async function main(): Promise<number> {
     onAccepted()
   })
   for (const s of submitters) s.on('message', raw => {
-    const text = raw.toString()
+    const text = (raw as Buffer).toString()        // a Buffer: ws's default binaryType
     if (!text.startsWith('{"type":"ERROR"')) return
     errors++
     if (text.includes('"code":"BUSY"')) {
@@ -213,7 +215,7 @@ async function main(): Promise<number> {
   const phase1 = { accepted, errors, busy }
   child.send({ cmd: 'profile-stop' })
   await new Promise(r => setTimeout(r, 200))      // the heap sampling stops on profile-stop
-  const { commits, allocBytes } = await request(child, { cmd: 'stats' }, 'stats')
+  const { commits, allocBytes } = await request<{ commits: number; allocBytes: number }>(child, { cmd: 'stats' }, 'stats')
 
   // phase 2: paced at half the max just measured
   const pacedRate = process.env.BENCH_PACED_RATE ? Number(process.env.BENCH_PACED_RATE) : Math.floor(rate / 2)
