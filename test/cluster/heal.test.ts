@@ -64,7 +64,7 @@ test('nodes that all held an RFQ which expired during an outage store its end on
     for (const n of nodes) assert.equal(n.child.exitCode, null, 'healed by the running nodes: no restart')
     for (const n of nodes) assert.equal((await get(n.relay, `/quotes?rfqId=${rfq.id}`)).body.status, 'EXPIRED')
   } finally {
-    await Promise.all(nodes.map(n => n.child.exitCode === null ? n.term() : undefined))
+    await Promise.all(nodes.filter(n => n.child.exitCode === null).map(n => n.term()))
     await sql?.end()
     await nats.close()
     await server.stop().catch(() => {})

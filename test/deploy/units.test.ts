@@ -78,7 +78,7 @@ describe('every ExecStart names something this build has', () => {
       assert.notEqual(blocksOn, conf, 'the example blocks are there')
       for (const [name, text] of [['as-shipped.conf', conf], ['blocks-on.conf', blocksOn]] as const) {
         writeFileSync(join(dir, name), text)
-        const r: SpawnSyncReturns<string> = spawnSync(bin!, ['-t', '-c', join(dir, name)], { encoding: 'utf8' })
+        const r: SpawnSyncReturns<string> = spawnSync(bin, ['-t', '-c', join(dir, name)], { encoding: 'utf8' })
         assert.equal(r.status, 0, `${name}: ${r.stdout}${r.stderr}`)
       }
       assert.match(blocksOn, /^authorization \{$/m)
@@ -201,10 +201,10 @@ describe('every variable exists in the config schema, and the examples load', ()
     assert.deepEqual(values(unit, 'Service', 'LoadCredential'), ['node.nk:/etc/rfq-engine/node-%i.nk'])
     assert.equal(one.CLUSTER_NODE_KEY_FILE, '%d/node.nk')
     const listed = [...parsePeers(shared.CLUSTER_PEERS!).values()].map(p => p.id)
-    assert.ok(listed.includes(one.NODE_ID!) && listed.includes(two.NODE_ID!), `CLUSTER_PEERS names both: ${listed}`)
+    assert.ok(listed.includes(one.NODE_ID) && listed.includes(two.NODE_ID), `CLUSTER_PEERS names both: ${listed.join(' ')}`)
     assert.notEqual(one.DATA_DIR, two.DATA_DIR)
     const ports = [one.API_PORT, one.TERMINAL_PORT, one.RELAY_PORT, two.API_PORT, two.TERMINAL_PORT, two.RELAY_PORT]
-    assert.equal(new Set(ports).size, 6, `${ports}`)
+    assert.equal(new Set(ports).size, 6, ports.join(' '))
     assert.equal(one.DATABASE_URL, two.DATABASE_URL)
     assert.equal(one.NATS_URL, two.NATS_URL)
   })

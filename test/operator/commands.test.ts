@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { repoRoot } from '../../engine/paths.js'
 import { acquireInstanceLock } from '../../engine/ops/instanceLock.js'
+import { byJson } from '../helpers/order.js'
 
 /** Every entry point: a source under engine/, bench/ or examples/ that reads its arguments or runs as a main. */
 function entryPoints(): string[] {
@@ -82,7 +83,7 @@ describe('commands explain themselves', () => {
     const listed = r.stdout.trimEnd().split('\n').map(l => /^ {2}make (\S+)\s+\S/.exec(l)?.[1])
     const makefile = readFileSync(join(repoRoot, 'Makefile'), 'utf8')
     const targets = [...makefile.matchAll(/^([a-z]+):/gm)].map(m => m[1]).filter(t => t !== 'all')
-    assert.deepEqual(listed.sort(), targets.sort())
+    assert.deepEqual(listed.sort(byJson), targets.sort(byJson))
   })
 
   test('the cluster bench with an unreachable database: one line naming the cause, exit 1, no stack', () => {
