@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.installed
 
-.PHONY: all help install build run test bench loadtest ingest sandbox cluster docs clean
+.PHONY: all help install build run test lint format bench loadtest ingest sandbox cluster docs clean
 
 all: build
 
@@ -29,6 +29,15 @@ run: build ## start every surface (embedded PostgreSQL unless DATABASE_URL is se
 test: build ## run every test against real PostgreSQL, anvil, nats-server, Chromium and WebSockets
 	@bash engine/ops/test-servers.sh
 	node dist/test/run.js
+
+# The fast step CI runs before the heavy suites: typescript-eslint's rules with type information (oxlint on
+# typescript-go, the compiler the build uses; rules in .oxlintrc.json), then the formatter's check.
+lint: $(NODE_MODULES_STAMP) ## type-aware lint (oxlint: no floating promises, exhaustive switches, no any, ...) and the format check
+	npx oxlint --type-aware --deny-warnings
+	npx prettier --check --log-level warn '**/*.{ts,tsx}'
+
+format: $(NODE_MODULES_STAMP) ## format every TypeScript file in place (prettier, 120 columns, the house's style)
+	npx prettier --write --log-level warn '**/*.{ts,tsx}'
 
 bench: build ## run every bench (node dist/bench/all.js [name ...])
 	node dist/bench/all.js
