@@ -55,7 +55,8 @@ export function hashShareToken(token: string): string {
 }
 
 export class RfqBook implements RfqDirectory {
-  readonly events = new EventBus<RfqEvent>()
+  readonly events = new EventBus<RfqEvent>((err, e) =>
+    this.deps.onWarn?.('an RFQ event subscriber threw: a bug; the other subscribers got the event', { type: e.type, err }))
   private readonly live = new Map<string, Entry>()
   /** live RFQs per creator: the agent that made it, or its taker wallet when no agent did */
   private readonly byCreator = new Map<string, number>()

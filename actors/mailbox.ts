@@ -164,6 +164,7 @@ class Actor<S, M> implements ActorRef<M> {
     if (!this.running) { this.running = true; queueMicrotask(() => void this.run()) }
   }
 
+  /** Never rejects (so `void this.run()`): a message that fails goes to the supervision, in `failed`. */
   private async run(): Promise<void> {
     let handled = 0
     while (this.head < this.queue.length && !this.isStopped) {

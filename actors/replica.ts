@@ -115,6 +115,7 @@ export class Replica {
     return read
   }
 
+  /** A store that does not answer is logged and the RFQ left as it is, not rejected: `void this.adopt(id)` drops nothing. */
   private async readLive(id: string): Promise<boolean> {
     let r: RestoredRfq | undefined
     try { r = await this.store.liveRfq(id) } catch (err) {
@@ -157,7 +158,10 @@ export class Replica {
 
   /** The store refused a write because the RFQ is closed there: the replica ends as the store says. */
   async learnEnd(id: string): Promise<void> {
-    const end = await this.store.endOf(id).catch(() => undefined)
+    const end = await this.store.endOf(id).catch((err: unknown) => {
+      this.host.onWarn?.('end of an RFQ closed in the store not read: the replica stays open until the next reconcile', { rfqId: id, err })
+      return undefined
+    })
     if (end) this.host.entry(id)?.tell({ type: 'RemoteClosed', ...end })
   }
 
