@@ -52,7 +52,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   const apps = { api: uWS.App(), terminal: uWS.App(), relay: uWS.App() }
   const surfaces: Surfaces = { api: new Router(), terminal: new Router(), relay: new Router(), relayApp: apps.relay }
   const shutdownHooks: (() => Promise<void> | void)[] = []
-  const dbMonitor = monitorDatabase(db.sql)
+  const dbMonitor = monitorDatabase(db.sql, { log })
   metrics.gauge('database_up', '1 while PostgreSQL answers its pings', () => dbMonitor.up ? 1 : 0)
   const ctx: EngineContext = { config, log, metrics, sql: db.sql, pool, actors, surfaces, startedAt: Date.now(), onShutdown: fn => { shutdownHooks.push(fn) },
     databaseUp: () => dbMonitor.up, limits: new LimitRegistry() }

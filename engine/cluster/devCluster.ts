@@ -133,7 +133,7 @@ function watchNode(node: DevNode): void {
 /** nats-server gone by itself: the nodes keep serving their own clients; the cluster is degraded. */
 function watchNats(nats: NatsServer): void {
   const timer = setInterval(() => {
-    try { process.kill(nats.pid, 0) } catch {
+    try { process.kill(nats.pid, 0) } catch {        // signal 0 only asks whether it is there: it is not
       clearInterval(timer)
       if (!shuttingDown) print(`cluster | nats-server (pid ${nats.pid}) exited: the nodes keep serving their own clients, the cluster is degraded`)
     }

@@ -86,7 +86,7 @@ function greeting(server: string): Promise<Record<string, unknown> | undefined> 
     sock.on('data', d => {
       buf += d.toString()
       const m = /^INFO (\{.*\})[ \t]*\r?\n/.exec(buf)
-      if (m) { try { done(JSON.parse(m[1]!)) } catch { done() } }
+      if (m) { try { done(JSON.parse(m[1]!)) } catch { done() } }      // an INFO that is not JSON: no greeting to read
     })
     sock.on('error', () => done())
   })

@@ -16,7 +16,7 @@ export async function call<T>(method: string, url: string, body?: unknown, apiKe
     headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
-  const parsed = await res.json().catch(() => null)
+  const parsed = await res.json().catch(() => null)      // a body that is not JSON: the refusal names the status alone
   if (!res.ok) throw new ApiRefusal(res.status, parsed as { error?: string; code?: string } | null, `${method} ${url}`)
   return parsed as T
 }
@@ -73,9 +73,10 @@ export function recordAgentFill(api: string, apiKey: string, rfqId: string, q: R
 export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined>, timeoutMs = 10_000, everyMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const v = await probe().catch(() => null)
+    let last: unknown
+    const v = await probe().catch((e: unknown) => { last = e; return null })     // not yet: probed again until the deadline
     if (v) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last instanceof Error ? ` (last: ${last.message})` : ''}`)
     await new Promise(r => setTimeout(r, everyMs))
   }
 }

@@ -2,7 +2,7 @@
 // stderr, and fails with a CliFailure (one line, a code, the next step). Used by cli.ts only.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createPublicClient, http, parseEventLogs, parseUnits, type Address, type Hex } from 'viem'
+import { createPublicClient, http, parseEventLogs, parseUnits, TransactionReceiptNotFoundError, type Address, type Hex } from 'viem'
 import { foundry } from 'viem/chains'
 import { registerAgent, bestQuote, fillOnChain, call, type RelayQuote } from './agentClient.js'
 import { preflight, revertFailure, type TokenInfo } from './chainChecks.js'
@@ -73,7 +73,9 @@ export async function fill(s: SandboxState, key: string, rfqId: string, shareTok
 export async function record(s: SandboxState, key: string, rfqId: string, txHash: Hex): Promise<void> {
   await checkKey(s.urls.api, key)
   const client = createPublicClient({ chain: { ...foundry, id: s.chainId }, transport: http(s.urls.rpc) })
-  const receipt = await client.getTransactionReceipt({ hash: txHash }).catch(() => null)
+  // no such transaction is the user's to fix (below); a chain that does not answer is not that, and says so itself
+  const receipt = await client.getTransactionReceipt({ hash: txHash })
+    .catch((e: unknown) => { if (e instanceof TransactionReceiptNotFoundError) return null; throw e })
   if (!receipt || receipt.status !== 'success') throw new CliFailure('NO_FILL_TX', `${txHash} is not a settled transaction on the sandbox chain`, 'give the txHash that `cli.js fill` printed')
   const [event] = parseEventLogs({ abi: spotRfqArtifact().abi, logs: receipt.logs, eventName: 'QuoteFilled' }) as unknown as { args: { maker: Address; tokenIn: Address; amountIn: bigint; amountOut: bigint } }[]
   if (!event) throw new CliFailure('NO_FILL_TX', `${txHash} has no SpotRFQ QuoteFilled event`, 'give the txHash that `cli.js fill` printed')

@@ -166,11 +166,11 @@ export function isPostmasterOf(pid: number, dir: string): boolean {
   try {
     const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
     return /(^|\/)postgres$/.test(argv[0] ?? '') && argv.includes(resolve(dir))
-  } catch { return false }
+  } catch { return false }          // no such process (or not ours to read): not that postmaster
 }
 
 function alive(pid: number): boolean {
-  try { process.kill(pid, 0); return true } catch { return false }
+  try { process.kill(pid, 0); return true } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM' }   // EPERM: there, not ours
 }
 
 export function freePort(): Promise<number> {
