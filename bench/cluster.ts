@@ -72,7 +72,7 @@ async function startCluster(n: number): Promise<Cluster> {
     }
     return { n, nodes, urls, stop }
   } catch (err) {
-    await stop().catch(() => {})
+    await stop().catch(() => {})       // undoing a failed start: its own error is the one to report
     throw err
   }
 }

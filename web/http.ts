@@ -12,7 +12,7 @@ export async function getJson<T>(url: string, headers: Record<string, string> = 
   try { res = await fetch(url, { headers }) } catch { throw new HttpFailure(0, `Cannot reach ${new URL(url).host}: is the engine running?`) }
   const text = await res.text()
   let body: { error?: unknown; code?: string } | undefined
-  try { body = text ? JSON.parse(text) as typeof body : undefined } catch { body = undefined }
+  try { body = text ? JSON.parse(text) as typeof body : undefined } catch { body = undefined }   // not JSON: the status speaks
   if (!res.ok) throw new HttpFailure(res.status, typeof body?.error === 'string' ? body.error : `${res.status} ${res.statusText}`, body?.code)
   return (body ?? text) as T
 }

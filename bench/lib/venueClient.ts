@@ -70,5 +70,5 @@ export async function createRfqs(api: string, key: string, n: number, terms: { t
 }
 
 export async function cancelRfqs(api: string, key: string, rfqs: LiveRfq[]): Promise<void> {
-  await Promise.all(rfqs.map(r => call(`${api}/api/v1/rfqs/${r.rfqId}/cancel`, json(key)).catch(() => {})))
+  await Promise.all(rfqs.map(r => call(`${api}/api/v1/rfqs/${r.rfqId}/cancel`, json(key)).catch(() => {})))   // best effort: an RFQ that already ended needs no cancel
 }

@@ -67,7 +67,7 @@ test('nodes that all held an RFQ which expired during an outage store its end on
     await Promise.all(nodes.filter(n => n.child.exitCode === null).map(n => n.term()))
     await sql?.end()
     await nats.close()
-    await server.stop().catch(() => {})
+    await server.stop().catch(() => {})     // stopped already if the test got that far
     for (const d of [pgDir, ...dirs]) rmSync(d, { recursive: true, force: true })
   }
 })

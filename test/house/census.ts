@@ -61,6 +61,8 @@ row('  catch with no binding (catch {)', split(s => swallowed(s).bareCatch).text
 row('  catch with an empty block', split(s => swallowed(s).emptyCatch).text, split(s => swallowed(s).emptyCatch).places)
 row('  .catch(() => …) (the handler cannot see the error)', split(s => swallowed(s).catchIgnoringError).text,
   split(s => swallowed(s).catchIgnoringError).places)
+row('  of the two: neither thrown, returned, logged nor explained there', split(s => swallowed(s).unexplained).text,
+  split(s => swallowed(s).unexplained).places)
 row('  void f() (a promise let go)', split(s => swallowed(s).voidCalls).text, split(s => swallowed(s).voidCalls).places)
 
 row('  non-null assertions (x!)', split(nonNullAssertions).text, split(nonNullAssertions).places)

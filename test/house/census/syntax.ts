@@ -91,23 +91,35 @@ export function resultShapes(sources: Source[]): ResultShapes {
   return { named, okUnions, stringCodes }
 }
 
-export interface Swallowed { bareCatch: string[]; emptyCatch: string[]; catchIgnoringError: string[]; voidCalls: string[] }
+export interface Swallowed {
+  bareCatch: string[]; emptyCatch: string[]; catchIgnoringError: string[]; voidCalls: string[]
+  /** catches of either kind that neither throw, return, log nor say why in a comment */
+  unexplained: string[]
+}
 
 /**
  * Places where an error may vanish: `catch {` with no binding, a catch (bound or not) whose block is empty,
  * `.catch(() => …)` whose handler takes no argument (so cannot log it), and `void f()` (a promise let go).
  */
 export function swallowed(sources: Source[]): Swallowed {
-  const s: Swallowed = { bareCatch: [], emptyCatch: [], catchIgnoringError: [], voidCalls: [] }
+  const s: Swallowed = { bareCatch: [], emptyCatch: [], catchIgnoringError: [], voidCalls: [], unexplained: [] }
+  const accounted = (text: string) => /\bthrow\b|\breturn\b|\blog\b|\.(warn|error|debug|info)\(|console\.|onWarn|onError|fault|\/\*|\/\//.test(text)
   for (const { path, file } of sources) {
     const at = (n: Node) => `${path}:${lineOf(file, n.getStart(file))}`
+    /** the text from a line before `start` to the end of the line holding `end`: where a why would be written */
+    const around = (start: number, end: number) =>
+      file.text.slice(file.text.lastIndexOf('\n', file.text.lastIndexOf('\n', start - 1) - 1) + 1, file.text.indexOf('\n', end) >>> 0)
     const walk = (node: Node): void => {
       if (isCatchClause(node)) {
         if (!node.variableDeclaration) s.bareCatch.push(at(node))
         if (node.block.statements.length === 0) s.emptyCatch.push(at(node))
+        if (!node.variableDeclaration && !accounted(around(node.getStart(file), node.block.end))) s.unexplained.push(at(node))
       } else if (isCallExpression(node) && isPropertyAccessExpression(node.expression) && node.expression.name.text === 'catch') {
         const [handler] = node.arguments
-        if (handler && (isArrowFunction(handler) || isFunctionExpression(handler)) && handler.parameters.length === 0) s.catchIgnoringError.push(at(node))
+        if (handler && (isArrowFunction(handler) || isFunctionExpression(handler)) && handler.parameters.length === 0) {
+          s.catchIgnoringError.push(at(node))
+          if (!accounted(around(handler.getStart(file), handler.end))) s.unexplained.push(at(node))
+        }
       } else if (isVoidExpression(node) && node.expression.kind !== SyntaxKind.NumericLiteral) {
         s.voidCalls.push(at(node))
       }
