@@ -59,7 +59,8 @@ export async function fillOnChain(rpcUrl: string, chainId: number, spotRfq: Addr
   const receipt = await pub.waitForTransactionReceipt({ hash: txHash, pollingInterval: 50 })
   if (receipt.status !== 'success') throw new Error(`fill reverted: ${txHash}`)
   const [event] = parseEventLogs({ abi, logs: receipt.logs, eventName: 'QuoteFilled' }) as unknown as { args: { quoteHash: Hex } }[]
-  return { txHash, quoteHash: event!.args.quoteHash }
+  if (!event) throw new Error(`fill ${txHash} succeeded without a QuoteFilled event: not SpotRFQ's fill`)
+  return { txHash, quoteHash: event.args.quoteHash }
 }
 
 export interface AgentFillReply { success: true; rfqId: string; txHash: string; fill: { id: string; improvementBps: number; takerPoints: number; makerPoints: number } }
