@@ -215,7 +215,9 @@ test('strike detail: missing or invalid parameters are 400', async () => {
     ['strike=-5', 'Invalid strike (a positive number)'], ['strike=abc', 'Invalid strike (a positive number)'], ['strike=0', 'Invalid strike (a positive number)'],
   ]
   for (const [over, error] of bad) {
-    const q = new URLSearchParams({ underlying: 'BTC', expiry: '20241227', strike: '100000', isCall: 'true' })
+    // a Record, not a literal: a literal's `strike` would be read as String.prototype.strike (deprecated)
+    const base: Record<string, string> = { underlying: 'BTC', expiry: '20241227', strike: '100000', isCall: 'true' }
+    const q = new URLSearchParams(base)
     const [k, v] = over.split('=') as [string, string]
     q.set(k, v)
     const r = await get(t.terminal, '/options/strike-detail?' + q.toString())
