@@ -7,7 +7,7 @@ import { repoRoot } from '../../engine/paths.js'
 import { loadSources, isProduction, type Source } from './census/program.js'
 import { areaOf, circles, fileGraph, folderGraph, mutualPairs } from './census/graph.js'
 import { functionSizes, nonNullAssertions, queries, resultShapes, rfqRowMappers, swallowed } from './census/syntax.js'
-import { ruleCopies, wideLines } from './census/rules.js'
+import { expiryByDatabaseClock, ruleCopies, wideLines } from './census/rules.js'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 const { values: args } = parseArgs({ options: { list: { type: 'boolean' }, root: { type: 'string' } } })
@@ -16,7 +16,7 @@ const sources = loadSources(resolve(args.root ?? repoRoot))
 const production = sources.filter(s => isProduction(s.path)), rest = sources.filter(s => !isProduction(s.path))
 
 function row(label: string, value: string | number, places: string[] = []): void {
-  console.log(`${label.padEnd(58)} ${value}`)
+  console.log(`${label.padEnd(62)} ${value}`)
   if (list) for (const p of places) console.log(`    ${p}`)
 }
 const split = (of: (s: Source[]) => string[]) => {
@@ -45,9 +45,13 @@ console.log('\nresult shapes (production)')
 row('  types named *Outcome, *Verdict, *Result', shapes.named.length, shapes.named)
 row('  types holding an { ok: … } object type', shapes.okUnions.length, shapes.okUnions)
 row('  code/reason members typed plain string in those', shapes.stringCodes.length, shapes.stringCodes)
+row('  failure shapes beside ok: false (types using each)', shapes.failures.size)
+for (const [shape, places] of [...shapes.failures].sort((a, b) => b[1].length - a[1].length)) row(`    ${shape}`, places.length, places)
 
 console.log('\ncopies of the shared rules (production; line heuristics, run with --list to see each place)')
 for (const rule of ruleCopies(production)) row(`  ${rule.name}`, rule.places.length, rule.places)
+row('  expiry judged by PostgreSQL\'s now() (a second clock)', expiryByDatabaseClock(production).length,
+  expiryByDatabaseClock(production))
 const mappers = rfqRowMappers(production)
 row('  row -> RFQ mapper (token_in -> tokenIn beside kind)', mappers.length, mappers)
 

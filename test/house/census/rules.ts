@@ -33,6 +33,15 @@ export function ruleCopies(sources: Source[]): Rule[] {
   ]
 }
 
+/**
+ * Expiry judged by the database's clock: a line that names an expiry and asks PostgreSQL for its time (now(),
+ * current_timestamp, clock_timestamp()). The engine's clock (Date.now()) judges it everywhere else, so one such line
+ * is a second clock.
+ */
+export function expiryByDatabaseClock(sources: Source[]): string[] {
+  return matchLines(sources, l => /expir/i.test(l) && /(?<![.\w])now\(\)|current_timestamp|clock_timestamp\(\)/i.test(l))
+}
+
 export function wideLines(sources: Source[], width: number): number {
   let n = 0
   for (const { file } of sources) for (const line of file.text.split('\n')) if (line.length > width) n++

@@ -1,7 +1,7 @@
 // Counts read from the syntax tree: function sizes, result shapes, swallowed errors and SQL queries.
 import {
   isArrowFunction, isBinaryExpression, isCallExpression, isCatchClause, isClassDeclaration, isConstructorDeclaration,
-  isFunctionDeclaration, isFunctionExpression, isGetAccessorDeclaration, isIdentifier, isInterfaceDeclaration,
+  isFunctionDeclaration, isFunctionExpression, isGetAccessorDeclaration, isIdentifier, isInterfaceDeclaration, isLiteralTypeNode,
   isMethodDeclaration, isNonNullExpression, isNoSubstitutionTemplateLiteral, isObjectLiteralExpression, isPropertyAccessExpression, isPropertyAssignment,
   isPropertyDeclaration, isPropertySignatureDeclaration, isSetAccessorDeclaration, isTaggedTemplateExpression, isTypeAliasDeclaration,
   isTypeLiteralNode, isVariableDeclaration, isVoidExpression, SyntaxKind, type Node, type SourceFile,
@@ -57,7 +57,13 @@ export function functionSizes(sources: Source[]): FunctionSize[] {
   return out.sort((a, b) => b.lines - a.lines)
 }
 
-export interface ResultShapes { named: string[]; okUnions: string[]; stringCodes: string[] }
+export interface ResultShapes {
+  named: string[]; okUnions: string[]; stringCodes: string[]
+  /** the members beside `ok: false` that say why (code, reason, error, message), by shape, with the types using each */
+  failures: Map<string, string[]>
+}
+
+const WHY = new Set(['code', 'reason', 'error', 'message'])
 
 /**
  * Result shapes: declarations named *Outcome, *Verdict or *Result; type aliases and interfaces holding an object
@@ -65,7 +71,20 @@ export interface ResultShapes { named: string[]; okUnions: string[]; stringCodes
  * `code` or `reason` typed as plain `string` (the codes a compiler cannot check).
  */
 export function resultShapes(sources: Source[]): ResultShapes {
-  const named: string[] = [], okUnions: string[] = [], stringCodes: string[] = []
+  const named: string[] = [], okUnions: string[] = [], stringCodes: string[] = [], failures = new Map<string, string[]>()
+  const failureShapes = (n: Node, where: string): void => {
+    if (isTypeLiteralNode(n)) {
+      const props = n.members.filter(isPropertySignatureDeclaration).filter(m => isIdentifier(m.name))
+      const ok = props.find(m => (m.name as { text: string }).text === 'ok')
+      if (ok?.type && isLiteralTypeNode(ok.type) && ok.type.literal.kind === SyntaxKind.FalseKeyword) {
+        const why = props.map(m => (m.name as { text: string }).text).filter(k => WHY.has(k)).sort()
+        const shape = `{ ok: false${why.map(k => `, ${k}`).join('')} }`
+        const types = failures.get(shape) ?? []
+        if (!types.includes(where)) failures.set(shape, [...types, where])
+      }
+    }
+    n.forEachChild(c => failureShapes(c, where))
+  }
   const hasOk = (n: Node): boolean => {
     if ((isTypeLiteralNode(n) || isInterfaceDeclaration(n)) && n.members.some(m => isPropertySignatureDeclaration(m) && isIdentifier(m.name) && m.name.text === 'ok')) return true
     return n.forEachChild(hasOk) ?? false
@@ -83,12 +102,13 @@ export function resultShapes(sources: Source[]): ResultShapes {
         if (isNamed) named.push(where)
         if (isOk) okUnions.push(where)
         if (isNamed || isOk) plainCodes(node, where)
+        if (isOk) failureShapes(node, where)
       }
       node.forEachChild(walk)
     }
     walk(file)
   }
-  return { named, okUnions, stringCodes }
+  return { named, okUnions, stringCodes, failures }
 }
 
 export interface Swallowed {
