@@ -17,6 +17,7 @@ import { RelayErrors } from './errors.js'
 import { Replica, type ReplicaStorePort } from './replica.js'
 import { ANONYMOUS, canSee } from './visibility.js'
 import { UnstoredEnds, type UnstoredEnd } from './unstoredEnds.js'
+import { isPlainObject } from '../workers/values/index.js'
 
 export interface RfqStorePort {
   /** with `maxActive`, the insert is the cap's arbiter: it answers whether the creator had room, and its count */
@@ -134,14 +135,14 @@ export class RfqBook implements RfqDirectory {
   }
 
   async submitQuote(rfqId: unknown, quote: unknown, signature: unknown, opts: SubmitOptions = {}): Promise<QuoteVerdict> {
-    if (typeof rfqId !== 'string' || rfqId === '' || typeof quote !== 'object' || quote === null || Array.isArray(quote)
+    if (typeof rfqId !== 'string' || rfqId === '' || !isPlainObject(quote)
       || typeof signature !== 'string' || signature === '') return verdict(RelayErrors.missingFields())
     const e = this.live.get(rfqId) ?? (this.replica && await this.replica.adopt(rfqId) && this.live.get(rfqId))
     if (!e) return verdict(RelayErrors.rfqNotFound())
     const shareTokenHash = typeof opts.shareToken === 'string' ? hashShareToken(opts.shareToken) : null
     try {
       return await e.ref.ask<QuoteVerdict>(replyTo => ({
-        type: 'QuoteSubmitted', raw: quote as Record<string, unknown>, signature, shareTokenHash,
+        type: 'QuoteSubmitted', raw: quote, signature, shareTokenHash,
         wellFormed: opts.wellFormed === true, residual: opts.residual, replyTo,
       }), this.askTimeoutMs)
     } catch (err) {

@@ -18,6 +18,7 @@ import { logActivity } from '../store/agents.js'
 import { recordFill, fillRecordedEvent, type FillRecord } from '../fills/record.js'
 import { refuse, Rollback, type Outcome, type Refusal } from './outcomes.js'
 import { RelayErrors } from '../../actors/errors.js'
+import { isLive, isOpen, toUnixSeconds } from '../../workers/values/index.js'
 
 export interface Found {
   /** the live view (with its quotes) when the RFQ is in the book */
@@ -64,8 +65,7 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
     if (!row || (viewer && !canSee(row, viewer))) return undefined
     // open in the store, not live here: a cluster node the creation's word has not reached yet (a taker may
     // create at one node and cancel or fill at another within a millisecond); it joins this node's book
-    const status = effectiveStatus(row.status, row.expiry)
-    if ((status === 'OPEN' || status === 'QUOTED') && await book.adopt?.(id)) {
+    if (isLive(row.status, row.expiry, Date.now()) && await book.adopt?.(id)) {
       const adopted = await book.describe(id)
       if (adopted) return { live: adopted, row: undefined, taker: adopted.rfq.taker, expiry: adopted.rfq.expiry, access: row }
     }
@@ -79,9 +79,9 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
   async function statusNow(id: string, otherwise: RfqStatus): Promise<RfqStatus> {
     const r = await rfqById(sql, id)
     const stored = r ? effectiveStatus(r.status, r.expiry) : undefined
-    if (stored && stored !== 'OPEN' && stored !== 'QUOTED') return stored
+    if (stored && !isOpen(stored)) return stored
     const view = await book.describe(id)
-    return view && view.status !== 'OPEN' && view.status !== 'QUOTED' ? view.status : otherwise
+    return view && !isOpen(view.status) ? view.status : otherwise
   }
 
   async function cancel(id: string, proof: CancelProof, opts: CancelOptions): Promise<Outcome<{ cancelledAt: Date }>> {
@@ -119,7 +119,7 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
       txHash: body.txHash, taker: rfq.taker, maker: body.maker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
       amountIn: body.amountIn, amountOut: body.amountOut, amountInUsd: body.amountInUsd, visibility: rfq.visibility, rfqId: id,
     }
-    let happenedAt = Math.floor(Date.now() / 1000)
+    let happenedAt = toUnixSeconds(Date.now())
     if (deps.verifyFill) {
       const verified = await deps.verifyFill(input)
       if (!verified.ok) return verified
@@ -157,7 +157,7 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
   async function notFillable(tx: Tx, id: string, txHash: string, happenedAt: number, status?: RfqStatus): Promise<Refusal> {
     if (await fillExists(tx, txHash)) return refuse('DUPLICATE_FILL')
     const r = status ? undefined : await rfqById(tx, id)
-    const now = r && (r.status === 'OPEN' || r.status === 'QUOTED' || r.status === 'EXPIRED') && r.expiry <= happenedAt ? 'EXPIRED' : undefined
+    const now = r && (isOpen(r.status) || r.status === 'EXPIRED') && r.expiry <= happenedAt ? 'EXPIRED' : undefined
     return refuse('NOT_FILLABLE', { status: status ?? now ?? (r ? effectiveStatus(r.status, r.expiry) : 'FILLED') })
   }
 

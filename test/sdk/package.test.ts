@@ -56,10 +56,12 @@ describe('npm pack, installed offline in a scratch project, runs the README make
       integrity: string
       files: { path: string }[]
     }[]
-    assert.ok(
-      packed!.files.some(f => f.path === 'dist/index.d.ts') && packed!.files.some(f => f.path === 'README.md'),
-      'types and README are packed',
-    )
+    // the entry and its types as package.json names them, the house's backoff compiled in beside them
+    const manifest = JSON.parse(readFileSync(join(sdkDir, 'package.json'), 'utf8'))
+    const packedPaths = new Set(packed!.files.map(f => f.path))
+    for (const path of [manifest.main, manifest.types, 'dist/workers/retry/backoff.js', 'README.md']) {
+      assert.ok(packedPaths.has(path.replace(/^\.\//, '')), `${path} is packed`)
+    }
     assert.ok(
       !packed!.files.some(f => f.path.endsWith('.ts') && !f.path.endsWith('.d.ts')),
       'no TypeScript sources in the package',
