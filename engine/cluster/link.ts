@@ -77,7 +77,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   const reconcile = (why: string) => {
     if (reconciling) { again = true; return }
     stats.reconciles++
-    reconciling = o.loadLive().then(live => o.book.replica?.reconcile(live), err => o.log.warn({ err, why }, 'cluster reconcile failed; retried at the next gap or reconnect'))
+    reconciling = o.loadLive().then(live => o.book.sync?.reconcile(live), err => o.log.warn({ err, why }, 'cluster reconcile failed; retried at the next gap or reconnect'))
       .finally(() => { reconciling = null; if (again) { again = false; reconcile('queued') } })
   }
 
@@ -104,7 +104,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
     let unknown: Set<string> | undefined
     for (const w of m.body as WireEvent[]) {
       try {
-        o.book.replica?.applyRemote(fromWire(w, termsOf))
+        o.book.sync?.applyRemote(fromWire(w, termsOf))
         stats.received++
       } catch (err) {
         // a quote for an RFQ this node has not heard of: the store has both (the quote was stored first). Past
@@ -114,7 +114,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
           unknown ??= new Set()
           if (unknown.has(err.rfqId)) continue
           unknown.add(err.rfqId)
-          if (unknown.size <= MAX_ADOPTS) void o.book.replica?.adopt(err.rfqId)
+          if (unknown.size <= MAX_ADOPTS) void o.book.sync?.adopt(err.rfqId)
           else if (unknown.size === MAX_ADOPTS + 1) reconcile(`many unknown RFQs from ${m.origin}`)
           continue
         }

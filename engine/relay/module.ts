@@ -33,8 +33,8 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
       commitQuote: q => writer.write(q),
       storeEnds: async ends => { await storeEnds(sql, ends) },
     },
-    // a cluster node's replicas read what the cluster's word leaves open from the shared store
-    replica: c.NATS_URL ? {
+    // a cluster node reads what the cluster's word leaves open from the shared store
+    clusterStore: c.NATS_URL ? {
       liveRfq: async id => (await loadLiveRfqs(sql, Date.now(), { id }))[0],
       liveShared: async shareTokenHash => (await loadLiveRfqs(sql, Date.now(), { shareTokenHash }))[0],
       endOf: id => endOfRfq(sql, id),

@@ -20,7 +20,8 @@ import { refuse, Rollback, type Outcome, type Refusal } from './outcomes.js'
 import { RelayErrors } from '../../actors/errors.js'
 import { isLive, isOpen, toUnixSeconds } from '../../workers/values/index.js'
 
-export interface Found {
+/** An RFQ as `find` found it: its live view when the book holds it, else its stored row; who may see and own it. */
+export interface FoundRfq {
   /** the live view (with its quotes) when the RFQ is in the book */
   live: Awaited<ReturnType<RfqDirectory['describe']>>
   row: RfqRow | undefined
@@ -42,7 +43,7 @@ export interface CancelOptions { viewer: Viewer; liveOnly?: boolean; mustSee?: b
 export interface FillBody { txHash: `0x${string}`; maker: `0x${string}`; amountIn: bigint; amountOut: bigint; amountInUsd: number }
 
 export interface RfqService {
-  find(id: string, viewer?: Viewer): Promise<Found | undefined>
+  find(id: string, viewer?: Viewer): Promise<FoundRfq | undefined>
   /**
    * `liveOnly`: the relay's CANCEL_REQUEST reaches live RFQs only. `mustSee`: the caller must see the RFQ
    * whatever its proof (the relay, where the open mode would otherwise let an id alone cancel a private RFQ).
@@ -56,7 +57,7 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
   const { sql, book } = deps
 
   /** Live first (it has the quotes), then storage; undefined when unknown or unseen by `viewer`. */
-  async function find(id: string, viewer?: Viewer): Promise<Found | undefined> {
+  async function find(id: string, viewer?: Viewer): Promise<FoundRfq | undefined> {
     const peeked = book.peek(id)
     if (peeked && viewer && !canSee({ ...peeked.rfq, shareTokenHash: peeked.shareTokenHash }, viewer)) return undefined
     const live = await book.describe(id)
@@ -178,7 +179,7 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
 }
 
 /** The ownership rule (actors/visibility.ts ownsRfq) for each kind of proof; undefined when it holds. */
-function ownership(proof: CancelProof, rfq: Found): Refusal | undefined {
+function ownership(proof: CancelProof, rfq: FoundRfq): Refusal | undefined {
   switch (proof.kind) {
     case 'open': return undefined
     case 'refused': return proof.refusal

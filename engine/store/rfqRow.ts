@@ -56,7 +56,8 @@ export interface RfqRow {
 
 /** The columns `rfqRowOf` reads, for a select list. */
 export const RFQ_COLUMNS = 'seq, id, taker, token_in, token_out, kind, amount_in, amount_out, expiry, visibility, '
-  + 'allowed_makers, agent_id, share_token_hash, status, quote_count, fill_tx_hash, cancelled_at, ended_at, ended_by, created_at'
+  + 'allowed_makers, agent_id, share_token_hash, status, quote_count, fill_tx_hash, cancelled_at, ended_at, ended_by, '
+  + 'created_at'
 
 export function rfqRowOf(c: Omit<RfqColumns, 'filled_at'>): RfqRow {
   return {

@@ -3,7 +3,8 @@
 // EXPIRED; with when and by whom, migration 097). Every end is conditional on the RFQ still being open, so it
 // never undoes a FILLED written by the fill path and the store arbitrates between nodes: a second write of an end
 // is a no-op. Also the start-up read that brings live RFQs back into the book after a restart, and the TTL cleanup.
-import type { AcceptedQuote, CreateOutcome, EndedBy, Rfq, RfqStatus, StatusChange, Visibility } from '../../actors/rfqTypes.js'
+import type { AcceptedQuote, CreateOutcome, EndedBy, Rfq, RfqStatus, StatusChange, Visibility }
+  from '../../actors/rfqTypes.js'
 import type { RestoredRfq, StoredEnd } from '../../actors/book.js'
 import type { UnstoredEnd } from '../../actors/unstoredEnds.js'
 import type { Sql, Tx } from './db.js'
@@ -48,8 +49,8 @@ export async function insertRfqCapped(sql: Sql, rfq: Rfq, shareTokenHash: string
 /** Conditional on the RFQ being open: when it was not, `lost` carries how it ended (the store is the arbiter between nodes). */
 export async function persistStatus(sql: Sql, rfqId: string, change: StatusChange): Promise<void | { lost: RfqStatus }> {
   const rows = change.status === 'CANCELLED'
-    ? await sql<Pick<RfqColumns, 'id'>[]>`update rfqs set status = 'CANCELLED', cancelled_at = ${change.at}, ended_at = ${change.at},
-        ended_by = 'taker' where id = ${rfqId} and ${openSql(sql)} returning id`
+    ? await sql<Pick<RfqColumns, 'id'>[]>`update rfqs set status = 'CANCELLED', cancelled_at = ${change.at},
+        ended_at = ${change.at}, ended_by = 'taker' where id = ${rfqId} and ${openSql(sql)} returning id`
     : await sql<Pick<RfqColumns, 'id'>[]>`update rfqs set status = 'EXPIRED', ended_at = ${change.at}, ended_by = ${change.by}
         where id = ${rfqId} and ${openSql(sql)} returning id`
   if (rows.length) return
@@ -128,7 +129,8 @@ export interface StoredAccess {
 
 /** A stored RFQ's visibility and share-token hash, and how it ended, for the relay's /quotes fallback; undefined when unknown. */
 export async function rfqAccess(sql: Sql, rfqId: string): Promise<StoredAccess | undefined> {
-  const [r] = await sql<Pick<RfqColumns, 'visibility' | 'share_token_hash' | 'status' | 'expiry' | 'ended_at' | 'ended_by'>[]>`
+  type Access = Pick<RfqColumns, 'visibility' | 'share_token_hash' | 'status' | 'expiry' | 'ended_at' | 'ended_by'>
+  const [r] = await sql<Access[]>`
     select visibility, share_token_hash, status, expiry, ended_at, ended_by from rfqs where id = ${rfqId}`
   return r ? { visibility: r.visibility, shareTokenHash: r.share_token_hash, status: r.status, expiry: r.expiry,
     endedAt: r.ended_at, endedBy: r.ended_by } : undefined
