@@ -9,7 +9,7 @@ import { ActorSystem } from '../../actors/mailbox.js'
 import { RfqBook } from '../../actors/book.js'
 import { LiveIndex } from '../../actors/liveIndex.js'
 import type { Address, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
-import { fromWire, toWire, type WireEvent } from '../../engine/cluster/wire.js'
+import { fromWire, toWire, type WireEvent } from '../../engine/cluster/wireEvents.js'
 import { open, seal } from '../../engine/cluster/envelope.js'
 import { benchPeer } from './sealCost.js'
 
