@@ -3,7 +3,7 @@
 // with its share token's hash only (the token itself never leaves the node that created the RFQ). A node's
 // events leave in batches, signed and numbered (envelope.ts): the batch is an array of these.
 import type { AcceptedQuote, Address, QuoteTerms, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
-import { ZERO_ADDRESS } from '../../workers/values/index.js'
+import { isPlainObject, ZERO_ADDRESS } from '../../workers/values/index.js'
 
 type WireRfq = Omit<Rfq, 'amountIn' | 'amountOut' | 'createdAt' | 'shareToken'> & { amountIn: string | null; amountOut: string | null; createdAt: number }
 /**
@@ -64,7 +64,7 @@ export function fromWire(w: WireEvent, termsOf: (rfqId: string) => QuoteTerms | 
   switch (w.t) {
     case 'created': {
       const r = w.rfq
-      if (typeof r !== 'object' || r === null || typeof r.id !== 'string' || !r.id || !Number.isSafeInteger(r.expiry)
+      if (!isPlainObject(r) || typeof r.id !== 'string' || !r.id || !Number.isSafeInteger(r.expiry)
         || (r.visibility !== 'public' && r.visibility !== 'private') || !Array.isArray(r.allowedMakers)) throw new Error('not an RFQ')
       const rfq: Rfq = { ...r, amountIn: big(r.amountIn), amountOut: big(r.amountOut), createdAt: date(r.createdAt), shareToken: null }
       return { type: 'rfq.created', rfq, shareTokenHash: w.h, remote: true }

@@ -6,7 +6,7 @@
 import { test, describe, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
@@ -39,6 +39,24 @@ test("the SDK's version is the engine's: package.json and the newest CHANGELOG e
   assert.deepEqual(Object.keys(sdk.exports['.']), ['types', 'import'])
   // every dependency the SDK imports is declared, at the range the engine itself is tested with
   for (const [name, range] of Object.entries(sdk.dependencies)) assert.equal(range, engine.dependencies[name], name)
+})
+
+test('the SDK imports nothing of the repository but the files its package compiles in (sdk/tsconfig.json)', () => {
+  const tsconfig = JSON.parse(readFileSync(join(sdkDir, 'tsconfig.json'), 'utf8')) as { include: string[] }
+  const compiledIn = new Set(tsconfig.include.filter(p => p.startsWith('../')).map(p => join(sdkDir, p)))
+  const outside: string[] = []
+  for (const name of readdirSync(sdkDir).filter(n => n.endsWith('.ts') && !n.endsWith('.d.ts'))) {
+    const text = readFileSync(join(sdkDir, name), 'utf8')
+    for (const [, spec] of text.matchAll(/from\s+'(\.[^']+)'/g)) {
+      const target = join(sdkDir, spec!.replace(/\.js$/, '.ts'))
+      if (!target.startsWith(sdkDir + '/') && !compiledIn.has(target)) outside.push(`sdk/${name} -> ${spec}`)
+    }
+  }
+  assert.deepEqual(outside, [])
+  for (const file of compiledIn) {
+    const text = readFileSync(file, 'utf8')
+    assert.doesNotMatch(text, /^\s*import\s/m, `${file} is compiled into the SDK alone: it imports nothing`)
+  }
 })
 
 describe('npm pack, installed offline in a scratch project, runs the README maker against a real engine', () => {
