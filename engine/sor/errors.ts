@@ -9,6 +9,7 @@ export type SorRefusal =
   | { ok: false; code: 'NO_CHAIN' }
   | { ok: false; code: 'CHAIN_UNAVAILABLE'; reason: string }
   | { ok: false; code: 'SEARCH_TIMEOUT'; ms: number }
+  | { ok: false; code: 'SEARCH_BUSY'; waiting: number }
   | { ok: false; code: 'PROTOCOLS_INVALID'; detail: string }
 
 export type SorOutcome<T> = { ok: true; value: T } | SorRefusal
@@ -25,6 +26,7 @@ export function describe(r: SorRefusal): string {
     case 'NO_CHAIN': return 'Route finder has no chain: RPC_URL is not configured'
     case 'CHAIN_UNAVAILABLE': return r.reason
     case 'SEARCH_TIMEOUT': return `Route search timed out after ${r.ms} ms`
+    case 'SEARCH_BUSY': return `Route finder is busy: ${r.waiting} searches are waiting; retry shortly`
     case 'PROTOCOLS_INVALID': return `Protocols file invalid: ${r.detail}`
   }
 }

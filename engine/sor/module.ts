@@ -4,20 +4,17 @@ import type { EngineContext } from '../context.js'
 import type { TokenRegistry } from '../tokens/registry.js'
 import { createSorService, type RouteFinder } from './service.js'
 import { sorRoutes } from './routes.js'
+import { sorMetrics } from './metrics.js'
 
 export type { RouteFinder }
 export type { SorQuote } from './quote.js'
 export type { QuoteParams } from './quoteParams.js'
 
 export async function sorModule(ctx: EngineContext, { tokens }: { tokens: Pick<TokenRegistry, 'resolve'> }): Promise<{ routeFinder: RouteFinder }> {
-  const sor = await createSorService({ config: ctx.config, sql: ctx.sql, pool: ctx.pool, log: ctx.log.child({ module: 'sor' }) })
+  const log = ctx.log.child({ module: 'sor' })
+  const sor = await createSorService({ config: ctx.config, sql: ctx.sql, routePool: ctx.routePool, log })
   sorRoutes(ctx, sor, tokens)
   ctx.onShutdown(() => sor.stop())
-  ctx.metrics.gauge('sor_follow_blocks_total', 'blocks the route finder followed (logs read, touched pools re-read)', () => sor.follow?.blocks ?? 0)
-  ctx.metrics.gauge('sor_follow_pools_reread_total', 'pools re-read because they logged in a followed block', () => sor.follow?.rereads ?? 0)
-  ctx.metrics.gauge('sor_follow_rpc_calls_total', 'RPC calls made following the chain (multicall batches count once)', () => sor.follow?.rpcCalls ?? 0)
-  for (const reason of ['start', 'reorg', 'gap', 'failure'] as const) {
-    ctx.metrics.gauge(`sor_follow_reloads_${reason}_total`, `full reloads of pools and state (${reason})`, () => sor.follow?.reloads[reason] ?? 0)
-  }
+  sorMetrics(ctx.metrics, sor)
   return { routeFinder: sor.routeFinder }
 }
