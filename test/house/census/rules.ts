@@ -39,7 +39,8 @@ export function ruleCopies(sources: Source[]): Rule[] {
  * is a second clock.
  */
 export function expiryByDatabaseClock(sources: Source[]): string[] {
-  return matchLines(sources, l => /expir/i.test(l) && /(?<![.\w])now\(\)|current_timestamp|clock_timestamp\(\)/i.test(l))
+  // comments left out: they say which clock judges, often by naming the other
+  return matchLines(sources, l => !/^\s*(\/\/|\*|\/\*)/.test(l) && /expir/i.test(l) && /(?<![.\w])now\(\)|current_timestamp|clock_timestamp\(\)/i.test(l))
 }
 
 export function wideLines(sources: Source[], width: number): number {
