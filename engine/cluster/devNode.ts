@@ -3,7 +3,7 @@
 // not printed: the dev cluster prints one table for all nodes instead of three banners.
 import { join } from 'node:path'
 import { repoRoot } from '../paths.js'
-import { spawnGuarded, eachLine } from '../ops/guarded.js'
+import { spawnTethered, eachLine } from '../ops/tethered.js'
 
 export interface DevNode {
   id: string
@@ -19,7 +19,7 @@ const START_TIMEOUT_MS = 120_000
 
 /** Starts a node and resolves once its banner says it is up; rejects with its last words if it exits first. */
 export async function startDevNode(id: string, env: NodeJS.ProcessEnv, print: (line: string) => void): Promise<DevNode> {
-  const proc = spawnGuarded(`${id}-guard`, process.execPath, [join(repoRoot, 'dist/engine/main.js')], { env })
+  const proc = spawnTethered(`${id}-guard`, process.execPath, [join(repoRoot, 'dist/engine/main.js')], { env })
   const banner: string[] = []
   const lastWords: string[] = []
   let inBanner = false
@@ -42,11 +42,11 @@ export async function startDevNode(id: string, env: NodeJS.ProcessEnv, print: (l
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${id} did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS)
     const poll = setInterval(() => { if (up) { clearInterval(poll); clearTimeout(timer); resolve() } }, 20)
-    proc.exited.then(code => {
+    void proc.exited.then(code => {
       clearInterval(poll); clearTimeout(timer)
       reject(new Error(`${id} exited (${code}) before it was up${lastWords.length ? `: ${lastWords.join(' | ')}` : ''}`))
     })
-  }).catch(async e => { await proc.stop(); throw e })
+  }).catch(async (e: unknown) => { await proc.stop(); throw e })
 
   const text = banner.join('\n')
   // the surfaces' URLs from the banner's own lines (engine/ops/banner.ts), as test/faults/process.ts reads them

@@ -5,7 +5,7 @@
 import { accessSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
-import { spawnGuarded, eachLine } from '../ops/guarded.js'
+import { spawnTethered, eachLine } from '../ops/tethered.js'
 
 export const NATS_MISSING = 'nats-server is missing: apt-get install nats-server (or set NATS_SERVER_BIN)'
 
@@ -58,14 +58,14 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
   const tempStore = opts.jetstream && !opts.storeDir ? mkdtempSync(join(tmpdir(), 'nats-js-')) : undefined
   const args = ['-a', host, '-p', String(opts.port || -1), ...(opts.jetstream ? ['-js', '-sd', opts.storeDir ?? tempStore!] : []), ...(opts.args ?? [])]
   // unref: a server a test forgot to stop never keeps its process alive (and goes when that process exits)
-  const proc = spawnGuarded('nats-guard', bin, args, { unref: true })
+  const proc = spawnTethered('nats-guard', bin, args, { unref: true })
   let log = ''
   for (const stream of [proc.guard.stdout!, proc.guard.stderr!]) {
     stream.on('data', (chunk: Buffer) => { log = (log + chunk.toString()).slice(-LOG_LIMIT) })
     if (opts.onLine) eachLine(stream, opts.onLine)
   }
   const cleanup = () => { if (tempStore) rmSync(tempStore, { recursive: true, force: true }) }
-  proc.exited.then(cleanup)
+  void proc.exited.then(cleanup)
 
   let pid = 0
   proc.pid.then(p => { pid = p }, () => {})
@@ -78,7 +78,7 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
         const m = /Listening for client connections on \S+:(\d+)/.exec(log)
         if (m && pid) { clearInterval(poll); clearTimeout(timer); resolve(Number(m[1])) }
       }, 10)
-      proc.exited.then(code => { clearInterval(poll); clearTimeout(timer); reject(new Error(`nats-server exited (${code}) before listening: ${tail(log)}`)) })
+      void proc.exited.then(code => { clearInterval(poll); clearTimeout(timer); reject(new Error(`nats-server exited (${code}) before listening: ${tail(log)}`)) })
     })
   } catch (e) {
     await proc.stop(2000)

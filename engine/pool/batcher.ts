@@ -39,7 +39,7 @@ export function createBatcher<I, O>(run: BatchRunner<I, O>, { maxBatch = 64, con
           stats.batches++; stats.items += batch.length; stats.maxBatch = Math.max(stats.maxBatch, batch.length)
           batch.forEach((b, i) => b.resolve(outs[i] as O))
         },
-        e => batch.forEach(b => b.reject(e)),
+        (e: unknown) => batch.forEach(b => b.reject(e)),
       ).finally(() => { trips.delete(trip); if (waiting.length) schedule() })
       trips.add(trip)
     }

@@ -6,6 +6,7 @@ import type { AcceptedQuote } from '../../actors/rfqTypes.js'
 import type { Sql } from './db.js'
 import { createBatcher } from '../pool/batcher.js'
 import { isUnavailable } from './unavailable.js'
+import { openSql } from './rfqOpen.js'
 
 export interface QuoteWriter {
   /**
@@ -30,21 +31,22 @@ export class RfqClosedError extends Error {
   readonly code = 'RFQ_CLOSED'
 }
 
-type Landed = 'stored' | 'duplicate' | 'closed'
+/** What a quote's commit made of it: stored, refused as a maker's second, or refused for a closed RFQ. */
+type QuoteCommitResult = 'stored' | 'duplicate' | 'closed'
 
 // A few commits may overlap (each on its own connection): quote inserts and count increments
 // commute, and overlapping hides one commit's round trip and fsync behind another's.
 export function createQuoteWriter(sql: Sql, { maxBatch = 2000, maxInFlight = 2 }: { maxBatch?: number; maxInFlight?: number } = {}): QuoteWriter {
-  const batcher = createBatcher<AcceptedQuote, Landed>(quotes => commit(sql, quotes), { maxBatch, concurrency: maxInFlight })
+  const batcher = createBatcher<AcceptedQuote, QuoteCommitResult>(quotes => commit(sql, quotes), { maxBatch, concurrency: maxInFlight })
   const stats = batcher.stats
   return {
     write: q => batcher.submit(q).then(
-      landed => {
-        if (landed === 'duplicate') throw new DuplicateQuoteError('Duplicate quote from this maker for this RFQ')
-        if (landed === 'closed') throw new RfqClosedError('RFQ closed before the quote was stored')
+      result => {
+        if (result === 'duplicate') throw new DuplicateQuoteError('Duplicate quote from this maker for this RFQ')
+        if (result === 'closed') throw new RfqClosedError('RFQ closed before the quote was stored')
       },
       // the actor only sees a code: UNAVAILABLE tells a maker to retry, anything else is an internal error
-      err => { throw isUnavailable(err) ? Object.assign(new Error('database unavailable', { cause: err }), { code: 'UNAVAILABLE' }) : err }),
+      (err: unknown) => { throw isUnavailable(err) ? Object.assign(new Error('database unavailable', { cause: err }), { code: 'UNAVAILABLE' }) : err }),
     flush: () => batcher.flush(),
     get stats() { return { commits: stats.batches, quotes: stats.items, maxBatch: stats.maxBatch } },
   }
@@ -66,7 +68,7 @@ export function createQuoteWriter(sql: Sql, { maxBatch = 2000, maxInFlight = 2 }
  *
  * Only the refused rows come back (none, nearly always): `closed` when the RFQ was not open, else a duplicate.
  */
-async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<Landed[]> {
+async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<QuoteCommitResult[]> {
   const n = quotes.length
   const cols: string[][] = Array.from({ length: 12 }, () => new Array<string>(n))
   for (let i = 0; i < n; i++) {
@@ -79,7 +81,7 @@ async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<Landed[]> {
     cols.map(c => `{${c.join(',')}}`) as [string, string, string, string, string, string, string, string, string, string, string, string]
   // on conflict: a replay of a stored quote, or another node's quote of the same maker: not stored, and its
   // writer is told so instead of being acknowledged
-  const refused = await sql`
+  const refused = await sql<{ rfq_id: string; maker: string; closed: boolean }[]>`
     with r as (
       select * from unnest(${ids}::text[], ${makers}::text[], ${takers}::text[], ${ins}::text[], ${outs}::text[],
         ${amountIns}::numeric[], ${amountOuts}::numeric[], ${expiries}::int8[], ${nonces}::numeric[], ${deadlines}::int8[],
@@ -87,7 +89,7 @@ async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<Landed[]> {
         as r (rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, received_at)),
     open as (
       select id, (created_at at time zone 'utc')::date as day from rfqs
-      where id = any(${ids}::text[]) and status in ('OPEN', 'QUOTED') order by id for update),
+      where id = any(${ids}::text[]) and ${openSql(sql)} order by id for update),
     ins as (
       insert into quotes (rfq_day, rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature,
         received_at)
@@ -99,8 +101,8 @@ async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<Landed[]> {
       from c where rfqs.id = c.rfq_id)
     select r.rfq_id, r.maker, open.id is null as closed from r left join open on open.id = r.rfq_id
     where (select count(*) from ins) < ${n} and not exists (select 1 from ins where ins.rfq_id = r.rfq_id and ins.maker = r.maker)`
-  if (!refused.length) return new Array<Landed>(n).fill('stored')
-  const why = new Map<string, Landed>()
+  if (!refused.length) return new Array<QuoteCommitResult>(n).fill('stored')
+  const why = new Map<string, QuoteCommitResult>()
   for (const row of refused) why.set(`${row.rfq_id} ${row.maker}`, row.closed ? 'closed' : 'duplicate')
   return quotes.map(q => why.get(`${q.rfqId} ${q.quote.maker}`) ?? 'stored')
 }

@@ -15,7 +15,7 @@ import { createQuoteWriter, DuplicateQuoteError } from '../../../engine/store/qu
 import { ensurePartitions, partitionName } from '../../../engine/store/partitions.js'
 import type { AcceptedQuote, Address, Rfq } from '../../../actors/rfqTypes.js'
 
-const A = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address
+const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
 const DAY = 86_400_000
 const midnight = Math.floor(Date.now() / DAY) * DAY          // today 00:00 UTC
 const rfq = (id: string, createdAt: Date): Rfq => ({ id, taker: A(1), tokenIn: A(2), tokenOut: A(3), kind: 0, amountIn: 10n, amountOut: null,

@@ -9,7 +9,7 @@ import { ensurePartitions, partitionName } from '../../../engine/store/partition
 import { runRetention } from '../../../engine/store/retention.js'
 import type { AcceptedQuote, Address, Rfq } from '../../../actors/rfqTypes.js'
 
-const A = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address
+const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
 const DAY = 86_400_000
 const rfq = (id: string, createdAt: Date): Rfq => ({ id, taker: A(1), tokenIn: A(2), tokenOut: A(3), kind: 0, amountIn: 10n, amountOut: null,
   expiry: Math.floor(Date.now() / 1000) + 600, visibility: 'public', allowedMakers: [], shareToken: null, createdAt, agentId: null })

@@ -13,7 +13,7 @@ import { insertRfq } from '../../../engine/store/rfqs.js'
 import { createQuoteWriter } from '../../../engine/store/quotes.js'
 import type { AcceptedQuote, Address } from '../../../actors/rfqTypes.js'
 
-const A = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address
+const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
 const quote = (maker: number): AcceptedQuote => ({ rfqId: 'rfq_r', signature: `0x${'11'.repeat(65)}`, receivedAt: new Date(), quote: {
   maker: A(maker), taker: A(0), tokenIn: A(2), tokenOut: A(3), amountIn: '10', amountOut: '20', expiry: 1, nonce: '1', deadline: 2 } })
 
@@ -23,7 +23,7 @@ test('the writer over a Unix socket reconnects after PostgreSQL is stopped and s
   let server = await startEmbeddedPostgres({ dataDir, port, fast: true })
   assert.ok(server.socketDir, 'the embedded server listens on a Unix socket')
   const url = await server.database('rfq')
-  const sql = connect(`${url}?host=${encodeURIComponent(server.socketDir!)}`, { max: 2 })
+  const sql = connect(`${url}?host=${encodeURIComponent(server.socketDir)}`, { max: 2 })
   try {
     await migrate(sql)
     const [where] = await sql`select inet_server_addr() as addr`
@@ -39,8 +39,8 @@ test('the writer over a Unix socket reconnects after PostgreSQL is stopped and s
     server = await startEmbeddedPostgres({ dataDir, port, fast: true })
     let stored = false
     for (let i = 0; i < 50 && !stored; i++) {          // the pool's first try may meet a connection that died with the server
-      stored = await w.write(quote(12)).then(() => true, (e: { code?: string }) => {
-        assert.equal(e.code, 'UNAVAILABLE')
+      stored = await w.write(quote(12)).then(() => true, (e: unknown) => {
+        assert.equal((e as { code?: string }).code, 'UNAVAILABLE')
         return new Promise<boolean>(r => setTimeout(() => r(false), 100))
       })
     }
