@@ -40,7 +40,8 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   const log = opts.log ?? createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT)
   const { tokenList } = opts.checked ?? await preflight(config, log)   // bad settings and lists stop the start before any side effect
   const metrics = createMetrics()
-  const db = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, log, quotesRetentionDays: config.QUOTES_RETENTION_DAYS })
+  const db = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, log, quotesRetentionDays: config.QUOTES_RETENTION_DAYS,
+    archiveDir: config.ARCHIVE_DIR })
   const lanes = createLanes(config)
   const closeLanes = () => Promise.all([lanes.sig.close(), lanes.route.close()])
   const actors = new ActorSystem({ onError: (name, err) => log.warn({ actor: name, err }, 'actor handler failed'),

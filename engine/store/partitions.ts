@@ -47,15 +47,16 @@ export interface Upkeep {
  * Every `everyMs`: partitions made ahead, then the days past retention dropped (retention.ts). A failure (the database
  * down) is logged and waits for the next turn.
  */
-export function keepPartitionsAhead(sql: Sql, { everyMs = 3_600_000, retentionDays = 0, log }:
-  { everyMs?: number; retentionDays?: number; log: Logger }): Upkeep {
+export function keepPartitionsAhead(sql: Sql, { everyMs = 3_600_000, retentionDays = 0, archiveDir, log }:
+  { everyMs?: number; retentionDays?: number; archiveDir?: string | undefined; log: Logger }): Upkeep {
   let lastRetention: RetentionRun | undefined
   const turn = async () => {
     try {
       await ensurePartitions(sql)
       if (retentionDays > 0) {
-        lastRetention = await runRetention(sql, { days: retentionDays })
-        if (lastRetention.dropped.length || lastRetention.skipped.length) log.info(lastRetention, 'quote retention')
+        lastRetention = await runRetention(sql, { days: retentionDays, archiveDir })
+        if (lastRetention.unarchived?.length) log.warn(lastRetention, 'quote retention: partitions kept, their export failed')
+        else if (lastRetention.dropped.length || lastRetention.skipped.length) log.info(lastRetention, 'quote retention')
       }
     } catch (err) { log.warn({ err }, 'partition upkeep failed: tried again at the next turn') }
   }
