@@ -35,6 +35,7 @@ import type { Domain } from '../workers/sig/types.js'
 import { engineMain, TOKEN_IN, TOKEN_OUT, type RoutePair, type WireRfq } from './lib/relayEngine.js'
 import { syntheticGraph, HUBS } from './lib/syntheticGraph.js'
 import { seedGraph } from './lib/seedGraph.js'
+import { cpuSnapshot, cpuPerQuoteLines } from './lib/relayCpu.js'
 
 const CLIENTS = 200
 const MAKERS = 50
@@ -143,6 +144,7 @@ async function main(): Promise<number> {
   const profileRoutes = process.env.BENCH_PROFILE_PHASE === 'routes'   // profile the paced phase with route searches instead
   if (!profileRoutes) child.send({ cmd: 'profile-start' })
   let next = 0
+  const cpu0 = cpuSnapshot(child.pid!, db.serverPid())
   const started = performance.now()
   await new Promise<void>(resolve => {
     let resume: NodeJS.Timeout | undefined
@@ -161,6 +163,7 @@ async function main(): Promise<number> {
     pump()
   })
   const elapsed = (performance.now() - started) / 1000
+  const cpu1 = cpuSnapshot(child.pid!, db.serverPid())
   const rate = accepted / elapsed
   const burst = percentiles(latencies)
   const phase1 = { accepted, errors, busy }
@@ -228,6 +231,9 @@ async function main(): Promise<number> {
     ...(withRoutes ? [{ measure: `the same, while ${routeRate} RFQs/s are created with server-side baselines on ${graph!.pools.length} pools (windows alternating with the above)`, value: pacedText(withRoutes) },
       { measure: 'route load: RFQs created, baselines', value: `${routeLoad.created} created (${routeLoad.refused} refused); ${JSON.stringify(routeLoad.baselines)}` }] : []),
   ])
+  for (const line of cpuPerQuoteLines(cpu0, cpu1, phase1.accepted, ceiling, rate)) console.log(line)
+  console.log(`bytes allocated per accepted quote: ${Math.round(allocBytes / phase1.accepted)} B`)
+  console.log(`paced at half the max (${pacedRate}/s): p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms`)
   if (withRoutes) console.log(`paced p99 with route searches vs without: ${(withRoutes.p99 / paced.p99).toFixed(2)} (${withRoutes.p99.toFixed(2)} ms vs ${paced.p99.toFixed(2)} ms; engine CPU ${withRoutes.cpuMs.toFixed(0)} vs ${paced.cpuMs.toFixed(0)} ms)`)
   return rate
 }

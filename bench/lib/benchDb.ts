@@ -3,12 +3,17 @@
 // (unless BENCH_KEEP_DB is set: then the database and its server are left for inspection).
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { startEmbeddedPostgres } from '../../engine/store/embedded.js'
 import { connect, type Sql } from '../../engine/store/db.js'
 import { migrate } from '../../engine/store/migrate.js'
 import { repoRoot } from '../../engine/paths.js'
 
-export interface BenchDatabase { sql: Sql; url: string; drop(): Promise<void> }
+export interface BenchDatabase {
+  sql: Sql; url: string; drop(): Promise<void>
+  /** the embedded server's postmaster (its children are the server's other processes); undefined on DATABASE_URL's */
+  serverPid(): number | undefined
+}
 
 export async function benchDatabase(bench: string, { max = 4 } = {}): Promise<BenchDatabase> {
   const pg = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir: join(repoRoot, `.data/bench-${bench}`), fast: true })
@@ -22,6 +27,10 @@ export async function benchDatabase(bench: string, { max = 4 } = {}): Promise<Be
   await migrate(sql)
   return {
     sql, url: url.toString(),
+    serverPid() {
+      if (!pg) return undefined
+      try { return Number(readFileSync(join(pg.clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined } catch { return undefined }
+    },
     async drop() {
       await sql.end()
       if (process.env.BENCH_KEEP_DB) {     // for EXPLAIN sessions after the run; the server keeps running

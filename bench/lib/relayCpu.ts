@@ -1,0 +1,26 @@
+// The relay bench's CPU per accepted quote, read from /proc at the start and the end of its throughput phase:
+// the engine's main thread, its other threads (signature pool, V8's GC helpers, libuv), the PostgreSQL server's
+// processes, the load generator (this process) and the whole machine. The machine's figure holds everything on
+// it, other work included: on a shared machine it is an upper bound.
+import { processThreads, processTreeUs, machineBusyUs } from './procCpu.js'
+
+export interface CpuSnapshot { mainUs: number; otherUs: number; pgUs: number | undefined; loadUs: number; machineUs: number }
+
+export function cpuSnapshot(enginePid: number, pgPid: number | undefined): CpuSnapshot {
+  const { mainUs, otherUs } = processThreads(enginePid)
+  const u = process.cpuUsage()
+  return { mainUs, otherUs, pgUs: pgPid === undefined ? undefined : processTreeUs(pgPid), loadUs: u.user + u.system, machineUs: machineBusyUs() }
+}
+
+export function cpuPerQuoteLines(a: CpuSnapshot, b: CpuSnapshot, accepted: number, ceiling: number, rate: number): string[] {
+  const per = (x: number) => (x / accepted).toFixed(1)
+  const pg = a.pgUs === undefined || b.pgUs === undefined ? 'n/a (DATABASE_URL\'s server: not read)' : `${per(b.pgUs - a.pgUs)} µs`
+  return [
+    `main-thread CPU per accepted quote: ${per(b.mainUs - a.mainUs)} µs`,
+    `engine other threads CPU per accepted quote: ${per(b.otherUs - a.otherUs)} µs`,
+    `PostgreSQL CPU per accepted quote: ${pg}`,
+    `load generator CPU per accepted quote: ${per(b.loadUs - a.loadUs)} µs`,
+    `machine CPU per accepted quote: ${per(b.machineUs - a.machineUs)} µs`,
+    `validated quotes/s: ${Math.round(rate)}/s (${(rate / ceiling * 100).toFixed(0)}% of ceiling)`,
+  ]
+}
