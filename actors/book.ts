@@ -133,22 +133,29 @@ export class RfqBook implements RfqDirectory {
       .sort((a, b) => b.rfq.createdAt.getTime() - a.rfq.createdAt.getTime() || (a.rfq.id < b.rfq.id ? 1 : -1))
   }
 
-  async submitQuote(rfqId: unknown, quote: unknown, signature: unknown, opts: SubmitOptions = {}): Promise<QuoteVerdict> {
+  /** The hot path: one promise per quote (the ask's, which never rejects), none when the answer is at hand. */
+  submitQuote(rfqId: unknown, quote: unknown, signature: unknown, opts: SubmitOptions = {}): Promise<QuoteVerdict> {
     if (typeof rfqId !== 'string' || rfqId === '' || typeof quote !== 'object' || quote === null || Array.isArray(quote)
-      || typeof signature !== 'string' || signature === '') return verdict(RelayErrors.missingFields())
-    const e = this.live.get(rfqId) ?? (this.replica && await this.replica.adopt(rfqId) && this.live.get(rfqId))
-    if (!e) return verdict(RelayErrors.rfqNotFound())
+      || typeof signature !== 'string' || signature === '') return Promise.resolve(verdict(RelayErrors.missingFields()))
+    const e = this.live.get(rfqId)
+    if (e) return this.askQuote(e.ref, rfqId, quote as Record<string, unknown>, signature, opts)
+    if (!this.replica) return Promise.resolve(verdict(RelayErrors.rfqNotFound()))
+    return this.replica.adopt(rfqId).then(() => {       // cluster mode: its creation's word may not have come yet
+      const adopted = this.live.get(rfqId)
+      return adopted ? this.askQuote(adopted.ref, rfqId, quote as Record<string, unknown>, signature, opts) : verdict(RelayErrors.rfqNotFound())
+    })
+  }
+
+  private askQuote(ref: ActorRef<RfqMsg>, rfqId: string, raw: Record<string, unknown>, signature: string,
+    opts: SubmitOptions): Promise<QuoteVerdict> {
     const shareTokenHash = typeof opts.shareToken === 'string' ? hashShareToken(opts.shareToken) : null
-    try {
-      return await e.ref.ask<QuoteVerdict>(replyTo => ({
-        type: 'QuoteSubmitted', raw: quote as Record<string, unknown>, signature, shareTokenHash,
-        wellFormed: opts.wellFormed === true, residual: opts.residual, replyTo,
-      }), this.askTimeoutMs)
-    } catch (err) {
+    return ref.ask<QuoteVerdict>(replyTo => ({
+      type: 'QuoteSubmitted', raw, signature, shareTokenHash, wellFormed: opts.wellFormed === true, residual: opts.residual, replyTo,
+    }), this.askTimeoutMs, err => {
       if (err instanceof ActorStopped) return verdict(RelayErrors.rfqNotFound())   // it left while we asked
       this.deps.onWarn?.('quote submission failed', { rfqId, err })
       return verdict(RelayErrors.internal())
-    }
+    })
   }
 
   async cancel(rfqId: string): Promise<CancelOutcome> {

@@ -162,16 +162,15 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
   }
 
   /** Every quote, from the relay or REST, passes the same admission control before the book. */
-  async function submitQuote(...a: Parameters<RfqDirectory['submitQuote']>): Promise<QuoteVerdict> {
+  function submitQuote(...a: Parameters<RfqDirectory['submitQuote']>): Promise<QuoteVerdict> {
     const admission = deps.admission
     if (!admission) return book.submitQuote(...a)
     const entry = admission.tryEnter()
-    if (!entry.ok) return { ok: false, ...RelayErrors.busy(entry.retryAfterMs) }
-    try {
-      return await book.submitQuote(...a)
-    } finally {
-      admission.leave()
-    }
+    if (!entry.ok) return Promise.resolve({ ok: false, ...RelayErrors.busy(entry.retryAfterMs) })
+    // no async wrapper on the hot path: one reaction that leaves, whatever the outcome
+    let answer: Promise<QuoteVerdict>
+    try { answer = book.submitQuote(...a) } catch (e) { admission.leave(); return Promise.reject(e) }
+    return answer.then(v => { admission.leave(); return v }, e => { admission.leave(); throw e })
   }
 
   return { find, cancel, fill, submitQuote }
