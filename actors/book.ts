@@ -14,6 +14,7 @@ import type {
 } from './rfqTypes.js'
 import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.js'
 import { RelayErrors } from './errors.js'
+import { QuoteInFlight } from './quoteInFlight.js'
 import { Replica, type ReplicaStorePort } from './replica.js'
 import { ANONYMOUS, canSee } from './visibility.js'
 import { UnstoredEnds, type UnstoredEnd } from './unstoredEnds.js'
@@ -149,9 +150,8 @@ export class RfqBook implements RfqDirectory {
   private askQuote(ref: ActorRef<RfqMsg>, rfqId: string, raw: Record<string, unknown>, signature: string,
     opts: SubmitOptions): Promise<QuoteVerdict> {
     const shareTokenHash = typeof opts.shareToken === 'string' ? hashShareToken(opts.shareToken) : null
-    return ref.ask<QuoteVerdict>(replyTo => ({
-      type: 'QuoteSubmitted', raw, signature, shareTokenHash, wellFormed: opts.wellFormed === true, residual: opts.residual, replyTo,
-    }), this.askTimeoutMs, err => {
+    return ref.ask<QuoteVerdict>(replyTo => new QuoteInFlight(raw, signature, shareTokenHash, opts.wellFormed === true, opts.residual, replyTo),
+      this.askTimeoutMs, err => {
       if (err instanceof ActorStopped) return verdict(RelayErrors.rfqNotFound())   // it left while we asked
       this.deps.onWarn?.('quote submission failed', { rfqId, err })
       return verdict(RelayErrors.internal())
