@@ -2,14 +2,15 @@
 // the engine's main thread, its other threads (signature pool, V8's GC helpers, libuv), the PostgreSQL server's
 // processes, the load generator (this process) and the whole machine. The machine's figure holds everything on
 // it, other work included: on a shared machine it is an upper bound.
+import { availableParallelism } from 'node:os'
 import { processThreads, processTreeUs, machineBusyUs } from './procCpu.js'
 
-export interface CpuSnapshot { mainUs: number; otherUs: number; pgUs: number | undefined; loadUs: number; machineUs: number }
+export interface CpuSnapshot { mainUs: number; otherUs: number; pgUs: number | undefined; loadUs: number; machineUs: number; atMs: number }
 
 export function cpuSnapshot(enginePid: number, pgPid: number | undefined): CpuSnapshot {
   const { mainUs, otherUs } = processThreads(enginePid)
   const u = process.cpuUsage()
-  return { mainUs, otherUs, pgUs: pgPid === undefined ? undefined : processTreeUs(pgPid), loadUs: u.user + u.system, machineUs: machineBusyUs() }
+  return { mainUs, otherUs, pgUs: pgPid === undefined ? undefined : processTreeUs(pgPid), loadUs: u.user + u.system, machineUs: machineBusyUs(), atMs: performance.now() }
 }
 
 export function cpuPerQuoteLines(a: CpuSnapshot, b: CpuSnapshot, accepted: number, ceiling: number, rate: number): string[] {
@@ -22,5 +23,7 @@ export function cpuPerQuoteLines(a: CpuSnapshot, b: CpuSnapshot, accepted: numbe
     `load generator CPU per accepted quote: ${per(b.loadUs - a.loadUs)} µs`,
     `machine CPU per accepted quote: ${per(b.machineUs - a.machineUs)} µs`,
     `validated quotes/s: ${Math.round(rate)}/s (${(rate / ceiling * 100).toFixed(0)}% of ceiling)`,
+    // how much of the machine the phase used: the rest is idle (admission's BUSY backs the makers off) or not ours
+    `machine busy during the throughput phase: ${((b.machineUs - a.machineUs) / ((b.atMs - a.atMs) * 1000 * availableParallelism()) * 100).toFixed(0)}% of ${availableParallelism()} cores`,
   ]
 }
