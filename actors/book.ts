@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import type { ActorRef, ActorSystem } from './mailbox.js'
 import { ActorStopped } from './mailbox.js'
 import { EventBus } from './events.js'
-export type { StoredEnd, ReplicaStorePort } from './replica.js'
+export type { StoredEnd, ClusterStorePort } from './clusterSync.js'
 import type {
   AcceptedQuote, Address, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, Rfq,
   RfqDirectory, SubmitOptions, RfqEvent, RfqView,
@@ -15,9 +15,10 @@ import type {
 import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.js'
 import { RelayErrors } from './errors.js'
 import { QuoteInFlight } from './quoteInFlight.js'
-import { Replica, type ReplicaStorePort } from './replica.js'
+import { ClusterSync, type ClusterStorePort } from './clusterSync.js'
 import { ANONYMOUS, canSee } from './visibility.js'
 import { UnstoredEnds, type UnstoredEnd } from './unstoredEnds.js'
+import { isPlainObject } from '../workers/values/index.js'
 
 export interface RfqStorePort {
   /** with `maxActive`, the insert is the cap's arbiter: it answers whether the creator had room, and its count */
@@ -30,7 +31,8 @@ export interface RfqStorePort {
 
 export interface BookDeps {
   store: RfqStorePort
-  replica?: ReplicaStorePort
+  /** cluster mode: what the book reads from the shared store when the cluster's word leaves an RFQ open */
+  clusterStore?: ClusterStorePort
   recoverSigner: RfqDeps['recoverSigner']
   askTimeoutMs?: number
   /** the pause between two offers of unstored ends to the store (default 1000 ms) */
@@ -45,7 +47,7 @@ export interface RestoredRfq {
   quotes: AcceptedQuote[]
 }
 
-interface Entry { ref: ActorRef<RfqMsg>; rfq: Rfq; shareTokenHash: string | null; quotes: number; terms?: QuoteTerms; seenByAll: boolean }
+interface LiveEntry { ref: ActorRef<RfqMsg>; rfq: Rfq; shareTokenHash: string | null; quotes: number; terms?: QuoteTerms; seenByAll: boolean }
 
 // An RFQ that keeps failing is stopped rather than restarted: its state lives in Postgres and a
 // client can read it there; three failures in ten seconds means something is wrong with it.
@@ -57,15 +59,15 @@ export function hashShareToken(token: string): string {
 
 export class RfqBook implements RfqDirectory {
   readonly events = new EventBus<RfqEvent>()
-  private readonly live = new Map<string, Entry>()
+  private readonly live = new Map<string, LiveEntry>()
   /** live RFQs per creator: the agent that made it, or its taker wallet when no agent did */
   private readonly byCreator = new Map<string, number>()
   private readonly byShareHash = new Map<string, string>()
   private liveQuotes = 0
   /** what everyone may see of the active store: public RFQs and their quotes (the relay's /health counts) */
   private readonly seenByAll = { rfqs: 0, quotes: 0 }
-  /** cluster mode: this node's replicas of other nodes' RFQs follow their events and the store */
-  readonly replica: Replica | undefined
+  /** cluster mode: keeps this book in step with the other nodes' events and the store */
+  readonly sync: ClusterSync | undefined
   private readonly askTimeoutMs: number
   private readonly actorDeps: RfqDeps
   /** ends the store could not take when they happened, offered to it again until it does */
@@ -88,11 +90,11 @@ export class RfqBook implements RfqDirectory {
       },
       onGone: id => this.forget(id),
       onUnstored: (rfqId, at) => this.unstored.add({ rfqId, at }),
-      onStale: id => void this.replica?.learnEnd(id),
+      onStale: id => void this.sync?.learnEnd(id),
       onWarn: deps.onWarn,
     }
-    if (deps.replica) {
-      this.replica = new Replica(deps.replica, {
+    if (deps.clusterStore) {
+      this.sync = new ClusterSync(deps.clusterStore, {
         entry: id => this.live.get(id)?.ref, ids: () => this.live.keys(), events: this.events, onWarn: deps.onWarn,
         spawn: r => this.spawn(r.rfq, r.shareTokenHash, r.quotes),
       })
@@ -112,7 +114,7 @@ export class RfqBook implements RfqDirectory {
 
   /** Brings back RFQs that were live when the engine stopped (no insert, no broadcast); answers those it took. */
   restore(rfqs: readonly RestoredRfq[]): RestoredRfq[] {
-    const taken = rfqs.filter(r => !this.live.has(r.rfq.id) && !this.replica?.hasEnded(r.rfq.id))
+    const taken = rfqs.filter(r => !this.live.has(r.rfq.id) && !this.sync?.hasEnded(r.rfq.id))
     for (const r of taken) this.spawn(r.rfq, r.shareTokenHash, r.quotes)
     return taken
   }
@@ -136,14 +138,14 @@ export class RfqBook implements RfqDirectory {
 
   /** The hot path: one promise per quote (the ask's, which never rejects), none when the answer is at hand. */
   submitQuote(rfqId: unknown, quote: unknown, signature: unknown, opts: SubmitOptions = {}): Promise<QuoteVerdict> {
-    if (typeof rfqId !== 'string' || rfqId === '' || typeof quote !== 'object' || quote === null || Array.isArray(quote)
+    if (typeof rfqId !== 'string' || rfqId === '' || !isPlainObject(quote)
       || typeof signature !== 'string' || signature === '') return Promise.resolve(verdict(RelayErrors.missingFields()))
     const e = this.live.get(rfqId)
-    if (e) return this.askQuote(e.ref, rfqId, quote as Record<string, unknown>, signature, opts)
-    if (!this.replica) return Promise.resolve(verdict(RelayErrors.rfqNotFound()))
-    return this.replica.adopt(rfqId).then(() => {       // cluster mode: its creation's word may not have come yet
+    if (e) return this.askQuote(e.ref, rfqId, quote, signature, opts)
+    if (!this.sync) return Promise.resolve(verdict(RelayErrors.rfqNotFound()))
+    return this.sync.adopt(rfqId).then(() => {       // cluster mode: its creation's word may not have come yet
       const adopted = this.live.get(rfqId)
-      return adopted ? this.askQuote(adopted.ref, rfqId, quote as Record<string, unknown>, signature, opts) : verdict(RelayErrors.rfqNotFound())
+      return adopted ? this.askQuote(adopted.ref, rfqId, quote, signature, opts) : verdict(RelayErrors.rfqNotFound())
     })
   }
 
@@ -200,12 +202,12 @@ export class RfqBook implements RfqDirectory {
 
   /** Cluster mode: a live RFQ whose creation's word has not reached this node is read from the store. */
   adopt(id: string): Promise<boolean> {
-    return this.replica ? this.replica.adopt(id) : Promise.resolve(false)
+    return this.sync ? this.sync.adopt(id) : Promise.resolve(false)
   }
 
   /** Cluster mode: the live RFQ a token opens that this book lacks (its creation's word has not arrived) is read from the store. */
   async adoptShared(token: string): Promise<Rfq | undefined> {
-    const id = this.replica && await this.replica.adoptShared(hashShareToken(token))
+    const id = this.sync && await this.sync.adoptShared(hashShareToken(token))
     return id === undefined ? undefined : this.live.get(id)?.rfq
   }
 
@@ -276,7 +278,7 @@ export class RfqBook implements RfqDirectory {
     if (n > 0) this.byCreator.set(creator, n)
     else this.byCreator.delete(creator)
     if (e.shareTokenHash) this.byShareHash.delete(e.shareTokenHash)
-    this.replica?.markEnded(id)
+    this.sync?.markEnded(id)
   }
 }
 

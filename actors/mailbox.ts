@@ -1,11 +1,11 @@
 // The mailbox runtime. An actor handles one message at a time from a bounded queue; different
 // actors run concurrently. `tell` is a cast, `ask` a call with a typed reply channel and a timeout
-// (Akka style; its deadline on a shared coarse timer, askDeadlines.ts). A handler that throws answers the asker with the error, and the actor goes on with its
-// state as the handler left it (handlers update state in place, so a handler must not throw half-way:
+// (Akka style; the deadline on a shared coarse timer, askDeadlines.ts). A handler that throws answers the asker
+// with the error, and the actor goes on with its state as the handler left it (handlers update state in place, so a handler must not throw half-way:
 // expected refusals are replies, not throws). Past `intensity` failures within `periodMs` the actor
 // stops and `onEscalate` is told; nothing restarts it. Its owner decides what a stop means (the RFQ
 // book ends the RFQ in the store and tells every reader, so the relay and the database agree).
-
+import { FailureWindow } from '../workers/retry/failureWindow.js'
 import { fileDeadline, type Expirable } from './askDeadlines.js'
 
 export type Reply<R> = (value: R) => void
@@ -138,7 +138,7 @@ class Actor<S, M> implements ActorRef<M> {
   private stopRequested = false
   private readonly timers = new Map<string, NodeJS.Timeout>()
   readonly pending = new Map<M, Pending>()
-  private failures: number[] = []
+  private failures: FailureWindow | undefined
   private readonly capacity: number
   private readonly ctx: ActorContext<M>
 
@@ -241,10 +241,8 @@ class Actor<S, M> implements ActorRef<M> {
     if (p?.settle()) p.fail(e)
     this.opts.onError?.(this.name, e)
     const { intensity, periodMs } = this.opts.supervision ?? defaultSupervision
-    const t = this.clock()
-    this.failures = this.failures.filter(f => t - f < periodMs)
-    this.failures.push(t)
-    if (this.failures.length > intensity) {
+    this.failures ??= new FailureWindow(intensity, periodMs)
+    if (this.failures.record(this.clock())) {
       this.stopRequested = true
       this.opts.onEscalate?.(this.name, e)
     }

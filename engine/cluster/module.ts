@@ -30,6 +30,8 @@ export async function clusterModule(ctx: EngineContext, { book, domain }: { book
     collect() { for (const [reason, n] of Object.entries(link.stats.dropped)) this.set({ reason }, n) } })
   metrics.gauge('cluster_sequence_gaps_total', 'lost messages detected (each one reconciled with the store)', () => link.stats.gaps)
   metrics.gauge('cluster_reconciles_total', 'times this node reconciled its book with the store', () => link.stats.reconciles)
-  metrics.gauge('cluster_rfqs_adopted_total', 'live RFQs read from the store because their creation\'s word was late or lost', () => book.replica?.adopted ?? 0)
+  metrics.gauge('cluster_status_loop_restarts_total', 'times the watch on the NATS connection died and was restarted (each one logged)',
+    () => link.stats.statusLoopRestarts)
+  metrics.gauge('cluster_rfqs_adopted_total', 'live RFQs read from the store because their creation\'s word was late or lost', () => book.sync?.adopted ?? 0)
   return { ...link, close: async () => { limits.stop(); await link.close() } }
 }
