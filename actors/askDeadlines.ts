@@ -5,9 +5,11 @@
 // one and one and a quarter timeouts after it was made. An answered ask leaves its slot at once: nothing
 // outlives its reply.
 
-export interface Expirable { expire(): void }
+export interface Expirable {
+  expire(): void
+}
 
-const SLOTS = 5                 // 4 quarters waiting + the one filling
+const SLOTS = 5 // 4 quarters waiting + the one filling
 
 class Wheel {
   private readonly slots: Set<Expirable>[] = Array.from({ length: SLOTS }, () => new Set())
@@ -21,20 +23,23 @@ class Wheel {
     slot.add(e)
     if (!this.timer) {
       this.timer = setInterval(() => this.tick(), this.tickMs)
-      this.timer.unref?.()      // a pending ask does not keep the process alive; its promise does not either
+      this.timer.unref?.() // a pending ask does not keep the process alive; its promise does not either
     }
     return slot
   }
 
   private tick(): void {
     this.current = (this.current + 1) % SLOTS
-    const due = this.slots[this.current]!         // the oldest slot: every ask in it is at least 4 ticks old
+    const due = this.slots[this.current]! // the oldest slot: every ask in it is at least 4 ticks old
     if (due.size) {
       const expired = [...due]
       due.clear()
       for (const e of expired) e.expire()
     }
-    if (this.slots.every(s => s.size === 0)) { clearInterval(this.timer); this.timer = undefined }   // idle: no timer
+    if (this.slots.every(s => s.size === 0)) {
+      clearInterval(this.timer)
+      this.timer = undefined
+    } // idle: no timer
   }
 }
 
@@ -43,6 +48,9 @@ const wheels = new Map<number, Wheel>()
 /** Files `e` to expire `timeoutMs` (to 1.25 x) from now; returns the set to delete it from once answered. */
 export function fileDeadline(timeoutMs: number, e: Expirable): Set<Expirable> {
   let w = wheels.get(timeoutMs)
-  if (!w) { w = new Wheel(Math.max(1, timeoutMs / (SLOTS - 1))); wheels.set(timeoutMs, w) }
+  if (!w) {
+    w = new Wheel(Math.max(1, timeoutMs / (SLOTS - 1)))
+    wheels.set(timeoutMs, w)
+  }
   return w.add(e)
 }

@@ -54,34 +54,47 @@ export interface SpawnOptions {
 export class MailboxFull extends Error {
   override name = 'MailboxFull'
   readonly code = 'MAILBOX_FULL'
-  constructor(actor: string, capacity: number) { super(`mailbox of ${actor} is full (${capacity} messages)`) }
+  constructor(actor: string, capacity: number) {
+    super(`mailbox of ${actor} is full (${capacity} messages)`)
+  }
 }
 export class AskTimeout extends Error {
   override name = 'AskTimeout'
   readonly code = 'ASK_TIMEOUT'
-  constructor(actor: string, ms: number) { super(`${actor} did not reply within ${ms} ms`) }
+  constructor(actor: string, ms: number) {
+    super(`${actor} did not reply within ${ms} ms`)
+  }
 }
 export class ActorStopped extends Error {
   override name = 'ActorStopped'
   readonly code = 'ACTOR_STOPPED'
-  constructor(actor: string) { super(`${actor} has stopped`) }
+  constructor(actor: string) {
+    super(`${actor} has stopped`)
+  }
 }
 
 const defaultSupervision: Supervision = { intensity: 10, periodMs: 10_000 }
-const YIELD_EVERY = 64          // messages handled before giving the event loop a turn
+const YIELD_EVERY = 64 // messages handled before giving the event loop a turn
 
 /** Owns every actor it spawned: their depths for metrics, and a drain for shutdown. */
 export class ActorSystem {
   private readonly actors = new Set<Actor<any, any>>()
-  constructor(private readonly defaults: SpawnOptions = {}, readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly defaults: SpawnOptions = {},
+    readonly now: () => number = Date.now,
+  ) {}
 
   spawn<S, M>(name: string, behavior: Behavior<S, M>, initial: S, opts: SpawnOptions = {}): ActorRef<M> {
-    const actor = new Actor<S, M>(name, behavior, initial, { ...this.defaults, ...opts }, this.now, a => this.actors.delete(a))
+    const actor = new Actor<S, M>(name, behavior, initial, { ...this.defaults, ...opts }, this.now, a =>
+      this.actors.delete(a),
+    )
     this.actors.add(actor)
     return actor
   }
 
-  get size(): number { return this.actors.size }
+  get size(): number {
+    return this.actors.size
+  }
   get totalDepth(): number {
     let n = 0
     for (const a of this.actors) n += a.depth
@@ -107,7 +120,11 @@ export class ActorSystem {
 class Pending implements Expirable {
   msg: unknown
   private slot: Set<Expirable> | null
-  constructor(private readonly actor: Actor<any, any>, readonly fail: (e: unknown) => void, private readonly timeoutMs: number) {
+  constructor(
+    private readonly actor: Actor<any, any>,
+    readonly fail: (e: unknown) => void,
+    private readonly timeoutMs: number,
+  ) {
     this.slot = fileDeadline(timeoutMs, this)
   }
 
@@ -142,8 +159,14 @@ class Actor<S, M> implements ActorRef<M> {
   private readonly capacity: number
   private readonly ctx: ActorContext<M>
 
-  constructor(readonly name: string, private readonly behavior: Behavior<S, M>, private state: S,
-    private readonly opts: SpawnOptions, private readonly clock: () => number, private readonly onGone: (a: Actor<S, M>) => void) {
+  constructor(
+    readonly name: string,
+    private readonly behavior: Behavior<S, M>,
+    private state: S,
+    private readonly opts: SpawnOptions,
+    private readonly clock: () => number,
+    private readonly onGone: (a: Actor<S, M>) => void,
+  ) {
     this.capacity = opts.capacity ?? 10_000
     this.ctx = {
       self: this,
@@ -152,26 +175,42 @@ class Actor<S, M> implements ActorRef<M> {
         // one reaction on `work`, no promise chained after it: this runs twice per quote
         const deliver = (r: Parameters<typeof toMessage>[0]) => {
           if (this.isStopped) return
-          try { this.enqueue(toMessage(r)) } catch (e) { this.opts.onError?.(this.name, e) }
+          try {
+            this.enqueue(toMessage(r))
+          } catch (e) {
+            this.opts.onError?.(this.name, e)
+          }
         }
         work.then(deliver, e => deliver(e instanceof Error ? e : new Error(String(e))))
       },
       setTimer: (key, delayMs, msg) => {
         this.ctx.cancelTimer(key)
-        const t = setTimeout(() => { this.timers.delete(key); if (!this.isStopped) this.enqueue(msg) }, delayMs)
+        const t = setTimeout(() => {
+          this.timers.delete(key)
+          if (!this.isStopped) this.enqueue(msg)
+        }, delayMs)
         t.unref?.()
         this.timers.set(key, t)
       },
       cancelTimer: key => {
         const t = this.timers.get(key)
-        if (t) { clearTimeout(t); this.timers.delete(key) }
+        if (t) {
+          clearTimeout(t)
+          this.timers.delete(key)
+        }
       },
-      stop: () => { this.stopRequested = true },
+      stop: () => {
+        this.stopRequested = true
+      },
     }
   }
 
-  get depth(): number { return this.queue.length - this.head }
-  get stopped(): boolean { return this.isStopped }
+  get depth(): number {
+    return this.queue.length - this.head
+  }
+  get stopped(): boolean {
+    return this.isStopped
+  }
 
   tell(msg: M): void {
     if (this.isStopped) throw new ActorStopped(this.name)
@@ -183,17 +222,26 @@ class Actor<S, M> implements ActorRef<M> {
       const fail = orElse ? (e: unknown) => resolve(orElse(e)) : reject
       if (this.isStopped) return fail(new ActorStopped(this.name))
       const p = new Pending(this, fail, timeoutMs)
-      const msg = make(value => { if (p.settle()) resolve(value) })
+      const msg = make(value => {
+        if (p.settle()) resolve(value)
+      })
       p.msg = msg
       this.pending.set(msg, p)
-      try { this.enqueue(msg) } catch (e) { if (p.settle()) fail(e) }
+      try {
+        this.enqueue(msg)
+      } catch (e) {
+        if (p.settle()) fail(e)
+      }
     })
   }
 
   private enqueue(msg: M): void {
     if (this.depth >= this.capacity) throw new MailboxFull(this.name, this.capacity)
     this.queue.push(msg)
-    if (!this.running) { this.running = true; queueMicrotask(this.drain) }
+    if (!this.running) {
+      this.running = true
+      queueMicrotask(this.drain)
+    }
   }
 
   private readonly drain = (): void => this.run()
@@ -206,8 +254,11 @@ class Actor<S, M> implements ActorRef<M> {
     let handled = 0
     while (this.head < this.queue.length && !this.isStopped) {
       const msg = this.queue[this.head]!
-      this.queue[this.head++] = undefined as M          // let the message be collected
-      if (this.head > 1024 && this.head * 2 > this.queue.length) { this.queue = this.queue.slice(this.head); this.head = 0 }
+      this.queue[this.head++] = undefined as M // let the message be collected
+      if (this.head > 1024 && this.head * 2 > this.queue.length) {
+        this.queue = this.queue.slice(this.head)
+        this.head = 0
+      }
       this.busy = true
       let next: S | Promise<S>
       try {
@@ -218,12 +269,24 @@ class Actor<S, M> implements ActorRef<M> {
         continue
       }
       if (next instanceof Promise) {
-        next.then(s => { this.state = s; if (this.handled()) this.run() }, e => { this.failed(msg, e); if (this.handled()) this.run() })
-        return                                           // still running: the settlement goes on draining
+        next.then(
+          s => {
+            this.state = s
+            if (this.handled()) this.run()
+          },
+          e => {
+            this.failed(msg, e)
+            if (this.handled()) this.run()
+          },
+        )
+        return // still running: the settlement goes on draining
       }
       this.state = next
       if (!this.handled()) return
-      if (++handled % YIELD_EVERY === 0) { setImmediate(this.drain); return }   // give the event loop a turn
+      if (++handled % YIELD_EVERY === 0) {
+        setImmediate(this.drain)
+        return
+      } // give the event loop a turn
     }
     this.running = false
   }
@@ -232,7 +295,10 @@ class Actor<S, M> implements ActorRef<M> {
   private handled(): boolean {
     this.busy = false
     if (this.stopRequested) this.stopNow()
-    if (this.isStopped) { this.running = false; return false }
+    if (this.isStopped) {
+      this.running = false
+      return false
+    }
     return true
   }
 
@@ -256,6 +322,10 @@ class Actor<S, M> implements ActorRef<M> {
     for (const p of [...this.pending.values()]) if (p.settle()) p.fail(new ActorStopped(this.name))
     this.queue = []
     this.head = 0
-    try { this.behavior.onStop?.(this.state) } finally { this.onGone(this) }
+    try {
+      this.behavior.onStop?.(this.state)
+    } finally {
+      this.onGone(this)
+    }
   }
 }

@@ -16,12 +16,16 @@ export class QuoteInFlight {
   /** the store's refusal or failure (QuoteCommitted) */
   error: Error | null = null
 
-  constructor(readonly raw: Record<string, unknown>, readonly signature: string, readonly shareTokenHash: string | null,
+  constructor(
+    readonly raw: Record<string, unknown>,
+    readonly signature: string,
+    readonly shareTokenHash: string | null,
     /** the relay's schema checked every field's grammar already */
     readonly wellFormed: boolean,
     /** what the schema refused that no rule named */
     readonly residual: RelayError | undefined,
-    readonly replyTo: Reply<QuoteVerdict>) {}
+    readonly replyTo: Reply<QuoteVerdict>,
+  ) {}
 
   /** pipeToSelf's message for the pool's answer */
   recovered(signer: Address | null | Error): this {

@@ -10,13 +10,17 @@ import { migrate } from '../../engine/store/migrate.js'
 import { repoRoot } from '../../engine/paths.js'
 
 export interface BenchDatabase {
-  sql: Sql; url: string; drop(): Promise<void>
+  sql: Sql
+  url: string
+  drop(): Promise<void>
   /** the embedded server's postmaster (its children are the server's other processes); undefined on DATABASE_URL's */
   serverPid(): number | undefined
 }
 
 export async function benchDatabase(bench: string, { max = 4 } = {}): Promise<BenchDatabase> {
-  const pg = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir: join(repoRoot, `.data/bench-${bench}`), fast: true })
+  const pg = process.env.DATABASE_URL
+    ? undefined
+    : await startEmbeddedPostgres({ dataDir: join(repoRoot, `.data/bench-${bench}`), fast: true })
   const name = `${bench}_${randomBytes(4).toString('hex')}`
   const adminUrl = process.env.DATABASE_URL ?? pg!.adminUrl
   const admin = connect(adminUrl, { max: 1 })
@@ -26,14 +30,20 @@ export async function benchDatabase(bench: string, { max = 4 } = {}): Promise<Be
   const sql = connect(url.toString(), { max })
   await migrate(sql)
   return {
-    sql, url: url.toString(),
+    sql,
+    url: url.toString(),
     serverPid() {
       if (!pg) return undefined
-      try { return Number(readFileSync(join(pg.clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined } catch { return undefined }
+      try {
+        return Number(readFileSync(join(pg.clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined
+      } catch {
+        return undefined
+      }
     },
     async drop() {
       await sql.end()
-      if (process.env.BENCH_KEEP_DB) {     // for EXPLAIN sessions after the run; the server keeps running
+      if (process.env.BENCH_KEEP_DB) {
+        // for EXPLAIN sessions after the run; the server keeps running
         console.log(`BENCH_KEEP_DB: kept ${url.toString()}`)
         await admin.end()
         return

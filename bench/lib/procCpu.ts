@@ -5,10 +5,14 @@
 // from /proc/stat (every core's busy time: all but idle and iowait). Returns 0s where /proc is missing (not Linux).
 import { readFileSync, readdirSync } from 'node:fs'
 
-const TICK_US = 10_000          // USER_HZ is 100 on every Linux ABI Node runs on
+const TICK_US = 10_000 // USER_HZ is 100 on every Linux ABI Node runs on
 
 function read(path: string): string | undefined {
-  try { return readFileSync(path, 'utf8') } catch { return undefined }
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    return undefined
+  }
 }
 
 /** µs on the CPU of one thread of a process (tid = pid for its main thread). */
@@ -20,7 +24,11 @@ function threadUs(pid: number, tid: number): number {
 /** The main thread's µs and the sum of every other live thread's, of process `pid`. */
 export function processThreads(pid: number): { mainUs: number; otherUs: number } {
   let tids: string[] = []
-  try { tids = readdirSync(`/proc/${pid}/task`) } catch { return { mainUs: 0, otherUs: 0 } }
+  try {
+    tids = readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return { mainUs: 0, otherUs: 0 }
+  }
   let otherUs = 0
   for (const t of tids) if (Number(t) !== pid) otherUs += threadUs(pid, Number(t))
   return { mainUs: threadUs(pid, pid), otherUs }
@@ -30,7 +38,7 @@ export function processThreads(pid: number): { mainUs: number; otherUs: number }
 function statOf(pid: number): { us: number; ppid: number } | undefined {
   const s = read(`/proc/${pid}/stat`)
   if (!s) return undefined
-  const f = s.slice(s.lastIndexOf(')') + 2).split(' ')     // fields from the 3rd on: the command may hold spaces
+  const f = s.slice(s.lastIndexOf(')') + 2).split(' ') // fields from the 3rd on: the command may hold spaces
   return { us: (Number(f[11]) + Number(f[12])) * TICK_US, ppid: Number(f[1]) }
 }
 

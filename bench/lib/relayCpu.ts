@@ -5,25 +5,48 @@
 import { availableParallelism } from 'node:os'
 import { processThreads, processTreeUs, machineBusyUs } from './procCpu.js'
 
-export interface CpuSnapshot { mainUs: number; otherUs: number; pgUs: number | undefined; loadUs: number; machineUs: number; atMs: number }
+export interface CpuSnapshot {
+  mainUs: number
+  otherUs: number
+  pgUs: number | undefined
+  loadUs: number
+  machineUs: number
+  atMs: number
+}
 
 export function cpuSnapshot(enginePid: number, pgPid: number | undefined): CpuSnapshot {
   const { mainUs, otherUs } = processThreads(enginePid)
   const u = process.cpuUsage()
-  return { mainUs, otherUs, pgUs: pgPid === undefined ? undefined : processTreeUs(pgPid), loadUs: u.user + u.system, machineUs: machineBusyUs(), atMs: performance.now() }
+  return {
+    mainUs,
+    otherUs,
+    pgUs: pgPid === undefined ? undefined : processTreeUs(pgPid),
+    loadUs: u.user + u.system,
+    machineUs: machineBusyUs(),
+    atMs: performance.now(),
+  }
 }
 
-export function cpuPerQuoteLines(a: CpuSnapshot, b: CpuSnapshot, accepted: number, ceiling: number, rate: number): string[] {
+export function cpuPerQuoteLines(
+  a: CpuSnapshot,
+  b: CpuSnapshot,
+  accepted: number,
+  ceiling: number,
+  rate: number,
+): string[] {
   const per = (x: number) => (x / accepted).toFixed(1)
-  const pg = a.pgUs === undefined || b.pgUs === undefined ? 'n/a (DATABASE_URL\'s server: not read)' : `${per(b.pgUs - a.pgUs)} µs`
+  const pg =
+    a.pgUs === undefined || b.pgUs === undefined
+      ? "n/a (DATABASE_URL's server: not read)"
+      : `${per(b.pgUs - a.pgUs)} µs`
   return [
     `main-thread CPU per accepted quote: ${per(b.mainUs - a.mainUs)} µs`,
     `engine other threads CPU per accepted quote: ${per(b.otherUs - a.otherUs)} µs`,
     `PostgreSQL CPU per accepted quote: ${pg}`,
     `load generator CPU per accepted quote: ${per(b.loadUs - a.loadUs)} µs`,
     `machine CPU per accepted quote: ${per(b.machineUs - a.machineUs)} µs`,
-    `validated quotes/s: ${Math.round(rate)}/s (${(rate / ceiling * 100).toFixed(0)}% of ceiling)`,
+    `validated quotes/s: ${Math.round(rate)}/s (${((rate / ceiling) * 100).toFixed(0)}% of ceiling)`,
     // how much of the machine the phase used: the rest is idle (admission's BUSY backs the makers off) or not ours
-    `machine busy during the throughput phase: ${((b.machineUs - a.machineUs) / ((b.atMs - a.atMs) * 1000 * availableParallelism()) * 100).toFixed(0)}% of ${availableParallelism()} cores`,
+    `machine busy during the throughput phase: ${(((b.machineUs - a.machineUs) / ((b.atMs - a.atMs) * 1000 * availableParallelism())) * 100).toFixed(0)}% of ${availableParallelism()} cores`,
   ]
 }

@@ -21,9 +21,16 @@ export interface BatcherOptions {
   concurrency?: number
 }
 
-interface Waiting<I, O> { item: I; resolve(o: O): void; reject(e: unknown): void }
+interface Waiting<I, O> {
+  item: I
+  resolve(o: O): void
+  reject(e: unknown): void
+}
 
-export function createBatcher<I, O>(run: BatchRunner<I, O>, { maxBatch = 64, concurrency = 2 }: BatcherOptions = {}): Batcher<I, O> {
+export function createBatcher<I, O>(
+  run: BatchRunner<I, O>,
+  { maxBatch = 64, concurrency = 2 }: BatcherOptions = {},
+): Batcher<I, O> {
   // a queue read from `head`: a trip takes its batch without copying what stays behind (thousands may wait)
   let waiting: Waiting<I, O>[] = []
   let head = 0
@@ -37,31 +44,58 @@ export function createBatcher<I, O>(run: BatchRunner<I, O>, { maxBatch = 64, con
     while (left() && trips.size < concurrency) {
       const batch = waiting.slice(head, head + maxBatch)
       head += batch.length
-      if (head === waiting.length) { waiting = []; head = 0 }
-      else if (head > 4096 && head * 2 > waiting.length) { waiting = waiting.slice(head); head = 0 }
+      if (head === waiting.length) {
+        waiting = []
+        head = 0
+      } else if (head > 4096 && head * 2 > waiting.length) {
+        waiting = waiting.slice(head)
+        head = 0
+      }
       const items = new Array<I>(batch.length)
       for (let i = 0; i < batch.length; i++) items[i] = batch[i]!.item
-      const trip: Promise<void> = run(items).then(
-        outs => {
-          stats.batches++; stats.items += batch.length; stats.maxBatch = Math.max(stats.maxBatch, batch.length)
-          batch.forEach((b, i) => b.resolve(outs[i] as O))
-        },
-        e => batch.forEach(b => b.reject(e)),
-      ).finally(() => { trips.delete(trip); if (left()) schedule() })
+      const trip: Promise<void> = run(items)
+        .then(
+          outs => {
+            stats.batches++
+            stats.items += batch.length
+            stats.maxBatch = Math.max(stats.maxBatch, batch.length)
+            batch.forEach((b, i) => b.resolve(outs[i] as O))
+          },
+          e => batch.forEach(b => b.reject(e)),
+        )
+        .finally(() => {
+          trips.delete(trip)
+          if (left()) schedule()
+        })
       trips.add(trip)
     }
   }
-  const schedule = () => { if (!scheduled) { scheduled = true; setImmediate(send) } }
+  const schedule = () => {
+    if (!scheduled) {
+      scheduled = true
+      setImmediate(send)
+    }
+  }
 
   return {
     submit(item) {
-      return new Promise<O>((resolve, reject) => { waiting.push({ item, resolve, reject }); schedule() })
+      return new Promise<O>((resolve, reject) => {
+        waiting.push({ item, resolve, reject })
+        schedule()
+      })
     },
     async flush() {
-      while (trips.size || left()) { send(); await Promise.allSettled(trips) }
+      while (trips.size || left()) {
+        send()
+        await Promise.allSettled(trips)
+      }
     },
-    get inFlight() { return trips.size },
-    get waiting() { return left() },
+    get inFlight() {
+      return trips.size
+    },
+    get waiting() {
+      return left()
+    },
     stats,
   }
 }

@@ -5,8 +5,12 @@ import { RelayErrors, type RelayError } from '../../actors/errors.js'
 
 export function relayRefusal(r: Refusal): RelayError {
   switch (r.code) {
-    case 'CANCEL_SIGNATURE_REQUIRED': return RelayErrors.cancelSignatureRequired()
-    case 'NOT_TAKER': case 'CANCEL_NOT_TAKER': return RelayErrors.cancelNotTaker()
-    default: return RelayErrors.cancelNotFound()      // unknown, unseen, ended or no longer open
+    case 'CANCEL_SIGNATURE_REQUIRED':
+      return RelayErrors.cancelSignatureRequired()
+    case 'NOT_TAKER':
+    case 'CANCEL_NOT_TAKER':
+      return RelayErrors.cancelNotTaker()
+    default:
+      return RelayErrors.cancelNotFound() // unknown, unseen, ended or no longer open
   }
 }

@@ -14,7 +14,11 @@
 // it to batch well. Latency, unlike an estimated cost per quote, already includes everything the process
 // does meanwhile (refusing a flood included), and it is exactly what makers feel. A refusal's retry hint is the
 // time half of what is in flight takes to be answered at the current pace (at most the bound).
-export interface AdmissionStats { inFlight: number; limit: number; refused: number }
+export interface AdmissionStats {
+  inFlight: number
+  limit: number
+  refused: number
+}
 
 const MIN_LIMIT = 64
 const MAX_LIMIT = 100_000
@@ -22,7 +26,7 @@ const BASE_BUCKET_MS = 5000
 const PACE_WINDOW_MS = 50
 
 export class Admission {
-  private entered: number[] = []          // entry times, oldest first (answers come roughly in order)
+  private entered: number[] = [] // entry times, oldest first (answers come roughly in order)
   private head = 0
   private limit: number
   private lastCut = -Infinity
@@ -34,11 +38,17 @@ export class Admission {
   private pace = { since: NaN, answers: 0 }
 
   /** `boundMs` 0 admits everything. */
-  constructor(private readonly boundMs: number, initialLimit = 256, private readonly now: () => number = () => performance.now()) {
+  constructor(
+    private readonly boundMs: number,
+    initialLimit = 256,
+    private readonly now: () => number = () => performance.now(),
+  ) {
     this.limit = Math.max(MIN_LIMIT, initialLimit)
   }
 
-  private get inFlight(): number { return this.entered.length - this.head }
+  private get inFlight(): number {
+    return this.entered.length - this.head
+  }
 
   /** ok, or the milliseconds after which to try again. */
   tryEnter(): { ok: true } | { ok: false; retryAfterMs: number } {
@@ -56,7 +66,7 @@ export class Admission {
    * sat idle for the rest (about a fifth of it at full offered load, issue 29).
    */
   private retryAfter(): number {
-    const drain = this.inFlight / 2 * this.leaveEveryMs
+    const drain = (this.inFlight / 2) * this.leaveEveryMs
     return Math.max(1, Math.ceil(Number.isFinite(drain) ? Math.min(drain, this.boundMs) : this.boundMs))
   }
 
@@ -69,7 +79,10 @@ export class Admission {
       this.pace = { since: t, answers: 1 }
     }
     const waited = t - this.entered[this.head++]!
-    if (this.head > 1024 && this.head * 2 > this.entered.length) { this.entered = this.entered.slice(this.head); this.head = 0 }
+    if (this.head > 1024 && this.head * 2 > this.entered.length) {
+      this.entered = this.entered.slice(this.head)
+      this.head = 0
+    }
     const queued = waited - this.baseLatency(t, waited)
     if (queued <= this.boundMs) this.limit = Math.min(MAX_LIMIT, this.limit + 1)
     else if (t - this.lastCut >= this.boundMs) {
