@@ -8,8 +8,9 @@ import type { ActorRef, ActorSystem } from './mailbox.js'
 import { ActorStopped } from './mailbox.js'
 import { EventBus } from './events.js'
 export type { StoredEnd, ReplicaStorePort } from './replica.js'
+export type { RestoredRfq } from './rfqTypes.js'
 import type {
-  AcceptedQuote, Address, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, Rfq,
+  AcceptedQuote, Address, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, RestoredRfq, Rfq,
   RfqDirectory, SubmitOptions, RfqEvent, RfqView,
 } from './rfqTypes.js'
 import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.js'
@@ -35,13 +36,6 @@ export interface BookDeps {
   /** the pause between two offers of unstored ends to the store (default 1000 ms) */
   healRetryMs?: number
   onWarn?(msg: string, detail: object): void
-}
-
-/** A live RFQ as it was when the engine stopped: its row and its stored quotes. */
-export interface RestoredRfq {
-  rfq: Rfq
-  shareTokenHash: string | null
-  quotes: AcceptedQuote[]
 }
 
 interface Entry { ref: ActorRef<RfqMsg>; rfq: Rfq; shareTokenHash: string | null; quotes: number; terms?: QuoteTerms; seenByAll: boolean }

@@ -33,6 +33,13 @@ export interface Rfq {
   agentId: string | null
 }
 
+/** A live RFQ as it was when the engine stopped: its row and its stored quotes. */
+export interface RestoredRfq {
+  rfq: Rfq
+  shareTokenHash: string | null
+  quotes: AcceptedQuote[]
+}
+
 /** An RFQ's terms as its quotes carry them (amounts as decimal strings): built once per RFQ, shared by its quotes. */
 export interface QuoteTerms { id: string; taker: Address; tokenIn: Address; tokenOut: Address; amountIn: string | null; amountOut: string | null }
 

@@ -3,8 +3,8 @@
 // market all call apply(), so a recording ingests exactly as the live source would.
 import type { Logger } from 'pino'
 import type { Sql } from '../store/db.js'
-import type { RecordedCall, DeribitTradesPage, DeribitBookSummary, DeribitTicker, DeribitInstrument } from './deribit/types.js'
-import { mapTrade, mapTicker, mapSummary, mapInstrument, type InstrumentRow, type TradeRow, type SnapshotRow } from './deribit/map.js'
+import type { RecordedCall, DeribitTradesPage, DeribitBookSummary, DeribitTicker, DeribitInstrument } from '../../workers/options/deribit/types.js'
+import { mapTrade, mapTicker, mapSummary, mapInstrument, type InstrumentRow, type TradeRow, type SnapshotRow } from '../../workers/options/deribit/map.js'
 import { upsertInstruments, insertTrades, insertSnapshots, insertSpotRefs, type IngestSource, type SpotRef } from '../store/options.js'
 
 export interface Applied {

@@ -4,7 +4,7 @@
 import type { EngineContext } from '../context.js'
 import { ok, type Handler } from '../front/request.js'
 import { tapeBody, ladder, expirySummaries, latestSpot, ownVenueActive, strikeDetail, underlyings } from '../store/options.js'
-import { parseExpiryDay } from '../ingest/deribit/instrumentName.js'
+import { parseExpiryDay } from '../../workers/options/deribit/instrumentName.js'
 import { requireParams, underlyingParam, expiryParam, limitParam, offsetParam, liquidityParam, venueParam, strikeParam, isCallParam } from './params.js'
 import { ladderStrikeView, expiryView, strikeDetailView, EMPTY_STRIKE_DETAIL } from './views.js'
 

@@ -5,7 +5,7 @@
 import type { QuoteVerdict, RfqStatus } from '../../actors/rfqTypes.js'
 import type { Refusal } from '../rfq/outcomes.js'
 import type { RegisterOutcome } from '../agents/register.js'
-import { RegisterErrors } from '../agents/register.js'
+import { MAX_AGENTS_PER_OWNER } from '../agents/register.js'
 import { describe, type SorRefusal } from '../sor/errors.js'
 import { HttpError } from '../front/errors.js'
 import { SIGNATURE_WINDOW_SECS } from '../agents/message.js'
@@ -15,6 +15,21 @@ type RegisterRefusal = Extract<RegisterOutcome, { ok: false }>
 export type ApiRefusal = Refusal | SorRefusal | RegisterRefusal
 
 export const DUPLICATE_FILL = 'Fill already recorded for this transaction'
+
+/** Agent registration: its parse step's texts (engine/routes/agents.ts), then its refusals'. */
+export const RegisterErrors = {
+  name: 'name is required (max 64 chars)',
+  ownerWallet: 'ownerWallet must be a valid 0x address',
+  agentWallet: 'agentWallet must be a valid 0x address',
+  roles: 'roles must be a non-empty array of: taker, maker, monitor',
+  signature: 'signature is required',
+  timestamp: 'timestamp is required (unix seconds)',
+  expired: `Signature expired. Timestamp must be within ${SIGNATURE_WINDOW_SECS}s of current time.`,
+  mismatch: 'Signature does not match ownerWallet.',
+  maxAgents: `Maximum ${MAX_AGENTS_PER_OWNER} agents per owner wallet`,
+  replayed: 'Signature already used',
+  walletTaken: 'agentWallet is already registered to another owner',
+} as const
 
 export const CancelErrors = {
   notFound: 'Not found',

@@ -6,8 +6,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { registrationMessage } from '../agents/message.js'
 import { spotRfqArtifact } from '../chain/spotRfq.js'
-import { onChainQuote } from './chainChecks.js'
-
+import { onChainQuote, type RelayQuote } from './relayQuote.js'
 import { ApiRefusal } from './cliFailure.js'
 
 export async function call<T>(method: string, url: string, body?: unknown, apiKey?: string): Promise<T> {
@@ -39,7 +38,7 @@ export function createRfq(api: string, apiKey: string, body: Record<string, unkn
   return call('POST', `${api}/api/v1/agent/rfqs`, body, apiKey)
 }
 
-export interface RelayQuote { quote: { maker: Address; taker: Address; tokenIn: Address; tokenOut: Address; amountIn: string; amountOut: string; expiry: number; nonce: string; deadline: number }; signature: Hex }
+export type { RelayQuote }
 
 /** The quote paying the most tokenOut, from the relay's REST polling endpoint. */
 export async function bestQuote(relay: string, rfqId: string, shareToken?: string | null): Promise<RelayQuote | null> {

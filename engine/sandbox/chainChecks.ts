@@ -5,7 +5,7 @@ import { BaseError, ContractFunctionRevertedError, createPublicClient, erc20Abi,
 import { foundry } from 'viem/chains'
 import { spotRfqArtifact } from '../chain/spotRfq.js'
 import { CliFailure } from './cliFailure.js'
-import type { RelayQuote } from './agentClient.js'
+import { onChainQuote, type RelayQuote } from './relayQuote.js'
 
 export interface TokenInfo { address: string; decimals: number; symbol: string }
 
@@ -47,10 +47,6 @@ export async function preflight(rpcUrl: string, chainId: number, spotRfq: Addres
   } catch (e) {
     throw revertFailure(e)
   }
-}
-
-export function onChainQuote(q: RelayQuote) {
-  return { ...q.quote, amountIn: BigInt(q.quote.amountIn), amountOut: BigInt(q.quote.amountOut), expiry: BigInt(q.quote.expiry), nonce: BigInt(q.quote.nonce), deadline: BigInt(q.quote.deadline) }
 }
 
 /** A revert as one line: the contract's custom error or reason string, with what to do about it. */

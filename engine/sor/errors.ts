@@ -1,8 +1,7 @@
 // The route finder's failures. Domain code (quote.ts, service.ts) raises a SorFailure with a code and no
 // status; the service's entry points turn it into an outcome `{ok: false, code, ...}`; `describe` gives its
 // words (the spec's, word for word, and ours for what the spec leaves open), and the API surface's one table
-// (engine/replies/api.ts) its status. The parse step's 400s are the surface's own (SorErrors below).
-import { Errors as Http } from '../front/errors.js'
+// (engine/replies/api.ts) its status. The parse step's 400s are the surface's own (engine/routes/sorQuery.ts).
 
 export type SorRefusal =
   | { ok: false; code: 'TOKEN_NOT_FOUND'; given: string }
@@ -40,20 +39,4 @@ export async function outcomeOf<T>(step: () => Promise<T>): Promise<SorOutcome<T
     if (e instanceof SorFailure) return e.refusal
     throw e
   }
-}
-
-/** Replies of the surface's parse step (the query is malformed: nothing reached the domain). */
-export const SorErrors = {
-  missingParams: () => Http.badRequest('Missing required params: tokenIn, tokenOut, amountIn'),
-  invalidAddress: () => Http.badRequest('Invalid token address format'),
-  sameToken: () => Http.badRequest('tokenIn and tokenOut must be different'),
-  invalidAmount: () => Http.badRequest('amountIn must be a positive integer (raw units)'),
-  // not in the spec's table: ranges of the optional parameters
-  maxHops: () => Http.badRequest('maxHops must be 1 or 2'),
-  maxRoutes: (max: number) => Http.badRequest(`maxRoutes must be an integer between 1 and ${max}`),
-  maxSplit: (max: number) => Http.badRequest(`maxSplit must be an integer between 1 and ${max}`),
-  slugs: () => Http.badRequest('slugs must be a comma-separated list of protocol slugs'),
-  explain: () => Http.badRequest('explain must be true or false'),
-  invalidAddressParam: () => Http.badRequest('address must be a 0x address (40 hex characters)'),
-  poolNotTracked: (address: string) => Http.notFound(`Pool ${address} is not tracked`),
 }

@@ -1,11 +1,11 @@
 // The mapping rules from VENUE_A (Deribit) records, one rule a test.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { parseOptionName, parseExpiryDay } from '../../engine/ingest/deribit/instrumentName.js'
-import { mapTrade, mapTicker, mapSummary, mapInstrument, liquidityGuess, premiumUsd } from '../../engine/ingest/deribit/map.js'
+import { parseOptionName, parseExpiryDay } from '../../workers/options/deribit/instrumentName.js'
+import { mapTrade, mapTicker, mapSummary, mapInstrument, liquidityGuess, premiumUsd } from '../../workers/options/deribit/map.js'
 import { tradeIdOrder } from '../../engine/ingest/sink.js'
 import { backoffDelay } from '../../engine/ingest/backoff.js'
-import type { DeribitTrade } from '../../engine/ingest/deribit/types.js'
+import type { DeribitTrade } from '../../workers/options/deribit/types.js'
 
 test('instrument names become <UNDERLYING>-<YYYYMMDD>-<strike>-<C|P>, expiring 08:00 UTC', () => {
   const o = parseOptionName('BTC-27DEC24-60000-C')!

@@ -42,7 +42,7 @@ function runAsync(file: string, args: string[]): Promise<{ status: number; stder
 describe('commands explain themselves', () => {
   test('the entry points found include every kind (engine, ingestion, sandbox, tools, benches, the example bot)', () => {
     for (const f of ['engine/main.js', 'engine/ingest/main.js', 'engine/sandbox/cli.js', 'engine/openapi/endpointsMarkdown.js', 'engine/console/build.js',
-      'engine/devchain/buildContracts.js', 'engine/cluster/devPostgres.js', 'bench/all.js', 'bench/loadtest.js', 'examples/maker-bot.js']) assert.ok(ENTRY_POINTS.includes(f), f)
+      'engine/devchain/buildContracts.js', 'engine/devcluster/devPostgres.js', 'bench/all.js', 'bench/loadtest.js', 'examples/maker-bot.js']) assert.ok(ENTRY_POINTS.includes(f), f)
   })
   for (const file of ENTRY_POINTS) {
     test(`${file} --help: exit 0 with its usage, starting and writing nothing; an unknown option: one line, exit 2`, () => {

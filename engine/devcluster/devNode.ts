@@ -49,7 +49,7 @@ export async function startDevNode(id: string, env: NodeJS.ProcessEnv, print: (l
   }).catch(async e => { await proc.stop(); throw e })
 
   const text = banner.join('\n')
-  // the surfaces' URLs from the banner's own lines (engine/ops/banner.ts), as test/faults/process.ts reads them
+  // the surfaces' URLs from the banner's own lines (engine/banner.ts), as test/faults/process.ts reads them
   const url = (surface: string) => new RegExp(`^${surface} \\([^)]*\\)\\s*(\\S+)`, 'm').exec(text)?.[1] ?? '?'
   return {
     id, pid: await proc.pid, exited: proc.exited,

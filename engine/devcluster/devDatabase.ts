@@ -15,7 +15,7 @@ export interface DevDatabase {
 export async function startDevDatabase(dir: string, env: NodeJS.ProcessEnv): Promise<DevDatabase> {
   if (env.DATABASE_URL) return { url: env.DATABASE_URL, describe: `DATABASE_URL ${redact(env.DATABASE_URL)}`, stop: async () => {} }
   const { NODE_TEST_CONTEXT: _, ...childEnv } = env
-  const child = spawn(process.execPath, [join(repoRoot, 'dist/engine/cluster/devPostgres.js'), '--dir', dir],
+  const child = spawn(process.execPath, [join(repoRoot, 'dist/engine/devcluster/devPostgres.js'), '--dir', dir],
     { env: childEnv, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
   child.stdin!.on('error', () => {})
   const exited = new Promise<number>(r => child.once('exit', (code, signal) => r(code ?? (signal ? 128 : 1))))

@@ -1,13 +1,15 @@
-// The route finder's REST surface under /api/v1/sor: thin handlers over the service.
+// The route finder's REST surface under /api/v1/sor: thin handlers over the service. sorModule builds the
+// service (protocol registry, pool scan, pool-state refresh, quotes), mounts the routes and its metrics, and
+// returns the RouteFinder other modules use (a server-side baseline at RFQ creation).
 import type { EngineContext } from '../context.js'
 import { ok } from '../front/request.js'
 import { tokensByAddresses, type Token } from '../store/tokens.js'
 import type { Address } from '../../workers/sor/types.js'
-import type { SorService } from './service.js'
+import { createSorService, type RouteFinder, type SorService } from '../sor/service.js'
 import type { TokenRegistry } from '../tokens/registry.js'
-import { parseQuoteQuery } from './quoteParams.js'
-import { coverage, healthView, poolView, stateView } from './views.js'
-import { SorErrors, type SorOutcome } from './errors.js'
+import { parseQuoteQuery, SorErrors } from './sorQuery.js'
+import { coverage, healthView, poolView, stateView } from '../sor/views.js'
+import type { SorOutcome } from '../sor/errors.js'
 import { apiReply, tokenReply } from '../replies/api.js'
 import { isAddress } from '../../workers/values/index.js'
 
@@ -90,4 +92,17 @@ export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorServ
 function value<T>(o: SorOutcome<T>): T {
   if (!o.ok) throw apiReply(o)
   return o.value
+}
+
+export async function sorModule(ctx: EngineContext, { tokens }: { tokens: Pick<TokenRegistry, 'resolve'> }): Promise<{ routeFinder: RouteFinder }> {
+  const sor = await createSorService({ config: ctx.config, sql: ctx.sql, pool: ctx.pool, log: ctx.log.child({ module: 'sor' }) })
+  sorRoutes(ctx, sor, tokens)
+  ctx.onShutdown(() => sor.stop())
+  ctx.metrics.gauge('sor_follow_blocks_total', 'blocks the route finder followed (logs read, touched pools re-read)', () => sor.follow?.blocks ?? 0)
+  ctx.metrics.gauge('sor_follow_pools_reread_total', 'pools re-read because they logged in a followed block', () => sor.follow?.rereads ?? 0)
+  ctx.metrics.gauge('sor_follow_rpc_calls_total', 'RPC calls made following the chain (multicall batches count once)', () => sor.follow?.rpcCalls ?? 0)
+  for (const reason of ['start', 'reorg', 'gap', 'failure'] as const) {
+    ctx.metrics.gauge(`sor_follow_reloads_${reason}_total`, `full reloads of pools and state (${reason})`, () => sor.follow?.reloads[reason] ?? 0)
+  }
+  return { routeFinder: sor.routeFinder }
 }
