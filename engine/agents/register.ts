@@ -9,6 +9,7 @@ import { personalMessageDigest } from '../../workers/sig/eip191.js'
 import { recoverAddress } from '../../workers/sig/recover.js'
 import { registrationMessage } from './message.js'
 import { generateApiKey, hashApiKey, newAgentId } from './keys.js'
+import type { Outcome, Refused } from '../../workers/outcome.js'
 
 export const ROLES: readonly Role[] = ['taker', 'maker', 'monitor']
 export const MAX_AGENTS_PER_OWNER = 10
@@ -18,13 +19,14 @@ export interface Registered extends Agent { apiKey: string }
 /** A registration as the wire gave it, checked for shape (parseRegistration) but not yet proven. */
 export interface Registration { name: string; ownerWallet: `0x${string}`; agentWallet: `0x${string}`; roles: Role[]; timestamp: number; signature: string }
 
-export type RegisterOutcome =
-  | { ok: true; agent: Registered }
-  | { ok: false; code: 'SIGNATURE_INVALID'; reason: string }
-  | { ok: false; code: 'SIGNATURE_MISMATCH'; expected: string; recovered: string }
-  | { ok: false; code: 'SIGNATURE_REPLAYED' }
-  | { ok: false; code: 'MAX_AGENTS' }
-  | { ok: false; code: 'AGENT_WALLET_TAKEN' }
+export type RegisterRefusal =
+  | Refused<'SIGNATURE_INVALID'> & { reason: string }
+  | Refused<'SIGNATURE_MISMATCH'> & { expected: string; recovered: string }
+  | Refused<'SIGNATURE_REPLAYED'>
+  | Refused<'MAX_AGENTS'>
+  | Refused<'AGENT_WALLET_TAKEN'>
+
+export type RegisterOutcome = Outcome<{ agent: Registered }, RegisterRefusal>
 
 /** The domain step: the owner's signature proves the registration; the key is made here, only its hash kept. */
 export async function registerAgent(sql: Sql, r: Registration): Promise<RegisterOutcome> {

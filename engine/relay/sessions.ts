@@ -22,12 +22,11 @@ import { RelayErrors, type RelayError } from '../../actors/errors.js'
 import { FixedWindowLimiter } from '../front/limits.js'
 import type { LimitRegistry } from '../front/sharedLimits.js'
 import { clientIp } from '../front/ip.js'
-import { isUnavailable } from '../store/unavailable.js'
 import { decodeInbound, encode, type Encoding, type RelayMessage } from './codec.js'
 import { broadcast, rfqBroadcast, type Channel } from './broadcasts.js'
 import { relayCancelProof, type CancelAuthMode } from './cancelAuth.js'
 import type { RfqService } from '../rfq/service.js'
-import { relayRefusal } from '../replies/relay.js'
+import { relayFailure, relayQuoteReply, relayRefusal } from '../replies/relay.js'
 
 const CHANNELS: readonly Channel[] = ['rfqs', 'quotes']
 const MAX_SHARE_TOKENS = 64
@@ -174,11 +173,11 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
     }
     try {
       const v = await o.rfqs.submitQuote(d.rfqId as string, d.quote, d.signature, { shareToken, ...contract })
-      if (!v.ok) sendError(ws, s, { code: v.code, message: v.message, ...(v.retryAfterMs ? { retryAfterMs: v.retryAfterMs } : {}) }, rfqId)
+      if (!v.ok) sendError(ws, s, relayQuoteReply(v), rfqId)
       // accepted: no direct reply; the QUOTE_BROADCAST reaches the submitter like everyone else
     } catch (err) {
       o.log.error({ err, rfqId }, 'quote submission failed')
-      sendError(ws, s, RelayErrors.internal(), rfqId)
+      sendError(ws, s, relayFailure('quote', err), rfqId)
     }
   }
 
@@ -195,7 +194,7 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
       // success: no reply (spec)
     } catch (err) {
       o.log.error({ err, rfqId }, 'cancel failed')
-      sendError(ws, s, isUnavailable(err) ? RelayErrors.unavailable() : RelayErrors.internalCancel(), rfqId)
+      sendError(ws, s, relayFailure('cancel', err), rfqId)
     }
   }
 

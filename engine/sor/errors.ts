@@ -2,15 +2,16 @@
 // status; the service's entry points turn it into an outcome `{ok: false, code, ...}`; `describe` gives its
 // words (the spec's, word for word, and ours for what the spec leaves open), and the API surface's one table
 // (engine/replies/api.ts) its status. The parse step's 400s are the surface's own (engine/routes/sorQuery.ts).
+import type { Outcome, Refused } from '../../workers/outcome.js'
 
 export type SorRefusal =
-  | { ok: false; code: 'TOKEN_NOT_FOUND'; given: string }
-  | { ok: false; code: 'NO_CHAIN' }
-  | { ok: false; code: 'CHAIN_UNAVAILABLE'; reason: string }
-  | { ok: false; code: 'SEARCH_TIMEOUT'; ms: number }
-  | { ok: false; code: 'PROTOCOLS_INVALID'; detail: string }
+  | Refused<'TOKEN_NOT_FOUND'> & { given: string }
+  | Refused<'NO_CHAIN'>
+  | Refused<'CHAIN_UNAVAILABLE'> & { reason: string }
+  | Refused<'SEARCH_TIMEOUT'> & { ms: number }
+  | Refused<'PROTOCOLS_INVALID'> & { detail: string }
 
-export type SorOutcome<T> = { ok: true; value: T } | SorRefusal
+export type SorOutcome<T> = Outcome<{ value: T }, SorRefusal>
 
 /** Raised inside the domain, caught at the service's entry points (never crosses a surface). */
 export class SorFailure extends Error {
