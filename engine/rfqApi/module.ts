@@ -41,8 +41,7 @@ export async function rfqApiModule(ctx: EngineContext,
   api.get('/api/v1/rfqs', listHandler({ ...deps, openPages: new OpenPageCache(() => index.publicSeq) }))
   api.get('/api/v1/rfqs/:id', detailHandler(deps))
   api.post('/api/v1/rfqs/:id/cancel', cancelHandler(deps))
-  api.post('/api/v1/agent/rfqs', guarded(auth.requireAgent('taker'),
-    createRfqHandler({ ...deps, maxActive: config.MAX_ACTIVE_RFQS_PER_WALLET, log: ctx.log })))
+  api.post('/api/v1/agent/rfqs', guarded(auth.requireAgent('taker'), createRfqHandler(deps)))
   api.get('/api/v1/agent/rfqs', guarded(auth.requireAgent('monitor'), agentListHandler(deps)))
   api.get('/api/v1/agent/rfqs/:id', guarded(auth.requireAgent(), detailHandler(deps)))
   api.post('/api/v1/agent/rfqs/:id/fill', guarded(auth.requireAgent('taker'), fillHandler(deps)))
