@@ -18,7 +18,7 @@ import { compileSolidity } from '../engine/devchain/solc.js'
 import { loadConfig } from '../engine/config.js'
 import { createLogger } from '../engine/log.js'
 import { createSorService } from '../engine/sor/service.js'
-import { createWorkerPool } from '../engine/pool/workerPool.js'
+import { createRouteLane } from '../engine/pool/lanes.js'
 import { benchDatabase } from './lib/benchDb.js'
 
 parseCli('follow.js', benchUsage('follow', 'Following one block (20 pools touched of 1,000) against a full refresh, in ms and RPC requests.',
@@ -32,7 +32,7 @@ const rpc = (method: string, params: unknown[] = []) => fetch(anvil.rpcUrl, { me
   body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }).then(r => r.json())
 const dir = mkdtempSync(join(tmpdir(), 'bench-follow-'))
 const db = await benchDatabase('follow', { max: 4 })
-const pool = createWorkerPool(1)
+const pool = createRouteLane(1)
 try {
   const account = privateKeyToAccount(KEY)
   const clients: DeployClients = {
@@ -75,7 +75,7 @@ try {
   const client = createPublicClient({ chain: foundry, transport: http(anvil.rpcUrl, { onFetchRequest: () => { requests++ } }) }) as PublicClient
   const config = loadConfig({ DATABASE_URL: db.url, RPC_URL: anvil.rpcUrl, SOR_PROTOCOLS_FILE: protocolsFile, MULTICALL_ADDRESS: multicall,
     SOR_SCAN_BLOCK_RANGE: '100000', SOR_FOLLOW_INTERVAL_MS: '600000', LOG_LEVEL: 'silent' })
-  const sor = await createSorService({ config, sql: db.sql, pool, log: createLogger('silent'), client })
+  const sor = await createSorService({ config, sql: db.sql, routePool: pool, log: createLogger('silent'), client })
   await sor.followStep!()                                             // the start: scan and read everything (a reload)
   const measure = async (f: () => Promise<unknown>) => { const r0 = requests, s = performance.now(); await f(); return { ms: performance.now() - s, requests: requests - r0 } }
   const refresh = await measure(async () => { const o = await sor.refresh(); if (!o.ok) throw new Error(o.code) })

@@ -10,17 +10,19 @@
 //   4. at full offered load (a window of 2,048 in flight): the share refused BUSY by admission control
 //      and the p99 of the accepted quotes
 //   5. the same latency paced at half the maximum just measured (BENCH_PACED_RATE overrides)
+//   6. the same paced phase again while RFQs are created at BENCH_ROUTE_RFQS_PER_SEC (50), each with its
+//      server-side baseline searched on the route graph of BENCH_GRAPH_POOLS (10,000) pools the database holds:
+//      the ratio of the two paced p99s (route searches must not slow the relay's quote validation)
 // The 199 submitters connect with ?channels=rfqs (RFQ broadcasts only); one observer receives every
 // QUOTE_BROADCAST. Delivering every quote to all 200 Node `ws` clients would measure the load
 // generator (15k/s x 200 = 3M frames/s to parse), not the relay.
-// Env: BENCH_QUOTES (default 60000), BENCH_PACED_RATE (half the max), BENCH_PACED_SECS (3), BENCH_POOL_THREADS
-// (default: the engine's, cores - 1), BENCH_COMPARE_THREADS=1 (the whole bench with 1, then 2 threads, compared), BENCH_WINDOW (quotes in flight, default 2048), BENCH_PROFILE=<dir>
+// Env: BENCH_GRAPH_POOLS (10000; 0: no graph, no phase 6), BENCH_ROUTE_RFQS_PER_SEC (50), BENCH_QUOTES (default
+// 60000), BENCH_PACED_RATE (half the max), BENCH_PACED_SECS (3), BENCH_POOL_THREADS
+// (default: the engine's, cores - 1), BENCH_COMPARE_THREADS=1 (the whole bench with 1, then 2 threads, compared),
+// BENCH_WINDOW (quotes in flight, default 2048), BENCH_PROFILE=<dir>, BENCH_PROFILE_PHASE=routes
 // (a CPU profile of the engine's main thread during the throughput phase, written to <dir>).
 import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { fork, type ChildProcess } from 'node:child_process'
-import { Session } from 'node:inspector'
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { randomBytes } from 'node:crypto'
@@ -30,71 +32,15 @@ import { percentiles } from './lib/load.js'
 import { benchDatabase } from './lib/benchDb.js'
 import { freshMakers, presignQuotes, checkAgainstViem, type Maker } from './lib/presign.js'
 import type { Domain } from '../workers/sig/types.js'
+import { engineMain, TOKEN_IN, TOKEN_OUT, type RoutePair, type WireRfq } from './lib/relayEngine.js'
+import { syntheticGraph, HUBS } from './lib/syntheticGraph.js'
+import { seedGraph } from './lib/seedGraph.js'
 
 const CLIENTS = 200
 const MAKERS = 50
 const env = (k: string, d: number) => Number(process.env[k] ?? d)
-const TOKEN_IN = '0x1111111111111111111111111111111111111111'
-const TOKEN_OUT = '0x2222222222222222222222222222222222222222'
 const domain: Domain & { chainId: number } = { name: 'SpotRFQ', version: '1', chainId: 31337, verifyingContract: '0x0000000000000000000000000000000000000000' }
 
-interface WireRfq { id: string; taker: string; expiry: number; createdAt: number }
-
-// ---------------------------------------------------------------- engine side (child process)
-async function engineMain(): Promise<void> {
-  const { loadConfig } = await import('../engine/config.js')
-  const { startEngine } = await import('../engine/app.js')
-  const engine = await startEngine(loadConfig({
-    ...process.env, API_PORT: '0', TERMINAL_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MIN: '1000000000', RFQ_TTL_SECS: '3600', RELAY_MAX_CONNECTIONS_PER_IP: '1000', RELAY_REST_RATE_LIMIT_PER_MIN: '1000000000',
-    ...(process.env.BENCH_POOL_THREADS ? { POOL_THREADS: process.env.BENCH_POOL_THREADS } : {}),
-  }))
-  const book = engine.modules.book
-  const profiler = process.env.BENCH_PROFILE ? new Session() : undefined
-  const post = (method: string, params?: object) => new Promise<any>((res, rej) => profiler!.post(method, params, (e, r) => e ? rej(e) : res(r)))
-  // bytes allocated on the main thread during the throughput phase: V8's sampling heap profiler keeping the
-  // samples of objects already collected too, so the sum is what was allocated, not what is still live
-  const heap = new Session()
-  heap.connect()
-  const heapPost = (method: string, params?: object) => new Promise<any>((res, rej) => heap.post(method, params, (e, r) => e ? rej(e) : res(r)))
-  let allocBytes = NaN
-  process.on('message', async (m: { cmd: string; rfqs?: WireRfq[] }) => {
-    if (m.cmd === 'profile-start') {
-      await heapPost('HeapProfiler.enable')
-      await heapPost('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true })
-    } else if (m.cmd === 'profile-stop') {
-      const { profile } = await heapPost('HeapProfiler.stopSampling')
-      allocBytes = (profile.samples as { size: number }[]).reduce((n, x) => n + x.size, 0)
-      if (process.env.BENCH_HEAP_PROFILE) writeFileSync(process.env.BENCH_HEAP_PROFILE, JSON.stringify(profile))
-    }
-    if (m.cmd === 'profile-start' && profiler) {
-      profiler.connect()
-      await post('Profiler.enable')
-      await post('Profiler.start')
-    } else if (m.cmd === 'profile-stop' && profiler) {
-      const { profile } = await post('Profiler.stop')
-      mkdirSync(process.env.BENCH_PROFILE!, { recursive: true })
-      writeFileSync(join(process.env.BENCH_PROFILE!, 'relay-main.cpuprofile'), JSON.stringify(profile))
-      profiler.disconnect()
-    }
-    if (m.cmd === 'create') {
-      for (let i = 0; i < m.rfqs!.length; i += 50) {
-        await Promise.all(m.rfqs!.slice(i, i + 50).map(r => book.create({
-          id: r.id, taker: r.taker as `0x${string}`, tokenIn: TOKEN_IN, tokenOut: TOKEN_OUT, kind: 0, amountIn: 10n ** 18n, amountOut: null,
-          expiry: r.expiry, visibility: 'public', allowedMakers: [], shareToken: null, createdAt: new Date(r.createdAt), agentId: null,
-        })))
-      }
-      process.send!({ cmd: 'created' })
-    } else if (m.cmd === 'stats') {
-      const metrics = await engine.ctx.metrics.registry.getSingleMetricAsString('relay_quote_commits_total')
-      process.send!({ cmd: 'stats', commits: Number(/ (\d+)$/m.exec(metrics)?.[1] ?? NaN), allocBytes })
-    } else if (m.cmd === 'stop') {
-      await engine.stop()
-      process.exit(0)
-    }
-  })
-  process.send!({ cmd: 'ready', port: engine.ports.relay, threads: engine.ctx.pool.threads })
-}
 
 // ---------------------------------------------------------------- load side (parent)
 /** Every maker quotes every RFQ: `${rfqId}:${maker}` keys the broadcast back to its send time. */
@@ -133,15 +79,21 @@ async function main(): Promise<number> {
   const mkRfqs = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `rfq_b${i}_${randomBytes(4).toString('hex')}`, taker: makerAddrs[i % MAKERS]!, expiry: Math.floor(now / 1000) + 3000, createdAt: now }))
   // the paced phase runs at half the max, unknown yet: sign for half the ceiling on every core, at most
   const pacedCap = Math.ceil((process.env.BENCH_PACED_RATE ? Number(process.env.BENCH_PACED_RATE) : perThread * availableParallelism() / 2) * pacedSecs)
-  const rfqsA = mkRfqs(Math.ceil(total / MAKERS)), rfqsB = mkRfqs(Math.ceil(pacedCap / MAKERS))
+  const graphPools = env('BENCH_GRAPH_POOLS', 10_000)
+  const graph = graphPools > 0 ? syntheticGraph(graphPools) : null
+  // with a graph the paced phase alternates without and with route load (4 windows), so a drift of the machine's
+  // load falls on both: twice the quotes for each
+  const windows = graph ? 2 : 1
+  const rfqsA = mkRfqs(Math.ceil(total / MAKERS)), rfqsB = mkRfqs(Math.ceil(pacedCap * windows / MAKERS)), rfqsC = graph ? mkRfqs(Math.ceil(pacedCap * windows / MAKERS)) : []
   const t0 = performance.now()
   const loadA = signAll(rfqsA, makers).slice(0, total)
-  const allB = signAll(rfqsB, makers).slice(0, pacedCap)
-  console.log(`pre-signed ${loadA.length + allB.length} quotes in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+  const allB = signAll(rfqsB, makers).slice(0, pacedCap * windows), allC = graph ? signAll(rfqsC, makers).slice(0, pacedCap * windows) : []
+  console.log(`pre-signed ${loadA.length + allB.length + allC.length} quotes in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
   await checkAgainstViem(domain, { rfqId: '', maker: '', frame: loadA[0]!.frame })   // our digest and signature, checked once against viem
 
   // a fresh database each run: RFQs live from an earlier run would be restored into this one
   const db = await benchDatabase('relay', { max: 1 })
+  if (graph) await seedGraph(db.sql, graph)                 // the route finder loads it at start
   const child = fork(fileURLToPath(import.meta.url), ['--engine'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, DATABASE_URL: db.url } })
   const ready = await new Promise<{ port: number; threads: number }>((resolve, reject) => {
@@ -184,11 +136,12 @@ async function main(): Promise<number> {
     onAccepted()
   })
 
-  await request(child, { cmd: 'create', rfqs: [...rfqsA, ...rfqsB] }, 'created')
+  await request(child, { cmd: 'create', rfqs: [...rfqsA, ...rfqsB, ...rfqsC] }, 'created')
   await new Promise(r => setTimeout(r, 500))   // let the RFQ broadcasts drain
 
   // phase 1: throughput with a bounded window in flight
-  child.send({ cmd: 'profile-start' })
+  const profileRoutes = process.env.BENCH_PROFILE_PHASE === 'routes'   // profile the paced phase with route searches instead
+  if (!profileRoutes) child.send({ cmd: 'profile-start' })
   let next = 0
   const started = performance.now()
   await new Promise<void>(resolve => {
@@ -211,35 +164,54 @@ async function main(): Promise<number> {
   const rate = accepted / elapsed
   const burst = percentiles(latencies)
   const phase1 = { accepted, errors, busy }
-  child.send({ cmd: 'profile-stop' })
+  if (!profileRoutes) child.send({ cmd: 'profile-stop' })
   await new Promise(r => setTimeout(r, 200))      // the heap sampling stops on profile-stop
   const { commits, allocBytes } = await request(child, { cmd: 'stats' }, 'stats')
 
-  // phase 2: paced at half the max just measured
+  // phase 2: paced at half the max just measured; phase 3: the same while RFQs are created with their baselines
   const pacedRate = process.env.BENCH_PACED_RATE ? Number(process.env.BENCH_PACED_RATE) : Math.floor(rate / 2)
-  const loadB = allB.slice(0, pacedRate * pacedSecs)
-  latencies.length = 0
-  accepted = 0; errors = 0; busy = 0
-  onAccepted = () => {}
-  const pacedStart = performance.now()
-  let sent = 0
-  await new Promise<void>(resolve => {
-    const tick = () => {
-      const due = Math.min(loadB.length, Math.floor((performance.now() - pacedStart) / 1000 * pacedRate))
-      while (sent < due) {
-        const s = loadB[sent]!
-        sentAt.set(s.key, performance.now())
-        submitters[sent % submitters.length]!.send(s.frame)
-        sent++
+  const pacedPhase = async (load: { key: string; frame: string }[]) => {
+    latencies.length = 0
+    accepted = 0; errors = 0; busy = 0
+    onAccepted = () => {}
+    const pacedStart = performance.now(), cpu0 = await request(child, { cmd: 'cpu' }, 'cpu')
+    let sent = 0
+    await new Promise<void>(resolve => {
+      const tick = () => {
+        const due = Math.min(load.length, Math.floor((performance.now() - pacedStart) / 1000 * pacedRate))
+        while (sent < due) {
+          const s = load[sent]!
+          sentAt.set(s.key, performance.now())
+          submitters[sent % submitters.length]!.send(s.frame)
+          sent++
+        }
+        if (sent < load.length) setTimeout(tick, 1)   // a timer, not a spin: the engine shares these cores
+        else resolve()
       }
-      if (sent < loadB.length) setTimeout(tick, 1)   // a timer, not a spin: the engine shares these cores
-      else resolve()
-    }
-    tick()
-  })
-  const drainDeadline = performance.now() + 10_000
-  while (accepted + errors < loadB.length && performance.now() < drainDeadline) await new Promise(r => setTimeout(r, 10))
-  const paced = percentiles(latencies)
+      tick()
+    })
+    const drainDeadline = performance.now() + 10_000
+    while (accepted + errors < load.length && performance.now() < drainDeadline) await new Promise(r => setTimeout(r, 10))
+    const cpu1 = await request(child, { cmd: 'cpu' }, 'cpu')
+    return { latencies: [...latencies], accepted, errors, busy, quotes: load.length, cpuMs: (cpu1.us - cpu0.us) / 1000 }
+  }
+  type Window = Awaited<ReturnType<typeof pacedPhase>>
+  const pooled = (ws: Window[]) => ({ ...percentiles(ws.flatMap(w => w.latencies)), accepted: sum(ws, w => w.accepted), errors: sum(ws, w => w.errors),
+    busy: sum(ws, w => w.busy), quotes: sum(ws, w => w.quotes), cpuMs: sum(ws, w => w.cpuMs) })
+  const per = pacedRate * pacedSecs, off: Window[] = [], on: Window[] = []
+  const routeRate = env('BENCH_ROUTE_RFQS_PER_SEC', 50)
+  let routeLoad: any = null
+  for (let w = 0; w < windows; w++) {
+    off.push(await pacedPhase(allB.slice(w * per, (w + 1) * per)))
+    if (!graph) continue
+    const loaded = request(child, { cmd: 'routeLoad', pairs: routePairs(graph, routeRate * pacedSecs), ratePerSec: routeRate }, 'routeLoaded')
+    if (profileRoutes && w === 0) child.send({ cmd: 'profile-start' })
+    on.push(await pacedPhase(allC.slice(w * per, (w + 1) * per)))
+    if (profileRoutes && w === 0) child.send({ cmd: 'profile-stop' })
+    const r = await loaded
+    routeLoad = { created: (routeLoad?.created ?? 0) + r.created, refused: (routeLoad?.refused ?? 0) + r.refused, baselines: r.baselines }
+  }
+  const paced = pooled(off), withRoutes = graph ? pooled(on) : null
 
   await Promise.all([observer, ...submitters].map(ws => new Promise(r => { ws.once('close', r); ws.close() })))
   await new Promise(resolve => { child.once('exit', resolve); child.send({ cmd: 'stop' }) })
@@ -252,9 +224,28 @@ async function main(): Promise<number> {
     { measure: 'bytes allocated per accepted quote (engine main thread, throughput phase)', value: `${Math.round(allocBytes / phase1.accepted)} B (${(allocBytes / 2 ** 20).toFixed(0)} MiB sampled for ${phase1.accepted} quotes)` },
     { measure: 'group commits during the throughput phase', value: `${commits} transactions, ${(phase1.accepted / commits).toFixed(0)} quotes per commit` },
     { measure: 'broadcast latency at full load (window ' + maxWindow + ')', value: `p50 ${burst.p50.toFixed(2)} ms, p99 ${burst.p99.toFixed(2)} ms` },
-    { measure: `broadcast latency paced at ${process.env.BENCH_PACED_RATE ? 'BENCH_PACED_RATE' : 'half the max'} (${pacedRate}/s, ${loadB.length} quotes)`, value: `p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms; accepted ${accepted}, errors ${errors} (BUSY ${busy})` },
+    { measure: `broadcast latency paced at ${process.env.BENCH_PACED_RATE ? 'BENCH_PACED_RATE' : 'half the max'} (${pacedRate}/s, ${paced.quotes} quotes)`, value: pacedText(paced) },
+    ...(withRoutes ? [{ measure: `the same, while ${routeRate} RFQs/s are created with server-side baselines on ${graph!.pools.length} pools (windows alternating with the above)`, value: pacedText(withRoutes) },
+      { measure: 'route load: RFQs created, baselines', value: `${routeLoad.created} created (${routeLoad.refused} refused); ${JSON.stringify(routeLoad.baselines)}` }] : []),
   ])
+  if (withRoutes) console.log(`paced p99 with route searches vs without: ${(withRoutes.p99 / paced.p99).toFixed(2)} (${withRoutes.p99.toFixed(2)} ms vs ${paced.p99.toFixed(2)} ms; engine CPU ${withRoutes.cpuMs.toFixed(0)} vs ${paced.cpuMs.toFixed(0)} ms)`)
   return rate
+}
+
+const sum = <T>(xs: T[], f: (x: T) => number) => xs.reduce((a, x) => a + f(x), 0)
+
+function pacedText(p: { p50: number; p99: number; accepted: number; errors: number; busy: number; cpuMs: number }): string {
+  return `p50 ${p.p50.toFixed(2)} ms, p99 ${p.p99.toFixed(2)} ms; accepted ${p.accepted}, errors ${p.errors} (BUSY ${p.busy}); engine CPU ${p.cpuMs.toFixed(0)} ms`
+}
+
+/** RFQs a busy venue's takers create: pairs of the graph (a hub to a hub, or a token to a hub), $1k to $100k each. */
+function routePairs(g: NonNullable<ReturnType<typeof syntheticGraph>>, n: number): RoutePair[] {
+  return Array.from({ length: n }, () => {
+    const a = g.rand() < 0.5 ? g.tokens[Math.floor(g.rand() * HUBS)]! : g.tokens[Math.floor(g.rand() * g.tokens.length)]!
+    let b = g.tokens[Math.floor(g.rand() * HUBS)]!
+    if (b === a) b = g.tokens[(g.tokens.indexOf(a) + 1) % HUBS]!
+    return { tokenIn: a.address, tokenOut: b.address, amountIn: String(g.raw(1000 * 100 ** g.rand() / a.usd, a.decimals) || 1n) }
+  })
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -6,7 +6,7 @@ import { createLogger } from './log.js'
 import { createMetrics } from './metrics.js'
 import { openDatabase, type Database } from './store/open.js'
 import { monitorDatabase } from './store/dbMonitor.js'
-import { createWorkerPool } from './pool/workerPool.js'
+import { createLanes } from './pool/lanes.js'
 import { ActorSystem } from '../actors/mailbox.js'
 import { Router } from './front/router.js'
 import { uWS, listen, closeListen, PortInUse, type us_listen_socket, type TemplatedApp } from './front/uws.js'
@@ -41,12 +41,14 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   const { tokenList } = opts.checked ?? await preflight(config, log)   // bad settings and lists stop the start before any side effect
   const metrics = createMetrics()
   const db = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, log })
-  const pool = createWorkerPool(config.POOL_THREADS, config.POOL_TASKS_PER_THREAD)
+  const lanes = createLanes(config)
+  const closeLanes = () => Promise.all([lanes.sig.close(), lanes.route.close()])
   const actors = new ActorSystem({ onError: (name, err) => log.warn({ actor: name, err }, 'actor handler failed'),
     onEscalate: (name, err) => log.error({ actor: name, err }, 'actor stopped after repeated failures') })
   metrics.gauge('actor_count', 'live actors', () => actors.size)
   metrics.gauge('actor_mailbox_depth_total', 'messages waiting in all mailboxes', () => actors.totalDepth)
-  metrics.gauge('worker_pool_queue_size', 'tasks waiting for a worker thread', () => pool.queueSize)
+  metrics.gauge('worker_pool_queue_size', 'signature batches waiting for a worker thread', () => lanes.sig.queueSize)
+  metrics.gauge('route_pool_queue_size', 'route searches waiting for a route thread', () => lanes.route.queueSize)
   metrics.gauge('process_uncaught_errors_total', 'errors only the last-resort handler caught (each one a bug)', uncaughtErrors)
 
   const apps = { api: uWS.App(), terminal: uWS.App(), relay: uWS.App() }
@@ -54,14 +56,15 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   const shutdownHooks: (() => Promise<void> | void)[] = []
   const dbMonitor = monitorDatabase(db.sql)
   metrics.gauge('database_up', '1 while PostgreSQL answers its pings', () => dbMonitor.up ? 1 : 0)
-  const ctx: EngineContext = { config, log, metrics, sql: db.sql, pool, actors, surfaces, startedAt: Date.now(), onShutdown: fn => { shutdownHooks.push(fn) },
+  const ctx: EngineContext = { config, log, metrics, sql: db.sql, sigPool: lanes.sig, routePool: lanes.route, actors,
+    surfaces, startedAt: Date.now(), onShutdown: fn => { shutdownHooks.push(fn) },
     databaseUp: () => dbMonitor.up, limits: new LimitRegistry() }
 
   let modules: Engine['modules']
   try {
     modules = await mountModules(ctx, { tokenList })
   } catch (e) {
-    await pool.close(); await db.close()
+    await closeLanes(); await db.close()
     throw e
   }
 
@@ -95,7 +98,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
     ports = { api: await bind(apps.api, config.API_PORT, 'API_PORT'), terminal: await bind(apps.terminal, config.TERMINAL_PORT, 'TERMINAL_PORT'), relay: await bind(apps.relay, config.RELAY_PORT, 'RELAY_PORT') }
   } catch (e) {
     sockets.forEach(closeListen)
-    await pool.close(); await db.close()
+    await closeLanes(); await db.close()
     throw e
   }
   consoleRoutes(ctx, ports)                                        // the web console needs the bound ports: mounted now
@@ -115,8 +118,8 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
     }
     for (const app of Object.values(apps)) (app as { close?: () => void }).close?.()   // drops open sockets
     log.debug('fronts closed')
-    await pool.close()
-    log.debug('worker pool closed')
+    await closeLanes()
+    log.debug('worker pools closed')
     await db.close()
     log.info('engine stopped')
   })()

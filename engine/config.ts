@@ -39,6 +39,15 @@ export const configSchema = z.object({
   /** how often the route finder reads the chain head and follows new blocks (0: only scan/refresh calls) */
   SOR_FOLLOW_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
   SOR_STALE_AFTER_SECS: positiveInt.default(300),
+  /** route-search threads, apart from the signature threads (unset: half of POOL_THREADS, at least 1) */
+  SOR_THREADS: positiveInt.optional(),
+  /** the OS niceness of the route threads (0: as the rest of the process; 19: lowest) */
+  SOR_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(19),
+  /** server-side baselines: route tasks a second, RFQs waiting, the window that coalesces a pair's, the longest wait */
+  SOR_BASELINE_RATE: positiveInt.default(20),
+  SOR_BASELINE_QUEUE: positiveInt.default(1000),
+  SOR_BASELINE_COALESCE_MS: z.coerce.number().int().min(0).max(10_000).default(100),
+  SOR_BASELINE_MAX_WAIT_MS: positiveInt.default(10_000),
   RATE_LIMIT_PER_MIN: positiveInt.default(30),
   RFQ_TTL_SECS: positiveInt.default(60),
   PUBLIC_RATE_LIMIT_PER_MIN: positiveInt.default(100),
@@ -102,7 +111,8 @@ export const configSchema = z.object({
   /** a client certificate and its key, for a nats-server that verifies its clients (tls { verify: true }) */
   NATS_TLS_CERT_FILE: z.string().min(1).optional(),
   NATS_TLS_KEY_FILE: z.string().min(1).optional(),
-  // Options market data ingestion (engine/ingest): its own process, started by `make ingest`, or by `make run` when not off
+  // Options market data ingestion (engine/ingest): its own process, started by `make ingest`, or by `make run` when
+  // not off
   INGEST_SOURCE: z.enum(['off', 'deribit', 'replay', 'synthetic']).default('off'),
   INGEST_FILE: z.string().min(1).optional(),
   DERIBIT_BASE_URL: z.string().url().default('https://www.deribit.com/api/v2'),

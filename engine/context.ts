@@ -5,6 +5,7 @@ import type { Config } from './config.js'
 import type { Metrics } from './metrics.js'
 import type { Sql } from './store/db.js'
 import type { WorkerPool } from './pool/workerPool.js'
+import type { RouteLane } from './pool/lanes.js'
 import type { ActorSystem } from '../actors/mailbox.js'
 import type { Router } from './front/router.js'
 import type { TemplatedApp } from './front/uws.js'
@@ -25,7 +26,10 @@ export interface EngineContext {
   log: Logger
   metrics: Metrics
   sql: Sql
-  pool: WorkerPool
+  /** signature recovery's lane of worker threads (engine/pool/lanes.ts) */
+  sigPool: WorkerPool
+  /** route searches' lane: apart, so a quote batch never waits behind a search */
+  routePool: RouteLane
   actors: ActorSystem
   surfaces: Surfaces
   /** started at, for uptime */

@@ -9,7 +9,8 @@ import { rfqApiModule } from './rfqApi/module.js'
 import { relayModule } from './relay/module.js'
 import { sorModule } from './routes/sor.js'
 import { optionsModule } from './options/module.js'
-import { storeServerBaselines } from './sor/baselineOnCreate.js'
+import { storeServerBaselines } from './sor/baselineQueue.js'
+import { baselineMetrics } from './sor/metrics.js'
 import { createFillVerifier } from './chain/verifyFill.js'
 import { createChainClient } from './chain/client.js'
 import type { TokenList } from './tokens/tokenList.js'
@@ -27,7 +28,11 @@ export async function mountModules(ctx: EngineContext, { tokenList }: { tokenLis
   leagueRoutes(ctx)
   const { tokens } = await rfqApiModule(ctx, { book, index, rfqs, tokenList })
   const { routeFinder } = await sorModule(ctx, { tokens })
-  const baselines = storeServerBaselines({ events: book.events, routeFinder, sql: ctx.sql, log: ctx.log })
+  const { SOR_BASELINE_RATE, SOR_BASELINE_QUEUE, SOR_BASELINE_COALESCE_MS, SOR_BASELINE_MAX_WAIT_MS } = ctx.config
+  const baselines = storeServerBaselines({ events: book.events, routeFinder, sql: ctx.sql, log: ctx.log, policy: {
+    ratePerSec: SOR_BASELINE_RATE, queue: SOR_BASELINE_QUEUE, coalesceMs: SOR_BASELINE_COALESCE_MS,
+    maxWaitMs: SOR_BASELINE_MAX_WAIT_MS, inFlight: ctx.routePool.threads } })
+  baselineMetrics(ctx.metrics, baselines)
   ctx.onShutdown(async () => { baselines.stop(); await baselines.settled() })
   return { book, routeFinder, baselines }
 }

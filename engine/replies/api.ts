@@ -74,6 +74,7 @@ export function apiReply(r: ApiRefusal, action: Action = 'record'): HttpError {
     // the route finder
     case 'TOKEN_NOT_FOUND': return reply(404, describe(r))
     case 'NO_CHAIN': case 'SEARCH_TIMEOUT': return reply(503, describe(r))
+    case 'SEARCH_BUSY': return new HttpError(503, describe(r), { code: r.code }, { 'retry-after': '1' })
     case 'PROTOCOLS_INVALID': return reply(500, describe(r))
     // agent registration
     case 'SIGNATURE_INVALID': return reply(400, `Signature verification failed: ${r.reason}`)

@@ -9,6 +9,7 @@ import { zeroExV2Adapter } from '../baseline/aggregator/zeroExV2.js'
 import { parseBaselineBody } from './baselineBody.js'
 import { storeBaseline } from '../baseline/storeBaseline.js'
 import { rfqPerformance, performanceSummary, performanceMissing } from '../store/fills.js'
+import { baselineMiss } from '../store/baselines.js'
 import { improvementBps } from '../../workers/fills/improvement.js'
 import { roundTo } from '../../workers/fills/round.js'
 
@@ -25,8 +26,14 @@ export function benchmarkRoutes({ surfaces, sql }: EngineContext, o: { clientSou
     const rfqId = req.query.get('rfqId')
     if (!rfqId) throw Errors.badRequest('Missing rfqId')
     const p = await rfqPerformance(sql, rfqId)
-    // the spec's text, and which of the two is missing (`missing: ["baseline" | "fill", ...]`)
-    if (!p) throw new HttpError(404, 'No baseline or fill found for this RFQ', { missing: await performanceMissing(sql, rfqId) })
+    // the spec's text, which of the two is missing (`missing: ["baseline" | "fill", ...]`), and why the server-side
+    // baseline is (`baselineMissing: {code, reason}`, when the route finder recorded one)
+    if (!p) {
+      const missing = await performanceMissing(sql, rfqId)
+      const why = missing.includes('baseline') ? await baselineMiss(sql, rfqId) : undefined
+      const body = { missing, ...(why ? { baselineMissing: why } : {}) }
+      throw new HttpError(404, 'No baseline or fill found for this RFQ', body)
+    }
     // A fill recorded before its baseline arrived was not benchmarked then: report it against the baseline now.
     const bps = p.benchmarkAvailable ? p.improvementBps
       : improvementBps({ kind: p.kind, rfqAmountIn: p.rfqAmountIn, rfqAmountOut: p.rfqAmountOut, baselineAmountIn: p.baselineAmountIn, baselineAmountOut: p.baselineAmountOut })

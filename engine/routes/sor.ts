@@ -9,6 +9,7 @@ import { createSorService, type RouteFinder, type SorService } from '../sor/serv
 import type { TokenRegistry } from '../tokens/registry.js'
 import { parseQuoteQuery, SorErrors } from './sorQuery.js'
 import { coverage, healthView, poolView, stateView } from '../sor/views.js'
+import { sorMetrics } from '../sor/metrics.js'
 import type { SorOutcome } from '../sor/errors.js'
 import { apiReply, tokenReply } from '../replies/api.js'
 import { isAddress } from '../../workers/values/index.js'
@@ -95,14 +96,10 @@ function value<T>(o: SorOutcome<T>): T {
 }
 
 export async function sorModule(ctx: EngineContext, { tokens }: { tokens: Pick<TokenRegistry, 'resolve'> }): Promise<{ routeFinder: RouteFinder }> {
-  const sor = await createSorService({ config: ctx.config, sql: ctx.sql, pool: ctx.pool, log: ctx.log.child({ module: 'sor' }) })
+  const log = ctx.log.child({ module: 'sor' })
+  const sor = await createSorService({ config: ctx.config, sql: ctx.sql, routePool: ctx.routePool, log })
   sorRoutes(ctx, sor, tokens)
   ctx.onShutdown(() => sor.stop())
-  ctx.metrics.gauge('sor_follow_blocks_total', 'blocks the route finder followed (logs read, touched pools re-read)', () => sor.follow?.blocks ?? 0)
-  ctx.metrics.gauge('sor_follow_pools_reread_total', 'pools re-read because they logged in a followed block', () => sor.follow?.rereads ?? 0)
-  ctx.metrics.gauge('sor_follow_rpc_calls_total', 'RPC calls made following the chain (multicall batches count once)', () => sor.follow?.rpcCalls ?? 0)
-  for (const reason of ['start', 'reorg', 'gap', 'failure'] as const) {
-    ctx.metrics.gauge(`sor_follow_reloads_${reason}_total`, `full reloads of pools and state (${reason})`, () => sor.follow?.reloads[reason] ?? 0)
-  }
+  sorMetrics(ctx.metrics, sor)
   return { routeFinder: sor.routeFinder }
 }

@@ -9,6 +9,7 @@ export type SorRefusal =
   | Refused<'NO_CHAIN'>
   | Refused<'CHAIN_UNAVAILABLE'> & { reason: string }
   | Refused<'SEARCH_TIMEOUT'> & { ms: number }
+  | Refused<'SEARCH_BUSY'> & { waiting: number }
   | Refused<'PROTOCOLS_INVALID'> & { detail: string }
 
 export type SorOutcome<T> = Outcome<{ value: T }, SorRefusal>
@@ -25,6 +26,7 @@ export function describe(r: SorRefusal): string {
     case 'NO_CHAIN': return 'Route finder has no chain: RPC_URL is not configured'
     case 'CHAIN_UNAVAILABLE': return r.reason
     case 'SEARCH_TIMEOUT': return `Route search timed out after ${r.ms} ms`
+    case 'SEARCH_BUSY': return `Route finder is busy: ${r.waiting} searches are waiting; retry shortly`
     case 'PROTOCOLS_INVALID': return `Protocols file invalid: ${r.detail}`
   }
 }

@@ -1,7 +1,8 @@
-// The cached route graph: every tracked pool, the state of each loaded at one block, and an index
-// from token to pools so a quote ships only the pools that can be on one of its paths to the worker.
+// The cached route graph: every tracked pool, the state of each loaded at one block, and an index from token
+// to pools. The route threads keep a copy of the states (graphFeed.ts sends every change), so a quote ships
+// its query, not its pools.
 import type { Address, PoolState } from '../../workers/sor/types.js'
-import type { PoolMeta } from '../../workers/sor/findRoute.js'
+import type { PoolMeta } from '../../workers/sor/types.js'
 import type { TrackedPool } from '../store/sor.js'
 
 export interface RefreshOutcome {
@@ -11,6 +12,9 @@ export interface RefreshOutcome {
   loaded: number
   failed: { address: Address; error: string }[]
 }
+
+/** A change of states: all of them replaced (one refresh), or some re-read or extended. */
+export type GraphChange = { all: true } | { all: false; states: readonly PoolState[] }
 
 export class PoolGraph {
   readonly pools = new Map<Address, TrackedPool>()
@@ -22,6 +26,8 @@ export class PoolGraph {
   lastRefreshError: string | null = null
   /** V3 word ranges a quote needed beyond SOR_V3_WORDS: kept through every later read of the pool */
   readonly wordRanges = new Map<Address, [number, number]>()
+  /** told of every change of states (the feed to the route threads) */
+  onChange: ((change: GraphChange) => void) | null = null
 
   track(pool: TrackedPool): void {
     this.pools.set(pool.address, pool)
@@ -38,12 +44,20 @@ export class PoolGraph {
     for (const s of states) this.states.set(s.address, s)
     this.asOfBlock = asOfBlock
     this.refreshedAt = at
+    this.onChange?.({ all: true })
   }
 
   /** Merges the states of some pools re-read at `asOfBlock` (the rest did not change since): following the chain. */
   updateStates(states: readonly PoolState[], asOfBlock: bigint, at: number): void {
     for (const s of states) this.states.set(s.address, s)
     this.advance(asOfBlock, at)
+    if (states.length) this.onChange?.({ all: false, states })
+  }
+
+  /** One pool's state read again at the graph's block with more of it (a V3 pool's further words). */
+  replaceState(state: PoolState): void {
+    this.states.set(state.address, state)
+    this.onChange?.({ all: false, states: [state] })
   }
 
   /** Nothing changed up to `asOfBlock`: every state is as of it. */
@@ -60,35 +74,10 @@ export class PoolGraph {
     return [...this.byToken.keys()]
   }
 
-  /** The pools, with state, that can sit on a path of at most maxHops from tokenIn to tokenOut. */
-  relevant(tokenIn: Address, tokenOut: Address, maxHops: 1 | 2, slugs: ReadonlySet<string> | null): PoolState[] {
-    const usable = (a: Address) => {
-      const p = this.pools.get(a)
-      return !!p && this.states.has(a) && (!slugs || slugs.has(p.protocol))
-    }
-    const touching = (token: Address) => [...(this.byToken.get(token) ?? [])].filter(usable)
-    const fromIn = touching(tokenIn), toOut = touching(tokenOut)
-    const keep = new Set<Address>()
-    const tokensOf = (a: Address) => this.pools.get(a)!.tokens
-    for (const a of fromIn) if (tokensOf(a).includes(tokenOut)) keep.add(a)
-    if (maxHops === 2) {
-      // a first hop must reach a token some last hop leaves from, and the other way round
-      const outNeighbours = new Set(toOut.flatMap(a => tokensOf(a)).filter(t => t !== tokenOut && t !== tokenIn))
-      const inNeighbours = new Set(fromIn.flatMap(a => tokensOf(a)).filter(t => t !== tokenIn && t !== tokenOut))
-      for (const a of fromIn) if (tokensOf(a).some(t => outNeighbours.has(t))) keep.add(a)
-      for (const a of toOut) if (tokensOf(a).some(t => inNeighbours.has(t))) keep.add(a)
-    }
-    return [...keep].map(a => this.states.get(a)!)
-  }
-
-  /** findRoute's per-pool metadata: protocol slug, kind and fee in pips. */
-  meta(addresses: Iterable<Address>): Record<string, PoolMeta> {
-    const out: Record<string, PoolMeta> = {}
-    for (const a of addresses) {
-      const p = this.pools.get(a)
-      if (p) out[a] = { protocol: p.protocol, poolType: p.poolType, fee: feePips(p) }
-    }
-    return out
+  /** A pool's metadata for the route search: protocol slug, kind and fee in pips. */
+  metaOf(address: Address): PoolMeta | undefined {
+    const p = this.pools.get(address)
+    return p && { protocol: p.protocol, poolType: p.poolType, fee: feePips(p) }
   }
 }
 

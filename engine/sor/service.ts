@@ -4,7 +4,7 @@ import type { Logger } from 'pino'
 import { BaseError, type PublicClient } from 'viem'
 import type { Config } from '../config.js'
 import type { Sql } from '../store/db.js'
-import type { WorkerPool } from '../pool/workerPool.js'
+import type { RouteLane } from '../pool/lanes.js'
 import { listPools, loadPoolStates as loadStoredStates, savePoolStates, type Address, type Protocol, type TrackedPool } from '../store/sor.js'
 import { createChainClient } from '../chain/client.js'
 import { PoolGraph } from './poolGraph.js'
@@ -13,12 +13,13 @@ import { scanPools, type ScanReport } from './scan.js'
 import { loadPoolStates } from './refresh.js'
 import { stateFromJson, stateToJson } from './stateCodec.js'
 import { fail, outcomeOf, type SorOutcome } from './errors.js'
-import { quote, type SorQuote } from './quote.js'
+import { quote, quoteAmounts, type SorQuote } from './quote.js'
+import { publishGraph } from './graphFeed.js'
 import { followChain } from './follow.js'
 import { fullWordRange } from '../../workers/sor/v3/tickBitmap.js'
 import type { QuoteParams } from './quoteParams.js'
 
-export interface SorDeps { config: Config; sql: Sql; pool: WorkerPool; log: Logger; client?: PublicClient | null }
+export interface SorDeps { config: Config; sql: Sql; routePool: RouteLane; log: Logger; client?: PublicClient | null }
 
 export interface RefreshReport {
   asOfBlock: string
@@ -31,6 +32,8 @@ export interface RefreshReport {
 /** What other modules call: a quote object exactly as GET /api/v1/sor/quote answers it. */
 export interface RouteFinder {
   quote(params: QuoteParams): Promise<SorOutcome<SorQuote>>
+  /** one pair at several amounts, one search task for all of them (server-side baselines of a pair, coalesced) */
+  quoteAmounts(params: Omit<QuoteParams, 'amountIn'>, amounts: bigint[]): Promise<SorOutcome<SorQuote>[]>
 }
 
 export type SorService = Awaited<ReturnType<typeof createSorService>>
@@ -54,6 +57,8 @@ export async function createSorService(d: SorDeps) {
     graph.setStates(stored.filter(s => s.blockNumber === newest && graph.pools.has(s.address)).map(s => stateFromJson(s.state)), BigInt(newest), Date.now())
   }
   log.info({ protocols: protocols.length, pools: graph.pools.size, withState: graph.states.size, asOfBlock: newest >= 0 ? newest : null }, 'sor route finder ready')
+  // the route threads keep a copy of the states: from now on every change goes to them
+  const feed = publishGraph(graph, d.routePool.graphChannel, log)
 
   const chain = () => { if (!client) throw fail({ code: 'NO_CHAIN' }); return client }
 
@@ -141,17 +146,23 @@ export async function createSorService(d: SorDeps) {
       wordsAround: config.SOR_V3_WORDS, wordRanges: new Map([[address, wanted]]) }).catch(() => ({ states: [], failed: [{}] }))
     if (failed.length || !states[0]) return false
     graph.wordRanges.set(address, wanted)
-    graph.states.set(address, states[0])
+    graph.replaceState(states[0])
     return true
   }
 
+  const quoteDeps = { graph, feed, sql, routePool: d.routePool, config, log, protocols: () => protocols,
+    ...(client ? { extendV3 } : {}) }
   const routeFinder: RouteFinder = {
-    quote: params => outcomeOf(() => quote({ graph, sql, pool: d.pool, config, protocols: () => protocols, extendV3: client ? extendV3 : undefined }, params)),
+    quote: params => outcomeOf(() => quote(quoteDeps, params)),
+    quoteAmounts: async (params, amounts) => {
+      const o = await outcomeOf(() => quoteAmounts(quoteDeps, params, amounts))   // an unknown token refuses them all
+      return o.ok ? o.value : amounts.map(() => o)
+    },
   }
 
   // each entry point answers an outcome; a second caller during a scan or a refresh shares the first one's
   return {
-    graph, routeFinder,
+    graph, routeFinder, feed,
     sync: () => outcomeOf(sync),
     scan: () => outcomeOf(scan),
     refresh: () => outcomeOf(refresh),
@@ -162,11 +173,12 @@ export async function createSorService(d: SorDeps) {
     get follow() { return follower ? { intervalMs: config.SOR_FOLLOW_INTERVAL_MS, ...follower.stats } : null },
     /** one follow step now (bench/follow.ts measures its cost); null when not following */
     followStep: follower ? () => follower.step() : null,
-    stop: () => follower?.stop() ?? Promise.resolve(),
+    stop: async () => { await follower?.stop(); feed.close() },
   }
 }
 
-// viem's errors are the chain's (unreachable, reverted, timed out): CHAIN_UNAVAILABLE with its short message; the rest stay as they are
+// viem's errors are the chain's (unreachable, reverted, timed out): CHAIN_UNAVAILABLE with its short message; the
+// rest stay as they are
 function rpcError(e: unknown): unknown {
   return e instanceof BaseError ? fail({ code: 'CHAIN_UNAVAILABLE', reason: `Chain RPC failed: ${e.shortMessage}` }) : e
 }

@@ -60,3 +60,17 @@ export async function baselineForRfq(sql: Tx, rfqId: string): Promise<BaselineFo
   if (!row) return undefined
   return { id: row.id, amountIn: row.amount_in, baselineAmountOut: row.baseline_amount_out, source: row.source, kind: row.kind === 1 ? 1 : 0 }
 }
+
+/** Why an RFQ has no server-side baseline (engine/sor/baselineQueue.ts). */
+export interface BaselineMiss { rfqId: string; code: string; reason: string }
+
+export async function recordBaselineMiss(sql: Tx, m: BaselineMiss): Promise<void> {
+  await sql`
+    insert into baseline_misses (rfq_id, code, reason) values (${m.rfqId}, ${m.code}, ${m.reason})
+    on conflict (rfq_id) do update set code = excluded.code, reason = excluded.reason, created_at = now()`
+}
+
+export async function baselineMiss(sql: Tx, rfqId: string): Promise<{ code: string; reason: string } | undefined> {
+  const [row] = await sql`select code, reason from baseline_misses where rfq_id = ${rfqId}`
+  return row ? { code: row.code as string, reason: row.reason as string } : undefined
+}

@@ -422,7 +422,7 @@ test('warm quotes: computeTimeMs of 30 quotes over HTTP (a figure for the report
 })
 
 test('a restarted route finder reloads the graph and the one-block state from Postgres', async () => {
-  const sor = await createSorService({ config: t.engine.ctx.config, sql: t.db.sql, pool: t.engine.ctx.pool, log: t.engine.ctx.log, client: null })
+  const sor = await createSorService({ config: t.engine.ctx.config, sql: t.db.sql, routePool: t.engine.ctx.routePool, log: t.engine.ctx.log, client: null })
   const live = (await get('/api/v1/sor/pool-state')).body
   assert.equal(String(sor.graph.asOfBlock), live.asOfBlock)
   assert.equal(sor.graph.pools.size, 8)
@@ -436,7 +436,7 @@ test('a restarted route finder reloads the graph and the one-block state from Po
 })
 
 test('the route finder answers outcomes with codes; the route maps them (404 and 503 with the code)', async () => {
-  const sor = await createSorService({ config: t.engine.ctx.config, sql: t.db.sql, pool: t.engine.ctx.pool, log: t.engine.ctx.log, client: null })
+  const sor = await createSorService({ config: t.engine.ctx.config, sql: t.db.sql, routePool: t.engine.ctx.routePool, log: t.engine.ctx.log, client: null })
   const unknown = '0x00000000000000000000000000000000000000ee'
   assert.deepEqual(await sor.routeFinder.quote({ tokenIn: unknown, tokenOut: world.tokens.BBB, amountIn: 1n }), { ok: false, code: 'TOKEN_NOT_FOUND', given: unknown })
   assert.deepEqual(await sor.refresh(), { ok: false, code: 'NO_CHAIN' })

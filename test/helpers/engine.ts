@@ -14,9 +14,12 @@ export interface TestEngine {
   stop(opts?: { keepDatabase?: boolean }): Promise<void>
 }
 
-/** `db`: start on an existing suite database (a restart of a stopped engine) instead of a fresh one. */
-export async function startTestEngine(env: Record<string, string> = {}, opts: { db?: TestDatabase } = {}): Promise<TestEngine> {
+/** `db`: start on an existing suite database (a restart of a stopped engine) instead of a fresh one; `seed` writes to
+ *  a fresh database before the engine starts (a route graph, tokens). */
+export async function startTestEngine(env: Record<string, string> = {},
+  opts: { db?: TestDatabase; seed?: (db: TestDatabase) => Promise<void> } = {}): Promise<TestEngine> {
   const db = opts.db ?? await testDatabase('e')
+  if (!opts.db) await opts.seed?.(db)
   const config = loadConfig({
     API_PORT: '0', TERMINAL_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     // tests that exercise scan/refresh by hand get a route finder that does not also follow the chain

@@ -1,16 +1,20 @@
-// The whole route search for one quote: every 1- and 2-hop path over the given pools, the best
-// split over up to maxSplit pool-disjoint routes, price impact, the best outcome per protocol, and
-// why the answer won. Pure: pool state in, exact bigint amounts out.
+// The whole route search for one quote: the paths of 1 and 2 hops, the best split over up to maxSplit
+// pool-disjoint routes, price impact, the best outcome per protocol, and why the answer won. Pure: pool state
+// in, exact bigint amounts out. The candidates come from a source that looks only at what can be among the
+// best (graphSource.ts); the exhaustive one (exhaustive.ts) gives the same answer and is the tests' reference.
 //
 // maxRoutes, as read here: the most routes the answer may name, so a split uses at most
-// min(maxSplit, maxRoutes) routes. It never shortens the search: every path is a candidate.
-import type { Address, PoolState } from './types.js'
-import { enumeratePaths, pathPools, type Path } from './graph.js'
-import { pathCurve, type CurveCache } from './path.js'
-import { optimiseSplit, type Candidate, type Split, type SplitReport } from './split.js'
+// min(maxSplit, maxRoutes) routes. It never shortens the search.
+import type { Address, PoolMeta, PoolState, PoolType } from './types.js'
+import { pathPools, type Path } from './graph.js'
+import type { Curve } from './path.js'
+import { optimiseSplit, type Split, type SplitReport } from './split.js'
+import { RouteGraph, defaultMeta } from './routeGraph.js'
+import { graphSource, type RouteQuery } from './graphSource.js'
+import { exhaustiveSource } from './exhaustive.js'
+import type { RouteSource } from './routeSource.js'
 
-export type PoolType = 'v2' | 'v3' | 'stable'
-export interface PoolMeta { protocol: string /* slug */; poolType: PoolType; fee: number }
+export type { PoolMeta, PoolType, RouteQuery }
 
 export interface FindRouteInput {
   pools: PoolState[]
@@ -21,9 +25,12 @@ export interface FindRouteInput {
   maxRoutes: number
   maxSplit: number
   /** protocol slugs to keep; absent or empty keeps every pool */
-  slugs?: string[]
+  slugs?: readonly string[]
   poolMeta: Record<string, PoolMeta>
 }
+
+/** One search on a graph the caller keeps (the route threads keep theirs between quotes). */
+export interface RouteSearch extends RouteQuery { maxRoutes: number; maxSplit: number }
 
 export interface RoutePool { address: Address; protocol: string; poolType: PoolType; fee: number }
 export interface FoundRoute { path: Address[]; pools: RoutePool[]; hops: number; amountIn: bigint; amountOut: bigint; fractionPct: number }
@@ -40,6 +47,8 @@ export interface RouteExplain {
   gainBpsVsStepSplit: number
   routeSetsTried: number
   polishMoves: number
+  /** every path of up to maxHops the graph holds: what a search looking at all of them would evaluate */
+  candidatePaths: number
 }
 
 export interface RouteResult {
@@ -48,7 +57,9 @@ export interface RouteResult {
   amountIn: bigint
   amountOut: bigint
   routes: FoundRoute[]
+  /** paths whose output the search computed: the work it really did (explain.candidatePaths is all of them) */
   candidatesConsidered: number
+  /** paths within maxHops whose pools all trade (a positive zero-size rate), counted without evaluating them */
   viableRoutes: number
   isSplit: boolean
   priceImpactBps: number
@@ -62,46 +73,52 @@ export const NO_ROUTE_WARNING =
 export const NO_FILL_WARNING =
   'No route found: the connecting pools cannot fill any of amountIn. Their state may be stale or empty: refresh pool state (POST /api/v1/sor/pool-state/refresh) and retry.'
 
-export function findRoute(input: FindRouteInput): RouteResult {
-  const { tokenIn, tokenOut, amountIn, poolMeta } = input
-  const maxHops: 1 | 2 = input.maxHops === 1 ? 1 : 2
-  const maxSplit = Math.max(1, Math.min(Math.floor(input.maxSplit) || 1, Math.floor(input.maxRoutes) || 1))
-  const meta = (pool: PoolState): PoolMeta => poolMeta[pool.address] ?? defaultMeta(pool)
-  const slugs = input.slugs?.length ? new Set(input.slugs) : null
-  const pools = slugs ? input.pools.filter(p => slugs.has(meta(p).protocol)) : input.pools
+/** The route search over a list of pools: the graph is built for this one search. */
+export function findRoute(input: FindRouteInput, deadline = Infinity): RouteResult {
+  return searchRoute(RouteGraph.from(input.pools, input.poolMeta), searchOf(input), deadline)
+}
 
-  const paths = enumeratePaths(pools, tokenIn, tokenOut, maxHops)
-  const cache: CurveCache = new Map()
-  const total = Number(amountIn)
-  const candidates: Candidate[] = [], finals: number[] = []
-  if (amountIn > 0n) for (const path of paths) {
-    const curve = pathCurve(path, cache), out = curve.out(total)
-    if (out > 0) { candidates.push({ path, curve, pools: pathPools(path) }); finals.push(out) }
-  }
-  const report = optimiseSplit(candidates, amountIn, maxSplit, { finals })
+/** The search on a graph kept between searches; past `deadline` (epoch ms) it throws SearchDeadline. */
+export function searchRoute(graph: RouteGraph, s: RouteSearch, deadline = Infinity): RouteResult {
+  const meta = (pool: PoolState): PoolMeta => graph.meta(pool.address) ?? defaultMeta(pool)
+  return routeResult(graphSource(graph, s, deadline), s, meta)
+}
+
+/** The same search looking at every path: the reference the pruned one is held to. */
+export function findRouteExhaustive(input: FindRouteInput): RouteResult {
+  const graph = RouteGraph.from(input.pools, input.poolMeta)
+  const meta = (pool: PoolState): PoolMeta => graph.meta(pool.address)!
+  return routeResult(exhaustiveSource(input.pools, searchOf(input), meta), searchOf(input), meta)
+}
+
+function searchOf(input: FindRouteInput): RouteSearch {
+  const { tokenIn, tokenOut, amountIn, maxRoutes, maxSplit, slugs } = input
+  const maxHops = input.maxHops === 1 ? 1 : 2
+  return { tokenIn, tokenOut, amountIn, maxHops, maxRoutes, maxSplit, ...(slugs?.length ? { slugs } : {}) }
+}
+
+function routeResult(source: RouteSource, s: RouteSearch, meta: (pool: PoolState) => PoolMeta): RouteResult {
+  const { tokenIn, tokenOut, amountIn } = s
+  const maxSplit = Math.max(1, Math.min(Math.floor(s.maxSplit) || 1, Math.floor(s.maxRoutes) || 1))
+  const report = optimiseSplit(source, amountIn, maxSplit)
   const best = report.best
+  const counts = source.counts()
   const warnings: string[] = []
-  if (paths.length === 0) warnings.push(NO_ROUTE_WARNING)
+  if (counts.paths === 0) warnings.push(NO_ROUTE_WARNING)
   else if (best.amountOut === 0n) warnings.push(NO_FILL_WARNING)
 
   const routes = best.routes.map(r => describe(r.path, r.amountIn, r.amountOut, amountIn, meta))
+  const curves = new Map(source.list.map(c => [c.path, c.curve]))
+  const found = best.amountOut > 0n ? alternatives(source, amountIn, maxSplit, best.amountOut) : []
   return {
     tokenIn, tokenOut, amountIn, amountOut: best.amountOut, routes,
-    candidatesConsidered: paths.length,
-    viableRoutes: candidates.length,
+    candidatesConsidered: source.work.considered,
+    viableRoutes: counts.live,
     isSplit: routes.length > 1,
-    priceImpactBps: priceImpact(best, cache),
-    alternatives: best.amountOut > 0n ? alternatives(candidates, finals, amountIn, maxSplit, best.amountOut, meta) : [],
-    explain: explain(report, amountIn),
+    priceImpactBps: priceImpact(best, curves),
+    alternatives: found,
+    explain: { ...explain(report, amountIn), candidatePaths: counts.paths },
     warnings,
-  }
-}
-
-function defaultMeta(pool: PoolState): PoolMeta {
-  switch (pool.kind) {
-    case 'v2': return { protocol: 'uniswap-v2', poolType: 'v2', fee: pool.feePpm }
-    case 'v3': return { protocol: 'uniswap-v3', poolType: 'v3', fee: pool.fee }
-    case 'stable': return { protocol: 'stableswap', poolType: 'stable', fee: Number(pool.fee) / 1e4 } // 1e10 units to pips
   }
 }
 
@@ -118,29 +135,26 @@ function describe(path: Path, legIn: bigint, legOut: bigint, amountIn: bigint, m
 
 // Against the zero-size marginal rate of the chosen routes: what each leg would get if its
 // whole input traded at its route's spot rate (fees included), versus what it gets.
-function priceImpact(best: Split, cache: CurveCache): number {
+function priceImpact(best: Split, curves: ReadonlyMap<Path, Curve>): number {
   if (best.amountOut === 0n) return 0
   let spot = 0
-  for (const r of best.routes) spot += Number(r.amountIn) * pathCurve(r.path, cache).rate(0)
+  for (const r of best.routes) spot += Number(r.amountIn) * curves.get(r.path)!.rate(0)
   if (!(spot > 0)) return 0
   return Math.max(0, round2((1 - Number(best.amountOut) / spot) * 10_000))
 }
 
-// The best outcome using one protocol's pools only (splits allowed), one entry per protocol seen.
-function alternatives(candidates: readonly Candidate[], finals: readonly number[], amountIn: bigint, maxSplit: number, bestOut: bigint,
-  meta: (p: PoolState) => PoolMeta): Alternative[] {
-  const byProtocol = new Map<string, number[]>()
-  candidates.forEach((c, i) => {
-    const protocols = new Set(c.path.hops.map(h => meta(h.pool).protocol))
-    if (protocols.size !== 1) return
-    const [protocol] = protocols as unknown as [string]
-    let list = byProtocol.get(protocol)
-    if (!list) byProtocol.set(protocol, list = [])
-    list.push(i)
-  })
+// The best outcome using one protocol's pools only (splits allowed), one entry per protocol some route uses
+// alone; equal gaps in protocol order.
+function alternatives(source: RouteSource, amountIn: bigint, maxSplit: number, bestOut: bigint): Alternative[] {
+  const { alone, only } = source.protocols()
   const found: Alternative[] = []
-  for (const [protocol, list] of byProtocol) {
-    const out = list.length === candidates.length ? bestOut : optimiseSplit(list.map(i => candidates[i]!), amountIn, maxSplit, { finals: list.map(i => finals[i]!), light: true }).best.amountOut
+  for (const protocol of alone) {
+    let out = bestOut
+    if (protocol !== only) {
+      const sub = source.forProtocol(protocol)
+      if (sub.top('final', 1).length === 0) continue
+      out = optimiseSplit(sub, amountIn, maxSplit, { light: true }).best.amountOut
+    }
     found.push({ protocol, amountOut: out, diffBps: diffBps(out, bestOut) })
   }
   return found.sort((a, b) => b.diffBps - a.diffBps)
@@ -152,7 +166,7 @@ export function diffBps(a: bigint, b: bigint): number {
   return Number(((a - b) * 100_000_000n) / b) / 10_000
 }
 
-function explain(report: SplitReport, amountIn: bigint): RouteExplain {
+function explain(report: SplitReport, amountIn: bigint): Omit<RouteExplain, 'candidatePaths'> {
   const { best, bestSingle, stepSplit } = report
   const single = bestSingle.routes[0]
   const vsSingle = diffBps(best.amountOut, bestSingle.amountOut)

@@ -19,6 +19,25 @@ export function simulatePath(path: Path, amountIn: bigint): bigint {
 export interface Curve {
   out(x: number): number
   rate(x: number): number
+  /** what the pruned search may assume of `out` without evaluating it (see CurveBound) */
+  bound: CurveBound
+}
+
+/**
+ * An upper bound on a curve, cheap to combine: for every x >= 0,
+ * out(x) <= min(rate * x * reserve / (reserve + rate * x), cap) + noise, and rate(x) <= rate.
+ * `rate` is the curve's own rate(0), the steepest it gets (concave). `reserve` shapes the bound like a
+ * constant-product pool's: exact for V2 (the output reserve); for V3 the largest virtual reserve its loaded
+ * liquidity reaches, since price moves no slower than it would with that liquidity everywhere; Infinity
+ * (a straight line capped) for stable pools. `noise` is the absolute float error the model may carry.
+ */
+export interface CurveBound { rate: number; reserve: number; cap: number; noise: number }
+
+/** The bound of one curve (or of the best of several, combined field by field) at input x. */
+export function boundOut(b: CurveBound, x: number): number {
+  const line = b.rate * x
+  const shaped = b.reserve === Infinity ? line : (line * b.reserve) / (b.reserve + line)
+  return (shaped < b.cap ? shaped : b.cap) + b.noise
 }
 
 /** Curves per pool and input token, shared by every path (and every protocol subset) of one search. */
@@ -27,10 +46,16 @@ export type CurveCache = Map<PoolState, Map<Address, Curve>>
 export function pathCurve(path: Path, cache: CurveCache): Curve {
   const curves = path.hops.map(h => hopCurve(h.pool, h.tokenIn, h.tokenOut, cache))
   if (curves.length === 1) return curves[0]!
-  const [first, second] = curves as [Curve, Curve]
+  return chain(curves[0]!, curves[1]!)
+}
+
+/** Two hops in a row: the second takes what the first pays. */
+export function chain(first: Curve, second: Curve): Curve {
+  const a = first.bound, b = second.bound
   return {
     out: x => second.out(first.out(x)),
     rate: x => second.rate(first.out(x)) * first.rate(x), // chain rule
+    bound: { rate: a.rate * b.rate, reserve: Infinity, cap: boundOut(b, a.cap + a.noise), noise: 0 },
   }
 }
 
@@ -51,7 +76,7 @@ export function poolCurve(pool: PoolState, tokenIn: Address, tokenOut: Address):
   }
 }
 
-const ZERO: Curve = { out: () => 0, rate: () => 0 }
+const ZERO: Curve = { out: () => 0, rate: () => 0, bound: { rate: 0, reserve: 0, cap: 0, noise: 0 } }
 
 // x*g*R1 / (R0 + x*g): the constant-product closed form, with g = 1 - fee.
 function v2Curve(pool: V2Pool, tokenIn: Address): Curve {
@@ -60,10 +85,10 @@ function v2Curve(pool: V2Pool, tokenIn: Address): Curve {
   const r1 = Number(zeroForOne ? pool.reserve1 : pool.reserve0)
   if (!(r0 > 0 && r1 > 0)) return ZERO
   const g = 1 - pool.feePpm / 1e6
-  return {
+  return bounded({
     out: x => (x * g * r1) / (r0 + x * g),
     rate: x => (g * r0 * r1) / ((r0 + x * g) * (r0 + x * g)),
-  }
+  }, { reserve: r1, cap: r1, noise: 0 })
 }
 
 const LN_SQRT_1_0001 = Math.log(1.0001) / 2
@@ -109,6 +134,7 @@ function v3Curve(pool: V3Pool, zeroForOne: boolean): Curve {
   push(sqrtAt(bound))
   const n = starts.length
   const walk = (x: number, wantRate: boolean): number => {
+    if (!wantRate && !(x > 0)) return 0 // not l * (a - 1 / (1 / a)): a rounding error the size of the pool
     let left = x * g, out = 0
     for (let i = 0; i < n; i++) {
       if (left >= needIn[i]!) { left -= needIn[i]!; out += gives[i]!; continue }
@@ -119,7 +145,23 @@ function v3Curve(pool: V3Pool, zeroForOne: boolean): Curve {
     }
     return wantRate ? 0 : out // the loaded liquidity is used up
   }
-  return { out: x => walk(x, false), rate: x => walk(x, true) }
+  if (n === 0) return ZERO
+  return bounded({ out: x => walk(x, false), rate: x => walk(x, true) }, v3Bound(zeroForOne, starts[0]!, liq, gives))
+}
+
+// Within a segment the V3 curve is a constant-product one with virtual output reserve L*s (selling token0, s the
+// sqrt price) or L/s; across segments the price moves at g/L per unit in, never slower than with the largest L
+// throughout (a gap with no liquidity only jumps it further), so that reserve at the first segment bounds it all.
+function v3Bound(zeroForOne: boolean, s: number, liq: number[], gives: number[]): Omit<CurveBound, 'rate'> {
+  let lMax = 0, cap = 0
+  for (let i = 0; i < liq.length; i++) { if (liq[i]! > lMax) lMax = liq[i]!; cap += gives[i]! }
+  const reserve = zeroForOne ? lMax * s : lMax / s
+  return { reserve, cap, noise: (reserve + cap) * 1e-12 }
+}
+
+/** The curve with its bound; the bound's rate is the curve's own rate(0), to the last bit. */
+function bounded(curve: Omit<Curve, 'bound'>, bound: Omit<CurveBound, 'rate'>): Curve {
+  return { ...curve, bound: { rate: curve.rate(0), ...bound } }
 }
 
 // StableSwap in floats, after the invariant of contracts/pools/StableSwapPool.sol (Curve's form:
@@ -161,7 +203,7 @@ function stableCurve(pool: StablePool, tokenIn: Address, tokenOut: Address): Cur
   }
   let othersDp = 1 // prod over the untouched coins of D / (x n)
   for (const x of others) othersDp *= D / (x * n)
-  return {
+  const curve: Omit<Curve, 'bound'> = {
     out: x => {
       if (!(x > 0)) return 0
       const xi = xp[i]! + x * scaleIn
@@ -174,4 +216,8 @@ function stableCurve(pool: StablePool, tokenIn: Address, tokenOut: Address): Cur
       return (keep * (alpha + Dp / xi) / (alpha + Dp / y)) * (scaleIn / scaleOut)
     },
   }
+  // concave: never above its zero-size rate, never more than coin j's balance; Newton's tolerance and the
+  // subtraction from the balance leave an error far below a millionth of that balance
+  const cap = (xp[j]! * keep) / scaleOut
+  return bounded(curve, { reserve: Infinity, cap, noise: cap * 1e-11 })
 }

@@ -2,17 +2,18 @@
 // shared by two legs would make their outputs depend on each other). For a fixed set of routes
 // with concave outputs, the best split equalises their marginal output rates: find the common
 // rate lambda whose demands sum to amountIn. Which routes to use is searched three ways (the best
-// 5%-step combination over every candidate, greedy growth by marginal rate, one-for-one swaps);
+// 5%-step combination over the leaders, greedy growth by marginal rate, one-for-one swaps);
 // the winner is integerised and polished with exact simulations, and the answer is the best
 // exact outcome among it, the best single route and the 5%-step split, so it is never worse
-// than either floor.
+// than either floor. It asks its candidate source only for leaders (candidates.ts), never for all.
 import type { Address } from './types.js'
 import type { Path } from './graph.js'
 import { pathPools } from './graph.js'
 import { simulatePath, type Curve } from './path.js'
 import { STEPS, stepAmount, stepOutputs, bestStepCombination, stepLegs } from './stepGrid.js'
+import { arraySource, type Candidate, type CandidateSource } from './candidates.js'
 
-export interface Candidate { path: Path; curve: Curve; pools: Address[] }
+export type { Candidate }
 export interface Route { path: Path; amountIn: bigint; amountOut: bigint }
 export interface Split { routes: Route[]; amountOut: bigint }
 
@@ -31,31 +32,33 @@ export interface SplitReport {
 export { STEPS, stepAmount, bestStepCombination }
 
 const EMPTY: Split = { routes: [], amountOut: 0n }
+/** how many leaders by each measure the search looks at */
+const LEADERS = 12
 
 export interface SplitOptions {
-  /** float outputs at amountIn, when the caller has them already */
-  finals?: readonly number[]
   /** growth by marginal rate only, no 5%-step search, no swaps, no exact polish: for side answers
    * such as the per-protocol alternatives, where a cheap good answer beats a dear best one */
   light?: boolean
 }
 
-export function optimiseSplit(candidates: readonly Candidate[], amountIn: bigint, maxSplit: number, { finals: given, light = false }: SplitOptions = {}): SplitReport {
-  const empty: SplitReport = { best: EMPTY, bestSingle: EMPTY, stepSplit: EMPTY, winner: 'single', lambda: 0, polishMoves: 0, setsTried: 0 }
-  if (candidates.length === 0 || amountIn <= 0n) return empty
-  const total = Number(amountIn)
-  const k = Math.max(1, Math.min(maxSplit, candidates.length))
-  const finals = given ?? candidates.map(c => c.curve.out(total))
-  const rate0 = candidates.map(c => c.curve.rate(0))
-  const quarter = light ? [] : candidates.map(c => c.curve.out(total / 4))
-  const order = top(finals, 12)
+export function optimiseSplit(source: CandidateSource, amountIn: bigint, maxSplit: number, { light = false }: SplitOptions = {})
+  : SplitReport {
+  const empty: SplitReport = { best: EMPTY, bestSingle: EMPTY, stepSplit: EMPTY, winner: 'single', lambda: 0, polishMoves: 0,
+    setsTried: 0 }
+  if (amountIn <= 0n) return empty
+  const leaders = source.top('final', Math.max(LEADERS, maxSplit))
+  if (leaders.length === 0) return empty
+  const candidates = source.list, total = source.total
+  const k = Math.max(1, Math.min(maxSplit, leaders.length))
+  const order = leaders.slice(0, LEADERS)
+  const byRate = light ? [] : source.top('rate0', LEADERS)
 
   // floor 1: the best single route, by exact simulation of the float model's leaders
   const bestSingle = pickBestSingle(candidates, order.slice(0, light ? 2 : 4), amountIn)
 
   // floor 2: the best 5%-step combination of float outputs, evaluated exactly. A route in it is a
   // leader at full size, at a quarter or at zero size; the others are out of its reach
-  const shortlist = light ? [] : [...new Set([...order.slice(0, 12), ...top(quarter, 12), ...top(rate0, 12)])]
+  const shortlist = light ? [] : [...new Set([...order, ...source.top('quarter', LEADERS), ...byRate])]
   const table = shortlist.map(i => stepOutputs(x => candidates[i]!.curve.out(x), total))
   const grid = light ? [] : bestStepCombination(table, shortlist.map(i => candidates[i]!.pools), k).map(p => ({ index: shortlist[p.index]!, steps: p.steps }))
   const stepSplit = exactSplit(candidates, grid.map(p => p.index), stepLegs(amountIn, grid.map(p => p.steps)), amountIn)
@@ -67,9 +70,9 @@ export function optimiseSplit(candidates: readonly Candidate[], amountIn: bigint
   const consider = (set: number[]) => { const r = evaluate(set); if (r.out > best.out) best = r; return r }
   if (grid.length > 1) consider(grid.map(p => p.index))
   if (k > 1) {
-    grow(candidates, rate0, k, consider, [order[0]!])
-    if (grid.length > 1) grow(candidates, rate0, k, consider, grid.map(p => p.index))
-    if (!light) swapOneForOne(candidates, [...new Set([...order.slice(0, 6), ...top(rate0, 4)])], best.set, consider)
+    grow(source, k, consider, [order[0]!])
+    if (grid.length > 1) grow(source, k, consider, grid.map(p => p.index))
+    if (!light) swapOneForOne(candidates, [...new Set([...order.slice(0, 6), ...byRate.slice(0, 4)])], best.set, consider)
   }
 
   const final = equalise(best.set.map(i => candidates[i]!.curve), total)
@@ -82,20 +85,6 @@ export function optimiseSplit(candidates: readonly Candidate[], amountIn: bigint
 }
 
 const SCREEN = 1e-5 // equalisation tolerance while comparing route sets
-/** Indices of the n largest values, largest first: a partial selection, the lists can be long. */
-function top(values: readonly number[], n: number): number[] {
-  const picked: number[] = []
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!
-    if (picked.length === n && !(v > values[picked[n - 1]!]!)) continue
-    let at = picked.length < n ? picked.length : n - 1
-    while (at > 0 && v > values[picked[at - 1]!]!) at--
-    picked.splice(at, 0, i)
-    if (picked.length > n) picked.pop()
-  }
-  return picked
-}
-
 /**
  * The common marginal rate lambda at which the routes' demands sum to total (Illinois-weighted
  * regula falsi on lambda, and on x inside each demand). `tolerance` is relative to total: an
@@ -167,17 +156,16 @@ function fallingRoot(f: (x: number) => number, a: number, b: number, fa: number,
 
 // Add, one at a time, the disjoint route that lifts the equalised output most; only routes whose
 // zero-size rate beats the current common rate can help, and the best few of those are tried.
-function grow(candidates: readonly Candidate[], rate0: readonly number[], k: number,
+function grow(source: CandidateSource, k: number,
   consider: (set: number[]) => { out: number; lambda: number; set: number[] }, seed: number[]): void {
   let current = consider(seed)
   while (current.set.length < k) {
-    const used = new Set(current.set.flatMap(i => candidates[i]!.pools))
-    const options: number[] = []
-    for (let i = 0; i < candidates.length; i++)
-      if (rate0[i]! > current.lambda && !candidates[i]!.pools.some(p => used.has(p))) options.push(i)
-    options.sort((a, b) => rate0[b]! - rate0[a]!)
+    const used = new Set(current.set.flatMap(i => source.list[i]!.pools))
     let next = current
-    for (const i of options.slice(0, 6)) { const r = consider([...current.set, i]); if (r.out > next.out) next = r }
+    for (const i of source.options(current.lambda, used, 6)) {
+      const r = consider([...current.set, i])
+      if (r.out > next.out) next = r
+    }
     if (next === current) return
     current = next
   }
@@ -275,7 +263,7 @@ function polish(candidates: readonly Candidate[], set: number[], amounts: bigint
 
 /** The 5%-step split with exact quotes for every step of every candidate: the baseline to beat. */
 export function stepSplitExact(paths: readonly Path[], amountIn: bigint, maxSplit: number): Split {
-  const candidates = paths.map(path => ({ path, curve: NO_CURVE, pools: pathPools(path) }))
+  const candidates: Candidate[] = paths.map(path => ({ path, curve: NO_CURVE, pools: pathPools(path) }))
   const table = paths.map(path => {
     const row = new Float64Array(STEPS + 1)
     for (let s = 1; s <= STEPS; s++) row[s] = Number(simulatePath(path, stepAmount(amountIn, s)))
@@ -285,4 +273,7 @@ export function stepSplitExact(paths: readonly Path[], amountIn: bigint, maxSpli
   return exactSplit(candidates, picks.map(p => p.index), stepLegs(amountIn, picks.map(p => p.steps)), amountIn)
 }
 
-const NO_CURVE: Curve = { out: () => 0, rate: () => 0 }
+const NO_CURVE: Curve = { out: () => 0, rate: () => 0, bound: { rate: 0, reserve: 0, cap: 0, noise: 0 } }
+
+/** The exhaustive source over explicit candidates (every measure computed for every one). */
+export { arraySource }

@@ -21,3 +21,7 @@ export interface V3Pool { kind: 'v3'; address: Address; token0: Address; token1:
 export interface StablePool { kind: 'stable'; address: Address; coins: Address[]; balances: bigint[]; A: bigint /* as the contract stores it */; fee: bigint /* contract units */; rates: bigint[] /* per-coin precision multipliers as the contract uses */ }
 
 export type PoolState = V2Pool | V3Pool | StablePool
+
+export type PoolType = 'v2' | 'v3' | 'stable'
+/** What the engine knows of a pool beyond its state: its protocol's slug, kind and fee in pips. */
+export interface PoolMeta { protocol: string /* slug */; poolType: PoolType; fee: number }
