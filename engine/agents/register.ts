@@ -43,9 +43,6 @@ export async function registerAgent(sql: Sql, r: Registration): Promise<Register
     id: newAgentId(), name: r.name, ownerWallet: r.ownerWallet, agentWallet: r.agentWallet, roles: r.roles, keyHash: hashApiKey(apiKey),
     messageDigest: Buffer.from(digest).toString('hex'),
   }, MAX_AGENTS_PER_OWNER)
-  if (!outcome.ok) {
-    if (outcome.reason === 'wallet_taken') return { ok: false, code: 'AGENT_WALLET_TAKEN' }
-    return outcome.reason === 'replayed' ? { ok: false, code: 'SIGNATURE_REPLAYED' } : { ok: false, code: 'MAX_AGENTS' }
-  }
+  if (!outcome.ok) return outcome
   return { ok: true, agent: { ...outcome.agent, apiKey } }
 }
