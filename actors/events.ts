@@ -6,12 +6,20 @@ export class EventBus<E extends { type: string }> {
   private readonly listeners = new Set<Listener<E>>()
   subscribe(fn: Listener<E>): () => void {
     this.listeners.add(fn)
-    return () => { this.listeners.delete(fn) }
+    return () => {
+      this.listeners.delete(fn)
+    }
   }
   publish(event: E): void {
     for (const fn of this.listeners) {
-      try { fn(event) } catch { /* a broken subscriber must not break the publisher */ }
+      try {
+        fn(event)
+      } catch {
+        /* a broken subscriber must not break the publisher */
+      }
     }
   }
-  get size(): number { return this.listeners.size }
+  get size(): number {
+    return this.listeners.size
+  }
 }

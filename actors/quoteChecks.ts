@@ -7,8 +7,12 @@
 import type { Address, QuoteJson } from './rfqTypes.js'
 import { RelayErrors, refuseQuote, type QuoteRefusal } from './errors.js'
 import type { Outcome } from '../workers/outcome.js'
-import { isAddress, parseCanonicalU256 as uint256, parseUnixSeconds as unixSeconds, ZERO_ADDRESS } from '../workers/values/index.js'
-
+import {
+  isAddress,
+  parseCanonicalU256 as uint256,
+  parseUnixSeconds as unixSeconds,
+  ZERO_ADDRESS,
+} from '../workers/values/index.js'
 
 export interface RfqTerms {
   taker: Address
@@ -24,7 +28,12 @@ export type QuoteCheck = Outcome<{ quote: QuoteJson }, QuoteRefusal>
  * `wellFormed`: the relay's schema (engine/relay/contract) has already checked every field's grammar, so only
  * the rules it cannot say are left (RFQ terms, the clock, the numeric bounds): the same order, the same texts.
  */
-export function checkQuote(rfq: RfqTerms, raw: Record<string, unknown>, nowSec: number, wellFormed = false): QuoteCheck {
+export function checkQuote(
+  rfq: RfqTerms,
+  raw: Record<string, unknown>,
+  nowSec: number,
+  wellFormed = false,
+): QuoteCheck {
   if (!address(raw.maker, wellFormed)) return fail(RelayErrors.invalidMaker())
   const maker = raw.maker.toLowerCase() as Address
   if (rfq.allowedMakers.length && !rfq.allowedMakers.includes(maker)) return fail(RelayErrors.makerNotAllowed())
@@ -53,10 +62,20 @@ export function checkQuote(rfq: RfqTerms, raw: Record<string, unknown>, nowSec: 
   const nonce = uint(raw.nonce, wellFormed)
   if (typeof nonce !== 'object') return fail(RelayErrors.invalidQuoteField('nonce', nonce))
 
-  return { ok: true, quote: {
-    maker, taker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
-    amountIn: amountIn.text, amountOut: amountOut.text, expiry, nonce: nonce.text, deadline,
-  } }
+  return {
+    ok: true,
+    quote: {
+      maker,
+      taker,
+      tokenIn: rfq.tokenIn,
+      tokenOut: rfq.tokenOut,
+      amountIn: amountIn.text,
+      amountOut: amountOut.text,
+      expiry,
+      nonce: nonce.text,
+      deadline,
+    },
+  }
 }
 
 function address(x: unknown, wellFormed: boolean): x is string {
@@ -67,7 +86,7 @@ function address(x: unknown, wellFormed: boolean): x is string {
 function uint(x: unknown, wellFormed: boolean): { text: string; zero: boolean } | string {
   if (wellFormed && (x as string).length < 78) return { text: x as string, zero: x === '0' }
   const v = uint256(x)
-  return typeof v === 'string' ? v : { text: wellFormed ? x as string : v.toString(), zero: v === 0n }
+  return typeof v === 'string' ? v : { text: wellFormed ? (x as string) : v.toString(), zero: v === 0n }
 }
 
 function fail(error: Omit<QuoteRefusal, 'ok'>): QuoteCheck {

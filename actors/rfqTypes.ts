@@ -4,12 +4,12 @@ import type { EventBus } from './events.js'
 import type { QuoteRefusal } from './errors.js'
 import type { Outcome, Refused } from '../workers/outcome.js'
 
-export type Address = `0x${string}`   // lowercase
+export type Address = `0x${string}` // lowercase
 export type Hex = `0x${string}`
 
 export type RfqStatus = 'OPEN' | 'QUOTED' | 'FILLED' | 'CANCELLED' | 'EXPIRED'
 export type Visibility = 'public' | 'private'
-export type RfqKind = 0 | 1           // 0 EXACT_IN, 1 EXACT_OUT
+export type RfqKind = 0 | 1 // 0 EXACT_IN, 1 EXACT_OUT
 
 /**
  * Who ended an RFQ (its status says how): its taker (a cancel or a fill), its own expiry while the venue served
@@ -24,12 +24,12 @@ export interface Rfq {
   tokenIn: Address
   tokenOut: Address
   kind: RfqKind
-  amountIn: bigint | null             // set for EXACT_IN
-  amountOut: bigint | null            // set for EXACT_OUT
-  expiry: number                      // unix seconds
+  amountIn: bigint | null // set for EXACT_IN
+  amountOut: bigint | null // set for EXACT_OUT
+  expiry: number // unix seconds
   visibility: Visibility
-  allowedMakers: Address[]            // private RFQs only
-  shareToken: string | null           // private RFQs only; never broadcast
+  allowedMakers: Address[] // private RFQs only
+  shareToken: string | null // private RFQs only; never broadcast
   createdAt: Date
   /** the agent that created it, when created through the agent API */
   agentId: string | null
@@ -43,7 +43,14 @@ export interface RestoredRfq {
 }
 
 /** An RFQ's terms as its quotes carry them (amounts as decimal strings): built once per RFQ, shared by its quotes. */
-export interface QuoteTerms { id: string; taker: Address; tokenIn: Address; tokenOut: Address; amountIn: string | null; amountOut: string | null }
+export interface QuoteTerms {
+  id: string
+  taker: Address
+  tokenIn: Address
+  tokenOut: Address
+  amountIn: string | null
+  amountOut: string | null
+}
 
 /** A quote exactly as the maker sent it (JSON-safe: amounts as decimal strings). */
 export interface QuoteJson {
@@ -92,12 +99,14 @@ export interface SubmitOptions {
 /** A relay/REST quote outcome: a closed `code` for machines, the relay's text in `message` (REST words it anew). */
 export type QuoteVerdict = Outcome<{ quote: AcceptedQuote }, QuoteRefusal>
 
-export type CancelOutcome = Outcome<{ cancelledAt: Date },
+export type CancelOutcome = Outcome<
+  { cancelledAt: Date },
   | Refused<'NOT_FOUND'>
   /** how it ended: the actor's state, or the store's when the store had closed it first (another node) */
-  | Refused<'NOT_OPEN'> & { status: RfqStatus }
+  | (Refused<'NOT_OPEN'> & { status: RfqStatus })
   /** the write failed or was refused (the actor's answer; the book rethrows it to the caller) */
-  | Refused<'FAILED'> & { error: unknown }>
+  | (Refused<'FAILED'> & { error: unknown })
+>
 
 export interface FillInput {
   txHash: Hex
@@ -126,19 +135,31 @@ type RfqEventBody =
   | { type: 'rfq.filled'; rfqId: string; txHash: string }
   /** `endedAt`: the RFQ's own expiry, or when the engine ended it; expiry ends stay on their node (each node's timer) */
   | { type: 'rfq.expired'; rfqId: string; endedAt: Date; endedBy: 'expiry' | 'engine' }
-  | { type: 'fill.recorded'; fill: { id: string; txHash: string; rfqId: string | null; improvementBps: number; takerPoints: number; makerPoints: number }
+  | {
+      type: 'fill.recorded'
+      fill: {
+        id: string
+        txHash: string
+        rfqId: string | null
+        improvementBps: number
+        takerPoints: number
+        makerPoints: number
+      }
       /** the fill's visibility, for the visibility rule (not part of the event's data) */
-      visibility: Visibility }
+      visibility: Visibility
+    }
 
 /** `activeCount`: the creator's active RFQs, this one included when it was taken (the store's count under a cap) */
 export type CreateOutcome = Outcome<{ activeCount: number }, Refused<'TOO_MANY_ACTIVE'> & { activeCount: number }>
 
-export type FillOutcome<R> = Outcome<{ result: R },
+export type FillOutcome<R> = Outcome<
+  { result: R },
   | Refused<'NOT_FOUND'>
-  | Refused<'NOT_OPEN'> & { status: RfqStatus }
+  | (Refused<'NOT_OPEN'> & { status: RfqStatus })
   /** the commit threw (a refusal such as a duplicate txHash, or an outage): the actor's answer, which the
    *  book rethrows to the caller; the RFQ is unchanged and the actor unharmed */
-  | Refused<'FAILED'> & { error: unknown }>
+  | (Refused<'FAILED'> & { error: unknown })
+>
 
 /**
  * The directory of live RFQs (implemented by actors/book.ts). Every change to a live RFQ goes

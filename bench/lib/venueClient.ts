@@ -5,23 +5,35 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { registrationMessage } from '../../engine/agents/message.js'
 import type { Domain } from '../../workers/sig/types.js'
 
-export interface LiveRfq { rfqId: string; expiry: number }
+export interface LiveRfq {
+  rfqId: string
+  expiry: number
+}
 
-export class VenueError extends Error { override name = 'VenueError' }
+export class VenueError extends Error {
+  override name = 'VenueError'
+}
 
 async function call(url: string, init: RequestInit = {}): Promise<any> {
   let res: Response
-  try { res = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) }) } catch (e) {
+  try {
+    res = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) })
+  } catch (e) {
     throw new VenueError(`cannot reach ${url}: ${(e as Error).message}`)
   }
   const text = await res.text()
   const body = text ? JSON.parse(text) : undefined
-  if (!res.ok) throw Object.assign(new VenueError(`${init.method ?? 'GET'} ${url}: ${res.status} ${body?.error ?? text}`), { status: res.status })
+  if (!res.ok)
+    throw Object.assign(new VenueError(`${init.method ?? 'GET'} ${url}: ${res.status} ${body?.error ?? text}`), {
+      status: res.status,
+    })
   return body
 }
 
 const json = (key: string | undefined, body?: unknown): RequestInit => ({
-  method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: JSON.stringify(body ?? {}),
+  method: 'POST',
+  headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+  body: JSON.stringify(body ?? {}),
 })
 
 /** The relay's EIP-712 domain, as makers sign under it. */
@@ -33,7 +45,7 @@ export async function relayDomain(relayHttp: string): Promise<Domain & { chainId
 
 export async function agentWallet(api: string, key: string): Promise<string> {
   const a = await call(`${api}/api/v1/agent/auth`, { headers: { authorization: `Bearer ${key}` } })
-  if (!a.roles?.includes('taker')) throw new VenueError('the key\'s agent lacks the taker role: it cannot create RFQs')
+  if (!a.roles?.includes('taker')) throw new VenueError("the key's agent lacks the taker role: it cannot create RFQs")
   return String(a.agentWallet).toLowerCase()
 }
 
@@ -41,7 +53,13 @@ export async function agentWallet(api: string, key: string): Promise<string> {
 export async function registerTaker(api: string): Promise<string> {
   const owner = privateKeyToAccount(generatePrivateKey())
   const agent = privateKeyToAccount(generatePrivateKey())
-  const fields = { name: 'loadtest', ownerWallet: owner.address, agentWallet: agent.address, roles: ['taker'], timestamp: Math.floor(Date.now() / 1000) }
+  const fields = {
+    name: 'loadtest',
+    ownerWallet: owner.address,
+    agentWallet: agent.address,
+    roles: ['taker'],
+    timestamp: Math.floor(Date.now() / 1000),
+  }
   const signature = await owner.signMessage({ message: registrationMessage(fields) })
   return (await call(`${api}/api/v1/agent/register`, json(undefined, { ...fields, signature }))).apiKey
 }
@@ -53,11 +71,24 @@ export async function tokenPair(api: string): Promise<[string, string]> {
 }
 
 /** Up to `n` RFQs; stops early at the active-RFQ cap (429) and returns what it made. */
-export async function createRfqs(api: string, key: string, n: number, terms: { tokenIn: string; tokenOut: string; amountIn: bigint; ttlSeconds: number }): Promise<LiveRfq[]> {
+export async function createRfqs(
+  api: string,
+  key: string,
+  n: number,
+  terms: { tokenIn: string; tokenOut: string; amountIn: bigint; ttlSeconds: number },
+): Promise<LiveRfq[]> {
   const out: LiveRfq[] = []
   for (let i = 0; i < n; i++) {
     try {
-      const r = await call(`${api}/api/v1/agent/rfqs`, json(key, { tokenIn: terms.tokenIn, tokenOut: terms.tokenOut, amountIn: terms.amountIn.toString(), ttlSeconds: terms.ttlSeconds }))
+      const r = await call(
+        `${api}/api/v1/agent/rfqs`,
+        json(key, {
+          tokenIn: terms.tokenIn,
+          tokenOut: terms.tokenOut,
+          amountIn: terms.amountIn.toString(),
+          ttlSeconds: terms.ttlSeconds,
+        }),
+      )
       out.push({ rfqId: r.rfqId, expiry: r.expiry })
     } catch (e) {
       if ((e as { status?: number }).status === 429 && out.length) break

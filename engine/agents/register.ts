@@ -14,14 +14,23 @@ import type { Outcome, Refused } from '../../workers/outcome.js'
 export const ROLES: readonly Role[] = ['taker', 'maker', 'monitor']
 export const MAX_AGENTS_PER_OWNER = 10
 
-export interface Registered extends Agent { apiKey: string }
+export interface Registered extends Agent {
+  apiKey: string
+}
 
 /** A registration as the wire gave it, checked for shape (parseRegistration) but not yet proven. */
-export interface Registration { name: string; ownerWallet: `0x${string}`; agentWallet: `0x${string}`; roles: Role[]; timestamp: number; signature: string }
+export interface Registration {
+  name: string
+  ownerWallet: `0x${string}`
+  agentWallet: `0x${string}`
+  roles: Role[]
+  timestamp: number
+  signature: string
+}
 
 export type RegisterRefusal =
-  | Refused<'SIGNATURE_INVALID'> & { reason: string }
-  | Refused<'SIGNATURE_MISMATCH'> & { expected: string; recovered: string }
+  | (Refused<'SIGNATURE_INVALID'> & { reason: string })
+  | (Refused<'SIGNATURE_MISMATCH'> & { expected: string; recovered: string })
   | Refused<'SIGNATURE_REPLAYED'>
   | Refused<'MAX_AGENTS'>
   | Refused<'AGENT_WALLET_TAKEN'>
@@ -30,7 +39,13 @@ export type RegisterOutcome = Outcome<{ agent: Registered }, RegisterRefusal>
 
 /** The domain step: the owner's signature proves the registration; the key is made here, only its hash kept. */
 export async function registerAgent(sql: Sql, r: Registration): Promise<RegisterOutcome> {
-  const message = registrationMessage({ name: r.name, ownerWallet: r.ownerWallet, agentWallet: r.agentWallet, roles: r.roles, timestamp: r.timestamp })
+  const message = registrationMessage({
+    name: r.name,
+    ownerWallet: r.ownerWallet,
+    agentWallet: r.agentWallet,
+    roles: r.roles,
+    timestamp: r.timestamp,
+  })
   const sig = parseSignature(r.signature)
   if (!sig.ok) return { ok: false, code: 'SIGNATURE_INVALID', reason: `signature ${sig.reason}` }
   const digest = personalMessageDigest(message)
@@ -39,10 +54,19 @@ export async function registerAgent(sql: Sql, r: Registration): Promise<Register
   if (recovered !== r.ownerWallet) return { ok: false, code: 'SIGNATURE_MISMATCH', expected: r.ownerWallet, recovered }
 
   const apiKey = generateApiKey()
-  const outcome = await insertAgent(sql, {
-    id: newAgentId(), name: r.name, ownerWallet: r.ownerWallet, agentWallet: r.agentWallet, roles: r.roles, keyHash: hashApiKey(apiKey),
-    messageDigest: Buffer.from(digest).toString('hex'),
-  }, MAX_AGENTS_PER_OWNER)
+  const outcome = await insertAgent(
+    sql,
+    {
+      id: newAgentId(),
+      name: r.name,
+      ownerWallet: r.ownerWallet,
+      agentWallet: r.agentWallet,
+      roles: r.roles,
+      keyHash: hashApiKey(apiKey),
+      messageDigest: Buffer.from(digest).toString('hex'),
+    },
+    MAX_AGENTS_PER_OWNER,
+  )
   if (!outcome.ok) return outcome
   return { ok: true, agent: { ...outcome.agent, apiKey } }
 }

@@ -12,7 +12,11 @@ export interface SharedLimits {
 export const SHARE_EVERY_MS = 100
 type Batch = [limiter: string, key: string, hits: number][]
 
-export function shareLimits(link: Pick<ClusterLink, 'channel'>, registry: SharedLimits, everyMs = SHARE_EVERY_MS): { stop(): void; readonly absorbed: number } {
+export function shareLimits(
+  link: Pick<ClusterLink, 'channel'>,
+  registry: SharedLimits,
+  everyMs = SHARE_EVERY_MS,
+): { stop(): void; readonly absorbed: number } {
   let pending = new Map<string, Map<string, number>>()
   let absorbed = 0
   const send = link.channel('limits', batch => {
@@ -20,7 +24,8 @@ export function shareLimits(link: Pick<ClusterLink, 'channel'>, registry: Shared
       if (!Array.isArray(entry)) continue
       const [limiter, key, hits] = entry
       // another node's word, but still checked: a malformed entry never reaches a limiter
-      if (typeof limiter !== 'string' || typeof key !== 'string' || !Number.isInteger(hits) || hits < 1 || hits > 1e7) continue
+      if (typeof limiter !== 'string' || typeof key !== 'string' || !Number.isInteger(hits) || hits < 1 || hits > 1e7)
+        continue
       sharing.absorb(limiter, key, hits)
       absorbed += hits
     }
@@ -38,5 +43,10 @@ export function shareLimits(link: Pick<ClusterLink, 'channel'>, registry: Shared
     send(batch)
   }, everyMs)
   timer.unref()
-  return { stop: () => clearInterval(timer), get absorbed() { return absorbed } }
+  return {
+    stop: () => clearInterval(timer),
+    get absorbed() {
+      return absorbed
+    },
+  }
 }

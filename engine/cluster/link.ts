@@ -12,7 +12,16 @@ import type { RfqBook, RestoredRfq } from '../../actors/book.js'
 import type { ClusterIdentity } from './identity.js'
 import { connectNats, warnIfOpen } from './natsAccess.js'
 import { channelSubjects, keyOfSubject, subjectOf, type Channel } from './subjects.js'
-import { seal, sealEvents, open, DROP_REASONS, MAX_BATCH, MAX_MESSAGE_BYTES, type DropReason, type Opened } from './envelope.js'
+import {
+  seal,
+  sealEvents,
+  open,
+  DROP_REASONS,
+  MAX_BATCH,
+  MAX_MESSAGE_BYTES,
+  type DropReason,
+  type Opened,
+} from './envelope.js'
 import { Sequences, type Place } from './sequences.js'
 import { toWire, fromWire, UnknownRfq, type WireEvent } from './wire.js'
 
@@ -42,8 +51,14 @@ export interface ClusterStatus {
 export interface ClusterLink {
   readonly nodeId: string
   status(): ClusterStatus
-  readonly stats: { sent: number; messages: number; received: number; gaps: number; reconciles: number
-    readonly dropped: Record<DropReason, number> }
+  readonly stats: {
+    sent: number
+    messages: number
+    received: number
+    gaps: number
+    reconciles: number
+    readonly dropped: Record<DropReason, number>
+  }
   /** Rate-limit hits between the nodes (signed and ordered like the events): returns how to send a batch. */
   channel(name: 'limits', onMessage: (body: unknown[]) => void): (body: unknown[]) => void
   close(): Promise<void>
@@ -58,12 +73,18 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   const { nodeId, key, peers } = o.identity
   const heartbeatMs = o.heartbeatMs ?? 1000
   const { nc, redacted } = await connectNats(o.url, o.identity, o.log)
-  const stats = { sent: 0, messages: 0, received: 0, gaps: 0, reconciles: 0,
-    dropped: Object.fromEntries(DROP_REASONS.map(r => [r, 0])) as Record<DropReason, number> }
+  const stats = {
+    sent: 0,
+    messages: 0,
+    received: 0,
+    gaps: 0,
+    reconciles: 0,
+    dropped: Object.fromEntries(DROP_REASONS.map(r => [r, 0])) as Record<DropReason, number>,
+  }
   let connected = true
   const seqs: Record<Channel, number> = { events: 0, nodes: 0, limits: 0 }
   const order = new Sequences()
-  const heard = new Map<string, number>()        // node -> last heartbeat (ms)
+  const heard = new Map<string, number>() // node -> last heartbeat (ms)
   const warned = new Map<DropReason, number>()
   const drop = (reason: DropReason, detail: object) => {
     stats.dropped[reason]++
@@ -73,26 +94,43 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   }
 
   // reconciling: the store's live RFQs are the truth; one pass at a time, another queued behind it at most
-  let reconciling: Promise<void> | null = null, again = false
+  let reconciling: Promise<void> | null = null,
+    again = false
   const reconcile = (why: string) => {
-    if (reconciling) { again = true; return }
+    if (reconciling) {
+      again = true
+      return
+    }
     stats.reconciles++
-    reconciling = o.loadLive().then(live => o.book.replica?.reconcile(live), err => o.log.warn({ err, why }, 'cluster reconcile failed; retried at the next gap or reconnect'))
-      .finally(() => { reconciling = null; if (again) { again = false; reconcile('queued') } })
+    reconciling = o
+      .loadLive()
+      .then(
+        live => o.book.replica?.reconcile(live),
+        err => o.log.warn({ err, why }, 'cluster reconcile failed; retried at the next gap or reconnect'),
+      )
+      .finally(() => {
+        reconciling = null
+        if (again) {
+          again = false
+          reconcile('queued')
+        }
+      })
   }
 
   /** Every node's messages of one channel, opened and placed in their sender's order before `onMessage` sees them. */
   const listen = (channel: Channel, onMessage: (m: Opened, place: Place) => void) => {
-    nc.subscribe(channelSubjects(o.venue, channel), { callback: (err, msg) => {
-      if (err) return
-      const from = peers.get(keyOfSubject(msg.subject))
-      const m = open(from, channel, msg.data)
-      if (typeof m === 'string') return drop(m, { subject: msg.subject })
-      // a node never hears itself (noEcho): its own signature coming back is a recording played back
-      const place = m.origin === nodeId ? 'replayed' : order.admit(m.origin, channel, m.epoch, m.seq)
-      if (place === 'replayed') return drop('replayed', { from: m.origin, channel, epoch: m.epoch, seq: m.seq })
-      onMessage(m, place)
-    } })
+    nc.subscribe(channelSubjects(o.venue, channel), {
+      callback: (err, msg) => {
+        if (err) return
+        const from = peers.get(keyOfSubject(msg.subject))
+        const m = open(from, channel, msg.data)
+        if (typeof m === 'string') return drop(m, { subject: msg.subject })
+        // a node never hears itself (noEcho): its own signature coming back is a recording played back
+        const place = m.origin === nodeId ? 'replayed' : order.admit(m.origin, channel, m.epoch, m.seq)
+        if (place === 'replayed') return drop('replayed', { from: m.origin, channel, epoch: m.epoch, seq: m.seq })
+        onMessage(m, place)
+      },
+    })
   }
 
   const termsOf = (id: string) => o.book.quoteTerms(id)
@@ -126,21 +164,26 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   // here within a heartbeat even when its node goes quiet after it.
   listen('nodes', (m, place) => {
     heard.set(m.origin, Date.now())
-    if (place === 'restart') { stats.gaps++; reconcile(`${m.origin} restarted`) }
+    if (place === 'restart') {
+      stats.gaps++
+      reconcile(`${m.origin} restarted`)
+    }
     if (order.sent(m.origin, m.body as number) === 'behind') {
       stats.gaps++
       reconcile(`${m.origin} sent batches not heard here`)
     }
   })
 
-  const sealed = (channel: Channel, seq: number, body: unknown) => seal(key.privateKey, channel, nodeId, o.epoch, seq, body)
+  const sealed = (channel: Channel, seq: number, body: unknown) =>
+    seal(key.privateKey, channel, nodeId, o.epoch, seq, body)
   const publish = (channel: Channel, bytes: Uint8Array) => {
     if (!nc.isClosed()) nc.publish(subjectOf(o.venue, key.publicKey, channel), bytes)
   }
   const send = (channel: Channel, body: unknown) => publish(channel, sealed(channel, ++seqs[channel], body))
   const sendEvents = (events: WireEvent[]) => {
     for (const bytes of sealEvents(key.privateKey, nodeId, o.epoch, seqs.events + 1, events)) {
-      if (bytes.length > MAX_MESSAGE_BYTES) o.log.error({ bytes: bytes.length }, 'a cluster event past MAX_MESSAGE_BYTES: dropped by its peers')
+      if (bytes.length > MAX_MESSAGE_BYTES)
+        o.log.error({ bytes: bytes.length }, 'a cluster event past MAX_MESSAGE_BYTES: dropped by its peers')
       seqs.events++
       publish('events', bytes)
       stats.messages++
@@ -155,14 +198,17 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   let outbox: WireEvent[] = []
   let timer: NodeJS.Timeout | null = null
   const flush = () => {
-    if (timer) { clearTimeout(timer); timer = null }
+    if (timer) {
+      clearTimeout(timer)
+      timer = null
+    }
     if (!outbox.length) return
     const events = outbox
     outbox = []
     if (!nc.isClosed()) sendEvents(events)
   }
   const unsubscribe = o.book.events.subscribe(e => {
-    if (e.remote) return                          // another node's word: never sent on
+    if (e.remote) return // another node's word: never sent on
     const w = toWire(e, e.type === 'rfq.quoted' ? o.book.quoteTerms(e.rfqId) : undefined)
     if (!w) return
     if (!outbox.length) {
@@ -178,7 +224,11 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
     // A node not heard of lately is no peer. Its last word may not have left it (killed between a commit and
     // its batch), so the book follows the store: what it stored shows here, what it closed closes here.
     const gone = Date.now() - 3 * heartbeatMs
-    for (const [id, at] of heard) if (at < gone) { heard.delete(id); reconcile(`${id} went silent`) }
+    for (const [id, at] of heard)
+      if (at < gone) {
+        heard.delete(id)
+        reconcile(`${id} went silent`)
+      }
   }, heartbeatMs)
   heartbeat.unref()
   send('nodes', seqs.events)
@@ -187,7 +237,11 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   void (async () => {
     for await (const s of nc.status()) {
       if (s.type === 'disconnect' || s.type === 'reconnecting') {
-        if (connected) o.log.warn({ nats: redacted }, 'cluster link lost: serving this node\'s clients; other nodes\' word arrives after reconnect')
+        if (connected)
+          o.log.warn(
+            { nats: redacted },
+            "cluster link lost: serving this node's clients; other nodes' word arrives after reconnect",
+          )
         connected = false
       } else if (s.type === 'reconnect') {
         connected = true
@@ -197,21 +251,32 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
       } else if (s.type === 'error' && Date.now() - refusedAt >= WARN_EVERY_MS) {
         // its key taken off the users while it reconnects, or a publish its permissions refuse: said, not flooded
         refusedAt = Date.now()
-        o.log.error({ nats: redacted, err: s.error, key: key.publicKey }, 'nats-server refused this node (its user and permissions: nats-server.conf)')
+        o.log.error(
+          { nats: redacted, err: s.error, key: key.publicKey },
+          'nats-server refused this node (its user and permissions: nats-server.conf)',
+        )
       }
     }
   })().catch(() => {})
 
   o.log.info({ nodeId, nats: redacted, key: key.publicKey }, 'joined the cluster')
   return {
-    nodeId, stats,
+    nodeId,
+    stats,
     channel(name, onMessage) {
       listen(name, m => onMessage(m.body as unknown[]))
       return body => send(name, body)
     },
     status() {
       const since = Date.now() - 3 * heartbeatMs
-      return { nodeId, nats: connected ? 'connected' : 'reconnecting', peers: [...heard].filter(([, at]) => at >= since).map(([id]) => id).sort() }
+      return {
+        nodeId,
+        nats: connected ? 'connected' : 'reconnecting',
+        peers: [...heard]
+          .filter(([, at]) => at >= since)
+          .map(([id]) => id)
+          .sort(),
+      }
     },
     async close() {
       unsubscribe()

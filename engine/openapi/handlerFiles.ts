@@ -19,8 +19,12 @@ export function handlerFiles(root = repoRoot): Map<string, string> {
     const rel = relative(root, file)
     for (const m of text.matchAll(MOUNT)) {
       const [, receiver = '', method, path] = m
-      const surface: Surface = receiver.includes('terminal') || rel.startsWith('engine/options/') ? 'terminal'
-        : receiver.includes('relay') || rel.startsWith('engine/relay/') ? 'relay' : 'api'
+      const surface: Surface =
+        receiver.includes('terminal') || rel.startsWith('engine/options/')
+          ? 'terminal'
+          : receiver.includes('relay') || rel.startsWith('engine/relay/')
+            ? 'relay'
+            : 'api'
       const made = /\b(\w+Handler)\s*\(/.exec(argumentsAt(text, m.index! + m[0].length))?.[1]
       const from = made && importOf(text, made)
       const handler = from ? relative(root, resolve(dirname(file), from)).replace(/\.js$/, '.ts') : rel
@@ -43,7 +47,13 @@ function argumentsAt(text: string, from: number): string {
 /** The relative module a name is imported from in this file's text, if any. */
 function importOf(text: string, name: string): string | undefined {
   for (const m of text.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'(\.[^']+)'/g)) {
-    if (m[1]!.split(',').map(s => s.trim().replace(/^type\s+/, '')).includes(name)) return m[2]
+    if (
+      m[1]!
+        .split(',')
+        .map(s => s.trim().replace(/^type\s+/, ''))
+        .includes(name)
+    )
+      return m[2]
   }
   return undefined
 }

@@ -69,40 +69,67 @@ export interface RelaySockets {
 export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySockets {
   const limiter = o.limits.register('relay.ws', new FixedWindowLimiter(o.rateLimitPerMin, 60_000))
   const sessions = new Set<WebSocket<Session>>()
-  const perIp = new Map<string, number>()   // open sockets per client IP
+  const perIp = new Map<string, number>() // open sockets per client IP
 
   app.ws<Session>('/*', {
     compression: uWS.DISABLED,
     maxPayloadLength: o.maxPayload,
     maxBackpressure: o.maxBackpressure,
-    closeOnBackpressureLimit: 1,      // a client that cannot keep up is closed, not silently skipped
-    idleTimeout: 0,                   // liveness is the spec's PING/PONG, below
+    closeOnBackpressureLimit: 1, // a client that cannot keep up is closed, not silently skipped
+    idleTimeout: 0, // liveness is the spec's PING/PONG, below
     upgrade(res, req, context) {
       // req is gone after this synchronous part: copy everything first
       const query = new URLSearchParams(req.getQuery() ?? '')
       const headers: Record<string, string> = {}
-      req.forEach((k, v) => { headers[k] = v })
-      const offered = (headers['sec-websocket-protocol'] ?? '').split(',').map(s => s.trim()).filter(Boolean)
+      req.forEach((k, v) => {
+        headers[k] = v
+      })
+      const offered = (headers['sec-websocket-protocol'] ?? '')
+        .split(',')
+        .map(s => s.trim())
+        .filter(Boolean)
       const enc: Encoding = query.get('encoding') === 'msgpack' || offered.includes('msgpack') ? 'msgpack' : 'json'
       const protocol = offered.includes(enc) ? enc : ''
       const ip = clientIp(res, headers, o.trustProxy, o.trustProxyHops)
       const open = perIp.get(ip) ?? 0
       if (open >= o.maxConnectionsPerIp) {
-        res.cork(() => res.writeStatus('429 Too Many Requests').writeHeader('content-type', 'application/json').writeHeader('retry-after', '10')
-          .end(JSON.stringify({ error: `Too many connections from this address (max ${o.maxConnectionsPerIp})`, code: 'TOO_MANY_CONNECTIONS' })))
+        res.cork(() =>
+          res
+            .writeStatus('429 Too Many Requests')
+            .writeHeader('content-type', 'application/json')
+            .writeHeader('retry-after', '10')
+            .end(
+              JSON.stringify({
+                error: `Too many connections from this address (max ${o.maxConnectionsPerIp})`,
+                code: 'TOO_MANY_CONNECTIONS',
+              }),
+            ),
+        )
         return
       }
       const session: Session = {
-        ip, enc, channels: parseChannels(query.get('channels')), shares: new Map(),
-        lastSeen: Date.now(), awaitingPong: false, limitedUntil: 0, closed: false,
+        ip,
+        enc,
+        channels: parseChannels(query.get('channels')),
+        shares: new Map(),
+        lastSeen: Date.now(),
+        awaitingPong: false,
+        limitedUntil: 0,
+        closed: false,
       }
       const token = query.get('shareToken')
       if (token) session.shares.set(hashShareToken(token), token)
-      res.upgrade(session, headers['sec-websocket-key'] ?? '', protocol, headers['sec-websocket-extensions'] ?? '', context)
+      res.upgrade(
+        session,
+        headers['sec-websocket-key'] ?? '',
+        protocol,
+        headers['sec-websocket-extensions'] ?? '',
+        context,
+      )
     },
     open(ws) {
       const s = ws.getUserData()
-      perIp.set(s.ip, (perIp.get(s.ip) ?? 0) + 1)   // uWS opens synchronously inside res.upgrade: the next upgrade sees it
+      perIp.set(s.ip, (perIp.get(s.ip) ?? 0) + 1) // uWS opens synchronously inside res.upgrade: the next upgrade sees it
       sessions.add(ws)
       for (const c of s.channels) ws.subscribe(`${s.enc}:${c}`)
       for (const hash of s.shares.keys()) ws.subscribe(`${s.enc}:share:${hash}`)
@@ -116,19 +143,24 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
     },
     message(ws, frame, isBinary) {
       // a throw here would take the whole process (and every port) down: a bug answers one ERROR instead
-      try { onMessage(ws, frame, isBinary) } catch (err) {
+      try {
+        onMessage(ws, frame, isBinary)
+      } catch (err) {
         o.log.error({ err }, 'relay message handler failed')
         const s = ws.getUserData()
         sendError(ws, s, RelayErrors.internalMessage())
       }
     },
-    drain() { /* uWS buffers up to maxBackpressure; past it the socket is closed */ },
+    drain() {
+      /* uWS buffers up to maxBackpressure; past it the socket is closed */
+    },
     close(ws) {
       const s = ws.getUserData()
       s.closed = true
       sessions.delete(ws)
       const n = (perIp.get(s.ip) ?? 1) - 1
-      if (n > 0) perIp.set(s.ip, n); else perIp.delete(s.ip)
+      if (n > 0) perIp.set(s.ip, n)
+      else perIp.delete(s.ip)
     },
   })
 
@@ -150,21 +182,29 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
     switch (inbound.type) {
       case 'QUOTE_SUBMIT':
         return void submitQuote(ws, inbound.data, { wellFormed: inbound.wellFormed, residual: inbound.residual })
-      case 'CANCEL_REQUEST': return void cancel(ws, inbound.data)
-      case 'PING': return send(ws, s, { type: 'PONG', data: {} })
-      case 'PONG': return
-      case 'SUBSCRIBE': return void subscribe(ws, inbound.data)
+      case 'CANCEL_REQUEST':
+        return void cancel(ws, inbound.data)
+      case 'PING':
+        return send(ws, s, { type: 'PONG', data: {} })
+      case 'PONG':
+        return
+      case 'SUBSCRIBE':
+        return void subscribe(ws, inbound.data)
     }
   }
 
   /** `contract`: the schema's verdict on the frame (relay/contract/validate.ts), for the RFQ's actor */
-  async function submitQuote(ws: WebSocket<Session>, d: Record<string, unknown>, contract: SubmitOptions): Promise<void> {
+  async function submitQuote(
+    ws: WebSocket<Session>,
+    d: Record<string, unknown>,
+    contract: SubmitOptions,
+  ): Promise<void> {
     const s = ws.getUserData()
     const rfqId = typeof d.rfqId === 'string' ? d.rfqId : undefined
     let shareToken: string | undefined
     if (typeof d.shareToken === 'string' && d.shareToken) {
       shareToken = d.shareToken
-      addShare(ws, shareToken)     // before submitting: the broadcast of this quote goes to the token's topic
+      addShare(ws, shareToken) // before submitting: the broadcast of this quote goes to the token's topic
     } else if (rfqId && s.shares.size) {
       // the socket's tokens open the RFQ: a cluster node its word has not reached reads it first, to know which
       if (!o.book.peek(rfqId)) await o.book.adopt(rfqId)
@@ -186,10 +226,16 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
     const rfqId = d.rfqId
     if (typeof rfqId !== 'string' || !rfqId) return sendError(ws, s, RelayErrors.cancelMissingRfqId())
     // this socket's share tokens, and one sent with the request, make it a viewer of those private RFQs
-    const hashes = [...s.shares.keys(), ...(typeof d.shareToken === 'string' && d.shareToken ? [hashShareToken(d.shareToken)] : [])]
+    const hashes = [
+      ...s.shares.keys(),
+      ...(typeof d.shareToken === 'string' && d.shareToken ? [hashShareToken(d.shareToken)] : []),
+    ]
     try {
-      const outcome = await o.rfqs.cancel(rfqId, relayCancelProof(o.cancelAuth, rfqId, d.signature),
-        { viewer: { shareTokenHashes: hashes, agentId: null }, liveOnly: true, mustSee: true })
+      const outcome = await o.rfqs.cancel(rfqId, relayCancelProof(o.cancelAuth, rfqId, d.signature), {
+        viewer: { shareTokenHashes: hashes, agentId: null },
+        liveOnly: true,
+        mustSee: true,
+      })
       if (!outcome.ok) sendError(ws, s, relayRefusal(outcome), rfqId)
       // success: no reply (spec)
     } catch (err) {
@@ -221,7 +267,10 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
   async function announceShared(ws: WebSocket<Session>, s: Session, token: string): Promise<string | undefined> {
     // the RFQ was announced before this maker had its token: announce it again, to this socket only
     const rfq = o.book.rfqForShareToken(token)
-    if (rfq) { send(ws, s, rfqBroadcast(rfq)); return rfq.id }
+    if (rfq) {
+      send(ws, s, rfqBroadcast(rfq))
+      return rfq.id
+    }
     // a cluster node the creation's word has not reached yet reads it from the store (the creator's answer,
     // and so the token, can beat the word); joining the book announced it on the token's topic, to this socket
     return (await o.book.adoptShared(token))?.id
@@ -245,7 +294,13 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
 
   function sendError(ws: WebSocket<Session>, s: Session, e: RelayError, rfqId?: string): void {
     const hint = e.retryAfterMs ? { retryAfterMs: e.retryAfterMs } : {}
-    send(ws, s, { type: 'ERROR', data: rfqId === undefined ? { message: e.message, code: e.code, ...hint } : { message: e.message, rfqId, code: e.code, ...hint } })
+    send(ws, s, {
+      type: 'ERROR',
+      data:
+        rfqId === undefined
+          ? { message: e.message, code: e.code, ...hint }
+          : { message: e.message, rfqId, code: e.code, ...hint },
+    })
   }
 
   const unsubscribe = o.book.events.subscribe(event => broadcast(app, o.book, event))
@@ -255,8 +310,15 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
     const now = Date.now()
     for (const ws of sessions) {
       const s = ws.getUserData()
-      if (s.awaitingPong) { s.closed = true; ws.end(4000, 'ping timeout'); continue }
-      if (now - s.lastSeen >= o.pingIntervalMs * 0.9) { s.awaitingPong = true; send(ws, s, { type: 'PING', data: {} }) }
+      if (s.awaitingPong) {
+        s.closed = true
+        ws.end(4000, 'ping timeout')
+        continue
+      }
+      if (now - s.lastSeen >= o.pingIntervalMs * 0.9) {
+        s.awaitingPong = true
+        send(ws, s, { type: 'PING', data: {} })
+      }
     }
   }, o.pingIntervalMs)
   pinger.unref()
@@ -264,7 +326,9 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
   sweeper.unref()
 
   return {
-    get connected() { return sessions.size },
+    get connected() {
+      return sessions.size
+    },
     close() {
       clearInterval(pinger)
       clearInterval(sweeper)
@@ -275,5 +339,10 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
 
 function parseChannels(raw: string | null): Set<Channel> {
   if (raw === null) return new Set(CHANNELS)
-  return new Set(raw.split(',').map(c => c.trim()).filter((c): c is Channel => CHANNELS.includes(c as Channel)))
+  return new Set(
+    raw
+      .split(',')
+      .map(c => c.trim())
+      .filter((c): c is Channel => CHANNELS.includes(c as Channel)),
+  )
 }

@@ -33,7 +33,9 @@ export function relayRefusal(r: Refusal): RelayError {
 
 /** A QUOTE_SUBMIT's refusal: its code and the relay's text, which the quote checks took from the relay's table. */
 export function relayQuoteReply(v: QuoteRefusal): RelayError {
-  return v.retryAfterMs === undefined ? { code: v.code, message: v.message } : { code: v.code, message: v.message, retryAfterMs: v.retryAfterMs }
+  return v.retryAfterMs === undefined
+    ? { code: v.code, message: v.message }
+    : { code: v.code, message: v.message, retryAfterMs: v.retryAfterMs }
 }
 
 /** A relay verb that threw: the store being down is UNAVAILABLE (retry shortly), anything else INTERNAL. */

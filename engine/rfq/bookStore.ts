@@ -19,16 +19,20 @@ export function bookStore(sql: Sql, opts: { commitsInFlight: number; cluster: bo
   return {
     writer,
     store: {
-      insertRfq: (rfq, hash, maxActive) => maxActive === undefined ? insertRfq(sql, rfq, hash)
-        : insertRfqCapped(sql, rfq, hash, { max: maxActive }),
+      insertRfq: (rfq, hash, maxActive) =>
+        maxActive === undefined ? insertRfq(sql, rfq, hash) : insertRfqCapped(sql, rfq, hash, { max: maxActive }),
       persistStatus: (id, change) => persistStatus(sql, id, change),
       commitQuote: q => writer.write(q),
-      storeEnds: async ends => { await storeEnds(sql, ends) },
+      storeEnds: async ends => {
+        await storeEnds(sql, ends)
+      },
     },
-    replica: opts.cluster ? {
-      liveRfq: async id => (await loadLiveRfqs(sql, Date.now(), { id }))[0],
-      liveShared: async shareTokenHash => (await loadLiveRfqs(sql, Date.now(), { shareTokenHash }))[0],
-      endOf: id => endOfRfq(sql, id),
-    } : undefined,
+    replica: opts.cluster
+      ? {
+          liveRfq: async id => (await loadLiveRfqs(sql, Date.now(), { id }))[0],
+          liveShared: async shareTokenHash => (await loadLiveRfqs(sql, Date.now(), { shareTokenHash }))[0],
+          endOf: id => endOfRfq(sql, id),
+        }
+      : undefined,
   }
 }

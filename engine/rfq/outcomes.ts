@@ -17,15 +17,15 @@ export type Refusal =
   /** the relay's own cancel proof (its cancelAuth mode): no signature, or not the taker's */
   | Refused<'CANCEL_SIGNATURE_REQUIRED'>
   | Refused<'CANCEL_NOT_TAKER'>
-  | Refused<'NOT_OPEN'> & { status: RfqStatus }
-  | Refused<'NOT_FILLABLE'> & { status: RfqStatus }
+  | (Refused<'NOT_OPEN'> & { status: RfqStatus })
+  | (Refused<'NOT_FILLABLE'> & { status: RfqStatus })
   | Refused<'DUPLICATE_FILL'>
   /** chain verification refused the fill; `reason` says which check */
-  | Refused<'FILL_UNVERIFIED'> & { reason: string }
+  | (Refused<'FILL_UNVERIFIED'> & { reason: string })
   /** the chain RPC did not answer: nothing was recorded */
-  | Refused<'CHAIN_UNAVAILABLE'> & { reason: string }
+  | (Refused<'CHAIN_UNAVAILABLE'> & { reason: string })
   /** the creator already has its cap of active RFQs, counted across the venue by the store */
-  | Refused<'TOO_MANY_ACTIVE'> & { activeCount: number }
+  | (Refused<'TOO_MANY_ACTIVE'> & { activeCount: number })
 
 export type RfqOutcome<T extends object> = Outcome<T, Refusal>
 
@@ -37,5 +37,7 @@ export const refuse = <C extends Refusal['code']>(code: C, more?: Omit<Extract<R
  * marked); the service catches it and answers the refusal. Never leaves the service.
  */
 export class Rollback extends Error {
-  constructor(readonly refusal: Refusal) { super(refusal.code) }
+  constructor(readonly refusal: Refusal) {
+    super(refusal.code)
+  }
 }

@@ -9,7 +9,16 @@
 // else the time the fill is recorded. An RFQ shown EXPIRED is therefore never filled later.
 import { randomBytes } from 'node:crypto'
 import type { Logger } from 'pino'
-import type { Address, FillInput, QuoteVerdict, Rfq, RfqDirectory, RfqKind, RfqStatus, Visibility } from '../../actors/rfqTypes.js'
+import type {
+  Address,
+  FillInput,
+  QuoteVerdict,
+  Rfq,
+  RfqDirectory,
+  RfqKind,
+  RfqStatus,
+  Visibility,
+} from '../../actors/rfqTypes.js'
 import type { Admission } from './admission.js'
 import type { Agent } from '../store/agents.js'
 import type { Sql, Tx } from '../store/db.js'
@@ -38,7 +47,11 @@ export type CancelProof =
   /** the proof could not even be read; answered only once the caller may know the RFQ exists */
   | { kind: 'refused'; refusal: Refusal }
 
-export interface CancelOptions { viewer: Viewer; liveOnly?: boolean; mustSee?: boolean }
+export interface CancelOptions {
+  viewer: Viewer
+  liveOnly?: boolean
+  mustSee?: boolean
+}
 
 /** What a taker asks for (parsed by its surface: tokens resolved, amounts and TTL in range). */
 export interface RfqRequest {
@@ -52,7 +65,13 @@ export interface RfqRequest {
   allowedMakers: Address[]
 }
 
-export interface FillBody { txHash: `0x${string}`; maker: `0x${string}`; amountIn: bigint; amountOut: bigint; amountInUsd: number }
+export interface FillBody {
+  txHash: `0x${string}`
+  maker: `0x${string}`
+  amountIn: bigint
+  amountOut: bigint
+  amountInUsd: number
+}
 
 export interface RfqService {
   /**
@@ -91,16 +110,28 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
   async function create(agent: Agent, r: RfqRequest): Promise<RfqOutcome<{ rfq: Rfq; activeCount: number }>> {
     const now = Date.now()
     const rfq: Rfq = {
-      id: newRfqId(), taker: agent.agentWallet, tokenIn: r.tokenIn, tokenOut: r.tokenOut, kind: r.kind,
-      amountIn: r.amountIn, amountOut: r.amountOut, expiry: Math.floor(now / 1000) + r.ttlSeconds,
-      visibility: r.visibility, allowedMakers: r.allowedMakers,
+      id: newRfqId(),
+      taker: agent.agentWallet,
+      tokenIn: r.tokenIn,
+      tokenOut: r.tokenOut,
+      kind: r.kind,
+      amountIn: r.amountIn,
+      amountOut: r.amountOut,
+      expiry: Math.floor(now / 1000) + r.ttlSeconds,
+      visibility: r.visibility,
+      allowedMakers: r.allowedMakers,
       shareToken: r.visibility === 'private' ? randomBytes(24).toString('base64url') : null,
-      createdAt: new Date(now), agentId: agent.id,          // the cap is the agent's, not the wallet's: a wallet can be claimed
+      createdAt: new Date(now),
+      agentId: agent.id, // the cap is the agent's, not the wallet's: a wallet can be claimed
     }
     const outcome = await book.create(rfq, deps.maxActive === undefined ? {} : { maxActive: deps.maxActive })
     if (!outcome.ok) return outcome
-    await logActivity(sql, { agentId: agent.id, action: 'rfq.create', rfqId: rfq.id, detail: { visibility: rfq.visibility, kind: rfq.kind } })
-      .catch(err => deps.log?.warn({ err, rfqId: rfq.id }, 'agent activity not logged'))
+    await logActivity(sql, {
+      agentId: agent.id,
+      action: 'rfq.create',
+      rfqId: rfq.id,
+      detail: { visibility: rfq.visibility, kind: rfq.kind },
+    }).catch(err => deps.log?.warn({ err, rfqId: rfq.id }, 'agent activity not logged'))
     return { ok: true, rfq, activeCount: outcome.activeCount }
   }
 
@@ -109,15 +140,23 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
     const peeked = book.peek(id)
     if (peeked && viewer && !canSee({ ...peeked.rfq, shareTokenHash: peeked.shareTokenHash }, viewer)) return undefined
     const live = await book.describe(id)
-    if (live) return { live, row: undefined, taker: live.rfq.taker, expiry: live.rfq.expiry, access: { ...live.rfq, shareTokenHash: peeked?.shareTokenHash ?? null } }
+    if (live)
+      return {
+        live,
+        row: undefined,
+        taker: live.rfq.taker,
+        expiry: live.rfq.expiry,
+        access: { ...live.rfq, shareTokenHash: peeked?.shareTokenHash ?? null },
+      }
     const row = await rfqById(sql, id)
     if (!row || (viewer && !canSee(row, viewer))) return undefined
     // open in the store, not live here: a cluster node the creation's word has not reached yet (a taker may
     // create at one node and cancel or fill at another within a millisecond); it joins this node's book
     const status = effectiveStatus(row.status, row.expiry)
-    if ((status === 'OPEN' || status === 'QUOTED') && await book.adopt?.(id)) {
+    if ((status === 'OPEN' || status === 'QUOTED') && (await book.adopt?.(id))) {
       const adopted = await book.describe(id)
-      if (adopted) return { live: adopted, row: undefined, taker: adopted.rfq.taker, expiry: adopted.rfq.expiry, access: row }
+      if (adopted)
+        return { live: adopted, row: undefined, taker: adopted.rfq.taker, expiry: adopted.rfq.expiry, access: row }
     }
     return { live: undefined, row, taker: row.taker, expiry: row.expiry, access: row }
   }
@@ -134,8 +173,12 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
     return view && view.status !== 'OPEN' && view.status !== 'QUOTED' ? view.status : otherwise
   }
 
-  async function cancel(id: string, proof: CancelProof, opts: CancelOptions): Promise<RfqOutcome<{ cancelledAt: Date }>> {
-    const found = await find(id)                 // no viewer: ownership decides, visibility only shapes the refusal
+  async function cancel(
+    id: string,
+    proof: CancelProof,
+    opts: CancelOptions,
+  ): Promise<RfqOutcome<{ cancelledAt: Date }>> {
+    const found = await find(id) // no viewer: ownership decides, visibility only shapes the refusal
     if (!found || (opts.liveOnly && !found.live)) return refuse('NOT_FOUND')
     if ((opts.mustSee || proof.kind === 'open') && !canSee(found.access, opts.viewer)) return refuse('NOT_FOUND')
     const denied = ownership(proof, found)
@@ -148,12 +191,13 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
       else if (outcome.code === 'NOT_OPEN') return refuse('NOT_OPEN', { status: outcome.status })
     }
     if (!cancelledAt) {
-      if (opts.liveOnly) return refuse('NOT_FOUND')      // it left the book meanwhile: the relay cancels live RFQs only
+      if (opts.liveOnly) return refuse('NOT_FOUND') // it left the book meanwhile: the relay cancels live RFQs only
       cancelledAt = await cancelPersisted(sql, id)
       if (!cancelledAt) return refuse('NOT_OPEN', { status: await statusNow(id, 'CANCELLED') })
       book.events.publish({ type: 'rfq.cancelled', rfqId: id, cancelledAt })
     }
-    if (proof.kind === 'agent') await logActivity(sql, { agentId: proof.agent.id, action: 'rfq.cancel', rfqId: id }).catch(() => {})
+    if (proof.kind === 'agent')
+      await logActivity(sql, { agentId: proof.agent.id, action: 'rfq.cancel', rfqId: id }).catch(() => {})
     return { ok: true, cancelledAt }
   }
 
@@ -162,12 +206,22 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
     if (!found) return refuse('NOT_FOUND')
     if (!ownsRfq(agent, { agentId: found.access.agentId, taker: found.taker })) {
       // bound to the agent that created it; a private RFQ this agent may not see is simply not found
-      return canSee(found.access, { shareTokenHashes: [], agentId: agent.id }) ? refuse('NOT_TAKER') : refuse('NOT_FOUND')
+      return canSee(found.access, { shareTokenHashes: [], agentId: agent.id })
+        ? refuse('NOT_TAKER')
+        : refuse('NOT_FOUND')
     }
     const rfq = found.live?.rfq ?? found.row!
     const input: FillInput = {
-      txHash: body.txHash, taker: rfq.taker, maker: body.maker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
-      amountIn: body.amountIn, amountOut: body.amountOut, amountInUsd: body.amountInUsd, visibility: rfq.visibility, rfqId: id,
+      txHash: body.txHash,
+      taker: rfq.taker,
+      maker: body.maker,
+      tokenIn: rfq.tokenIn,
+      tokenOut: rfq.tokenOut,
+      amountIn: body.amountIn,
+      amountOut: body.amountOut,
+      amountInUsd: body.amountInUsd,
+      visibility: rfq.visibility,
+      rfqId: id,
     }
     let happenedAt = Math.floor(Date.now() / 1000)
     if (deps.verifyFill) {
@@ -175,24 +229,31 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
       if (!verified.ok) return verified
       happenedAt = verified.minedAt
     }
-    const activity = { agentId: agent.id, action: 'rfq.fill', rfqId: id, detail: { txHash: body.txHash, maker: body.maker } }
-    const commit = () => sql.begin(async tx => {
-      // the conditional update is the rule: not FILLED, not CANCELLED, and happened before the expiry
-      if (!await markFilled(tx, id, body.txHash, happenedAt)) throw new Rollback(await notFillable(tx, id, body.txHash, happenedAt))
-      const recorded = await recordFill(tx, input)
-      if (!recorded.ok) throw new Rollback(recorded)
-      await logActivity(tx, activity)
-      return recorded.fill
-    })
+    const activity = {
+      agentId: agent.id,
+      action: 'rfq.fill',
+      rfqId: id,
+      detail: { txHash: body.txHash, maker: body.maker },
+    }
+    const commit = () =>
+      sql.begin(async tx => {
+        // the conditional update is the rule: not FILLED, not CANCELLED, and happened before the expiry
+        if (!(await markFilled(tx, id, body.txHash, happenedAt)))
+          throw new Rollback(await notFillable(tx, id, body.txHash, happenedAt))
+        const recorded = await recordFill(tx, input)
+        if (!recorded.ok) throw new Rollback(recorded)
+        await logActivity(tx, activity)
+        return recorded.fill
+      })
     try {
       let record: FillRecord | undefined
       if (found.live && happenedAt < found.expiry) {
-        const outcome = await book.fill(id, body.txHash, commit)      // inside the actor's turn
+        const outcome = await book.fill(id, body.txHash, commit) // inside the actor's turn
         if (outcome.ok) record = outcome.result
         else if (outcome.code === 'NOT_OPEN') return await notFillable(sql, id, body.txHash, happenedAt, outcome.status)
       }
       if (!record) {
-        record = await commit()                                           // not live: the stored row decides
+        record = await commit() // not live: the stored row decides
         book.events.publish({ type: 'rfq.filled', rfqId: id, txHash: body.txHash })
       }
       book.events.publish(fillRecordedEvent(record, id, rfq.visibility))
@@ -204,10 +265,19 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
   }
 
   /** The refusal for a fill the conditional update did not take: the duplicate txHash first, then the RFQ's state. */
-  async function notFillable(tx: Tx, id: string, txHash: string, happenedAt: number, status?: RfqStatus): Promise<Refusal> {
+  async function notFillable(
+    tx: Tx,
+    id: string,
+    txHash: string,
+    happenedAt: number,
+    status?: RfqStatus,
+  ): Promise<Refusal> {
     if (await fillExists(tx, txHash)) return refuse('DUPLICATE_FILL')
     const r = status ? undefined : await rfqById(tx, id)
-    const now = r && (r.status === 'OPEN' || r.status === 'QUOTED' || r.status === 'EXPIRED') && r.expiry <= happenedAt ? 'EXPIRED' : undefined
+    const now =
+      r && (r.status === 'OPEN' || r.status === 'QUOTED' || r.status === 'EXPIRED') && r.expiry <= happenedAt
+        ? 'EXPIRED'
+        : undefined
     return refuse('NOT_FILLABLE', { status: status ?? now ?? (r ? effectiveStatus(r.status, r.expiry) : 'FILLED') })
   }
 
@@ -230,9 +300,13 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
 /** The ownership rule (actors/visibility.ts ownsRfq) for each kind of proof; undefined when it holds. */
 function ownership(proof: CancelProof, rfq: Found): Refusal | undefined {
   switch (proof.kind) {
-    case 'open': return undefined
-    case 'refused': return proof.refusal
-    case 'agent': return ownsRfq(proof.agent, { agentId: rfq.access.agentId, taker: rfq.taker }) ? undefined : refuse('NOT_TAKER')
-    case 'signer': return proof.address === rfq.taker ? undefined : refuse('NOT_TAKER')
+    case 'open':
+      return undefined
+    case 'refused':
+      return proof.refusal
+    case 'agent':
+      return ownsRfq(proof.agent, { agentId: rfq.access.agentId, taker: rfq.taker }) ? undefined : refuse('NOT_TAKER')
+    case 'signer':
+      return proof.address === rfq.taker ? undefined : refuse('NOT_TAKER')
   }
 }

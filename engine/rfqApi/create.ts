@@ -15,6 +15,12 @@ export function createRfqHandler(deps: { rfqs: Pick<RfqService, 'create'>; token
     const outcome = await deps.rfqs.create(agent, { ...c, tokenIn: c.tokenIn.address, tokenOut: c.tokenOut.address })
     if (!outcome.ok) throw apiReply(outcome)
     const { rfq } = outcome
-    return created({ rfqId: rfq.id, shareToken: rfq.shareToken, expiry: rfq.expiry, ttlSeconds: c.ttlSeconds, activeCount: outcome.activeCount })
+    return created({
+      rfqId: rfq.id,
+      shareToken: rfq.shareToken,
+      expiry: rfq.expiry,
+      ttlSeconds: c.ttlSeconds,
+      activeCount: outcome.activeCount,
+    })
   }
 }

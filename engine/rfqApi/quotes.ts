@@ -6,18 +6,27 @@ import { ok } from '../front/request.js'
 import { Errors } from '../front/errors.js'
 import { QuoteErrors, quoteReply } from '../replies/api.js'
 
-
 export function submitQuoteHandler(rfqs: Pick<RfqService, 'submitQuote'>): Handler {
   return async req => {
     const b = req.body
     if (b === null || typeof b !== 'object' || Array.isArray(b)) throw Errors.invalidJson()
     const { rfqId, quote, signature, shareToken } = b as Record<string, unknown>
-    if (typeof rfqId !== 'string' || !rfqId || quote === null || typeof quote !== 'object' || Array.isArray(quote)) throw Errors.badRequest(QuoteErrors.missing)
+    if (typeof rfqId !== 'string' || !rfqId || quote === null || typeof quote !== 'object' || Array.isArray(quote))
+      throw Errors.badRequest(QuoteErrors.missing)
     if (typeof signature !== 'string' || !signature) throw Errors.badRequest(QuoteErrors.signature)
-    const verdict = await rfqs.submitQuote(rfqId, quote, signature, typeof shareToken === 'string' ? { shareToken } : undefined)
+    const verdict = await rfqs.submitQuote(
+      rfqId,
+      quote,
+      signature,
+      typeof shareToken === 'string' ? { shareToken } : undefined,
+    )
     if (!verdict.ok) throw quoteReply(verdict)
     const q = verdict.quote
-    return ok({ success: true, rfqId, quote: { maker: q.quote.maker, amountIn: q.quote.amountIn, amountOut: q.quote.amountOut, signature: q.signature },
-      receivedAt: q.receivedAt.toISOString() })
+    return ok({
+      success: true,
+      rfqId,
+      quote: { maker: q.quote.maker, amountIn: q.quote.amountIn, amountOut: q.quote.amountOut, signature: q.signature },
+      receivedAt: q.receivedAt.toISOString(),
+    })
   }
 }

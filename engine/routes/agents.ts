@@ -29,22 +29,43 @@ export function agentRoutes({ surfaces, sql, config, limits }: EngineContext, au
     const outcome = await registerAgent(sql, parseRegistration(req.body))
     if (!outcome.ok) throw apiReply(outcome)
     const a = outcome.agent
-    return created({ agentId: a.id, name: a.name, ownerWallet: a.ownerWallet, agentWallet: a.agentWallet, roles: a.roles, apiKey: a.apiKey,
-      createdAt: a.createdAt.toISOString() })
+    return created({
+      agentId: a.id,
+      name: a.name,
+      ownerWallet: a.ownerWallet,
+      agentWallet: a.agentWallet,
+      roles: a.roles,
+      apiKey: a.apiKey,
+      createdAt: a.createdAt.toISOString(),
+    })
   })
 
-  surfaces.api.get('/api/v1/agent/auth', guarded(auth.requireAgent(), req => {
-    const a = agentOf(req)
-    return ok({ authenticated: true, agentId: a.id, name: a.name, ownerWallet: a.ownerWallet, agentWallet: a.agentWallet, roles: a.roles,
-      createdAt: a.createdAt.toISOString(), rateLimit: { perMinute: auth.limits.perMinute, perHour: auth.limits.perHour } })
-  }))
+  surfaces.api.get(
+    '/api/v1/agent/auth',
+    guarded(auth.requireAgent(), req => {
+      const a = agentOf(req)
+      return ok({
+        authenticated: true,
+        agentId: a.id,
+        name: a.name,
+        ownerWallet: a.ownerWallet,
+        agentWallet: a.agentWallet,
+        roles: a.roles,
+        createdAt: a.createdAt.toISOString(),
+        rateLimit: { perMinute: auth.limits.perMinute, perHour: auth.limits.perHour },
+      })
+    }),
+  )
 
-  surfaces.api.get('/api/v1/agent/activity', guarded(auth.requireAgent(), async req => {
-    const limit = intParam(req.query, 'limit', 50, 1, 100)
-    if (limit === null) throw Errors.badRequest('limit must be an integer from 1 to 100')
-    const items = await recentActivity(sql, agentOf(req).id, limit)
-    return ok({ items: items.map(i => ({ ...i, at: i.at.toISOString() })) })
-  }))
+  surfaces.api.get(
+    '/api/v1/agent/activity',
+    guarded(auth.requireAgent(), async req => {
+      const limit = intParam(req.query, 'limit', 50, 1, 100)
+      if (limit === null) throw Errors.badRequest('limit must be an integer from 1 to 100')
+      const items = await recentActivity(sql, agentOf(req).id, limit)
+      return ok({ items: items.map(i => ({ ...i, at: i.at.toISOString() })) })
+    }),
+  )
 
   return { sweep: () => registrations.sweep() }
 }
@@ -55,19 +76,31 @@ export function parseRegistration(body: unknown, nowSec = Math.floor(Date.now() 
   const b = body as Record<string, unknown>
   const name = b.name
   // control characters would let a name forge the message's other lines
-  if (typeof name !== 'string' || !name.trim() || name.length > 64 || /[\u0000-\u001f\u007f]/.test(name)) throw Errors.badRequest(RegisterErrors.name)
+  if (typeof name !== 'string' || !name.trim() || name.length > 64 || /[\u0000-\u001f\u007f]/.test(name))
+    throw Errors.badRequest(RegisterErrors.name)
   if (!isAddress(b.ownerWallet)) throw Errors.badRequest(RegisterErrors.ownerWallet)
   if (!isAddress(b.agentWallet)) throw Errors.badRequest(RegisterErrors.agentWallet)
   const roles = b.roles
-  if (!Array.isArray(roles) || !roles.length || !roles.every(r => ROLES.includes(r as Role)) || new Set(roles).size !== roles.length) {
+  if (
+    !Array.isArray(roles) ||
+    !roles.length ||
+    !roles.every(r => ROLES.includes(r as Role)) ||
+    new Set(roles).size !== roles.length
+  ) {
     throw Errors.badRequest(RegisterErrors.roles)
   }
   if (typeof b.signature !== 'string' || !b.signature) throw Errors.badRequest(RegisterErrors.signature)
   const timestamp = unixSeconds(b.timestamp)
   if (timestamp === null) throw Errors.badRequest(RegisterErrors.timestamp)
   if (Math.abs(nowSec - timestamp) > SIGNATURE_WINDOW_SECS) throw Errors.badRequest(RegisterErrors.expired)
-  return { name, ownerWallet: b.ownerWallet.toLowerCase() as `0x${string}`, agentWallet: b.agentWallet.toLowerCase() as `0x${string}`,
-    roles: roles as Role[], timestamp, signature: b.signature }
+  return {
+    name,
+    ownerWallet: b.ownerWallet.toLowerCase() as `0x${string}`,
+    agentWallet: b.agentWallet.toLowerCase() as `0x${string}`,
+    roles: roles as Role[],
+    timestamp,
+    signature: b.signature,
+  }
 }
 
 /** An integer of seconds, as a JSON number or a string of digits. */
@@ -76,4 +109,3 @@ function unixSeconds(x: unknown): number | null {
   if (typeof x === 'string' && /^\d{1,15}$/.test(x)) return Number(x)
   return null
 }
-

@@ -14,8 +14,11 @@ import type { SorOutcome } from '../sor/errors.js'
 import { apiReply, tokenReply } from '../replies/api.js'
 import { isAddress } from '../../workers/values/index.js'
 
-
-export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorService, tokens: Pick<TokenRegistry, 'resolve'>): void {
+export function sorRoutes(
+  { surfaces, sql, config }: EngineContext,
+  sor: SorService,
+  tokens: Pick<TokenRegistry, 'resolve'>,
+): void {
   const api = surfaces.api
   const tokenMap = async (addresses: Address[]): Promise<Map<string, Token>> =>
     new Map((await tokensByAddresses(sql, config.CHAIN_ID, addresses)).map(t => [t.address, t]))
@@ -31,7 +34,8 @@ export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorServ
   const resolve = async (given: string, side: 'tokenIn' | 'tokenOut'): Promise<Address> => {
     const r = await tokens.resolve(given)
     if (r.ok) return r.token.address as Address
-    if (isAddress(given) && (r.code === 'TOKEN_UNKNOWN' || r.code === 'CHAIN_UNAVAILABLE')) return given.toLowerCase() as Address
+    if (isAddress(given) && (r.code === 'TOKEN_UNKNOWN' || r.code === 'CHAIN_UNAVAILABLE'))
+      return given.toLowerCase() as Address
     if (r.code === 'TOKEN_UNKNOWN') throw apiReply({ ok: false, code: 'TOKEN_NOT_FOUND', given })
     throw tokenReply(r, side, config.CHAIN_ID)
   }
@@ -39,7 +43,11 @@ export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorServ
     const p = parseQuoteQuery(req.query)
     const [tokenIn, tokenOut] = [await resolve(p.tokenIn, 'tokenIn'), await resolve(p.tokenOut, 'tokenOut')]
     if (tokenIn === tokenOut) throw SorErrors.sameToken()
-    return ok(value(await sor.routeFinder.quote({ ...p, tokenIn, tokenOut, given: { tokenIn: p.tokenIn, tokenOut: p.tokenOut } })))
+    return ok(
+      value(
+        await sor.routeFinder.quote({ ...p, tokenIn, tokenOut, given: { tokenIn: p.tokenIn, tokenOut: p.tokenOut } }),
+      ),
+    )
   })
 
   api.get('/api/v1/sor/protocols', () => ok({ protocols: sor.protocols }))
@@ -57,7 +65,9 @@ export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorServ
   api.get('/api/v1/sor/pools', async req => {
     const protocol = req.query.get('protocol')?.trim() || null
     const token = optionalAddress(req.query, 'token')
-    const pools = [...sor.graph.pools.values()].filter(p => (!protocol || p.protocol === protocol) && (!token || p.tokens.includes(token)))
+    const pools = [...sor.graph.pools.values()].filter(
+      p => (!protocol || p.protocol === protocol) && (!token || p.tokens.includes(token)),
+    )
     const tokens = await tokenMap([...new Set(pools.flatMap(p => p.tokens))])
     return ok({ total: pools.length, pools: pools.map(p => poolView(p, sor.graph, tokens)) })
   })
@@ -66,26 +76,44 @@ export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorServ
 
   api.get('/api/v1/sor/pool-state', req => {
     const g = sor.graph
-    const head = { asOfBlock: g.asOfBlock === null ? null : String(g.asOfBlock), refreshedAt: g.refreshedAt === null ? null : new Date(g.refreshedAt).toISOString() }
+    const head = {
+      asOfBlock: g.asOfBlock === null ? null : String(g.asOfBlock),
+      refreshedAt: g.refreshedAt === null ? null : new Date(g.refreshedAt).toISOString(),
+    }
     const address = optionalAddress(req.query, 'address')
     if (address) {
       const p = g.pools.get(address)
       if (!p) throw SorErrors.poolNotTracked(address)
       return ok({ ...head, ...stateView(p, g.states.get(address)) })
     }
-    const states = [...g.pools.values()].filter(p => g.states.has(p.address)).map(p => stateView(p, g.states.get(p.address)))
+    const states = [...g.pools.values()]
+      .filter(p => g.states.has(p.address))
+      .map(p => stateView(p, g.states.get(p.address)))
     return ok({ ...head, count: states.length, states })
   })
 
-  api.get('/api/v1/sor/health', () => ok(healthView(sor.graph, {
-    rpcConfigured: !!sor.client, protocols: sor.protocols.length, staleAfterSecs: config.SOR_STALE_AFTER_SECS, lastScan: sor.lastScan, follow: sor.follow,
-  })))
+  api.get('/api/v1/sor/health', () =>
+    ok(
+      healthView(sor.graph, {
+        rpcConfigured: !!sor.client,
+        protocols: sor.protocols.length,
+        staleAfterSecs: config.SOR_STALE_AFTER_SECS,
+        lastScan: sor.lastScan,
+        follow: sor.follow,
+      }),
+    ),
+  )
 
   api.get('/api/v1/sor/coverage', async () => {
     const g = sor.graph
     const tokens = await tokenMap(g.tokens())
     const pairs = coverage(g, tokens)
-    return ok({ asOfBlock: g.asOfBlock === null ? null : String(g.asOfBlock), tokens: new Set(pairs.flatMap(p => [p.tokenA.address, p.tokenB.address])).size, pairCount: pairs.length, pairs })
+    return ok({
+      asOfBlock: g.asOfBlock === null ? null : String(g.asOfBlock),
+      tokens: new Set(pairs.flatMap(p => [p.tokenA.address, p.tokenB.address])).size,
+      pairCount: pairs.length,
+      pairs,
+    })
   })
 }
 
@@ -95,7 +123,10 @@ function value<T>(o: SorOutcome<T>): T {
   return o.value
 }
 
-export async function sorModule(ctx: EngineContext, { tokens }: { tokens: Pick<TokenRegistry, 'resolve'> }): Promise<{ routeFinder: RouteFinder }> {
+export async function sorModule(
+  ctx: EngineContext,
+  { tokens }: { tokens: Pick<TokenRegistry, 'resolve'> },
+): Promise<{ routeFinder: RouteFinder }> {
   const log = ctx.log.child({ module: 'sor' })
   const sor = await createSorService({ config: ctx.config, sql: ctx.sql, routePool: ctx.routePool, log })
   sorRoutes(ctx, sor, tokens)

@@ -28,4 +28,3 @@ export function connect(url: string, { max = 10, onnotice = () => {} }: DbOption
     },
   }) as unknown as Sql
 }
-

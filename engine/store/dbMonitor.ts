@@ -16,7 +16,12 @@ export function monitorDatabase(sql: Sql, { intervalMs = 1000, timeoutMs = 2000 
     running = true
     let timer: NodeJS.Timeout | undefined
     try {
-      await Promise.race([sql`select 1`, new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('ping timed out')), timeoutMs) })])
+      await Promise.race([
+        sql`select 1`,
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('ping timed out')), timeoutMs)
+        }),
+      ])
       up = true
     } catch {
       up = false
@@ -27,5 +32,10 @@ export function monitorDatabase(sql: Sql, { intervalMs = 1000, timeoutMs = 2000 
   }
   const timer = setInterval(ping, intervalMs)
   timer.unref()
-  return { get up() { return up }, stop: () => clearInterval(timer) }
+  return {
+    get up() {
+      return up
+    },
+    stop: () => clearInterval(timer),
+  }
 }

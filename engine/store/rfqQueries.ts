@@ -39,7 +39,11 @@ export function effectiveStatus(status: RfqStatus, expiry: number, nowSec = Date
   return (status === 'OPEN' || status === 'QUOTED') && expiry <= nowSec ? 'EXPIRED' : status
 }
 
-export interface RfqEnd { status: RfqStatus; endedAt: Date | null; endedBy: EndedBy | null }
+export interface RfqEnd {
+  status: RfqStatus
+  endedAt: Date | null
+  endedBy: EndedBy | null
+}
 
 /** How, when and by whom an RFQ ended, as every reader shows it: an expiry not stored yet reads as its own. */
 export function effectiveEnd(r: RfqEnd & { expiry: number }, nowSec = Date.now() / 1000): RfqEnd {
@@ -50,15 +54,19 @@ export function effectiveEnd(r: RfqEnd & { expiry: number }, nowSec = Date.now()
   return { status, endedAt: r.endedAt, endedBy: r.endedBy }
 }
 
-const COLUMNS = 'seq, id, taker, token_in, token_out, kind, amount_in, amount_out, expiry, visibility, agent_id, share_token_hash, '
-  + 'status, quote_count, fill_tx_hash, cancelled_at, ended_at, ended_by, created_at'
+const COLUMNS =
+  'seq, id, taker, token_in, token_out, kind, amount_in, amount_out, expiry, visibility, agent_id, share_token_hash, ' +
+  'status, quote_count, fill_tx_hash, cancelled_at, ended_at, ended_by, created_at'
 
 /**
  * One page, newest first, keyset-paged on `seq` (strictly increasing, unique): rows inserted
  * while a client pages have larger seqs than its cursor, so nothing is skipped or repeated.
  * Returns limit + 1 rows at most; the caller uses the extra one to know there is a next page.
  */
-export async function rfqPage(sql: Tx, q: { open: boolean; beforeSeq: number | null; limit: number; nowSec?: number; viewer: Viewer }): Promise<RfqRow[]> {
+export async function rfqPage(
+  sql: Tx,
+  q: { open: boolean; beforeSeq: number | null; limit: number; nowSec?: number; viewer: Viewer },
+): Promise<RfqRow[]> {
   const now = q.nowSec ?? Math.floor(Date.now() / 1000)
   const rows = await sql`
     select ${sql.unsafe(COLUMNS)} from rfqs
@@ -121,8 +129,12 @@ export function visibleTo(sql: Tx, viewer: Viewer) {
 }
 
 /** A taker's RFQs by status, counting only those `viewer` may see (a public profile shows no private RFQ). */
-export async function rfqCountsOfTaker(sql: Tx, taker: string, viewer: Viewer, nowSec = Math.floor(Date.now() / 1000)):
-  Promise<Record<'active' | 'filled' | 'cancelled' | 'expired' | 'total', number>> {
+export async function rfqCountsOfTaker(
+  sql: Tx,
+  taker: string,
+  viewer: Viewer,
+  nowSec = Math.floor(Date.now() / 1000),
+): Promise<Record<'active' | 'filled' | 'cancelled' | 'expired' | 'total', number>> {
   const [r] = await sql`
     select count(*)::int as total,
       (count(*) filter (where status in ('OPEN', 'QUOTED') and expiry > ${nowSec}))::int as active,
@@ -135,12 +147,24 @@ export async function rfqCountsOfTaker(sql: Tx, taker: string, viewer: Viewer, n
 
 function toRow(r: Record<string, unknown>): RfqRow {
   return {
-    seq: Number(r.seq), id: r.id as string, taker: r.taker as `0x${string}`, tokenIn: r.token_in as `0x${string}`, tokenOut: r.token_out as `0x${string}`,
-    kind: Number(r.kind) as RfqKind, amountIn: big(r.amount_in), amountOut: big(r.amount_out), expiry: Number(r.expiry),
-    visibility: r.visibility as Visibility, agentId: (r.agent_id as string | null) ?? null, shareTokenHash: (r.share_token_hash as string | null) ?? null,
+    seq: Number(r.seq),
+    id: r.id as string,
+    taker: r.taker as `0x${string}`,
+    tokenIn: r.token_in as `0x${string}`,
+    tokenOut: r.token_out as `0x${string}`,
+    kind: Number(r.kind) as RfqKind,
+    amountIn: big(r.amount_in),
+    amountOut: big(r.amount_out),
+    expiry: Number(r.expiry),
+    visibility: r.visibility as Visibility,
+    agentId: (r.agent_id as string | null) ?? null,
+    shareTokenHash: (r.share_token_hash as string | null) ?? null,
     status: r.status as RfqStatus,
-    quoteCount: Number(r.quote_count), fillTxHash: (r.fill_tx_hash as string | null) ?? null, cancelledAt: (r.cancelled_at as Date | null) ?? null,
-    endedAt: (r.ended_at as Date | null) ?? null, endedBy: (r.ended_by as EndedBy | null) ?? null,
+    quoteCount: Number(r.quote_count),
+    fillTxHash: (r.fill_tx_hash as string | null) ?? null,
+    cancelledAt: (r.cancelled_at as Date | null) ?? null,
+    endedAt: (r.ended_at as Date | null) ?? null,
+    endedBy: (r.ended_by as EndedBy | null) ?? null,
     createdAt: r.created_at as Date,
   }
 }

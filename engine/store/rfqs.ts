@@ -3,8 +3,18 @@
 // EXPIRED; with when and by whom, migration 097). Every end is conditional on the RFQ still being open, so it
 // never undoes a FILLED written by the fill path and the store arbitrates between nodes: a second write of an end
 // is a no-op. Also the start-up read that brings live RFQs back into the book after a restart, and the TTL cleanup.
-import type { AcceptedQuote, Address, CreateOutcome, EndedBy, Hex, Rfq, RfqKind, RfqStatus, StatusChange, Visibility }
-  from '../../actors/rfqTypes.js'
+import type {
+  AcceptedQuote,
+  Address,
+  CreateOutcome,
+  EndedBy,
+  Hex,
+  Rfq,
+  RfqKind,
+  RfqStatus,
+  StatusChange,
+  Visibility,
+} from '../../actors/rfqTypes.js'
 import type { RestoredRfq, StoredEnd } from '../../actors/book.js'
 import type { UnstoredEnd } from '../../actors/unstoredEnds.js'
 import type { Sql, Tx } from './db.js'
@@ -25,17 +35,22 @@ export async function insertRfq(sql: Tx, rfq: Rfq, shareTokenHash: string | null
  * "Lifetime"), judged by Node's clock like every other expiry. An RFQ made without an agent counts against its
  * taker wallet, under an advisory lock.
  */
-export async function insertRfqCapped(sql: Sql, rfq: Rfq, shareTokenHash: string | null, cap: { max: number },
-  nowSec = Math.floor(Date.now() / 1000)): Promise<CreateOutcome> {
+export async function insertRfqCapped(
+  sql: Sql,
+  rfq: Rfq,
+  shareTokenHash: string | null,
+  cap: { max: number },
+  nowSec = Math.floor(Date.now() / 1000),
+): Promise<CreateOutcome> {
   return sql.begin(async tx => {
     const agentId = rfq.agentId
     if (agentId !== null) await tx`select 1 from agents where id = ${agentId} for no key update`
     else await tx`select pg_advisory_xact_lock(hashtext('rfq-cap:' || ${rfq.taker}))`
     // a statement of its own after the lock: under READ COMMITTED it sees every create committed before it
-    const [{ n }] = await tx`
+    const [{ n }] = (await tx`
       select count(*)::int as n from rfqs
       where ${agentId !== null ? tx`agent_id = ${agentId}` : tx`taker = ${rfq.taker} and agent_id is null`}
-        and status in ('OPEN', 'QUOTED') and expiry > ${nowSec}` as unknown as [{ n: number }]
+        and status in ('OPEN', 'QUOTED') and expiry > ${nowSec}`) as unknown as [{ n: number }]
     if (n >= cap.max) return { ok: false, code: 'TOO_MANY_ACTIVE', activeCount: n } as const
     await insertRfq(tx, rfq, shareTokenHash)
     return { ok: true, activeCount: n + 1 } as const
@@ -43,11 +58,16 @@ export async function insertRfqCapped(sql: Sql, rfq: Rfq, shareTokenHash: string
 }
 
 /** Conditional on the RFQ being open: when it was not, `lost` carries how it ended (the store is the arbiter between nodes). */
-export async function persistStatus(sql: Sql, rfqId: string, change: StatusChange): Promise<void | { lost: RfqStatus }> {
-  const rows = change.status === 'CANCELLED'
-    ? await sql`update rfqs set status = 'CANCELLED', cancelled_at = ${change.at}, ended_at = ${change.at}, ended_by = 'taker'
+export async function persistStatus(
+  sql: Sql,
+  rfqId: string,
+  change: StatusChange,
+): Promise<void | { lost: RfqStatus }> {
+  const rows =
+    change.status === 'CANCELLED'
+      ? await sql`update rfqs set status = 'CANCELLED', cancelled_at = ${change.at}, ended_at = ${change.at}, ended_by = 'taker'
         where id = ${rfqId} and status in ('OPEN', 'QUOTED') returning id`
-    : await sql`update rfqs set status = 'EXPIRED', ended_at = ${change.at}, ended_by = ${change.by}
+      : await sql`update rfqs set status = 'EXPIRED', ended_at = ${change.at}, ended_by = ${change.by}
         where id = ${rfqId} and status in ('OPEN', 'QUOTED') returning id`
   if (rows.length) return
   const [r] = await sql`select status from rfqs where id = ${rfqId}`
@@ -89,21 +109,42 @@ export async function endOfRfq(sql: Sql, rfqId: string): Promise<StoredEnd | und
  * RFQs still open and before their own expiry (RFQ_TTL_SECS never ends one earlier), with their stored quotes:
  * what the book held when the engine stopped.
  */
-export async function loadLiveRfqs(sql: Sql, nowMs = Date.now(), only?: { id: string } | { shareTokenHash: string }): Promise<RestoredRfq[]> {
+export async function loadLiveRfqs(
+  sql: Sql,
+  nowMs = Date.now(),
+  only?: { id: string } | { shareTokenHash: string },
+): Promise<RestoredRfq[]> {
   const nowSec = Math.floor(nowMs / 1000)
   const rows = await sql`
     select * from rfqs
-    where status in ('OPEN', 'QUOTED') and expiry > ${nowSec} ${only === undefined ? sql``
-        : 'id' in only ? sql`and id = ${only.id}` : sql`and share_token_hash = ${only.shareTokenHash}`}
+    where status in ('OPEN', 'QUOTED') and expiry > ${nowSec} ${
+      only === undefined
+        ? sql``
+        : 'id' in only
+          ? sql`and id = ${only.id}`
+          : sql`and share_token_hash = ${only.shareTokenHash}`
+    }
     order by seq`
   if (!rows.length) return []
-  const quotes = await quotesOfRfqs(sql, rows.map(r => r.id as string))
+  const quotes = await quotesOfRfqs(
+    sql,
+    rows.map(r => r.id as string),
+  )
   return rows.map(r => ({
     rfq: {
-      id: r.id, taker: r.taker, tokenIn: r.token_in, tokenOut: r.token_out, kind: Number(r.kind) as RfqKind,
-      amountIn: r.amount_in === null ? null : BigInt(r.amount_in), amountOut: r.amount_out === null ? null : BigInt(r.amount_out),
-      expiry: Number(r.expiry), visibility: r.visibility as Visibility, allowedMakers: r.allowed_makers as Address[],
-      shareToken: null, createdAt: r.created_at as Date, agentId: r.agent_id ?? null,
+      id: r.id,
+      taker: r.taker,
+      tokenIn: r.token_in,
+      tokenOut: r.token_out,
+      kind: Number(r.kind) as RfqKind,
+      amountIn: r.amount_in === null ? null : BigInt(r.amount_in),
+      amountOut: r.amount_out === null ? null : BigInt(r.amount_out),
+      expiry: Number(r.expiry),
+      visibility: r.visibility as Visibility,
+      allowedMakers: r.allowed_makers as Address[],
+      shareToken: null,
+      createdAt: r.created_at as Date,
+      agentId: r.agent_id ?? null,
     },
     shareTokenHash: r.share_token_hash ?? null,
     quotes: quotes.get(r.id) ?? [],
@@ -119,9 +160,20 @@ export async function quotesOfRfqs(sql: Sql, rfqIds: string[]): Promise<Map<stri
   for (const r of rows) {
     const list = out.get(r.rfq_id) ?? []
     list.push({
-      rfqId: r.rfq_id, signature: r.signature as Hex, receivedAt: r.received_at as Date,
-      quote: { maker: r.maker, taker: r.taker, tokenIn: r.token_in, tokenOut: r.token_out, amountIn: r.amount_in, amountOut: r.amount_out,
-        expiry: Number(r.expiry), nonce: r.nonce, deadline: Number(r.deadline) },
+      rfqId: r.rfq_id,
+      signature: r.signature as Hex,
+      receivedAt: r.received_at as Date,
+      quote: {
+        maker: r.maker,
+        taker: r.taker,
+        tokenIn: r.token_in,
+        tokenOut: r.token_out,
+        amountIn: r.amount_in,
+        amountOut: r.amount_out,
+        expiry: Number(r.expiry),
+        nonce: r.nonce,
+        deadline: Number(r.deadline),
+      },
     })
     out.set(r.rfq_id, list)
   }
@@ -139,7 +191,16 @@ export interface StoredAccess {
 
 /** A stored RFQ's visibility and share-token hash, and how it ended, for the relay's /quotes fallback; undefined when unknown. */
 export async function rfqAccess(sql: Sql, rfqId: string): Promise<StoredAccess | undefined> {
-  const [r] = await sql`select visibility, share_token_hash, status, expiry, ended_at, ended_by from rfqs where id = ${rfqId}`
-  return r ? { visibility: r.visibility as Visibility, shareTokenHash: r.share_token_hash ?? null, status: r.status as RfqStatus,
-    expiry: Number(r.expiry), endedAt: r.ended_at ?? null, endedBy: r.ended_by ?? null } : undefined
+  const [r] =
+    await sql`select visibility, share_token_hash, status, expiry, ended_at, ended_by from rfqs where id = ${rfqId}`
+  return r
+    ? {
+        visibility: r.visibility as Visibility,
+        shareTokenHash: r.share_token_hash ?? null,
+        status: r.status as RfqStatus,
+        expiry: Number(r.expiry),
+        endedAt: r.ended_at ?? null,
+        endedBy: r.ended_by ?? null,
+      }
+    : undefined
 }

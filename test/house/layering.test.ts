@@ -20,8 +20,12 @@ function sources(dir: string): string[] {
 /** Every relative import of a file (type-only ones too: a type is a dependency), resolved to a repo-relative path. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8')
-  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/g), ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)]
-    .map(m => m[1]!).filter(s => s.startsWith('.'))
+  const specs = [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/g),
+    ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ]
+    .map(m => m[1]!)
+    .filter(s => s.startsWith('.'))
   return specs.map(s => relative(repoRoot, resolve(dirname(file), s)).replace(/\.js$/, '.ts'))
 }
 
@@ -31,10 +35,14 @@ const topOf = (repoPath: string) => repoPath.split('/')[0]!
 function readFloors(markdown: string): { name: string; paths: string[] }[] {
   const section = markdown.split(/^## /m).find(s => s.startsWith('Floors\n'))
   if (!section) throw new Error('docs/architecture.md has no "## Floors" section')
-  return section.split('\n').filter(l => /^\| [a-z]+ \|/.test(l)).map(l => {
-    const cells = l.split('|').map(c => c.trim())
-    return { name: cells[1]!, paths: [...cells[3]!.matchAll(/`([^`]+)`/g)].map(m => m[1]!) }
-  }).filter(f => f.paths.length)                          // the header row names no path
+  return section
+    .split('\n')
+    .filter(l => /^\| [a-z]+ \|/.test(l))
+    .map(l => {
+      const cells = l.split('|').map(c => c.trim())
+      return { name: cells[1]!, paths: [...cells[3]!.matchAll(/`([^`]+)`/g)].map(m => m[1]!) }
+    })
+    .filter(f => f.paths.length) // the header row names no path
 }
 
 type Floors = ReturnType<typeof readFloors>
@@ -60,16 +68,31 @@ const folderOf = (file: string) => {
 /** Strongly connected parts of more than one node (or a node that imports itself): every circle lies in one. */
 function circles(edges: Map<string, Set<string>>): string[][] {
   let next = 0
-  const index = new Map<string, number>(), low = new Map<string, number>(), stack: string[] = [], on = new Set<string>(), found: string[][] = []
+  const index = new Map<string, number>(),
+    low = new Map<string, number>(),
+    stack: string[] = [],
+    on = new Set<string>(),
+    found: string[][] = []
   const visit = (v: string) => {
-    index.set(v, next); low.set(v, next); next++; stack.push(v); on.add(v)
+    index.set(v, next)
+    low.set(v, next)
+    next++
+    stack.push(v)
+    on.add(v)
     for (const w of edges.get(v) ?? []) {
-      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)) } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!))
+      if (!index.has(w)) {
+        visit(w)
+        low.set(v, Math.min(low.get(v)!, low.get(w)!))
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!))
     }
     if (low.get(v) !== index.get(v)) return
     const part: string[] = []
     let w: string
-    do { w = stack.pop()!; on.delete(w); part.push(w) } while (w !== v)
+    do {
+      w = stack.pop()!
+      on.delete(w)
+      part.push(w)
+    } while (w !== v)
     if (part.length > 1 || edges.get(v)?.has(v)) found.push(part.sort())
   }
   for (const v of [...edges.keys()].sort()) if (!index.has(v)) visit(v)
@@ -77,15 +100,20 @@ function circles(edges: Map<string, Set<string>>): string[][] {
 }
 
 /** The import graph between files and between folders, and the imports that point up the floors. */
-function check(floors: Floors, graph: Map<string, string[]>): { unplaced: string[]; upward: string[]; fileCircles: string[][]; folderCircles: string[][] } {
-  const unplaced: string[] = [], upward: string[] = []
-  const files = new Map<string, Set<string>>(), folders = new Map<string, Set<string>>()
+function check(
+  floors: Floors,
+  graph: Map<string, string[]>,
+): { unplaced: string[]; upward: string[]; fileCircles: string[][]; folderCircles: string[][] } {
+  const unplaced: string[] = [],
+    upward: string[] = []
+  const files = new Map<string, Set<string>>(),
+    folders = new Map<string, Set<string>>()
   for (const [file, targets] of graph) {
     const from = floorIndex(floors, file)
     if (from === undefined) unplaced.push(file)
     files.set(file, new Set())
     for (const target of targets) {
-      if (!graph.has(target)) continue                  // outside the floors (sdk/, node built-ins): other rules
+      if (!graph.has(target)) continue // outside the floors (sdk/, node built-ins): other rules
       files.get(file)!.add(target)
       const to = floorIndex(floors, target)
       if (from !== undefined && to !== undefined && to < from) {
@@ -99,8 +127,11 @@ function check(floors: Floors, graph: Map<string, string[]>): { unplaced: string
 }
 
 const floors = readFloors(readFileSync(join(repoRoot, 'docs/architecture.md'), 'utf8'))
-const graph = new Map(['engine', 'actors', 'workers'].flatMap(top => sources(join(repoRoot, top)))
-  .map(file => [relative(repoRoot, file), importsOf(file)] as const))
+const graph = new Map(
+  ['engine', 'actors', 'workers']
+    .flatMap(top => sources(join(repoRoot, top)))
+    .map(file => [relative(repoRoot, file), importsOf(file)] as const),
+)
 const found = check(floors, graph)
 
 /** floor -> the trees outside the floors it must never import */
@@ -112,8 +143,14 @@ const forbidden: Record<string, string[]> = {
 
 describe('the house', () => {
   test('docs/architecture.md names the floors, top to bottom, and every path it names exists', () => {
-    assert.deepEqual(floors.map(f => f.name), ['start', 'surfaces', 'replies', 'front', 'services', 'store', 'ground', 'actors', 'workers'])
-    assert.deepEqual(floors.flatMap(f => f.paths).filter(p => !existsSync(join(repoRoot, p))), [])
+    assert.deepEqual(
+      floors.map(f => f.name),
+      ['start', 'surfaces', 'replies', 'front', 'services', 'store', 'ground', 'actors', 'workers'],
+    )
+    assert.deepEqual(
+      floors.flatMap(f => f.paths).filter(p => !existsSync(join(repoRoot, p))),
+      [],
+    )
   })
 
   test('every source file of engine/, actors/ and workers/ sits on a floor', () => {
@@ -136,7 +173,8 @@ describe('the house', () => {
     test(`${top}/ imports nothing of ${banned.join(', ')}`, () => {
       const bad: string[] = []
       for (const file of sources(join(repoRoot, top))) {
-        for (const target of importsOf(file)) if (banned.includes(topOf(target))) bad.push(`${relative(repoRoot, file)} -> ${target}`)
+        for (const target of importsOf(file))
+          if (banned.includes(topOf(target))) bad.push(`${relative(repoRoot, file)} -> ${target}`)
       }
       assert.deepEqual(bad, [])
     })
@@ -146,7 +184,12 @@ describe('the house', () => {
     const bad: string[] = []
     for (const file of sources(join(repoRoot, 'engine'))) {
       const rel = relative(repoRoot, file)
-      if (rel.startsWith('engine/devchain/') || rel.startsWith('engine/sandbox/') || rel.startsWith('engine/devcluster/')) continue
+      if (
+        rel.startsWith('engine/devchain/') ||
+        rel.startsWith('engine/sandbox/') ||
+        rel.startsWith('engine/devcluster/')
+      )
+        continue
       for (const target of importsOf(file)) if (target.startsWith('engine/devchain/')) bad.push(`${rel} -> ${target}`)
     }
     assert.deepEqual(bad, [])
@@ -164,19 +207,31 @@ describe('the house', () => {
   })
 
   test('the check sees imports, type-only and dynamic ones included', () => {
-    assert.ok(graph.get('engine/app.ts')!.some(t => topOf(t) === 'actors'), 'engine/app.ts imports actors/')
-    assert.ok(graph.get('engine/relay/module.ts')!.includes('engine/cluster/module.ts'), 'the relay loads the cluster by a dynamic import')
-    assert.ok(graph.get('engine/context.ts')!.includes('engine/store/db.ts'), 'engine/context.ts imports a type from the store')
+    assert.ok(
+      graph.get('engine/app.ts')!.some(t => topOf(t) === 'actors'),
+      'engine/app.ts imports actors/',
+    )
+    assert.ok(
+      graph.get('engine/relay/module.ts')!.includes('engine/cluster/module.ts'),
+      'the relay loads the cluster by a dynamic import',
+    )
+    assert.ok(
+      graph.get('engine/context.ts')!.includes('engine/store/db.ts'),
+      'engine/context.ts imports a type from the store',
+    )
   })
 
   test('the check would catch an upward import, a circle between files and one between folders', () => {
-    const small: Floors = [{ name: 'top', paths: ['engine/a/'] }, { name: 'bottom', paths: ['engine/b/', 'engine/c.ts'] }]
+    const small: Floors = [
+      { name: 'top', paths: ['engine/a/'] },
+      { name: 'bottom', paths: ['engine/b/', 'engine/c.ts'] },
+    ]
     const g = new Map<string, string[]>([
       ['engine/a/x.ts', ['engine/b/y.ts']],
-      ['engine/b/y.ts', ['engine/a/x.ts', 'engine/b/z.ts']],       // up, and round a circle of folders and of files
+      ['engine/b/y.ts', ['engine/a/x.ts', 'engine/b/z.ts']], // up, and round a circle of folders and of files
       ['engine/b/z.ts', ['engine/c.ts']],
-      ['engine/c.ts', ['engine/b/y.ts']],                          // a circle of files on one floor
-      ['engine/d.ts', []],                                         // on no floor
+      ['engine/c.ts', ['engine/b/y.ts']], // a circle of files on one floor
+      ['engine/d.ts', []], // on no floor
     ])
     const r = check(small, g)
     assert.deepEqual(r.upward, ['engine/b/y.ts (bottom) -> engine/a/x.ts (top)'])

@@ -17,7 +17,13 @@ import { errorCodes } from './rules.js'
 const Ajv = AjvModule.default ?? AjvModule
 
 export type Inbound =
-  | { ok: true; type: 'QUOTE_SUBMIT'; data: Record<string, unknown>; wellFormed: boolean; residual?: Omit<QuoteRefusal, 'ok'> }
+  | {
+      ok: true
+      type: 'QUOTE_SUBMIT'
+      data: Record<string, unknown>
+      wellFormed: boolean
+      residual?: Omit<QuoteRefusal, 'ok'>
+    }
   | { ok: true; type: 'CANCEL_REQUEST' | 'SUBSCRIBE' | 'PING' | 'PONG'; data: Record<string, unknown> }
   | { ok: false; error: RelayError }
 
