@@ -5,6 +5,7 @@
 // expected refusals are replies, not throws). Past `intensity` failures within `periodMs` the actor
 // stops and `onEscalate` is told; nothing restarts it. Its owner decides what a stop means (the RFQ
 // book ends the RFQ in the store and tells every reader, so the relay and the database agree).
+import { FailureWindow } from '../workers/retry/failureWindow.js'
 
 export type Reply<R> = (value: R) => void
 
@@ -72,7 +73,8 @@ const YIELD_EVERY = 64 // messages handled before giving the event loop a turn
 
 /** Owns every actor it spawned: their depths for metrics, and a drain for shutdown. */
 export class ActorSystem {
-  private readonly actors = new Set<Actor<any, any>>()
+  /** what the system reads of its actors, whatever their state and messages */
+  private readonly actors = new Set<Pick<Actor<unknown, never>, 'depth' | 'busy' | 'stopNow'>>()
   constructor(
     private readonly defaults: SpawnOptions = {},
     readonly now: () => number = Date.now,
@@ -126,7 +128,7 @@ class Actor<S, M> implements ActorRef<M> {
   private stopRequested = false
   private readonly timers = new Map<string, NodeJS.Timeout>()
   private readonly pending = new Map<M, Pending>()
-  private failures: number[] = []
+  private failures: FailureWindow | undefined
   private readonly capacity: number
   private readonly ctx: ActorContext<M>
 
@@ -146,13 +148,13 @@ class Actor<S, M> implements ActorRef<M> {
         work
           .then(
             r => toMessage(r),
-            e => toMessage(e instanceof Error ? e : new Error(String(e))),
+            (e: unknown) => toMessage(e instanceof Error ? e : new Error(String(e))),
           )
           .then(
             m => {
               if (!this.isStopped) this.enqueue(m)
             },
-            e => this.opts.onError?.(this.name, e),
+            (e: unknown) => this.opts.onError?.(this.name, e),
           )
       },
       setTimer: (key, delayMs, msg) => {
@@ -203,11 +205,11 @@ class Actor<S, M> implements ActorRef<M> {
       }
       msg = make(value => settle(() => resolve(value)))
       const timer = setTimeout(() => settle(() => reject(new AskTimeout(this.name, timeoutMs))), timeoutMs)
-      this.pending.set(msg, { resolve: resolve as (v: unknown) => void, reject, timer })
+      this.pending.set(msg, { resolve, reject, timer })
       try {
         this.enqueue(msg)
       } catch (e) {
-        settle(() => reject(e))
+        settle(() => reject(e instanceof Error ? e : new Error(String(e))))
       }
     })
   }
@@ -221,6 +223,7 @@ class Actor<S, M> implements ActorRef<M> {
     }
   }
 
+  /** Never rejects (so `void this.run()`): a message that fails goes to the supervision, in `failed`. */
   private async run(): Promise<void> {
     let handled = 0
     while (this.head < this.queue.length && !this.isStopped) {
@@ -261,10 +264,8 @@ class Actor<S, M> implements ActorRef<M> {
     }
     this.opts.onError?.(this.name, e)
     const { intensity, periodMs } = this.opts.supervision ?? defaultSupervision
-    const t = this.clock()
-    this.failures = this.failures.filter(f => t - f < periodMs)
-    this.failures.push(t)
-    if (this.failures.length > intensity) {
+    this.failures ??= new FailureWindow(intensity, periodMs)
+    if (this.failures.record(this.clock())) {
       this.stopRequested = true
       this.opts.onEscalate?.(this.name, e)
     }

@@ -1,7 +1,11 @@
 // The Live view's model: the relay's WebSocket (RFQ_BROADCAST, QUOTE_BROADCAST; PONG to its PING;
 // SUBSCRIBE with each share token the user entered), seeded from the relay's REST listing so RFQs that
-// were already live show too. Reconnects with a doubling pause (1 s up to 30 s) and re-subscribes.
+// were already live show too. Reconnects with the house's backoff (workers/retry: 1 s doubling up to 30 s) and
+// re-subscribes.
 // Times are the relay's where it gives them (createdAt, receivedAt) and arrival times otherwise.
+
+import { backoffDelayMs } from '../workers/retry/backoff'
+import { hasExpired, isOpen } from '../workers/values/rfqStatus'
 
 export interface LiveQuote {
   maker: string
@@ -28,6 +32,36 @@ export interface LiveRfq {
 }
 export type FeedStatus = 'connecting' | 'open' | 'reconnecting'
 
+/** The relay's frames and listings, as much as this model reads of them (docs/relay.md); other frames pass by */
+interface WireRfq {
+  taker: string
+  tokenIn: string
+  tokenOut: string
+  kind: number
+  amountIn?: string | null
+  amountOut?: string | null
+  expiry: number
+  visibility?: string
+}
+interface WireQuote {
+  maker: string
+  amountIn: string
+  amountOut: string
+}
+type RelayFrame =
+  | { type: 'PING' }
+  | { type: 'RFQ_BROADCAST'; data: { rfqId: string; rfq: WireRfq } }
+  | { type: 'QUOTE_BROADCAST'; data: { rfqId: string; quote: WireQuote } }
+  | { type: 'ERROR'; data?: { message?: string } }
+interface ListedRfq extends Omit<WireRfq, 'tokenIn' | 'tokenOut'> {
+  id: string
+  tokenIn: string | { address: string }
+  tokenOut: string | { address: string }
+  visibility: string
+  createdAt: string
+  quoteCount: number
+}
+
 const KEEP = 200 // RFQs kept on screen; older ended ones are dropped
 const LATENCIES = 60 // quotes in the latency sparkline
 const SHARE_KEY = 'console.shareTokens'
@@ -40,7 +74,8 @@ export class LiveFeed {
   status: FeedStatus = 'connecting'
   lastError = ''
   private ws?: WebSocket
-  private retryMs = 1000
+  /** reconnects tried since the socket was last open */
+  private retries = 0
   private timer?: ReturnType<typeof setTimeout>
   private stopped = false
   private listeners = new Set<() => void>()
@@ -95,7 +130,7 @@ export class LiveFeed {
             `${this.relay}/quotes?rfqId=${encodeURIComponent(r.id)}${token ? `&shareToken=${encodeURIComponent(token)}` : ''}`,
           )
           const status = q.ok ? ((await q.json()) as { status?: string }).status : undefined
-          r.ended = status && status !== 'OPEN' && status !== 'QUOTED' ? status : 'ENDED'
+          r.ended = status && !isOpen(status) ? status : 'ENDED'
         }
         if (gone.length) this.changed()
       } catch {
@@ -125,21 +160,20 @@ export class LiveFeed {
     const ws = (this.ws = new WebSocket(`${this.relayWs}/?channels=rfqs,quotes`))
     ws.onopen = () => {
       this.status = 'open'
-      this.retryMs = 1000
+      this.retries = 0
       this.lastError = ''
       for (const t of this.shareTokens) this.send({ type: 'SUBSCRIBE', data: { shareToken: t } })
       void this.seed(this.shareTokens)
       this.changed()
     }
     ws.onmessage = ev => {
-      if (typeof ev.data === 'string') this.receive(JSON.parse(ev.data))
+      if (typeof ev.data === 'string') this.receive(JSON.parse(ev.data) as RelayFrame)
     }
     ws.onclose = () => {
       if (this.stopped) return
       this.status = 'reconnecting'
       this.changed()
-      this.timer = setTimeout(() => this.connect(), this.retryMs)
-      this.retryMs = Math.min(this.retryMs * 2, 30_000)
+      this.timer = setTimeout(() => this.connect(), backoffDelayMs(this.retries++, 1000, 30_000))
     }
   }
 
@@ -147,7 +181,7 @@ export class LiveFeed {
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg))
   }
 
-  private receive(msg: { type: string; data: any }): void {
+  private receive(msg: RelayFrame): void {
     switch (msg.type) {
       case 'PING':
         return this.send({ type: 'PONG', data: {} })
@@ -190,7 +224,7 @@ export class LiveFeed {
       try {
         const res = await fetch(`${this.relay}/rfqs${token ? `?shareToken=${encodeURIComponent(token)}` : ''}`)
         if (!res.ok) continue
-        const { rfqs } = (await res.json()) as { rfqs: any[] }
+        const { rfqs } = (await res.json()) as { rfqs: ListedRfq[] }
         for (const r of rfqs) {
           if (token && r.visibility !== 'private') continue
           const known = this.rfqs.has(r.id)
@@ -222,7 +256,7 @@ export class LiveFeed {
       `${this.relay}/quotes?rfqId=${encodeURIComponent(rfqId)}${token ? `&shareToken=${encodeURIComponent(token)}` : ''}`,
     )
     if (!res.ok) return
-    const { quotes } = (await res.json()) as { quotes: { quote: any; receivedAt: string }[] }
+    const { quotes } = (await res.json()) as { quotes: { quote: WireQuote; receivedAt: string }[] }
     for (const q of quotes)
       this.addQuote(
         rfqId,
@@ -246,8 +280,10 @@ export class LiveFeed {
     for (const q of this.early.get(r.id) ?? []) this.addQuote(r.id, q)
     this.early.delete(r.id)
     if (this.rfqs.size > KEEP) {
-      const now = Date.now() / 1000
-      const ended = [...this.rfqs.values()].filter(x => x.expiry < now).sort((a, b) => a.createdAt - b.createdAt)
+      const now = Date.now()
+      const ended = [...this.rfqs.values()]
+        .filter(x => hasExpired(x.expiry, now))
+        .sort((a, b) => a.createdAt - b.createdAt)
       for (const x of ended.slice(0, this.rfqs.size - KEEP)) this.rfqs.delete(x.id)
     }
   }

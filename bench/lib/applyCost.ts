@@ -9,11 +9,11 @@ import { ActorSystem } from '../../actors/mailbox.js'
 import { RfqBook } from '../../actors/book.js'
 import { LiveIndex } from '../../actors/liveIndex.js'
 import type { Address, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
-import { fromWire, toWire, type WireEvent } from '../../engine/cluster/wire.js'
+import { fromWire, toWire, type WireEvent } from '../../engine/cluster/wireEvents.js'
 import { open, seal } from '../../engine/cluster/envelope.js'
 import { benchPeer } from './sealCost.js'
 
-const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}` as Address
+const hex = (bytes: number): Address => `0x${randomBytes(bytes).toString('hex')}`
 
 /** CPU µs per applied quote, `quotes` of them over 50 RFQs. */
 export async function applyCost(quotes = 60_000): Promise<number> {
@@ -25,7 +25,7 @@ export async function applyCost(quotes = 60_000): Promise<number> {
       commitQuote: async () => {},
       storeEnds: async () => {},
     },
-    replica: { liveRfq: async () => undefined, liveShared: async () => undefined, endOf: async () => undefined },
+    clusterStore: { liveRfq: async () => undefined, liveShared: async () => undefined, endOf: async () => undefined },
     recoverSigner: async () => null,
   })
   const index = new LiveIndex(book.events)
@@ -48,8 +48,7 @@ export async function applyCost(quotes = 60_000): Promise<number> {
     createdAt: new Date(),
     agentId: null,
   }))
-  for (const rfq of rfqs)
-    book.replica!.applyRemote(fromWire(toWire({ type: 'rfq.created', rfq, shareTokenHash: null })!))
+  for (const rfq of rfqs) book.sync!.applyRemote(fromWire(toWire({ type: 'rfq.created', rfq, shareTokenHash: null })!))
   const batches: Uint8Array[] = []
   const peer = benchPeer()
   for (let i = 0; i < quotes; i += 30) {
@@ -84,7 +83,7 @@ export async function applyCost(quotes = 60_000): Promise<number> {
   const apply = (bytes: Uint8Array) => {
     const m = open(peer.peer, 'events', bytes)
     if (typeof m === 'string') throw new Error(`the bench's own batch was dropped: ${m}`)
-    for (const w of m.body as WireEvent[]) book.replica!.applyRemote(fromWire(w, termsOf))
+    for (const w of m.body as WireEvent[]) book.sync!.applyRemote(fromWire(w, termsOf))
   }
   const turn = () => new Promise(r => setImmediate(r))
   const warm = Math.floor(batches.length / 5)

@@ -74,9 +74,14 @@ export async function clusterModule(
     () => link.stats.reconciles,
   )
   metrics.gauge(
+    'cluster_status_loop_restarts_total',
+    'times the watch on the NATS connection died and was restarted (each one logged)',
+    () => link.stats.statusLoopRestarts,
+  )
+  metrics.gauge(
     'cluster_rfqs_adopted_total',
     "live RFQs read from the store because their creation's word was late or lost",
-    () => book.replica?.adopted ?? 0,
+    () => book.sync?.adopted ?? 0,
   )
   return {
     ...link,

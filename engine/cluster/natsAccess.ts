@@ -112,7 +112,7 @@ function greeting(server: string): Promise<Record<string, unknown> | undefined> 
     }
     const timer = setTimeout(() => done(), 2000)
     sock.on('data', d => {
-      buf += d
+      buf += d.toString()
       const m = /^INFO (\{.*\})[ \t]*\r?\n/.exec(buf)
       if (m) {
         try {
@@ -120,7 +120,7 @@ function greeting(server: string): Promise<Record<string, unknown> | undefined> 
         } catch {
           done()
         }
-      }
+      } // an INFO that is not JSON: no greeting to read
     })
     sock.on('error', () => done())
   })

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { repoRoot } from '../paths.js'
-import { eachLine } from '../ops/guarded.js'
+import { eachLine } from '../ops/tethered.js'
 
 export interface DevDatabase {
   url: string
@@ -21,18 +21,20 @@ export async function startDevDatabase(dir: string, env: NodeJS.ProcessEnv): Pro
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
   })
-  child.stdin!.on('error', () => {})
+  child.stdin.on('error', () => {})
   const exited = new Promise<number>(r => child.once('exit', (code, signal) => r(code ?? (signal ? 128 : 1))))
   let errors = ''
-  child.stderr!.on('data', d => {
+  child.stderr.on('data', d => {
     errors += d
   })
   const url = await new Promise<string>((resolve, reject) => {
-    eachLine(child.stdout!, line => {
-      const m = /^ready (\S+)$/.exec(line)
-      if (m) resolve(m[1])
+    eachLine(child.stdout, line => {
+      const url = /^ready (\S+)$/.exec(line)?.[1]
+      if (url) resolve(url)
     })
-    exited.then(code => reject(new Error(errors.trim() || `cluster PostgreSQL exited (${code}) before it was ready`)))
+    void exited.then(code =>
+      reject(new Error(errors.trim() || `cluster PostgreSQL exited (${code}) before it was ready`)),
+    )
   })
   return {
     url,

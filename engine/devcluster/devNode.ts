@@ -3,7 +3,7 @@
 // not printed: the dev cluster prints one table for all nodes instead of three banners.
 import { join } from 'node:path'
 import { repoRoot } from '../paths.js'
-import { spawnGuarded, eachLine } from '../ops/guarded.js'
+import { spawnTethered, eachLine } from '../ops/tethered.js'
 
 export interface DevNode {
   id: string
@@ -23,7 +23,7 @@ export async function startDevNode(
   env: NodeJS.ProcessEnv,
   print: (line: string) => void,
 ): Promise<DevNode> {
-  const proc = spawnGuarded(`${id}-guard`, process.execPath, [join(repoRoot, 'dist/engine/main.js')], { env })
+  const proc = spawnTethered(`${id}-guard`, process.execPath, [join(repoRoot, 'dist/engine/main.js')], { env })
   const banner: string[] = []
   const lastWords: string[] = []
   let inBanner = false
@@ -55,14 +55,14 @@ export async function startDevNode(
         resolve()
       }
     }, 20)
-    proc.exited.then(code => {
+    void proc.exited.then(code => {
       clearInterval(poll)
       clearTimeout(timer)
       reject(
         new Error(`${id} exited (${code}) before it was up${lastWords.length ? `: ${lastWords.join(' | ')}` : ''}`),
       )
     })
-  }).catch(async e => {
+  }).catch(async (e: unknown) => {
     await proc.stop()
     throw e
   })

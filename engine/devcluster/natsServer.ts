@@ -5,7 +5,7 @@
 import { accessSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
-import { spawnGuarded, eachLine } from '../ops/guarded.js'
+import { spawnTethered, eachLine } from '../ops/tethered.js'
 
 export const NATS_MISSING = 'nats-server is missing: apt-get install nats-server (or set NATS_SERVER_BIN)'
 
@@ -72,7 +72,7 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
     ...(opts.args ?? []),
   ]
   // unref: a server a test forgot to stop never keeps its process alive (and goes when that process exits)
-  const proc = spawnGuarded('nats-guard', bin, args, { unref: true })
+  const proc = spawnTethered('nats-guard', bin, args, { unref: true })
   let log = ''
   for (const stream of [proc.guard.stdout!, proc.guard.stderr!]) {
     stream.on('data', (chunk: Buffer) => {
@@ -83,7 +83,7 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
   const cleanup = () => {
     if (tempStore) rmSync(tempStore, { recursive: true, force: true })
   }
-  proc.exited.then(cleanup)
+  void proc.exited.then(cleanup)
 
   let pid = 0
   proc.pid.then(
@@ -108,7 +108,7 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
           resolve(Number(m[1]))
         }
       }, 10)
-      proc.exited.then(code => {
+      void proc.exited.then(code => {
         clearInterval(poll)
         clearTimeout(timer)
         reject(new Error(`nats-server exited (${code}) before listening: ${tail(log)}`))

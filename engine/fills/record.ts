@@ -41,7 +41,7 @@ export type Recorded = Outcome<{ fill: FillRecord }, Refused<'DUPLICATE_FILL'>>
  */
 export async function recordFill(sql: Sql | Tx, input: FillInput, deps: RecordFillDeps = {}): Promise<Recorded> {
   if ('begin' in sql && typeof sql.begin === 'function') {
-    const recorded = await (sql as Sql).begin(tx => recordIn(tx, input, deps))
+    const recorded = await sql.begin(tx => recordIn(tx, input, deps))
     if (recorded.ok) deps.events?.publish(fillRecordedEvent(recorded.fill, input.rfqId, input.visibility))
     return recorded
   }

@@ -25,7 +25,7 @@ export function handlerFiles(root = repoRoot): Map<string, string> {
           : receiver.includes('relay') || rel.startsWith('engine/relay/')
             ? 'relay'
             : 'api'
-      const made = /\b(\w+Handler)\s*\(/.exec(argumentsAt(text, m.index! + m[0].length))?.[1]
+      const made = /\b(\w+Handler)\s*\(/.exec(argumentsAt(text, m.index + m[0].length))?.[1]
       const from = made && importOf(text, made)
       const handler = from ? relative(root, resolve(dirname(file), from)).replace(/\.js$/, '.ts') : rel
       found.set(`${surface} ${method!.toUpperCase()} ${path!.replace(/:(\w+)/g, '{$1}')}`, handler)

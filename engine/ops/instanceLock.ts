@@ -99,7 +99,7 @@ function askHolder(name: string): Promise<InstanceInfo | null> {
     }
     const t = setTimeout(() => done(null), 1000)
     sock.on('data', d => {
-      buf += d
+      buf += d.toString()
     })
     sock.on('end', () => {
       try {
@@ -107,7 +107,7 @@ function askHolder(name: string): Promise<InstanceInfo | null> {
       } catch {
         done(null)
       }
-    })
+    }) // not an engine's answer
     sock.on('error', () => done(null))
   })
 }

@@ -11,7 +11,7 @@ import { startTtlCleanup } from './ttlCleanup.js'
 import { quoteSigner } from './signer.js'
 import { relayDomain } from './domain.js'
 import { cancelAuthMode } from './cancelAuth.js'
-import { mountRelaySockets } from './sessions.js'
+import { mountSocketFront } from './socketFront.js'
 import { relayRoutes } from './routes.js'
 import { createRfqService, type RfqService } from '../rfq/service.js'
 import { Admission } from '../rfq/admission.js'
@@ -33,13 +33,13 @@ export async function relayModule(
     log.warn(
       'SPOT_RFQ_ADDRESS is not set: quotes are verified against verifyingContract 0x0000000000000000000000000000000000000000',
     )
-  const { writer, store, replica } = bookStore(sql, {
+  const { writer, store, clusterStore } = bookStore(sql, {
     commitsInFlight: c.RELAY_COMMITS_IN_FLIGHT,
     cluster: !!c.NATS_URL,
   })
   const book = new RfqBook(ctx.actors, {
     store,
-    replica,
+    clusterStore,
     recoverSigner: quoteSigner(ctx, domain),
     onWarn: (msg, detail) => log.warn(detail, msg),
   })
@@ -56,7 +56,7 @@ export async function relayModule(
   index.restore(restored)
   if (restored.length) log.info({ rfqs: restored.length }, 'live RFQs restored into the relay')
 
-  const sockets = mountRelaySockets(ctx.surfaces.relayApp, {
+  const sockets = mountSocketFront(ctx.surfaces.relayApp, {
     book,
     rfqs,
     log,
@@ -120,7 +120,9 @@ export async function relayModule(
     cleanup.stop()
     sockets.close()
     index.close()
-    await book.unstored.flush(2000) // one more try; what is still unstored, the next start's TTL cleanup ends
+    // one more try; what is still unstored, the next start's TTL cleanup ends
+    if (!(await book.unstored.flush(2000)))
+      log.warn({ unstored: book.unstored.waiting }, 'RFQ ends not stored at shutdown: the next start ends them')
     await writer.flush() // every accepted quote is committed (and its word sent) before Postgres and NATS close
     await cluster?.close()
   })

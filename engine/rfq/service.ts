@@ -7,18 +7,8 @@
 // while it is neither FILLED nor CANCELLED and the fill happened before its expiry. "Happened" is the
 // block time of the fill's transaction when fills are verified on chain (recording may lag mining),
 // else the time the fill is recorded. An RFQ shown EXPIRED is therefore never filled later.
-import { randomBytes } from 'node:crypto'
 import type { Logger } from 'pino'
-import type {
-  Address,
-  FillInput,
-  QuoteVerdict,
-  Rfq,
-  RfqDirectory,
-  RfqKind,
-  RfqStatus,
-  Visibility,
-} from '../../actors/rfqTypes.js'
+import type { FillInput, QuoteVerdict, Rfq, RfqDirectory, RfqStatus } from '../../actors/rfqTypes.js'
 import type { Admission } from './admission.js'
 import type { Agent } from '../store/agents.js'
 import type { Sql, Tx } from '../store/db.js'
@@ -28,9 +18,12 @@ import { cancelPersisted, effectiveStatus, fillExists, markFilled, rfqById, type
 import { logActivity } from '../store/agents.js'
 import { recordFill, fillRecordedEvent, type FillRecord } from '../fills/record.js'
 import { refuse, Rollback, type RfqOutcome, type Refusal } from './outcomes.js'
+import { newRfqId, newShareToken, type RfqRequest } from './request.js'
 import { RelayErrors, refuseQuote } from '../../actors/errors.js'
+import { isLive, isOpen, toUnixSeconds } from '../../workers/values/index.js'
 
-export interface Found {
+/** An RFQ as `find` found it: its live view when the book holds it, else its stored row; who may see and own it. */
+export interface FoundRfq {
   /** the live view (with its quotes) when the RFQ is in the book */
   live: Awaited<ReturnType<RfqDirectory['describe']>>
   row: RfqRow | undefined
@@ -53,18 +46,6 @@ export interface CancelOptions {
   mustSee?: boolean
 }
 
-/** What a taker asks for (parsed by its surface: tokens resolved, amounts and TTL in range). */
-export interface RfqRequest {
-  tokenIn: Address
-  tokenOut: Address
-  kind: RfqKind
-  amountIn: bigint | null
-  amountOut: bigint | null
-  ttlSeconds: number
-  visibility: Visibility
-  allowedMakers: Address[]
-}
-
 export interface FillBody {
   txHash: `0x${string}`
   maker: `0x${string}`
@@ -79,7 +60,7 @@ export interface RfqService {
    * live in the book, announced (rfq.created: the relay and the SSE feed), the agent's activity logged.
    */
   create(agent: Agent, request: RfqRequest): Promise<RfqOutcome<{ rfq: Rfq; activeCount: number }>>
-  find(id: string, viewer?: Viewer): Promise<Found | undefined>
+  find(id: string, viewer?: Viewer): Promise<FoundRfq | undefined>
   /**
    * `liveOnly`: the relay's CANCEL_REQUEST reaches live RFQs only. `mustSee`: the caller must see the RFQ
    * whatever its proof (the relay, where the open mode would otherwise let an id alone cancel a private RFQ).
@@ -99,11 +80,6 @@ export interface RfqServiceDeps {
   log?: Pick<Logger, 'warn'>
 }
 
-/** Unguessable: 128 random bits. */
-export function newRfqId(): string {
-  return 'rfq_' + randomBytes(16).toString('hex')
-}
-
 export function createRfqService(deps: RfqServiceDeps): RfqService {
   const { sql, book } = deps
 
@@ -120,7 +96,7 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
       expiry: Math.floor(now / 1000) + r.ttlSeconds,
       visibility: r.visibility,
       allowedMakers: r.allowedMakers,
-      shareToken: r.visibility === 'private' ? randomBytes(24).toString('base64url') : null,
+      shareToken: r.visibility === 'private' ? newShareToken() : null,
       createdAt: new Date(now),
       agentId: agent.id, // the cap is the agent's, not the wallet's: a wallet can be claimed
     }
@@ -131,12 +107,12 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
       action: 'rfq.create',
       rfqId: rfq.id,
       detail: { visibility: rfq.visibility, kind: rfq.kind },
-    }).catch(err => deps.log?.warn({ err, rfqId: rfq.id }, 'agent activity not logged'))
+    }).catch((err: unknown) => deps.log?.warn({ err, rfqId: rfq.id }, 'agent activity not logged'))
     return { ok: true, rfq, activeCount: outcome.activeCount }
   }
 
   /** Live first (it has the quotes), then storage; undefined when unknown or unseen by `viewer`. */
-  async function find(id: string, viewer?: Viewer): Promise<Found | undefined> {
+  async function find(id: string, viewer?: Viewer): Promise<FoundRfq | undefined> {
     const peeked = book.peek(id)
     if (peeked && viewer && !canSee({ ...peeked.rfq, shareTokenHash: peeked.shareTokenHash }, viewer)) return undefined
     const live = await book.describe(id)
@@ -152,8 +128,7 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
     if (!row || (viewer && !canSee(row, viewer))) return undefined
     // open in the store, not live here: a cluster node the creation's word has not reached yet (a taker may
     // create at one node and cancel or fill at another within a millisecond); it joins this node's book
-    const status = effectiveStatus(row.status, row.expiry)
-    if ((status === 'OPEN' || status === 'QUOTED') && (await book.adopt?.(id))) {
+    if (isLive(row.status, row.expiry, Date.now()) && (await book.adopt?.(id))) {
       const adopted = await book.describe(id)
       if (adopted)
         return { live: adopted, row: undefined, taker: adopted.rfq.taker, expiry: adopted.rfq.expiry, access: row }
@@ -168,9 +143,9 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
   async function statusNow(id: string, otherwise: RfqStatus): Promise<RfqStatus> {
     const r = await rfqById(sql, id)
     const stored = r ? effectiveStatus(r.status, r.expiry) : undefined
-    if (stored && stored !== 'OPEN' && stored !== 'QUOTED') return stored
+    if (stored && !isOpen(stored)) return stored
     const view = await book.describe(id)
-    return view && view.status !== 'OPEN' && view.status !== 'QUOTED' ? view.status : otherwise
+    return view && !isOpen(view.status) ? view.status : otherwise
   }
 
   async function cancel(
@@ -196,8 +171,11 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
       if (!cancelledAt) return refuse('NOT_OPEN', { status: await statusNow(id, 'CANCELLED') })
       book.events.publish({ type: 'rfq.cancelled', rfqId: id, cancelledAt })
     }
-    if (proof.kind === 'agent')
-      await logActivity(sql, { agentId: proof.agent.id, action: 'rfq.cancel', rfqId: id }).catch(() => {})
+    if (proof.kind === 'agent') {
+      await logActivity(sql, { agentId: proof.agent.id, action: 'rfq.cancel', rfqId: id }).catch((err: unknown) =>
+        deps.log?.warn({ err, rfqId: id }, 'agent activity not logged'),
+      ) // the cancel stands
+    }
     return { ok: true, cancelledAt }
   }
 
@@ -223,7 +201,7 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
       visibility: rfq.visibility,
       rfqId: id,
     }
-    let happenedAt = Math.floor(Date.now() / 1000)
+    let happenedAt = toUnixSeconds(Date.now())
     if (deps.verifyFill) {
       const verified = await deps.verifyFill(input)
       if (!verified.ok) return verified
@@ -274,10 +252,7 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
   ): Promise<Refusal> {
     if (await fillExists(tx, txHash)) return refuse('DUPLICATE_FILL')
     const r = status ? undefined : await rfqById(tx, id)
-    const now =
-      r && (r.status === 'OPEN' || r.status === 'QUOTED' || r.status === 'EXPIRED') && r.expiry <= happenedAt
-        ? 'EXPIRED'
-        : undefined
+    const now = r && (isOpen(r.status) || r.status === 'EXPIRED') && r.expiry <= happenedAt ? 'EXPIRED' : undefined
     return refuse('NOT_FILLABLE', { status: status ?? now ?? (r ? effectiveStatus(r.status, r.expiry) : 'FILLED') })
   }
 
@@ -298,7 +273,7 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
 }
 
 /** The ownership rule (actors/visibility.ts ownsRfq) for each kind of proof; undefined when it holds. */
-function ownership(proof: CancelProof, rfq: Found): Refusal | undefined {
+function ownership(proof: CancelProof, rfq: FoundRfq): Refusal | undefined {
   switch (proof.kind) {
     case 'open':
       return undefined

@@ -11,11 +11,13 @@ import { refuse } from '../rfq/outcomes.js'
 import { viewerOf } from '../front/viewer.js'
 import { ANONYMOUS } from '../../actors/visibility.js'
 import { apiReply } from '../replies/api.js'
+import { isPlainObject, toUnixSeconds } from '../../workers/values/index.js'
 
 export function cancelHandler(deps: { rfqs: RfqService; auth: AgentAuth }): Handler {
   return async req => {
     const id = req.params.id!
     const proof = await proofOf(req, id, deps.auth)
+    // the key was judged just above (proofOf); should a second read of it fail, the caller sees as anyone does
     const viewer = await viewerOf(req, deps.auth).catch(() => ANONYMOUS)
     const outcome = await deps.rfqs.cancel(id, proof, { viewer })
     if (!outcome.ok) throw apiReply(outcome, 'cancel')
@@ -27,9 +29,8 @@ export function cancelHandler(deps: { rfqs: RfqService; auth: AgentAuth }): Hand
 async function proofOf(req: Req, id: string, auth: AgentAuth): Promise<CancelProof> {
   const agent = await auth.optionalAgent(req)
   if (agent) return { kind: 'agent', agent }
-  const b = (req.body ?? {}) as Record<string, unknown>
-  if (typeof b !== 'object' || Array.isArray(b) || b.signature === undefined)
-    return { kind: 'refused', refusal: refuse('NO_PROOF') }
+  const b = req.body ?? {}
+  if (!isPlainObject(b) || b.signature === undefined) return { kind: 'refused', refusal: refuse('NO_PROOF') }
   const ts =
     typeof b.timestamp === 'number' && Number.isSafeInteger(b.timestamp)
       ? b.timestamp
@@ -37,7 +38,7 @@ async function proofOf(req: Req, id: string, auth: AgentAuth): Promise<CancelPro
         ? Number(b.timestamp)
         : null
   if (ts === null) return { kind: 'refused', refusal: refuse('BAD_TIMESTAMP') }
-  if (Math.abs(Math.floor(Date.now() / 1000) - ts) > SIGNATURE_WINDOW_SECS)
+  if (Math.abs(toUnixSeconds(Date.now()) - ts) > SIGNATURE_WINDOW_SECS)
     return { kind: 'refused', refusal: refuse('SIGNATURE_EXPIRED') }
   return { kind: 'signer', address: recoverPersonalSigner(cancelMessage(id, ts), b.signature) }
 }

@@ -6,14 +6,14 @@
 // or a share token are not cached: their pages differ, and they are few.
 import type { Viewer } from '../../actors/visibility.js'
 
-interface Entry {
+interface CachedPage {
   seq: number
   until: number
   body: Buffer
 }
 
 export class OpenPageCache {
-  private readonly map = new Map<string, Entry>()
+  private readonly map = new Map<string, CachedPage>()
   constructor(
     private readonly seq: () => number,
     private readonly maxEntries = 256,

@@ -11,7 +11,7 @@ import { registerAgent, ROLES, type Registration } from '../agents/register.js'
 import type { Role } from '../store/agents.js'
 import { SIGNATURE_WINDOW_SECS } from '../agents/message.js'
 import { apiReply, RegisterErrors } from '../replies/api.js'
-import { isAddress } from '../../workers/values/index.js'
+import { isAddress, isPlainObject, toUnixSeconds } from '../../workers/values/index.js'
 
 export function agentRoutes({ surfaces, sql, config, limits }: EngineContext, auth: AgentAuth): { sweep(): void } {
   const registrations = new MultiWindowLimiter([
@@ -71,9 +71,9 @@ export function agentRoutes({ surfaces, sql, config, limits }: EngineContext, au
 }
 
 /** POST /api/v1/agent/register's parse step, in the spec's order, each failure with its exact text (a 400 reply). */
-export function parseRegistration(body: unknown, nowSec = Math.floor(Date.now() / 1000)): Registration {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw Errors.invalidJson()
-  const b = body as Record<string, unknown>
+export function parseRegistration(body: unknown, nowSec = toUnixSeconds(Date.now())): Registration {
+  if (!isPlainObject(body)) throw Errors.invalidJson()
+  const b = body
   const name = b.name
   // control characters would let a name forge the message's other lines
   if (typeof name !== 'string' || !name.trim() || name.length > 64 || /[\u0000-\u001f\u007f]/.test(name))

@@ -2,6 +2,7 @@
 import { Errors } from '../front/errors.js'
 import {
   isAddress,
+  isPlainObject,
   parseU256,
   boundedNumber,
   parseIsoDate,
@@ -25,8 +26,8 @@ const REQUIRED = [
 const MAX_ROUTE_ITEMS = 32
 
 export function parseBaselineBody(body: unknown): Baseline {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw Errors.invalidJson()
-  const b = body as Record<string, unknown>
+  if (!isPlainObject(body)) throw Errors.invalidJson()
+  const b = body
   const missing = REQUIRED.filter(k => b[k] === undefined || b[k] === null || b[k] === '')
   if (missing.length) throw Errors.badRequest(`Missing required fields: ${missing.join(', ')}`)
   if (typeof b.rfqId !== 'string' || b.rfqId.length > 128 || hasControlChars(b.rfqId))
@@ -73,10 +74,9 @@ function routeSummary(x: unknown): RouteSummaryItem[] {
   const bad = () => Errors.badRequest('baselineRouteSummary must be an array of {protocol, poolType, fractionPct}')
   if (!Array.isArray(x) || x.length > MAX_ROUTE_ITEMS) throw bad()
   return x.map(item => {
-    const i = item as Record<string, unknown>
+    if (!isPlainObject(item)) throw bad()
+    const i = item
     if (
-      typeof i !== 'object' ||
-      i === null ||
       typeof i.protocol !== 'string' ||
       typeof i.poolType !== 'string' ||
       !i.protocol ||

@@ -15,7 +15,7 @@ export async function call<T>(method: string, url: string, body?: unknown, apiKe
     headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
-  const parsed = await res.json().catch(() => null)
+  const parsed = await res.json().catch(() => null) // a body that is not JSON: the refusal names the status alone
   if (!res.ok) throw new ApiRefusal(res.status, parsed as { error?: string; code?: string } | null, `${method} ${url}`)
   return parsed as T
 }
@@ -35,7 +35,7 @@ export async function registerAgent(
   roles = ['taker', 'monitor'],
 ): Promise<Registered> {
   const owner = privateKeyToAccount(ownerKey)
-  const agentWallet = agent.length === 42 ? agent : privateKeyToAccount(agent as Hex).address
+  const agentWallet = agent.length === 42 ? agent : privateKeyToAccount(agent).address
   const timestamp = Math.floor(Date.now() / 1000)
   const fields = {
     name,
@@ -102,7 +102,8 @@ export async function fillOnChain(
   const [event] = parseEventLogs({ abi, logs: receipt.logs, eventName: 'QuoteFilled' }) as unknown as {
     args: { quoteHash: Hex }
   }[]
-  return { txHash, quoteHash: event!.args.quoteHash }
+  if (!event) throw new Error(`fill ${txHash} succeeded without a QuoteFilled event: not SpotRFQ's fill`)
+  return { txHash, quoteHash: event.args.quoteHash }
 }
 
 export interface AgentFillReply {
@@ -142,9 +143,14 @@ export async function waitFor<T>(
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const v = await probe().catch(() => null)
+    let last: unknown
+    const v = await probe().catch((e: unknown) => {
+      last = e
+      return null
+    }) // not yet: probed again until the deadline
     if (v) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last instanceof Error ? ` (last: ${last.message})` : ''}`)
     await new Promise(r => setTimeout(r, everyMs))
   }
 }

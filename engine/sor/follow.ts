@@ -7,6 +7,7 @@
 // reload is logged with its reason and counted.
 import type { Logger } from 'pino'
 import type { PublicClient } from 'viem'
+import { backoffDelayMs } from '../../workers/retry/backoff.js'
 import type { Address } from '../../workers/sor/types.js'
 import type { TrackedPool } from '../store/sor.js'
 import type { PoolGraph } from './poolGraph.js'
@@ -126,7 +127,7 @@ export function followChain(d: FollowDeps): {
           if (failures) d.log.info({ after: failures }, 'sor: following the chain again')
           failures = 0
         },
-        async err => {
+        async (err: unknown) => {
           if (failures === 0) d.log.warn({ err: (err as Error).message }, 'sor: following the chain failed; reloading')
           try {
             stats.rpcCalls++
@@ -142,7 +143,7 @@ export function followChain(d: FollowDeps): {
       )
       .finally(() => {
         if (stopped) return
-        timer = setTimeout(loop, failures ? Math.min(30_000, d.intervalMs * 2 ** failures) : d.intervalMs)
+        timer = setTimeout(loop, failures ? backoffDelayMs(failures, d.intervalMs, 30_000) : d.intervalMs)
         timer.unref()
       })
   }

@@ -135,9 +135,9 @@ test(
       ],
       { env, stdio: ['ignore', 'pipe', 'inherit'] },
     )
-    const [pid, port] = await new Promise<number[]>((resolve, reject) => {
+    const [pid, port] = await new Promise<[number, number]>((resolve, reject) => {
       let out = ''
-      parent.stdout!.on('data', d => {
+      parent.stdout.on('data', d => {
         out += d
         const m = /^(\d+) (\d+)\n/.exec(out)
         if (m) resolve([Number(m[1]), Number(m[2])])
@@ -166,7 +166,7 @@ test('a server nobody stops neither keeps its process alive nor outlives it', { 
     { env, stdio: ['ignore', 'pipe', 'inherit'] },
   )
   let out = ''
-  parent.stdout!.on('data', d => {
+  parent.stdout.on('data', d => {
     out += d
   })
   const code = await new Promise<number | null>(resolve => parent.on('exit', resolve))

@@ -19,7 +19,7 @@ import {
 import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
-import { spawnGuarded } from '../../engine/ops/guarded.js'
+import { spawnTethered } from '../../engine/ops/tethered.js'
 import { repoRoot } from '../../engine/paths.js'
 
 export const NGINX_MISSING = 'nginx is missing: apt-get install nginx (or set NGINX_BIN)'
@@ -117,7 +117,7 @@ export async function startNginx(site: string, probe: { host: string; port: numb
     ].join('\n'),
   )
   const args = ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')]
-  const proc = spawnGuarded('nginx-guard', bin, args, { unref: true })
+  const proc = spawnTethered('nginx-guard', bin, args, { unref: true })
   let out = ''
   for (const s of [proc.guard.stdout!, proc.guard.stderr!])
     s.on('data', (c: Buffer) => {
@@ -125,7 +125,7 @@ export async function startNginx(site: string, probe: { host: string; port: numb
     })
   const log = () => out + readIf(join(dir, 'error.log'))
   let exited = false
-  proc.exited.then(() => {
+  void proc.exited.then(() => {
     exited = true
   })
   for (let i = 0; !(await accepts(probe.host, probe.port)); i++) {

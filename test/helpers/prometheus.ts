@@ -5,7 +5,7 @@ import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
-import { spawnGuarded } from '../../engine/ops/guarded.js'
+import { spawnTethered } from '../../engine/ops/tethered.js'
 
 const MISSING = 'prometheus not found: install it (apt-get install prometheus) or set PROMETHEUS_BIN'
 
@@ -53,7 +53,7 @@ export async function startPrometheus(targets: string[], opts: { ruleFile?: stri
     ].join('\n') + '\n',
   )
   const port = await freePort()
-  const proc = spawnGuarded(
+  const proc = spawnTethered(
     'prometheus-guard',
     bin,
     [

@@ -9,6 +9,7 @@ import { units, duration, short, price, toFloat, clock, num } from '../format'
 import { getJson, useLoad } from '../http'
 import { Chart } from '../chart'
 import { useNow, selectable } from '../ui'
+import { hasExpired, isOpen } from '../../workers/values/rfqStatus'
 
 export function Live() {
   const e = useEngine()
@@ -27,7 +28,7 @@ export function Live() {
   }, [feed])
 
   const rfqs = [...feed.rfqs.values()].sort((a, b) => b.createdAt - a.createdAt)
-  const live = rfqs.filter(r => !r.ended && r.expiry * 1000 > now).length
+  const live = rfqs.filter(r => !r.ended && !hasExpired(r.expiry, now)).length
   const chosen = selected ? feed.rfqs.get(selected) : undefined
   const latency = feed.latencies
   return (
@@ -144,7 +145,7 @@ function RfqRow({
   r: LiveRfq
   now: number
   selected: boolean
-  onSelect(): void
+  onSelect: () => void
 }) {
   const best = bestQuote(r)
   const first = firstQuoteMs(r)
@@ -155,7 +156,7 @@ function RfqRow({
     <tr
       {...selectable(selected, onSelect)}
       data-rfq={r.id}
-      class={[selected && 'selected', (r.ended || left <= 0) && 'ended'].filter(Boolean).join(' ')}
+      class={[selected && 'selected', (r.ended || hasExpired(r.expiry, now)) && 'ended'].filter(Boolean).join(' ')}
     >
       <td>
         {pairOf(e, r)}
@@ -163,7 +164,7 @@ function RfqRow({
       </td>
       <td class="n">{sizeOf(e, r)}</td>
       <td class="n" data-ends>
-        {r.ended ? r.ended.toLowerCase() : left > 0 ? duration(left) : 'expired'}
+        {r.ended ? r.ended.toLowerCase() : hasExpired(r.expiry, now) ? 'expired' : duration(left)}
       </td>
       <td class="n" data-quotes>
         {r.quotes.length}
@@ -191,10 +192,7 @@ interface Performance {
   baselineSource: string
 }
 
-/** statuses of an RFQ that is still open to quotes; anything else is how it ended */
-const LIVE = new Set(['OPEN', 'QUOTED'])
-
-function RfqDetail({ e, r, now, onEnded }: { e: Engine; r: LiveRfq; now: number; onEnded(status: string): void }) {
+function RfqDetail({ e, r, now, onEnded }: { e: Engine; r: LiveRfq; now: number; onEnded: (status: string) => void }) {
   const inn = tokenOf(e, r.tokenIn),
     out = tokenOf(e, r.tokenOut)
   const headers: Record<string, string> = r.shareToken ? { 'x-share-token': r.shareToken } : {}
@@ -202,9 +200,9 @@ function RfqDetail({ e, r, now, onEnded }: { e: Engine; r: LiveRfq; now: number;
   const detail = useLoad(r.id, () => getJson<Detail>(`${e.api}/api/v1/rfqs/${encodeURIComponent(r.id)}`, headers), 5000)
   const status = detail.data?.status
   const filled = status === 'FILLED'
-  const ended = r.ended ?? (status && !LIVE.has(status) ? status : undefined)
+  const ended = r.ended ?? (status && !isOpen(status) ? status : undefined)
   useEffect(() => {
-    if (status && !LIVE.has(status)) onEnded(status)
+    if (status && !isOpen(status)) onEnded(status)
   }, [status])
   const perf = useLoad(filled ? r.id : null, () =>
     getJson<Performance>(`${e.api}/api/v1/rfq/performance?rfqId=${encodeURIComponent(r.id)}`),
@@ -227,7 +225,12 @@ function RfqDetail({ e, r, now, onEnded }: { e: Engine; r: LiveRfq; now: number;
         <dt>Expiry</dt>
         <dd data-expiry>
           {clock(r.expiry * 1000)} (
-          {ended ? ended.toLowerCase() : r.expiry * 1000 > now ? `in ${duration(r.expiry * 1000 - now)}` : 'expired'})
+          {ended
+            ? ended.toLowerCase()
+            : hasExpired(r.expiry, now)
+              ? 'expired'
+              : `in ${duration(r.expiry * 1000 - now)}`}
+          )
         </dd>
         <dt>Status</dt>
         <dd data-status>{detail.data?.status ?? (detail.error ? detail.error.message : '…')}</dd>

@@ -1,4 +1,4 @@
-// A child process that dies with us: anvil for tests and the sandbox, nats-server and `make cluster`'s nodes.
+// A child process tethered to us: it dies with us (anvil for tests and the sandbox, nats-server, cluster nodes).
 // It runs under a small sh guard holding the read end of a pipe from us (its stdin): when we close the pipe
 // (stop) or die in any way (a signal, an error, kill -9), the guard's `read` returns and it sends the child
 // SIGTERM; a child that exits by itself (a taken port) takes the guard with it. The guard writes the child's
@@ -7,12 +7,12 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import type { Readable } from 'node:stream'
 
-export interface Guarded {
+export interface Tethered {
   /** the guard (sh): its stdout and stderr are the child's */
   guard: ChildProcess
   /** the child's own pid, once the guard has started it */
   pid: Promise<number>
-  /** the child's exit status (128 + n after signal n), when the guard reports it */
+  /** the child's exit status (128 + n after signal n), when the guard reports it; never rejects */
   exited: Promise<number>
   /** SIGTERM the child (the guard does it when we close its pipe), wait for it; SIGKILL it after graceMs */
   stop(graceMs?: number): Promise<number>
@@ -33,7 +33,7 @@ export interface GuardOptions {
   unref?: boolean
 }
 
-export function spawnGuarded(name: string, file: string, args: string[], opts: GuardOptions = {}): Guarded {
+export function spawnTethered(name: string, file: string, args: string[], opts: GuardOptions = {}): Tethered {
   const guard = spawn('/bin/sh', ['-c', GUARD, name, file, ...args], {
     env: opts.env ?? process.env,
     cwd: opts.cwd,
@@ -49,7 +49,7 @@ export function spawnGuarded(name: string, file: string, args: string[], opts: G
   const exited = new Promise<number>(resolve =>
     guard.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1))),
   )
-  pid.catch(() => {})
+  pid.catch(() => {}) // not unhandled while nobody asks: whoever awaits the pid gets the rejection
   const done = () => guard.exitCode !== null || guard.signalCode !== null
   return {
     guard,
@@ -91,9 +91,9 @@ function readPid(stream: Readable): Promise<number> {
 function killQuietly(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(pid, signal)
-  } catch {
-    /* already gone */
-  }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e
+  } // ESRCH: already gone
 }
 
 /** Calls back once per complete line of a stream (a chunk may end mid-line). */
