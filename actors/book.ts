@@ -8,12 +8,13 @@ import type { ActorRef, ActorSystem } from './mailbox.js'
 import { ActorStopped } from './mailbox.js'
 import { EventBus } from './events.js'
 export type { StoredEnd, ClusterStorePort } from './clusterSync.js'
+export type { RestoredRfq } from './rfqTypes.js'
 import type {
-  AcceptedQuote, Address, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, Rfq,
+  AcceptedQuote, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, RestoredRfq, Rfq,
   RfqDirectory, SubmitOptions, RfqEvent, RfqView,
 } from './rfqTypes.js'
 import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.js'
-import { RelayErrors } from './errors.js'
+import { RelayErrors, refuseQuote } from './errors.js'
 import { QuoteInFlight } from './quoteInFlight.js'
 import { ClusterSync, type ClusterStorePort } from './clusterSync.js'
 import { ANONYMOUS, canSee } from './visibility.js'
@@ -37,14 +38,7 @@ export interface BookDeps {
   askTimeoutMs?: number
   /** the pause between two offers of unstored ends to the store (default 1000 ms) */
   healRetryMs?: number
-  onWarn?(msg: string, detail: object): void
-}
-
-/** A live RFQ as it was when the engine stopped: its row and its stored quotes. */
-export interface RestoredRfq {
-  rfq: Rfq
-  shareTokenHash: string | null
-  quotes: AcceptedQuote[]
+  onWarn?: (msg: string, detail: object) => void
 }
 
 interface LiveEntry { ref: ActorRef<RfqMsg>; rfq: Rfq; shareTokenHash: string | null; quotes: number; terms?: QuoteTerms; seenByAll: boolean }
@@ -58,7 +52,8 @@ export function hashShareToken(token: string): string {
 }
 
 export class RfqBook implements RfqDirectory {
-  readonly events = new EventBus<RfqEvent>()
+  readonly events = new EventBus<RfqEvent>((err, e) =>
+    this.deps.onWarn?.('an RFQ event subscriber threw: a bug; the other subscribers got the event', { type: e.type, err }))
   private readonly live = new Map<string, LiveEntry>()
   /** live RFQs per creator: the agent that made it, or its taker wallet when no agent did */
   private readonly byCreator = new Map<string, number>()
@@ -139,13 +134,13 @@ export class RfqBook implements RfqDirectory {
   /** The hot path: one promise per quote (the ask's, which never rejects), none when the answer is at hand. */
   submitQuote(rfqId: unknown, quote: unknown, signature: unknown, opts: SubmitOptions = {}): Promise<QuoteVerdict> {
     if (typeof rfqId !== 'string' || rfqId === '' || !isPlainObject(quote)
-      || typeof signature !== 'string' || signature === '') return Promise.resolve(verdict(RelayErrors.missingFields()))
+      || typeof signature !== 'string' || signature === '') return Promise.resolve(refuseQuote(RelayErrors.missingFields()))
     const e = this.live.get(rfqId)
     if (e) return this.askQuote(e.ref, rfqId, quote, signature, opts)
-    if (!this.sync) return Promise.resolve(verdict(RelayErrors.rfqNotFound()))
+    if (!this.sync) return Promise.resolve(refuseQuote(RelayErrors.rfqNotFound()))
     return this.sync.adopt(rfqId).then(() => {       // cluster mode: its creation's word may not have come yet
       const adopted = this.live.get(rfqId)
-      return adopted ? this.askQuote(adopted.ref, rfqId, quote, signature, opts) : verdict(RelayErrors.rfqNotFound())
+      return adopted ? this.askQuote(adopted.ref, rfqId, quote, signature, opts) : refuseQuote(RelayErrors.rfqNotFound())
     })
   }
 
@@ -154,38 +149,38 @@ export class RfqBook implements RfqDirectory {
     const shareTokenHash = typeof opts.shareToken === 'string' ? hashShareToken(opts.shareToken) : null
     return ref.ask<QuoteVerdict>(replyTo => new QuoteInFlight(raw, signature, shareTokenHash, opts.wellFormed === true, opts.residual, replyTo),
       this.askTimeoutMs, err => {
-      if (err instanceof ActorStopped) return verdict(RelayErrors.rfqNotFound())   // it left while we asked
+      if (err instanceof ActorStopped) return refuseQuote(RelayErrors.rfqNotFound())   // it left while we asked
       this.deps.onWarn?.('quote submission failed', { rfqId, err })
-      return verdict(RelayErrors.internal())
+      return refuseQuote(RelayErrors.internal())
     })
   }
 
   async cancel(rfqId: string): Promise<CancelOutcome> {
     const e = this.live.get(rfqId)
-    if (!e) return { ok: false, reason: 'not_found' }
+    if (!e) return { ok: false, code: 'NOT_FOUND' }
     try {
       const outcome = await e.ref.ask<CancelOutcome>(replyTo => ({ type: 'Cancel', replyTo }), this.askTimeoutMs)
       if (outcome.ok) this.forget(rfqId)     // gone for every reader from the moment the caller hears so
-      if (!outcome.ok && outcome.reason === 'failed') throw outcome.error   // the caller's error; the actor is unharmed
+      if (!outcome.ok && outcome.code === 'FAILED') throw outcome.error   // the caller's error; the actor is unharmed
       return outcome
     } catch (err) {
-      if (err instanceof ActorStopped) return { ok: false, reason: 'not_found' }
+      if (err instanceof ActorStopped) return { ok: false, code: 'NOT_FOUND' }
       throw err
     }
   }
 
   async fill<R>(rfqId: string, txHash: string, commit: () => Promise<R>): Promise<FillOutcome<R>> {
     const e = this.live.get(rfqId)
-    if (!e) return { ok: false, reason: 'not_found' }
+    if (!e) return { ok: false, code: 'NOT_FOUND' }
     try {
       const outcome = await e.ref.ask<FillOutcome<R>>(replyTo => ({ type: 'Fill', txHash, commit, replyTo: replyTo as (v: FillOutcome<unknown>) => void }), this.askTimeoutMs)
       if (outcome.ok) this.forget(rfqId)
       // a refused commit (a duplicate txHash, a lost race) is the caller's error, answered by the actor as an
       // outcome: the actor never counts it as a failure of its own
-      if (!outcome.ok && outcome.reason === 'failed') throw outcome.error
+      if (!outcome.ok && outcome.code === 'FAILED') throw outcome.error
       return outcome
     } catch (err) {
-      if (err instanceof ActorStopped) return { ok: false, reason: 'not_found' }
+      if (err instanceof ActorStopped) return { ok: false, code: 'NOT_FOUND' }
       throw err
     }
   }
@@ -259,7 +254,7 @@ export class RfqBook implements RfqDirectory {
     const at = new Date(this.system.now())
     this.deps.onWarn?.('RFQ actor stopped after repeated failures: the RFQ is ended as EXPIRED by the engine',
       { rfqId: id, err })
-    this.deps.store.persistStatus(id, { status: 'EXPIRED', at, by: 'engine' }).catch(err => {
+    this.deps.store.persistStatus(id, { status: 'EXPIRED', at, by: 'engine' }).catch((err: unknown) => {
       this.deps.onWarn?.('EXPIRED status not stored yet after an abnormal stop: it is stored once the database answers',
         { rfqId: id, err })
       this.unstored.add({ rfqId: id, at })
@@ -285,8 +280,4 @@ export class RfqBook implements RfqDirectory {
 /** Whom an RFQ's cap counts against: the agent that created it, not whoever claims the same wallet. */
 export function creatorOf(rfq: Pick<Rfq, 'agentId' | 'taker'>): string {
   return rfq.agentId ?? rfq.taker
-}
-
-function verdict(e: { code: string; message: string }): QuoteVerdict {
-  return { ok: false, code: e.code, message: e.message }
 }

@@ -6,9 +6,8 @@
 // that dies takes nothing with it.
 import type { ActorRef } from './mailbox.js'
 import type { EventBus } from './events.js'
-import type { EndedBy, RfqEvent } from './rfqTypes.js'
+import type { EndedBy, RestoredRfq, RfqEvent } from './rfqTypes.js'
 import type { RfqMsg } from './rfq.js'
-import type { RestoredRfq } from './book.js'
 
 /** How a closed RFQ ended, as the store has it (`at` and `by` when it says). */
 export interface StoredEnd {
@@ -33,7 +32,7 @@ export interface SyncedBook {
   ids(): Iterable<string>
   spawn(r: RestoredRfq): void
   events: EventBus<RfqEvent>
-  onWarn?(msg: string, detail: object): void
+  onWarn?: (msg: string, detail: object) => void
 }
 
 const ENDED_KEPT = 50_000
@@ -133,6 +132,7 @@ export class ClusterSync {
     return read
   }
 
+  /** A store that does not answer is logged and the RFQ left as it is, not rejected: `void this.adopt(id)` drops nothing. */
   private async readLive(id: string): Promise<boolean> {
     let r: RestoredRfq | undefined
     try {
@@ -182,7 +182,13 @@ export class ClusterSync {
 
   /** The store refused a write because the RFQ is closed there: its actor ends as the store says. */
   async learnEnd(id: string): Promise<void> {
-    const end = await this.store.endOf(id).catch(() => undefined)
+    const end = await this.store.endOf(id).catch((err: unknown) => {
+      this.book.onWarn?.('end of an RFQ closed in the store not read: its actor stays open until the next reconcile', {
+        rfqId: id,
+        err,
+      })
+      return undefined
+    })
     if (end) this.book.entry(id)?.tell({ type: 'RemoteClosed', ...end })
   }
 

@@ -186,7 +186,7 @@ export class LiveIndex {
         ++this.lastSeq
         break
       }
-      default:
+      case 'fill.recorded':
         return
     }
     r.lastSeq = this.lastSeq

@@ -78,7 +78,8 @@ const YIELD_EVERY = 64 // messages handled before giving the event loop a turn
 
 /** Owns every actor it spawned: their depths for metrics, and a drain for shutdown. */
 export class ActorSystem {
-  private readonly actors = new Set<Actor<any, any>>()
+  /** what the system reads of its actors, whatever their state and messages */
+  private readonly actors = new Set<Pick<Actor<unknown, never>, 'depth' | 'busy' | 'stopNow'>>()
   constructor(
     private readonly defaults: SpawnOptions = {},
     readonly now: () => number = Date.now,
@@ -121,7 +122,7 @@ class Pending implements Expirable {
   msg: unknown
   private slot: Set<Expirable> | null
   constructor(
-    private readonly actor: Actor<any, any>,
+    private readonly actor: { readonly name: string; readonly pending: Map<unknown, Pending> },
     readonly fail: (e: unknown) => void,
     private readonly timeoutMs: number,
   ) {
@@ -181,7 +182,7 @@ class Actor<S, M> implements ActorRef<M> {
             this.opts.onError?.(this.name, e)
           }
         }
-        work.then(deliver, e => deliver(e instanceof Error ? e : new Error(String(e))))
+        work.then(deliver, (e: unknown) => deliver(e instanceof Error ? e : new Error(String(e))))
       },
       setTimer: (key, delayMs, msg) => {
         this.ctx.cancelTimer(key)
@@ -230,7 +231,7 @@ class Actor<S, M> implements ActorRef<M> {
       try {
         this.enqueue(msg)
       } catch (e) {
-        if (p.settle()) fail(e)
+        if (p.settle()) fail(e instanceof Error ? e : new Error(String(e)))
       }
     })
   }
@@ -274,7 +275,7 @@ class Actor<S, M> implements ActorRef<M> {
             this.state = s
             if (this.handled()) this.run()
           },
-          e => {
+          (e: unknown) => {
             this.failed(msg, e)
             if (this.handled()) this.run()
           },

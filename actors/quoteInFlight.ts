@@ -3,7 +3,7 @@
 // quote allocates one message and one shape instead of three; the hot path runs tens of thousands a second.
 import type { Reply } from './mailbox.js'
 import type { AcceptedQuote, Address, QuoteJson, QuoteVerdict } from './rfqTypes.js'
-import type { RelayError } from './errors.js'
+import type { QuoteRefusal } from './errors.js'
 
 export class QuoteInFlight {
   type: 'QuoteSubmitted' | 'SignerRecovered' | 'QuoteCommitted' = 'QuoteSubmitted'
@@ -23,7 +23,7 @@ export class QuoteInFlight {
     /** the relay's schema checked every field's grammar already */
     readonly wellFormed: boolean,
     /** what the schema refused that no rule named */
-    readonly residual: RelayError | undefined,
+    readonly residual: Omit<QuoteRefusal, 'ok'> | undefined,
     readonly replyTo: Reply<QuoteVerdict>,
   ) {}
 

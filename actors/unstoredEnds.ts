@@ -56,7 +56,7 @@ export class UnstoredEnds {
    */
   async flush(timeoutMs: number): Promise<boolean> {
     if (!this.ref.stopped) {
-      return this.ref.ask<boolean>(replyTo => ({ type: 'Flush', replyTo }), timeoutMs).catch(() => false)
+      return this.ref.ask<boolean>(replyTo => ({ type: 'Flush', replyTo }), timeoutMs).catch(() => false) // no answer in time: not flushed
     }
     const ends = [...this.state.ends.values()]
     if (!ends.length) return true
@@ -70,7 +70,7 @@ export class UnstoredEnds {
       return false
     } finally {
       clearTimeout(timer)
-    }
+    } // the caller says what stays unstored
     this.state.ends.clear()
     this.state.healed += ends.length
     return true

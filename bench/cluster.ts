@@ -10,8 +10,8 @@ import { readFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseCli, benchUsage } from '../engine/ops/cli.js'
-import { startNatsServer, type NatsServer } from '../engine/cluster/natsServer.js'
-import { devCredentials } from '../engine/cluster/devCredentials.js'
+import { startNatsServer, type NatsServer } from '../engine/devcluster/natsServer.js'
+import { devCredentials } from '../engine/devcluster/devCredentials.js'
 import { sealCost } from './lib/sealCost.js'
 import { benchDatabase } from './lib/benchDb.js'
 import { startEngineProcess, type EngineProcess } from './lib/engineProcess.js'
@@ -113,7 +113,7 @@ async function startCluster(n: number): Promise<Cluster> {
     }
     return { n, nodes, urls, stop }
   } catch (err) {
-    await stop().catch(() => {})
+    await stop().catch(() => {}) // undoing a failed start: its own error is the one to report
     throw err
   }
 }
@@ -261,7 +261,7 @@ async function main(): Promise<void> {
 // a failure (nats-server missing, no database) is one line, never a stack trace
 main().then(
   () => process.exit(0),
-  e => {
+  (e: unknown) => {
     process.stderr.write(`cluster.js: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`)
     process.exit(1)
   },

@@ -49,11 +49,7 @@ try {
   const account = privateKeyToAccount(KEY)
   const clients: DeployClients = {
     wallet: createWalletClient({ account, chain: foundry, transport: http(anvil.rpcUrl) }),
-    public: createPublicClient({
-      chain: foundry,
-      transport: http(anvil.rpcUrl),
-      pollingInterval: 20,
-    }) as DeployClients['public'],
+    public: createPublicClient({ chain: foundry, transport: http(anvil.rpcUrl), pollingInterval: 20 }),
   }
   const t0 = performance.now()
   const tokens: Address[] = []
@@ -83,12 +79,7 @@ try {
   const addresses: Address[] = []
   for (const [a, b] of pairs)
     addresses.push(
-      (await clients.public.readContract({
-        address: factory,
-        abi: factoryAbi,
-        functionName: 'getPair',
-        args: [a, b],
-      })) as Address,
+      await clients.public.readContract({ address: factory, abi: factoryAbi, functionName: 'getPair', args: [a, b] }),
     )
   await sendAll(
     addresses.flatMap((pair, i) => [

@@ -19,7 +19,7 @@ import { mountModules } from './modules.js'
 import { uncaughtErrors } from './ops/lastResort.js'
 import { terminalAuthorizer } from './options/auth.js'
 import { consoleRoutes } from './console/routes.js'
-import { preflight, type Preflight } from './ops/preflight.js'
+import { preflight, type Preflight } from './preflight.js'
 
 export interface Engine {
   ports: { api: number; terminal: number; relay: number }
@@ -60,7 +60,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   const apps = { api: uWS.App(), terminal: uWS.App(), relay: uWS.App() }
   const surfaces: Surfaces = { api: new Router(), terminal: new Router(), relay: new Router(), relayApp: apps.relay }
   const shutdownHooks: (() => Promise<void> | void)[] = []
-  const dbMonitor = monitorDatabase(db.sql)
+  const dbMonitor = monitorDatabase(db.sql, { log })
   metrics.gauge('database_up', '1 while PostgreSQL answers its pings', () => (dbMonitor.up ? 1 : 0))
   const ctx: EngineContext = {
     config,
@@ -96,7 +96,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
     ctx.limits.register('terminal', new FixedWindowLimiter(config.TERMINAL_RATE_LIMIT_PER_MIN, 60_000)),
     ctx.limits.register('relay.rest', new FixedWindowLimiter(config.RELAY_REST_RATE_LIMIT_PER_MIN, 60_000)),
   ] as const
-  // wrong terminal keys per address, throttled like agent keys (engine/agents/auth.ts)
+  // wrong terminal keys per address, throttled like agent keys (engine/front/agentAuth.ts)
   const terminalFailures = ctx.limits.register(
     'terminal.auth.failures',
     new SlidingWindowLimiter(config.AUTH_FAILURES_PER_MIN, 60_000),
@@ -138,7 +138,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
 
   const sockets: us_listen_socket[] = []
   const bind = async (app: TemplatedApp, port: number, variable: string) => {
-    const l = await listen(app, config.HOST, port).catch(e => {
+    const l = await listen(app, config.HOST, port).catch((e: unknown) => {
       throw e instanceof PortInUse ? new PortInUse(e.host, e.port, variable) : e
     })
     sockets.push(l.socket)

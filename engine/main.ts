@@ -9,8 +9,8 @@ import { acquireInstanceLock, AlreadyRunning } from './ops/instanceLock.js'
 import { installLastResort } from './ops/lastResort.js'
 import { PortInUse } from './front/uws.js'
 import { parseCli } from './ops/cli.js'
-import { banner } from './ops/banner.js'
-import { preflight } from './ops/preflight.js'
+import { banner } from './banner.js'
+import { preflight } from './preflight.js'
 import { DatabaseUnreachable } from './store/unreachable.js'
 
 const USAGE = `Usage: node dist/engine/main.js   (or: make run)
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
       .then(() => lock.release())
       .then(
         () => process.exit(0),
-        err => {
+        (err: unknown) => {
           log.error({ err }, 'shutdown failed')
           process.exit(1)
         },
@@ -58,15 +58,13 @@ async function main(): Promise<void> {
   process.stdout.write(banner(config, engine.ports, engine.db.embedded ? 'embedded' : 'url'))
 }
 
-main().catch(err => {
+main().catch((err: unknown) => {
   const known =
     err instanceof ConfigError ||
     err instanceof AlreadyRunning ||
     err instanceof PortInUse ||
     err instanceof DatabaseUnreachable
-  console.error(
-    known ? (err as Error).message : `engine failed to start: ${err instanceof Error ? err.message : String(err)}`,
-  )
+  console.error(known ? err.message : `engine failed to start: ${err instanceof Error ? err.message : String(err)}`)
   if (process.env.DEBUG === '1' && err instanceof Error) console.error(err.stack)
   process.exit(err instanceof ConfigError ? 2 : 1)
 })

@@ -124,8 +124,8 @@ async function main(): Promise<void> {
     onResult: (rfqId, r) =>
       console.log(rfqId, r.ok ? `quoted ${r.broadcast.quote.amountOut}` : `refused: ${r.message}`),
     onFault: f => console.error(`maker-bot: ${describeFault(f)}`),
-  }).catch((e: Error) => {
-    console.error(`maker-bot: cannot reach the relay at ${url}: ${e.message}`)
+  }).catch((e: unknown) => {
+    console.error(`maker-bot: cannot reach the relay at ${url}: ${e instanceof Error ? e.message : String(e)}`)
     process.exit(1)
   })
   bot.on('close', code => console.log(`relay connection closed (${code})`))

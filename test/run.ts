@@ -103,7 +103,7 @@ async function main(): Promise<number> {
 
 main().then(
   code => process.exit(code),
-  err => {
+  (err: unknown) => {
     console.error(err)
     process.exit(1)
   },

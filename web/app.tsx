@@ -28,7 +28,7 @@ export function App() {
   const [view, setView] = useState(currentView())
   const main = useRef<HTMLElement>(null)
   useEffect(() => {
-    connectEngine().then(setEngine, e => setFailure(e instanceof Error ? e.message : String(e)))
+    connectEngine().then(setEngine, (e: unknown) => setFailure(e instanceof Error ? e.message : String(e)))
   }, [])
   useEffect(() => {
     const on = () => {

@@ -21,12 +21,12 @@ export async function getJson<T>(url: string, headers: Record<string, string> = 
     throw new HttpFailure(0, `Cannot reach ${new URL(url).host}: is the engine running?`)
   }
   const text = await res.text()
-  let body: any
+  let body: { error?: unknown; code?: string } | undefined
   try {
-    body = text ? JSON.parse(text) : undefined
+    body = text ? (JSON.parse(text) as typeof body) : undefined
   } catch {
     body = undefined
-  }
+  } // not JSON: the status speaks
   if (!res.ok)
     throw new HttpFailure(
       res.status,

@@ -18,7 +18,7 @@ export async function startEngineProcess(env: Record<string, string>): Promise<E
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   let out = ''
-  child.stdout!.on('data', c => {
+  child.stdout.on('data', c => {
     out += c
   })
   await new Promise<void>((resolve, reject) => {

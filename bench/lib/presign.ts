@@ -71,7 +71,7 @@ export function presignQuotes(
         expiry: BigInt(quote.expiry),
         nonce: BigInt(quote.nonce),
         deadline: BigInt(deadline),
-      } as never)
+      })
       const { signature, recid } = secp.ecdsaSign(digest, maker.key)
       const sig = `0x${Buffer.from(signature).toString('hex')}${(27 + recid).toString(16)}`
       out.push({
@@ -88,11 +88,7 @@ export function presignQuotes(
 export async function checkAgainstViem(domain: Domain & { chainId: number }, sample: PresignedQuote): Promise<void> {
   const { quote: q, signature } = JSON.parse(sample.frame).data
   const signer = await recoverTypedDataAddress({
-    domain: {
-      ...domain,
-      chainId: BigInt(domain.chainId),
-      verifyingContract: domain.verifyingContract as `0x${string}`,
-    },
+    domain: { ...domain, chainId: BigInt(domain.chainId), verifyingContract: domain.verifyingContract },
     types: quoteTypes,
     primaryType: 'Quote',
     message: {

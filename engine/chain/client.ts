@@ -14,5 +14,5 @@ export function createChainClient(
 ): PublicClient {
   return createPublicClient({
     transport: http(rpcUrl, { batch: { batchSize, wait: 0 }, timeout: timeoutMs, retryCount: 1 }),
-  }) as PublicClient
+  })
 }

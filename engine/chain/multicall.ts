@@ -28,7 +28,7 @@ export async function readAll(
   if (!reads.length) return []
   if (multicallAddress) {
     const out = await client.multicall({
-      contracts: reads as any,
+      contracts: reads,
       allowFailure: true,
       blockNumber,
       multicallAddress,
@@ -40,7 +40,7 @@ export async function readAll(
   }
   return Promise.all(
     reads.map(r =>
-      client.readContract({ ...r, args: r.args ?? [], blockNumber } as any).then(
+      client.readContract({ ...r, args: r.args ?? [], blockNumber }).then(
         (result): ReadResult => ({ ok: true, result }),
         (e: unknown): ReadResult => ({ ok: false, error: shortError(e) }),
       ),

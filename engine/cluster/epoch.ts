@@ -10,9 +10,9 @@ export function nextEpoch(dataDir: string, now = Date.now()): number {
   let last = 0
   try {
     last = Number(readFileSync(file, 'utf8').trim()) || 0
-  } catch {
-    /* a first run */
-  }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+  } // a first run
   const epoch = Math.max(now, last + 1)
   writeFileSync(file, `${epoch}\n`)
   return epoch

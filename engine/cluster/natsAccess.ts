@@ -112,13 +112,13 @@ function greeting(server: string): Promise<Record<string, unknown> | undefined> 
     }
     const timer = setTimeout(() => done(), 2000)
     sock.on('data', d => {
-      buf += d
+      buf += d.toString()
       const m = /^INFO (\{.*\})[ \t]*\r?\n/.exec(buf)
       if (m) {
         try {
           done(JSON.parse(m[1]!))
         } catch {
-          done()
+          done() // an INFO that is not JSON: no greeting to read
         }
       }
     })

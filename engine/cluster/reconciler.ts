@@ -24,7 +24,7 @@ export class Reconciler {
     this.passes++
     this.running = this.loadLive()
       .then(this.apply)
-      .catch(err => {
+      .catch((err: unknown) => {
         this.log.warn({ err, why }, 'cluster reconcile failed; retried at the next gap or reconnect')
       })
       .finally(() => {

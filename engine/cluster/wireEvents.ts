@@ -86,7 +86,7 @@ export function toWire(e: RfqEvent, terms?: QuoteTerms): WireEvent | null {
       return { t: 'filled', id: e.rfqId, tx: e.txHash }
     case 'fill.recorded':
       return { t: 'fill', fill: e.fill, v: e.visibility }
-    default:
+    case 'rfq.expired':
       return null
   }
 }

@@ -40,7 +40,7 @@ export async function startAnvil({ chainId = 31337, port: wanted = 0, args = [] 
     String(chainId),
     ...args,
   ])
-  const port = await listeningPort(proc.guard).catch(e => {
+  const port = await listeningPort(proc.guard).catch((e: unknown) => {
     // a taken port is the operator's to fix: one line naming it and the variable that sets it
     if (wanted && /address already in use|os error 98/i.test((e as Error).message))
       throw new PortInUse('127.0.0.1', wanted, 'SANDBOX_RPC_PORT')

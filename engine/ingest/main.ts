@@ -60,7 +60,7 @@ async function main(): Promise<number> {
 // one line, as the engine says it (the stack only with DEBUG=1)
 main().then(
   code => process.exit(code),
-  err => {
+  (err: unknown) => {
     console.error(
       err instanceof DatabaseUnreachable
         ? err.message

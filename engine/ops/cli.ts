@@ -23,10 +23,10 @@ export function parseCli<O extends Options>(
       process.stdout.write(usage.trimEnd() + '\n')
       process.exit(0)
     }
-    return parsed as never
+    return parsed
   } catch (e) {
     process.stderr.write(
-      `${name}: ${(e as Error).message.split('\n')[0].replace(/\. To specify a positional.*$/, '')} (see ${name} --help)\n`,
+      `${name}: ${(e as Error).message.replace(/\n[^]*$/, '').replace(/\. To specify a positional.*$/, '')} (see ${name} --help)\n`,
     )
     process.exit(2)
   }

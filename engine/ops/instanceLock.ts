@@ -99,13 +99,13 @@ function askHolder(name: string): Promise<InstanceInfo | null> {
     }
     const t = setTimeout(() => done(null), 1000)
     sock.on('data', d => {
-      buf += d
+      buf += d.toString()
     })
     sock.on('end', () => {
       try {
         done(JSON.parse(buf) as InstanceInfo)
       } catch {
-        done(null)
+        done(null) // not an engine's answer
       }
     })
     sock.on('error', () => done(null))

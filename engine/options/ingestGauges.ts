@@ -18,7 +18,7 @@ export function ingestGauges({ metrics, sql, log }: EngineContext): void {
         s => {
           states = s
         },
-        err => log.debug({ err }, 'ingest state not readable'),
+        (err: unknown) => log.debug({ err }, 'ingest state not readable'),
       )
       .finally(() => {
         reading = undefined

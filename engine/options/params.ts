@@ -1,6 +1,6 @@
 // Query parameters of the options endpoints, validated once here with the texts the 400s carry.
 import { Errors } from '../front/errors.js'
-import { parseExpiryDay } from '../ingest/deribit/instrumentName.js'
+import { parseExpiryDay } from '../../workers/options/deribit/instrumentName.js'
 import { LIQ_CLASS, type LiqClass } from '../store/options.js'
 
 export const TAPE_PAGE = { default: 50, max: 500 } as const
@@ -21,7 +21,7 @@ export function underlyingParam(q: URLSearchParams): string | null {
 }
 
 export function expiryParam(q: URLSearchParams): string {
-  const e = parseExpiryDay(q.get('expiry')!.trim())
+  const e = parseExpiryDay((q.get('expiry') ?? '').trim())
   if (!e) throw Errors.badRequest('Invalid expiry (YYYYMMDD)')
   return e.day
 }
@@ -58,7 +58,7 @@ export function venueParam(q: URLSearchParams): 'VENUE_A' | 'VENUE_B' | null {
 }
 
 export function strikeParam(q: URLSearchParams): number {
-  const raw = q.get('strike')!.trim()
+  const raw = (q.get('strike') ?? '').trim()
   const n = Number(raw)
   if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(n) || n <= 0)
     throw Errors.badRequest('Invalid strike (a positive number)')
@@ -66,7 +66,7 @@ export function strikeParam(q: URLSearchParams): number {
 }
 
 export function isCallParam(q: URLSearchParams): boolean {
-  const raw = q.get('isCall')!.trim()
+  const raw = (q.get('isCall') ?? '').trim()
   if (raw === 'true') return true
   if (raw === 'false') return false
   throw Errors.badRequest('Invalid isCall (true or false)')

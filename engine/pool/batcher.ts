@@ -61,7 +61,7 @@ export function createBatcher<I, O>(
             stats.maxBatch = Math.max(stats.maxBatch, batch.length)
             batch.forEach((b, i) => b.resolve(outs[i] as O))
           },
-          e => batch.forEach(b => b.reject(e)),
+          (e: unknown) => batch.forEach(b => b.reject(e)),
         )
         .finally(() => {
           trips.delete(trip)

@@ -8,9 +8,8 @@ import type { RfqBook } from '../../actors/book.js'
 import type { QuoteVerdict, SubmitOptions } from '../../actors/rfqTypes.js'
 import { hashShareToken } from '../../actors/book.js'
 import { RelayErrors } from '../../actors/errors.js'
-import { isUnavailable } from '../store/unavailable.js'
 import type { RfqService } from '../rfq/service.js'
-import { relayRefusal } from '../replies/relay.js'
+import { relayFailure, relayQuoteReply, relayRefusal } from '../replies/relay.js'
 import { rfqBroadcast } from './broadcasts.js'
 import { relayCancelProof, type CancelAuthMode } from './cancelAuth.js'
 import { isChannel } from './upgrade.js'
@@ -68,7 +67,7 @@ function answer(
 ): Promise<void> {
   const failed = (err: unknown) => {
     deps.log.error({ err, rfqId }, 'quote submission failed')
-    sendError(ws, session, RelayErrors.internal(), rfqId)
+    sendError(ws, session, relayFailure('quote', err), rfqId)
   }
   let verdict: Promise<QuoteVerdict>
   try {
@@ -79,12 +78,7 @@ function answer(
   }
   return verdict.then(v => {
     if (v.ok) return // accepted: no direct reply; the QUOTE_BROADCAST reaches the submitter
-    sendError(
-      ws,
-      session,
-      { code: v.code, message: v.message, ...(v.retryAfterMs ? { retryAfterMs: v.retryAfterMs } : {}) },
-      rfqId,
-    )
+    sendError(ws, session, relayQuoteReply(v), rfqId)
   }, failed)
 }
 
@@ -118,7 +112,7 @@ export async function cancelRequest(
     if (!outcome.ok) sendError(ws, session, relayRefusal(outcome), rfqId)
   } catch (err) {
     deps.log.error({ err, rfqId }, 'cancel failed')
-    sendError(ws, session, isUnavailable(err) ? RelayErrors.unavailable() : RelayErrors.internalCancel(), rfqId)
+    sendError(ws, session, relayFailure('cancel', err), rfqId)
   }
 }
 

@@ -6,8 +6,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { registrationMessage } from '../agents/message.js'
 import { spotRfqArtifact } from '../chain/spotRfq.js'
-import { onChainQuote } from './chainChecks.js'
-
+import { onChainQuote, type RelayQuote } from './relayQuote.js'
 import { ApiRefusal } from './cliFailure.js'
 
 export async function call<T>(method: string, url: string, body?: unknown, apiKey?: string): Promise<T> {
@@ -16,7 +15,7 @@ export async function call<T>(method: string, url: string, body?: unknown, apiKe
     headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
-  const parsed = await res.json().catch(() => null)
+  const parsed = await res.json().catch(() => null) // a body that is not JSON: the refusal names the status alone
   if (!res.ok) throw new ApiRefusal(res.status, parsed as { error?: string; code?: string } | null, `${method} ${url}`)
   return parsed as T
 }
@@ -36,7 +35,7 @@ export async function registerAgent(
   roles = ['taker', 'monitor'],
 ): Promise<Registered> {
   const owner = privateKeyToAccount(ownerKey)
-  const agentWallet = agent.length === 42 ? agent : privateKeyToAccount(agent as Hex).address
+  const agentWallet = agent.length === 42 ? agent : privateKeyToAccount(agent).address
   const timestamp = Math.floor(Date.now() / 1000)
   const fields = {
     name,
@@ -61,20 +60,7 @@ export function createRfq(api: string, apiKey: string, body: Record<string, unkn
   return call('POST', `${api}/api/v1/agent/rfqs`, body, apiKey)
 }
 
-export interface RelayQuote {
-  quote: {
-    maker: Address
-    taker: Address
-    tokenIn: Address
-    tokenOut: Address
-    amountIn: string
-    amountOut: string
-    expiry: number
-    nonce: string
-    deadline: number
-  }
-  signature: Hex
-}
+export type { RelayQuote }
 
 /** The quote paying the most tokenOut, from the relay's REST polling endpoint. */
 export async function bestQuote(relay: string, rfqId: string, shareToken?: string | null): Promise<RelayQuote | null> {
@@ -116,7 +102,8 @@ export async function fillOnChain(
   const [event] = parseEventLogs({ abi, logs: receipt.logs, eventName: 'QuoteFilled' }) as unknown as {
     args: { quoteHash: Hex }
   }[]
-  return { txHash, quoteHash: event!.args.quoteHash }
+  if (!event) throw new Error(`fill ${txHash} succeeded without a QuoteFilled event: not SpotRFQ's fill`)
+  return { txHash, quoteHash: event.args.quoteHash }
 }
 
 export interface AgentFillReply {
@@ -156,9 +143,14 @@ export async function waitFor<T>(
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const v = await probe().catch(() => null)
+    let last: unknown
+    const v = await probe().catch((e: unknown) => {
+      last = e
+      return null
+    }) // not yet: probed again until the deadline
     if (v) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last instanceof Error ? ` (last: ${last.message})` : ''}`)
     await new Promise(r => setTimeout(r, everyMs))
   }
 }

@@ -2,7 +2,15 @@
 // stderr, and fails with a CliFailure (one line, a code, the next step). Used by cli.ts only.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createPublicClient, http, parseEventLogs, parseUnits, type Address, type Hex } from 'viem'
+import {
+  createPublicClient,
+  http,
+  parseEventLogs,
+  parseUnits,
+  TransactionReceiptNotFoundError,
+  type Address,
+  type Hex,
+} from 'viem'
 import { foundry } from 'viem/chains'
 import { registerAgent, bestQuote, fillOnChain, call, type RelayQuote } from './agentClient.js'
 import { preflight, revertFailure, type TokenInfo } from './chainChecks.js'
@@ -34,7 +42,7 @@ export function requireKey(): string {
 export async function register(
   api: string,
   ownerKey: Hex,
-  agent: Hex | Address,
+  agent: Hex /* the agent's private key, or its address */,
   name: string,
   roles: string[],
 ): Promise<void> {
@@ -133,7 +141,11 @@ export async function fill(s: SandboxState, key: string, rfqId: string, shareTok
 export async function record(s: SandboxState, key: string, rfqId: string, txHash: Hex): Promise<void> {
   await checkKey(s.urls.api, key)
   const client = createPublicClient({ chain: { ...foundry, id: s.chainId }, transport: http(s.urls.rpc) })
-  const receipt = await client.getTransactionReceipt({ hash: txHash }).catch(() => null)
+  // no such transaction is the user's to fix (below); a chain that does not answer is not that, and says so itself
+  const receipt = await client.getTransactionReceipt({ hash: txHash }).catch((e: unknown) => {
+    if (e instanceof TransactionReceiptNotFoundError) return null
+    throw e
+  })
   if (!receipt || receipt.status !== 'success')
     throw new CliFailure(
       'NO_FILL_TX',
@@ -209,11 +221,11 @@ async function checkKey(api: string, key: string): Promise<void> {
 async function requireFillable(api: string, key: string, rfqId: string): Promise<void> {
   const url = `${api}/api/v1/rfqs/${encodeURIComponent(rfqId)}`
   const detail = await call<{ status: string; fillTxHash?: string | null }>('GET', url)
-    .catch(e => {
+    .catch((e: unknown) => {
       if (e instanceof ApiRefusal && e.status === 404) return call<{ status: string }>('GET', url, undefined, key) // private: its agent sees it
       throw e
     })
-    .catch(e => {
+    .catch((e: unknown) => {
       if (e instanceof ApiRefusal && e.status === 404)
         throw new CliFailure(
           'RFQ_NOT_FOUND',

@@ -73,7 +73,7 @@ async function main(): Promise<void> {
         .then(() => lock.release())
         .then(
           () => process.exit(0),
-          err => {
+          (err: unknown) => {
             log.error({ err }, 'sandbox stop failed')
             process.exit(1)
           },
@@ -84,12 +84,10 @@ async function main(): Promise<void> {
   process.stdout.write(sandboxBanner(sandbox, values.dir))
 }
 
-main().catch(err => {
+main().catch((err: unknown) => {
   const known = err instanceof ConfigError || err instanceof AlreadyRunning || err instanceof PortInUse
   console.error(
-    known
-      ? (err as Error).message
-      : `sandbox failed to start: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
+    known ? err.message : `sandbox failed to start: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
   )
   if (process.env.DEBUG === '1' && err instanceof Error) console.error(err.stack)
   process.exit(err instanceof ConfigError ? 2 : 1)

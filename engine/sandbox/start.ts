@@ -117,7 +117,7 @@ export async function startSandbox({
       log.info({ rfqId, ok, detail }, 'sandbox maker quote'),
     )
     const timer = setInterval(() => {
-      refreshPools().catch(err => log.warn({ err }, 'pool refresh failed'))
+      refreshPools().catch((err: unknown) => log.warn({ err }, 'pool refresh failed'))
     }, refreshEveryMs)
     timer.unref()
 
@@ -132,14 +132,15 @@ export async function startSandbox({
       refreshPools,
       async stop() {
         clearInterval(timer)
-        await running.maker.close().catch(() => {})
+        await running.maker.close().catch((err: unknown) => log.warn({ err }, 'sandbox maker did not close cleanly'))
         await running.engine.stop()
         await anvil.stop()
       },
     }
   } catch (e) {
-    await maker?.close().catch(() => {})
-    await engine?.stop().catch(() => {})
+    // undoing a failed start: its own error is the one to report, what the undoing meets is logged
+    await maker?.close().catch((err: unknown) => log.warn({ err }, 'sandbox maker did not close cleanly'))
+    await engine?.stop().catch((err: unknown) => log.warn({ err }, 'engine did not stop cleanly'))
     await anvil.stop()
     throw e
   }

@@ -45,8 +45,10 @@ if (channel) {
         replicas.delete(msg.graph)
         report()
         break
-      default:
-        break // the engine's own words ('hello', 'need') are not for us
+      case 'hello':
+      case 'need':
+      case 'stats':
+        break // the threads' own words to the engine, not for a thread
     }
   }
   channel.postMessage({ type: 'hello' } satisfies GraphMessage)

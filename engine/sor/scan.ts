@@ -188,7 +188,7 @@ async function scanStable(
       protocol: p.slug,
       poolType: 'stable',
       tokens: (coins.result as string[]).map(lower),
-      fee: Number(fee.result as bigint),
+      fee: Number(fee.result),
       tickSpacing: null,
       createdBlock: null,
     })

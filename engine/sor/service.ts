@@ -224,7 +224,11 @@ export async function createSorService(d: SorDeps) {
       multicallAddress: config.MULTICALL_ADDRESS,
       wordsAround: config.SOR_V3_WORDS,
       wordRanges: new Map([[address, wanted]]),
-    }).catch(() => ({ states: [], failed: [{}] }))
+    }).catch((err: unknown) => {
+      // the quote goes on with the words it has (its fit says how far they reach)
+      log.warn({ err, pool: address, words: wanted }, 'sor: more V3 bitmap words not read')
+      return { states: [], failed: [{}] }
+    })
     if (failed.length || !states[0]) return false
     graph.wordRanges.set(address, wanted)
     graph.replaceState(states[0])

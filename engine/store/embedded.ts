@@ -147,7 +147,7 @@ function startPostmaster(
     )
     let tail = ''
     let ready = false
-    child.stderr!.on('data', d => {
+    child.stderr.on('data', d => {
       const text = String(d)
       onLog(text)
       if (!ready) tail = (tail + text).slice(-2000)
@@ -238,16 +238,16 @@ export function isPostmasterOf(pid: number, dir: string): boolean {
     return /(^|\/)postgres$/.test(argv[0] ?? '') && argv.includes(resolve(dir))
   } catch {
     return false
-  }
+  } // no such process (or not ours to read): not that postmaster
 }
 
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true
-  } catch {
-    return false
-  }
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  } // EPERM: there, not ours
 }
 
 export function freePort(): Promise<number> {

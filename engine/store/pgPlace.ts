@@ -107,8 +107,9 @@ function sharedCopy(packaged: string): string {
   execFileSync('chmod', ['-R', 'a+rX', tmp])
   try {
     renameSync(tmp, target)
-  } catch {
+  } catch (e) {
     rmSync(tmp, { recursive: true, force: true })
-  } // another start won the race
+    if (!existsSync(target)) throw e // else another start won the race: its copy serves
+  }
   return target
 }

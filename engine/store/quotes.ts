@@ -53,7 +53,7 @@ export function createQuoteWriter(
           if (result === 'closed') throw new RfqClosedError('RFQ closed before the quote was stored')
         },
         // the actor only sees a code: UNAVAILABLE tells a maker to retry, anything else is an internal error
-        err => {
+        (err: unknown) => {
           throw isUnavailable(err)
             ? Object.assign(new Error('database unavailable', { cause: err }), { code: 'UNAVAILABLE' })
             : err
@@ -113,7 +113,10 @@ async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<QuoteCommitRes
     union all select id, null from open`
   const inserted = new Set<string>(),
     open = new Set<string>()
-  for (const row of result) row.maker === null ? open.add(row.rfq_id) : inserted.add(`${row.rfq_id} ${row.maker}`)
+  for (const row of result) {
+    if (row.maker === null) open.add(row.rfq_id)
+    else inserted.add(`${row.rfq_id} ${row.maker}`)
+  }
   return quotes.map(q =>
     inserted.has(`${q.rfqId} ${q.quote.maker}`) ? 'stored' : open.has(q.rfqId) ? 'duplicate' : 'closed',
   )

@@ -102,7 +102,7 @@ async function readAt(
   }
   return Promise.all(
     calls.map(c =>
-      client.readContract({ ...c, args: [], blockNumber } as never).then(
+      client.readContract({ ...c, args: [], blockNumber }).then(
         (result): Read => ({ ok: true, result }),
         (error: unknown): Read => ({ ok: false, error }),
       ),

@@ -113,7 +113,7 @@ describe('the console on the API port', () => {
       ['PUBLIC_TERMINAL_URL', 'terminal.example.com'],
       ['PUBLIC_RELAY_URL', 'ftp://relay.example.com'],
       ['PUBLIC_RELAY_URL', 'https://relay.example.com/?x=1'],
-    ]) {
+    ] as const) {
       const named = (e: Error) =>
         e instanceof ConfigError && e.message.startsWith(`invalid configuration: ${name}=`) && !e.message.includes(';')
       assert.throws(() => loadConfig({ [name]: bad }), named, `${name}=${bad}`)

@@ -45,7 +45,7 @@ describe('per-account limits hold across a cluster of three nodes', () => {
       )
   })
   after(async () => {
-    await Promise.all(nodes.map(n => (n.child.exitCode === null ? n.term() : undefined)))
+    await Promise.all(nodes.filter(n => n.child.exitCode === null).map(n => n.term()))
     await nats.close()
     await db.drop()
   })

@@ -9,8 +9,8 @@ import { X509Certificate } from 'node:crypto'
 import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { devCredentials, findOpenssl, OPENSSL_MISSING } from '../../engine/cluster/devCredentials.js'
-import { findNatsServer, NATS_MISSING } from '../../engine/cluster/natsServer.js'
+import { devCredentials, findOpenssl, OPENSSL_MISSING } from '../../engine/devcluster/devCredentials.js'
+import { findNatsServer, NATS_MISSING } from '../../engine/devcluster/natsServer.js'
 import { nodeKeyFromSeed, parsePeers } from '../../engine/cluster/nodeKeys.js'
 
 test("a CA, nats-server's certificate for this machine, a key per node, and a configuration nats-server accepts; kept on the next start", () => {
@@ -39,7 +39,7 @@ test("a CA, nats-server's certificate for this machine, a key per node, and a co
   )
   const bin = findNatsServer()
   assert.ok(bin, NATS_MISSING)
-  const check = spawnSync(bin!, ['-t', '-c', first.natsConfig], { encoding: 'utf8' })
+  const check = spawnSync(bin, ['-t', '-c', first.natsConfig], { encoding: 'utf8' })
   assert.equal(check.status, 0, check.stdout + check.stderr)
   assert.match(readFileSync(first.natsConfig, 'utf8'), /^tls \{$/m)
 
@@ -49,7 +49,10 @@ test("a CA, nats-server's certificate for this machine, a key per node, and a co
   const next = devCredentials(dir, ['node-1', 'node-2', 'node-3'])
   assert.equal(readFileSync(next.caFile, 'utf8'), caBefore)
   assert.equal(new X509Certificate(readFileSync(join(dir, 'tls', 'nats-server.pem'))).fingerprint256, serverBefore)
-  assert.deepEqual(['node-1', 'node-2'].map(next.publicKey), ['node-1', 'node-2'].map(first.publicKey))
+  assert.deepEqual(
+    ['node-1', 'node-2'].map(id => next.publicKey(id)),
+    ['node-1', 'node-2'].map(id => first.publicKey(id)),
+  )
   assert.match(readFileSync(next.natsConfig, 'utf8'), new RegExp(`nkey: ${next.publicKey('node-3')}`))
 })
 
@@ -70,10 +73,10 @@ test('findOpenssl: OPENSSL_BIN, then PATH, then /usr/bin; and the one line sayin
   const real = findOpenssl()
   assert.ok(real, OPENSSL_MISSING)
   const onPath = join(dir, 'openssl')
-  symlinkSync(real!, onPath)
+  symlinkSync(real, onPath)
   assert.equal(findOpenssl({ PATH: `/nonexistent:${dir}` }), onPath)
   const chosen = join(dir, 'my-openssl')
-  symlinkSync(real!, chosen)
+  symlinkSync(real, chosen)
   assert.equal(findOpenssl({ OPENSSL_BIN: chosen, PATH: dir }), chosen)
   const plain = join(dir, 'plain')
   writeFileSync(plain, '')

@@ -67,7 +67,7 @@ test('a sealed message opens only as its own node, channel and shape; every othe
   for (let i = 0; i < bytes.length; i += 13) {
     // any byte altered, signature or payload
     const altered = Buffer.from(bytes)
-    altered[i] ^= 0x01
+    altered.writeUInt8(altered.readUInt8(i) ^ 0x01, i)
     assert.equal(open(n1, 'events', altered), 'bad_signature', `byte ${i}`)
   }
   assert.equal(open(n2, 'events', bytes), 'bad_signature', "under another node's subject")

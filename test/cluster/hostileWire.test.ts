@@ -87,7 +87,7 @@ describe('a hostile wire: three nodes, one PostgreSQL, nats-server as a venue ru
   })
   after(async () => {
     await ops?.close()
-    await Promise.all(nodes.map(n => (n.child.exitCode === null ? n.term() : undefined)))
+    await Promise.all(nodes.filter(n => n.child.exitCode === null).map(n => n.term()))
     await sniff.close()
     await nats.close()
     await db.drop()
@@ -126,8 +126,8 @@ describe('a hostile wire: three nodes, one PostgreSQL, nats-server as a venue ru
   const forgedRfq = (over: Partial<Rfq> = {}): Rfq => ({
     id: `rfq_${hex(16)}`,
     taker: taker.agent.address.toLowerCase() as Rfq['taker'],
-    tokenIn: WETH as Rfq['tokenIn'],
-    tokenOut: USDC as Rfq['tokenOut'],
+    tokenIn: WETH,
+    tokenOut: USDC,
     kind: 0,
     amountIn: BigInt(AMOUNT),
     amountOut: null,
@@ -154,7 +154,7 @@ describe('a hostile wire: three nodes, one PostgreSQL, nats-server as a venue ru
       const sock = tcp(nats.server.port, '127.0.0.1')
       let buf = ''
       sock.on('data', d => {
-        buf += d
+        buf += d.toString()
         if (buf.includes('\r\n') && !buf.includes('CONNECT-SENT')) {
           buf += 'CONNECT-SENT'
           sock.write(
@@ -334,16 +334,21 @@ describe('a hostile wire: three nodes, one PostgreSQL, nats-server as a venue ru
     await waitFor(allDropped, all => all.every((d, i) => d.bad_signature! >= (before[i]!.bad_signature ?? 0) + 5), 3000)
 
     for (const rfq of [lone, ...capFill]) assert.equal(await listedAnywhere(rfq.id), false, rfq.id)
+    const victimRfqs: string[] = []
     for (const n of nodes) {
       assert.equal((await get(n.api, `/api/v1/rfqs/${lone.id}`)).status, 404)
-      assert.equal((await createRfq(n, victim)).status, 201, `the victim creates at ${n.api}: its cap is its own`)
+      const mine = await createRfq(n, victim)
+      assert.equal(mine.status, 201, `the victim creates at ${n.api}: its cap is its own`)
+      victimRfqs.push(mine.body.rfqId)
       const quotes = await get(n.relay, `/quotes?rfqId=${real.body.rfqId}`)
       assert.equal(quotes.body.count, 0, 'the forged quote is listed nowhere')
       assert.equal((await get(n.relay, '/rfqs')).status, 200, 'this address is not locked out')
     }
     // the real RFQ is still open everywhere: an honest maker quotes it at every node
+    const honestMakers: string[] = []
     for (const [i, w] of watchers.entries()) {
       const honest = account()
+      honestMakers.push(honest.address.toLowerCase())
       w.send('QUOTE_SUBMIT', { rfqId: real.body.rfqId, ...(await quoteFor(honest, real.body)) })
       const b = await w.next(
         f =>
@@ -352,6 +357,16 @@ describe('a hostile wire: three nodes, one PostgreSQL, nats-server as a venue ru
       )
       assert.equal(b.type, 'QUOTE_BROADCAST', `node ${i + 1}: ${JSON.stringify(b.data)}`)
     }
+    // every node hears every honest quote and every victim's RFQ before the watchers close: the cluster's word of them
+    // must not arrive late, in the next test's window, where any broadcast is a failure
+    const heardAll = (w: Client) =>
+      honestMakers.every(m => w.frames.some(f => f.type === 'QUOTE_BROADCAST' && f.data.quote.maker === m)) &&
+      victimRfqs.every(id => w.frames.some(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === id))
+    await waitFor(
+      async () => watchers.every(heardAll),
+      ok => ok,
+      5000,
+    )
     for (const w of watchers) {
       await w.sync()
       assert.deepEqual(
@@ -392,7 +407,7 @@ describe('a hostile wire: three nodes, one PostgreSQL, nats-server as a venue ru
     const n4 = await nats.connectAs('n4')
     const speak = speaker(n4, 'n4', keyOf('n4'))
     const values = fc.sample(fc.jsonValue({ maxDepth: 3 }), { numRuns: 100, seed: 28 })
-    values.forEach(v => speak.send('nodes', Number.isSafeInteger(v) ? String(v) : v))
+    values.forEach(v => speak.send('nodes', typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : v))
     values.forEach(v => speak.send('events', { v }))
     values.forEach(v => speak.send('events', [{ t: 'created', rfq: v }, { t: 'cancelled', id: v, at: v }, [v, v, v]]))
     await n4.flush()

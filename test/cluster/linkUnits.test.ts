@@ -72,10 +72,7 @@ test('the outbox sends its events in order, in batches of at most MAX_BATCH, and
   const outbox = new Outbox(events => {
     sent.push(events)
   }, 0)
-  const events = Array.from(
-    { length: MAX_BATCH + 3 },
-    (_, i) => ({ t: 'cancelled', id: `rfq_${i}`, at: i }) as WireEvent,
-  )
+  const events = Array.from({ length: MAX_BATCH + 3 }, (_, i): WireEvent => ({ t: 'cancelled', id: `rfq_${i}`, at: i }))
   for (const e of events) outbox.push(e)
   assert.deepEqual(
     sent.map(b => b.length),

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { repoRoot } from '../../engine/paths.js'
-import { findNatsServer, NATS_MISSING, startNatsServer } from '../../engine/cluster/natsServer.js'
+import { findNatsServer, NATS_MISSING, startNatsServer } from '../../engine/devcluster/natsServer.js'
 import { nodeKeyFromSeed } from '../../engine/cluster/nodeKeys.js'
 import { spawnEngine } from '../faults/process.js'
 import { testDatabase } from '../helpers/db.js'
@@ -50,7 +50,7 @@ test(
     assert.ok(bin, NATS_MISSING)
     const conf = join(dir, 'nats.conf')
     writeFileSync(conf, `authorization {\n  users: [\n    ${user}\n  ]\n}\n`)
-    const check = spawnSync(bin!, ['-t', '-c', conf], { encoding: 'utf8' })
+    const check = spawnSync(bin, ['-t', '-c', conf], { encoding: 'utf8' })
     assert.equal(check.status, 0, check.stdout + check.stderr)
     const nats = await startNatsServer({ args: ['-c', conf] })
     const db = await testDatabase('n')

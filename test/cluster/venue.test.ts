@@ -66,7 +66,7 @@ describe('a cluster of three nodes is one venue', () => {
       )
   })
   after(async () => {
-    await Promise.all(nodes.map(n => (n.child.exitCode === null ? n.term() : undefined)))
+    await Promise.all(nodes.filter(n => n.child.exitCode === null).map(n => n.term()))
     await voice?.close()
     await nats.close()
     await db.drop()

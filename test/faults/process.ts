@@ -42,10 +42,10 @@ export function spawnEngine(env: Record<string, string>): Promise<EngineProc> {
   })
   let out = '',
     err = ''
-  child.stdout!.on('data', c => {
+  child.stdout.on('data', c => {
     out += c
   })
-  child.stderr!.on('data', c => {
+  child.stderr.on('data', c => {
     err += c
   })
   const exited = new Promise<number>(r => child.once('exit', (code, sig) => r(code ?? (sig ? 128 : 1))))
@@ -76,7 +76,7 @@ export function spawnEngine(env: Record<string, string>): Promise<EngineProc> {
         },
       })
     }, 20)
-    exited.then(code => {
+    void exited.then(code => {
       clearInterval(iv)
       reject(Object.assign(new Error(`engine exited ${code} before listening: ${err.trim()}`), { code, stderr: err }))
     })

@@ -9,7 +9,6 @@ import { newAgent, post } from '../api/agentKit.js'
 import { Client, account, makeQuote, sign, domainOf, makeRfq } from '../relay/helpers.js'
 import { ActorSystem } from '../../actors/mailbox.js'
 import { RfqBook } from '../../actors/book.js'
-import type { Rfq } from '../../actors/rfqTypes.js'
 
 const hex = (n: number) => `0x${randomBytes(n).toString('hex')}`
 
@@ -61,7 +60,7 @@ describe('refused requests harm nothing', () => {
       tokenIn: d.rfq.tokenIn.address,
       tokenOut: d.rfq.tokenOut.address,
       expiry: d.rfq.expiry,
-    } as Rfq
+    }
     const c = await Client.open(t.relayWs)
     const maker = account(),
       q = makeQuote(maker, rfq)

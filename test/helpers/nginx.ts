@@ -125,7 +125,7 @@ export async function startNginx(site: string, probe: { host: string; port: numb
     })
   const log = () => out + readIf(join(dir, 'error.log'))
   let exited = false
-  proc.exited.then(() => {
+  void proc.exited.then(() => {
     exited = true
   })
   for (let i = 0; !(await accepts(probe.host, probe.port)); i++) {

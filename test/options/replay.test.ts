@@ -349,7 +349,7 @@ test('strike detail: every field null when there is no data for the instrument',
     'underlying=DOGE&expiry=20241227&strike=100000&isCall=true',
     'underlying=BTC&expiry=20241228&strike=100000&isCall=true',
   ]) {
-    const r = await get(t.terminal, '/options/strike-detail?' + q)
+    const r = await get(t.terminal, '/options/strike-detail?' + q.toString())
     assert.equal(r.status, 200)
     assert.deepEqual(r.body, {
       instrument: null,
@@ -377,10 +377,12 @@ test('strike detail: missing or invalid parameters are 400', async () => {
     ['strike=0', 'Invalid strike (a positive number)'],
   ]
   for (const [over, error] of bad) {
-    const q = new URLSearchParams({ underlying: 'BTC', expiry: '20241227', strike: '100000', isCall: 'true' })
+    // a Record, not a literal: a literal's `strike` would be read as String.prototype.strike (deprecated)
+    const base: Record<string, string> = { underlying: 'BTC', expiry: '20241227', strike: '100000', isCall: 'true' }
+    const q = new URLSearchParams(base)
     const [k, v] = over.split('=') as [string, string]
     q.set(k, v)
-    const r = await get(t.terminal, '/options/strike-detail?' + q)
+    const r = await get(t.terminal, '/options/strike-detail?' + q.toString())
     assert.equal(r.status, 400, over)
     assert.deepEqual(r.body, { error }, over)
   }

@@ -49,7 +49,8 @@ test('an idle client is pinged; one that never answers is closed, one that answe
   const silent = await open(),
     polite = await open()
   polite.ws.on('message', raw => {
-    if (JSON.parse(String(raw)).type === 'PING') polite.ws.send(JSON.stringify({ type: 'PONG', data: {} }))
+    if (JSON.parse((raw as Buffer).toString()).type === 'PING')
+      polite.ws.send(JSON.stringify({ type: 'PONG', data: {} }))
   })
   assert.deepEqual(await silent.nextOf('PING', 3000), { type: 'PING', data: {} })
   const code = await silent.closed

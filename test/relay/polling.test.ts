@@ -30,11 +30,11 @@ describe('relay REST polling', () => {
     const first = await get(`${t.relay}/rfqs`)
     assert.equal(first.status, 200)
     assert.ok(first.etag)
-    const same = await get(`${t.relay}/rfqs`, { 'if-none-match': first.etag! })
+    const same = await get(`${t.relay}/rfqs`, { 'if-none-match': first.etag })
     assert.equal(same.status, 304)
     assert.equal(same.text, '')
     await createRfq(t)
-    const changed = await get(`${t.relay}/rfqs`, { 'if-none-match': first.etag! })
+    const changed = await get(`${t.relay}/rfqs`, { 'if-none-match': first.etag })
     assert.equal(changed.status, 200)
     assert.notEqual(changed.etag, first.etag)
     assert.equal(changed.body.count, first.body.count + 1)
@@ -111,7 +111,7 @@ describe('relay REST polling', () => {
     } = await get(`${t.relay}/rfqs`)
     const ctl = new AbortController()
     const held = Array.from({ length: 20 }, () =>
-      get(`${t.relay}/rfqs?since=${cursor}&wait=30`, {}, ctl.signal).catch(e => e),
+      get(`${t.relay}/rfqs?since=${cursor}&wait=30`, {}, ctl.signal).catch((e: unknown) => e),
     )
     await waitFor(
       () => heldPolls(t),

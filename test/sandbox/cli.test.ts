@@ -41,10 +41,10 @@ function start(args: string[], env: Record<string, string>): Proc {
   })
   let out = '',
     err = ''
-  child.stdout!.on('data', c => {
+  child.stdout.on('data', c => {
     out += c
   })
-  child.stderr!.on('data', c => {
+  child.stderr.on('data', c => {
     err += c
   })
   return {

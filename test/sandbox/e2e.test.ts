@@ -20,6 +20,7 @@ import {
 } from '../../engine/sandbox/agentClient.js'
 import { usdValue } from '../../engine/sandbox/venue.js'
 import { testDatabase, type TestDatabase } from '../helpers/db.js'
+import { byJson } from '../helpers/order.js'
 
 let sb: Sandbox
 let db: TestDatabase
@@ -224,10 +225,10 @@ test("the registry is the venue's own list: each symbol once, every label distin
   const tokens = r.body.tokens as { address: string; symbol: string; source: string; label: string }[]
   // the venue's deployments, and nothing else: no mainnet placeholder shares a symbol with them
   assert.deepEqual(
-    tokens.map(t => [t.symbol, t.address, t.source, t.label]).sort(),
+    tokens.map(t => [t.symbol, t.address, t.source, t.label]).sort(byJson),
     Object.entries(venue.tokens)
       .map(([symbol, t]) => [symbol, t.address, 'list', symbol])
-      .sort(),
+      .sort(byJson),
   )
   // what a picker shows first: a pair the route finder can route
   const [a, b] = tokens

@@ -23,10 +23,10 @@ function startBot(args: string[]): { child: ChildProcess; out: () => string; exi
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''
-  child.stdout!.on('data', d => {
+  child.stdout.on('data', d => {
     out += d
   })
-  child.stderr!.on('data', d => {
+  child.stderr.on('data', d => {
     out += d
   })
   return { child, out: () => out, exited: new Promise(r => child.once('exit', c => r(c ?? 1))) }

@@ -13,6 +13,7 @@ import { refusedStart } from '../faults/process.js'
 import { startTestEngine, type TestEngine } from '../helpers/engine.js'
 import { newAgent, post, get } from '../api/agentKit.js'
 import { repoRoot } from '../../engine/paths.js'
+import { byJson } from '../helpers/order.js'
 
 const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
   USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'
@@ -59,7 +60,7 @@ test('lists ship for Ethereum and seven other EVM chains, each with WETH and USD
     mainnet.tokens
       .filter(t => t.address === WETH || t.address === USDC)
       .map(t => [t.symbol, t.decimals])
-      .sort(),
+      .sort(byJson),
     [
       ['USDC', 6],
       ['WETH', 18],
@@ -192,7 +193,7 @@ describe("mainnet's list served (CHAIN_ID=1, no chain): two tokens named LIT", (
       tokens
         .filter(x => x.symbol === 'LIT')
         .map(x => [x.label, x.name])
-        .sort(),
+        .sort(byJson),
       [
         ['LIT (0x232c…4ee2)', 'Lighter'],
         ['LIT (0xb594…9723)', 'Litentry'],

@@ -161,7 +161,7 @@ function Surface<T extends { status: string }>({
   name: string
   at: string
   s: Loaded<T>
-  detail(d: T): string
+  detail: (d: T) => string
 }) {
   const up = s.data?.status === 'ok' && !s.error
   return (

@@ -145,7 +145,7 @@ function RfqRow({
   r: LiveRfq
   now: number
   selected: boolean
-  onSelect(): void
+  onSelect: () => void
 }) {
   const best = bestQuote(r)
   const first = firstQuoteMs(r)
@@ -192,7 +192,7 @@ interface Performance {
   baselineSource: string
 }
 
-function RfqDetail({ e, r, now, onEnded }: { e: Engine; r: LiveRfq; now: number; onEnded(status: string): void }) {
+function RfqDetail({ e, r, now, onEnded }: { e: Engine; r: LiveRfq; now: number; onEnded: (status: string) => void }) {
   const inn = tokenOf(e, r.tokenIn),
     out = tokenOf(e, r.tokenOut)
   const headers: Record<string, string> = r.shareToken ? { 'x-share-token': r.shareToken } : {}

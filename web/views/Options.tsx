@@ -73,7 +73,7 @@ export function Options() {
   )
 }
 
-function KeyForm({ has, onKey }: { has: boolean; onKey(k: string): void }) {
+function KeyForm({ has, onKey }: { has: boolean; onKey: (k: string) => void }) {
   const [text, setText] = useState('')
   return (
     <form

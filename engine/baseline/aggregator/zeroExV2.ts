@@ -39,7 +39,7 @@ export function zeroExV2Adapter(o: ZeroExV2Options): AggregatorAdapter {
         body = JSON.parse(text)
       } catch {
         body = undefined
-      }
+      } // not JSON: judged by its status below
       if (!res.ok) {
         const msg =
           typeof (body as { message?: unknown })?.message === 'string'

@@ -25,7 +25,7 @@ export function deribitClient({ baseUrl, timeoutMs }: { baseUrl: string; timeout
       for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v))
       let res: Response
       try {
-        res = await fetch(`${base}/${method}?${q}`, {
+        res = await fetch(`${base}/${method}?${q.toString()}`, {
           signal: AbortSignal.timeout(timeoutMs),
           headers: { accept: 'application/json' },
         })

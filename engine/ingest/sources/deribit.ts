@@ -18,7 +18,7 @@ import type {
   DeribitTicker,
   DeribitInstrument,
   RecordedCall,
-} from '../deribit/types.js'
+} from '../../../workers/options/deribit/types.js'
 import type { Sink } from '../sink.js'
 import { tradeIdOrder } from '../sink.js'
 import { readCursor, recordSuccess, recordError } from '../../store/options.js'
@@ -72,7 +72,7 @@ export async function runDeribitSource(o: DeribitSourceOptions): Promise<void> {
         const error = (e as Error).message
         o.log.warn({ currency, err: error, failures: failures + 1 }, 'ingest: deribit poll failed')
         o.metrics.error(currency)
-        await recordError(o.sql, { source: 'deribit', currency, error }).catch(err =>
+        await recordError(o.sql, { source: 'deribit', currency, error }).catch((err: unknown) =>
           o.log.error({ err }, 'ingest: cannot record the error'),
         )
       }

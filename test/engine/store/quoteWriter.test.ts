@@ -8,7 +8,7 @@ import { insertRfq } from '../../../engine/store/rfqs.js'
 import { createQuoteWriter, DuplicateQuoteError } from '../../../engine/store/quotes.js'
 import type { AcceptedQuote, Address, Rfq } from '../../../actors/rfqTypes.js'
 
-const A = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address
+const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
 
 function rfq(id: string): Rfq {
   return {
@@ -64,8 +64,8 @@ describe('quote writer (group commit)', () => {
       second.write(quote('rfq_a', 11)),
       second.write(quote('rfq_a', 12)),
     ])
-    assert.equal(results[0]!.status, 'rejected')
-    assert.ok((results[0] as PromiseRejectedResult).reason instanceof DuplicateQuoteError)
+    assert.equal(results[0].status, 'rejected')
+    assert.ok(results[0].reason instanceof DuplicateQuoteError)
     assert.deepEqual(
       results.slice(1).map(r => r.status),
       ['fulfilled', 'fulfilled'],

@@ -120,7 +120,7 @@ async function onChainSwap(pool: Address, zeroForOne: boolean, amount: bigint): 
       args: [pool, zeroForOne, amount, limit, chain.me],
       account: chain.me,
     })
-    return result as [bigint, bigint]
+    return result
   } catch {
     return undefined
   }

@@ -100,7 +100,7 @@ const arbGraph = fc
     })
     // an exact twin of the first pool: equal values everywhere, decided by path order alone
     if (twin) {
-      const t = { ...pools[0]!, address: poolAddress(99) } as PoolState
+      const t = { ...pools[0]!, address: poolAddress(99) }
       pools.push(t)
       poolMeta[t.address] = poolMeta[pools[0]!.address]!
     }
@@ -202,7 +202,7 @@ test('a graph changed pool by pool answers as one built afresh from the same poo
       const next = pools.map((p, i) => {
         const o = other.pools[i]
         return o && o.kind === p.kind && JSON.stringify(tokensOf(o)) === JSON.stringify(tokensOf(p))
-          ? ({ ...o, address: p.address } as PoolState)
+          ? { ...o, address: p.address }
           : p
       })
       for (const p of next) graph.set(p, poolMeta[p.address])

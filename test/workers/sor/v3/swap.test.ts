@@ -47,14 +47,14 @@ const poolArb = fc
     ),
   })
   .map(({ tier: [fee, spacing], tick, positions }) => {
-    const c = compress(tick, spacing!)
+    const c = compress(tick, spacing)
     return {
-      fee: fee!,
-      spacing: spacing!,
+      fee: fee,
+      spacing: spacing,
       tick,
       positions: positions.map(p => ({
-        lower: (c + p.lower) * spacing!,
-        upper: (c + p.lower + p.width) * spacing!,
+        lower: (c + p.lower) * spacing,
+        upper: (c + p.lower + p.width) * spacing,
         liquidity: p.liquidity,
       })),
     }

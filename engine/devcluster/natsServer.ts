@@ -83,7 +83,7 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
   const cleanup = () => {
     if (tempStore) rmSync(tempStore, { recursive: true, force: true })
   }
-  proc.exited.then(cleanup)
+  void proc.exited.then(cleanup)
 
   let pid = 0
   proc.pid.then(
@@ -108,7 +108,7 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
           resolve(Number(m[1]))
         }
       }, 10)
-      proc.exited.then(code => {
+      void proc.exited.then(code => {
         clearInterval(poll)
         clearTimeout(timer)
         reject(new Error(`nats-server exited (${code}) before listening: ${tail(log)}`))

@@ -55,20 +55,20 @@ export async function startDevNode(
         resolve()
       }
     }, 20)
-    proc.exited.then(code => {
+    void proc.exited.then(code => {
       clearInterval(poll)
       clearTimeout(timer)
       reject(
         new Error(`${id} exited (${code}) before it was up${lastWords.length ? `: ${lastWords.join(' | ')}` : ''}`),
       )
     })
-  }).catch(async e => {
+  }).catch(async (e: unknown) => {
     await proc.stop()
     throw e
   })
 
   const text = banner.join('\n')
-  // the surfaces' URLs from the banner's own lines (engine/ops/banner.ts), as test/faults/process.ts reads them
+  // the surfaces' URLs from the banner's own lines (engine/banner.ts), as test/faults/process.ts reads them
   const url = (surface: string) => new RegExp(`^${surface} \\([^)]*\\)\\s*(\\S+)`, 'm').exec(text)?.[1] ?? '?'
   return {
     id,

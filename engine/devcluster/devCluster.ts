@@ -15,7 +15,7 @@ import { startDevNode, type DevNode } from './devNode.js'
 import { startDevDatabase, type DevDatabase } from './devDatabase.js'
 import { devCredentials, type DevCredentials } from './devCredentials.js'
 
-const USAGE = `Usage: node dist/engine/cluster/devCluster.js [options]   (or: make cluster)
+const USAGE = `Usage: node dist/engine/devcluster/devCluster.js [options]   (or: make cluster)
 
 Starts a cluster on this machine: nats-server, PostgreSQL (DATABASE_URL when set, else an embedded one under
 DIR/pg) and engine nodes node-1..node-N joined to both (NATS_URL, NODE_ID, one DATABASE_URL), then prints
@@ -133,15 +133,13 @@ async function main(): Promise<void> {
 const natsUrl = (nats: NatsServer) => nats.url.replace(/^nats:/, 'tls:')
 
 function table({ nats, db, creds, nodes }: Running, dir: string): string {
-  const rows = [
-    ['', 'api', 'terminal', 'relay', 'pid'],
-    ...nodes.map(n => [n.id, n.urls.api, n.urls.terminal, n.urls.relay, String(n.pid)]),
-  ]
-  const widths = rows[0].map((_, c) => Math.max(...rows.map(r => r[c].length)))
+  const header = ['', 'api', 'terminal', 'relay', 'pid']
+  const rows = [header, ...nodes.map(n => [n.id, n.urls.api, n.urls.terminal, n.urls.relay, String(n.pid)])]
+  const widths = header.map((_, c) => Math.max(...rows.map(r => r[c]?.length ?? 0)))
   const line = (r: string[]) =>
     '  ' +
     r
-      .map((cell, c) => cell.padEnd(widths[c]))
+      .map((cell, c) => cell.padEnd(widths[c] ?? 0))
       .join('   ')
       .trimEnd()
   return [
@@ -167,7 +165,7 @@ function shortPath(dir: string): string {
 
 /** A node that dies is said so; the others keep serving. With none left, the rest is stopped. */
 function watchNode(node: DevNode): void {
-  node.exited.then(code => {
+  void node.exited.then(code => {
     if (shuttingDown) return
     running.nodes = running.nodes.filter(n => n !== node)
     const left = running.nodes.map(n => n.id)
@@ -184,6 +182,7 @@ function watchNats(nats: NatsServer): void {
     try {
       process.kill(nats.pid, 0)
     } catch {
+      // signal 0 only asks whether it is there: it is not
       clearInterval(timer)
       if (!shuttingDown)
         print(
@@ -198,22 +197,20 @@ function watchNats(nats: NatsServer): void {
 function shutdown(code: number, signal?: string): Promise<never> {
   return (shuttingDown ??= (async () => {
     if (signal) print(`cluster | ${signal}: stopping ${running.nodes.map(n => n.id).join(', ') || 'what started'}`)
-    const statuses = await Promise.all(running.nodes.map(n => n.stop()))
-    statuses.forEach((s, i) => {
-      if (s !== 0) print(`cluster | ${running.nodes[i].id} stopped with status ${s}`)
-    })
+    const stopped = await Promise.all(running.nodes.map(async n => ({ id: n.id, status: await n.stop() })))
+    for (const { id, status } of stopped) if (status !== 0) print(`cluster | ${id} stopped with status ${status}`)
     await running.nats?.stop()
     await running.db?.stop()
     await running.lock?.release()
-    process.exit(statuses.some(s => s !== 0) ? 1 : code)
+    process.exit(stopped.some(s => s.status !== 0) ? 1 : code)
   })())
 }
 
-main().catch(async err => {
+main().catch(async (err: unknown) => {
   if (shuttingDown) return // a signal during the start: shutdown exits
   const known = err instanceof UsageError || err instanceof AlreadyRunning
   console.error(known ? err.message : `cluster failed to start: ${err instanceof Error ? err.message : String(err)}`)
-  if (/in use/.test(String(err?.message)))
+  if (err instanceof Error && /in use/.test(err.message))
     console.error(
       'other ports: make cluster ARGS="--api-port P --terminal-port P --relay-port P --nats-port P" (0: free ones)',
     )
