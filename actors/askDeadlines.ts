@@ -4,6 +4,7 @@
 // a slot expires when its youngest ask is a whole timeout old, so an ask that nobody answers fails between
 // one and one and a quarter timeouts after it was made. An answered ask leaves its slot at once: nothing
 // outlives its reply.
+import { AskTimeout } from './actorErrors.js'
 
 export interface Expirable {
   expire(): void
@@ -53,4 +54,33 @@ export function fileDeadline(timeoutMs: number, e: Expirable): Set<Expirable> {
     wheels.set(timeoutMs, w)
   }
   return w.add(e)
+}
+
+/** An ask waiting for its reply: in the actor's `pending` (a throwing handler fails it) and on a deadline slot. */
+export class PendingAsk implements Expirable {
+  msg: unknown
+  private slot: Set<Expirable> | null
+  constructor(
+    private readonly actor: { readonly name: string; readonly pending: Map<unknown, PendingAsk> },
+    readonly fail: (e: unknown) => void,
+    private readonly timeoutMs: number,
+  ) {
+    this.slot = fileDeadline(timeoutMs, this)
+  }
+
+  /** true once: the first of reply, failure, timeout or stop wins */
+  settle(): boolean {
+    if (!this.slot) return false
+    this.slot.delete(this)
+    this.slot = null
+    this.actor.pending.delete(this.msg)
+    return true
+  }
+
+  expire(): void {
+    if (!this.slot) return
+    this.slot = null
+    this.actor.pending.delete(this.msg)
+    this.fail(new AskTimeout(this.actor.name, this.timeoutMs))
+  }
 }

@@ -134,7 +134,8 @@ export class RfqBook implements RfqDirectory {
   /** The hot path: one promise per quote (the ask's, which never rejects), none when the answer is at hand. */
   submitQuote(rfqId: unknown, quote: unknown, signature: unknown, opts: SubmitOptions = {}): Promise<QuoteVerdict> {
     if (typeof rfqId !== 'string' || rfqId === '' || !isPlainObject(quote)
-      || typeof signature !== 'string' || signature === '') return Promise.resolve(refuseQuote(RelayErrors.missingFields()))
+      || typeof signature !== 'string' || signature === '')
+      return Promise.resolve(refuseQuote(RelayErrors.missingFields()))
     const e = this.live.get(rfqId)
     if (e) return this.askQuote(e.ref, rfqId, quote, signature, opts)
     if (!this.sync) return Promise.resolve(refuseQuote(RelayErrors.rfqNotFound()))

@@ -1,12 +1,15 @@
 // The mailbox runtime. An actor handles one message at a time from a bounded queue; different
 // actors run concurrently. `tell` is a cast, `ask` a call with a typed reply channel and a timeout
 // (Akka style; the deadline on a shared coarse timer, askDeadlines.ts). A handler that throws answers the asker
-// with the error, and the actor goes on with its state as the handler left it (handlers update state in place, so a handler must not throw half-way:
-// expected refusals are replies, not throws). Past `intensity` failures within `periodMs` the actor
-// stops and `onEscalate` is told; nothing restarts it. Its owner decides what a stop means (the RFQ
+// with the error, and the actor goes on with its state as the handler left it (handlers update state in place,
+// so a handler must not throw half-way: expected refusals are replies, not throws). Past `intensity` failures
+// within `periodMs` the actor stops and `onEscalate` is told; nothing restarts it. Its owner decides what a stop means (the RFQ
 // book ends the RFQ in the store and tells every reader, so the relay and the database agree).
 import { FailureWindow } from '../workers/retry/failureWindow.js'
-import { fileDeadline, type Expirable } from './askDeadlines.js'
+import { PendingAsk } from './askDeadlines.js'
+import { ActorStopped, MailboxFull } from './actorErrors.js'
+
+export { ActorStopped, AskTimeout, MailboxFull } from './actorErrors.js'
 
 export type Reply<R> = (value: R) => void
 
@@ -49,28 +52,6 @@ export interface SpawnOptions {
   /** called when the actor gives up after too many failures */
   onEscalate?: (name: string, error: unknown) => void
   onError?: (name: string, error: unknown) => void
-}
-
-export class MailboxFull extends Error {
-  override name = 'MailboxFull'
-  readonly code = 'MAILBOX_FULL'
-  constructor(actor: string, capacity: number) {
-    super(`mailbox of ${actor} is full (${capacity} messages)`)
-  }
-}
-export class AskTimeout extends Error {
-  override name = 'AskTimeout'
-  readonly code = 'ASK_TIMEOUT'
-  constructor(actor: string, ms: number) {
-    super(`${actor} did not reply within ${ms} ms`)
-  }
-}
-export class ActorStopped extends Error {
-  override name = 'ActorStopped'
-  readonly code = 'ACTOR_STOPPED'
-  constructor(actor: string) {
-    super(`${actor} has stopped`)
-  }
 }
 
 const defaultSupervision: Supervision = { intensity: 10, periodMs: 10_000 }
@@ -117,35 +98,6 @@ export class ActorSystem {
   }
 }
 
-/** An ask waiting for its reply: in the actor's `pending` (a throwing handler fails it) and on a deadline slot. */
-class Pending implements Expirable {
-  msg: unknown
-  private slot: Set<Expirable> | null
-  constructor(
-    private readonly actor: { readonly name: string; readonly pending: Map<unknown, Pending> },
-    readonly fail: (e: unknown) => void,
-    private readonly timeoutMs: number,
-  ) {
-    this.slot = fileDeadline(timeoutMs, this)
-  }
-
-  /** true once: the first of reply, failure, timeout or stop wins */
-  settle(): boolean {
-    if (!this.slot) return false
-    this.slot.delete(this)
-    this.slot = null
-    this.actor.pending.delete(this.msg)
-    return true
-  }
-
-  expire(): void {
-    if (!this.slot) return
-    this.slot = null
-    this.actor.pending.delete(this.msg)
-    this.fail(new AskTimeout(this.actor.name, this.timeoutMs))
-  }
-}
-
 class Actor<S, M> implements ActorRef<M> {
   private queue: M[] = []
   private head = 0
@@ -155,7 +107,7 @@ class Actor<S, M> implements ActorRef<M> {
   private isStopped = false
   private stopRequested = false
   private readonly timers = new Map<string, NodeJS.Timeout>()
-  readonly pending = new Map<M, Pending>()
+  readonly pending = new Map<M, PendingAsk>()
   private failures: FailureWindow | undefined
   private readonly capacity: number
   private readonly ctx: ActorContext<M>
@@ -222,7 +174,7 @@ class Actor<S, M> implements ActorRef<M> {
     return new Promise<R>((resolve, reject) => {
       const fail = orElse ? (e: unknown) => resolve(orElse(e)) : reject
       if (this.isStopped) return fail(new ActorStopped(this.name))
-      const p = new Pending(this, fail, timeoutMs)
+      const p = new PendingAsk(this, fail, timeoutMs)
       const msg = make(value => {
         if (p.settle()) resolve(value)
       })

@@ -39,6 +39,8 @@ export function cpuPerQuoteLines(
     a.pgUs === undefined || b.pgUs === undefined
       ? "n/a (DATABASE_URL's server: not read)"
       : `${per(b.pgUs - a.pgUs)} µs`
+  const cores = availableParallelism()
+  const busy = ((b.machineUs - a.machineUs) / ((b.atMs - a.atMs) * 1000 * cores)) * 100
   return [
     `main-thread CPU per accepted quote: ${per(b.mainUs - a.mainUs)} µs`,
     `engine other threads CPU per accepted quote: ${per(b.otherUs - a.otherUs)} µs`,
@@ -47,6 +49,6 @@ export function cpuPerQuoteLines(
     `machine CPU per accepted quote: ${per(b.machineUs - a.machineUs)} µs`,
     `validated quotes/s: ${Math.round(rate)}/s (${((rate / ceiling) * 100).toFixed(0)}% of ceiling)`,
     // how much of the machine the phase used: the rest is idle (admission's BUSY backs the makers off) or not ours
-    `machine busy during the throughput phase: ${(((b.machineUs - a.machineUs) / ((b.atMs - a.atMs) * 1000 * availableParallelism())) * 100).toFixed(0)}% of ${availableParallelism()} cores`,
+    `machine busy during the throughput phase: ${busy.toFixed(0)}% of ${cores} cores`,
   ]
 }

@@ -35,7 +35,8 @@ export function quoteBroadcast(q: AcceptedQuote): RelayMessage {
  * QUOTE_BROADCAST as JSON text, written once straight from a locally accepted quote's fields (lever 5 of issue 29):
  * no message object, no JSON.stringify walk, one string. The checks (actors/quoteChecks.ts) made each field a
  * lowercase address, a canonical decimal string or a number, so only the RFQ id and the signature, which no check
- * reduces to a grammar here, are escaped. The same text as JSON.stringify(quoteBroadcast(q)) (test/relay/broadcastText.test.ts).
+ * reduces to a grammar here, are escaped. The same text as JSON.stringify(quoteBroadcast(q))
+ * (test/relay/broadcastText.test.ts).
  */
 export function quoteBroadcastJson(q: AcceptedQuote): string {
   const x = q.quote

@@ -57,7 +57,10 @@ export function submitQuote(
   )
 }
 
-/** A refusal is the submitter's ERROR; a failure (a store read for the token, a bug) is logged and answered INTERNAL. */
+/**
+ * A refusal is the submitter's ERROR; a failure (a store read for the token, a bug) is logged and answered
+ * (UNAVAILABLE while the store is down, else INTERNAL).
+ */
 function answer(
   deps: VerbDeps,
   ws: RelaySocket,
