@@ -41,6 +41,7 @@ export class LiveIndex {
   private readonly byShareHash = new Map<string, string>()
   private readonly retainMs: number
   private lastSweep = -Infinity
+  private timeouts = 0
   private readonly now: () => number
   private readonly unsubscribe: () => void
 
@@ -99,13 +100,15 @@ export class LiveIndex {
   changed(timeoutMs: number, scope: WaitScope = { viewer: ANONYMOUS }): { done: Promise<boolean>; cancel(): void } {
     let settle!: (changed: boolean) => void
     const done = new Promise<boolean>(r => { settle = r })
-    const timer = setTimeout(() => finish(false), timeoutMs)
+    const timer = setTimeout(() => { this.timeouts++; finish(false) }, timeoutMs)
     const remove = this.waiters.add(scope, () => finish(true))
     function finish(v: boolean) { clearTimeout(timer); remove(); settle(v) }
     return { done, cancel: () => finish(false) }
   }
 
   get waiting(): number { return this.waiters.size }
+  /** held polls whose wait ran out with no change they may see, ever */
+  get timedOut(): number { return this.timeouts }
   /** held polls woken by a change they may see, ever */
   get wakeups(): number { return this.waiters.woken }
 

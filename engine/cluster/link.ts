@@ -26,6 +26,8 @@ export interface ClusterLinkOptions {
   book: RfqBook
   /** the store's live RFQs, for reconciling after an outage or a lost message */
   loadLive(): Promise<RestoredRfq[]>
+  /** a quote from another node applied here, `originMs` when that node received it (the apply-lag histogram) */
+  applied?(originMs: number): void
   log: Logger
   heartbeatMs?: number
   /** the events of this long leave in one message (0: those of one event-loop turn) */
@@ -42,7 +44,7 @@ export interface ClusterStatus {
 export interface ClusterLink {
   readonly nodeId: string
   status(): ClusterStatus
-  readonly stats: { sent: number; messages: number; received: number; gaps: number; reconciles: number
+  readonly stats: { sent: number; messages: number; received: number; messagesReceived: number; gaps: number; reconciles: number
     readonly dropped: Record<DropReason, number> }
   /** Rate-limit hits between the nodes (signed and ordered like the events): returns how to send a batch. */
   channel(name: 'limits', onMessage: (body: unknown[]) => void): (body: unknown[]) => void
@@ -58,7 +60,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
   const { nodeId, key, peers } = o.identity
   const heartbeatMs = o.heartbeatMs ?? 1000
   const { nc, redacted } = await connectNats(o.url, o.identity, o.log)
-  const stats = { sent: 0, messages: 0, received: 0, gaps: 0, reconciles: 0,
+  const stats = { sent: 0, messages: 0, received: 0, messagesReceived: 0, gaps: 0, reconciles: 0,
     dropped: Object.fromEntries(DROP_REASONS.map(r => [r, 0])) as Record<DropReason, number> }
   let connected = true
   const seqs: Record<Channel, number> = { events: 0, nodes: 0, limits: 0 }
@@ -91,6 +93,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
       // a node never hears itself (noEcho): its own signature coming back is a recording played back
       const place = m.origin === nodeId ? 'replayed' : order.admit(m.origin, channel, m.epoch, m.seq)
       if (place === 'replayed') return drop('replayed', { from: m.origin, channel, epoch: m.epoch, seq: m.seq })
+      stats.messagesReceived++
       onMessage(m, place)
     } })
   }
@@ -106,6 +109,7 @@ export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
       try {
         o.book.replica?.applyRemote(fromWire(w, termsOf))
         stats.received++
+        if (Array.isArray(w)) o.applied?.(w[11])      // a quote: its receivedAt on its node
       } catch (err) {
         // a quote for an RFQ this node has not heard of: the store has both (the quote was stored first). Past
         // a few such RFQs in one message, one reconcile reads them all: a message cannot cost a read per quote

@@ -48,6 +48,8 @@ export interface RelayOptions {
   maxConnectionsPerIp: number
   /** where the message limiter is named, so a cluster shares its counts */
   limits: LimitRegistry
+  /** each frame past the rate limit, by its type ('invalid': not a message) */
+  onFrame?(type: string): void
 }
 
 interface Session {
@@ -64,6 +66,8 @@ interface Session {
 
 export interface RelaySockets {
   readonly connected: number
+  /** open sockets by encoding, counted when asked (a scrape) */
+  byEncoding(): Map<Encoding, number>
   close(): void
 }
 
@@ -147,6 +151,7 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
       return
     }
     const inbound = decodeInbound(s.enc, frame, isBinary)
+    o.onFrame?.(inbound.ok ? inbound.type : 'invalid')
     if (!inbound.ok) return sendError(ws, s, inbound.error)
     switch (inbound.type) {
       case 'QUOTE_SUBMIT':
@@ -266,6 +271,11 @@ export function mountRelaySockets(app: TemplatedApp, o: RelayOptions): RelaySock
 
   return {
     get connected() { return sessions.size },
+    byEncoding() {
+      const n = new Map<Encoding, number>([['json', 0], ['msgpack', 0]])
+      for (const ws of sessions) { const e = ws.getUserData().enc; n.set(e, n.get(e)! + 1) }
+      return n
+    },
     close() {
       clearInterval(pinger)
       clearInterval(sweeper)

@@ -18,6 +18,7 @@ import { logActivity } from '../store/agents.js'
 import { recordFill, fillRecordedEvent, type FillRecord } from '../fills/record.js'
 import { refuse, Rollback, type Outcome, type Refusal } from './outcomes.js'
 import { RelayErrors } from '../../actors/errors.js'
+import type { FlowMetrics } from '../metrics/flow.js'
 
 export interface Found {
   /** the live view (with its quotes) when the RFQ is in the book */
@@ -51,7 +52,7 @@ export interface RfqService {
   submitQuote: RfqDirectory['submitQuote']
 }
 
-export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFill?: FillVerifier; admission?: Admission }): RfqService {
+export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFill?: FillVerifier; admission?: Admission; flow?: FlowMetrics }): RfqService {
   const { sql, book } = deps
 
   /** Live first (it has the quotes), then storage; undefined when unknown or unseen by `viewer`. */
@@ -163,6 +164,17 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
 
   /** Every quote, from the relay or REST, passes the same admission control before the book. */
   async function submitQuote(...a: Parameters<RfqDirectory['submitQuote']>): Promise<QuoteVerdict> {
+    const started = performance.now()
+    let code: string | undefined = 'INTERNAL'      // a throw is answered INTERNAL by the caller
+    try {
+      const verdict = await admitQuote(...a)
+      code = verdict.ok ? undefined : verdict.code
+      return verdict
+    } finally {
+      deps.flow?.quote(code, started)
+    }
+  }
+  async function admitQuote(...a: Parameters<RfqDirectory['submitQuote']>): Promise<QuoteVerdict> {
     const admission = deps.admission
     if (!admission) return book.submitQuote(...a)
     const entry = admission.tryEnter()

@@ -12,7 +12,8 @@ export type { QuoteParams } from './quoteParams.js'
 
 export async function sorModule(ctx: EngineContext, { tokens }: { tokens: Pick<TokenRegistry, 'resolve'> }): Promise<{ routeFinder: RouteFinder }> {
   const log = ctx.log.child({ module: 'sor' })
-  const sor = await createSorService({ config: ctx.config, sql: ctx.sql, routePool: ctx.routePool, log })
+  const sor = await createSorService({ config: ctx.config, sql: ctx.sql, routePool: ctx.routePool, log,
+    searched: s => ctx.metrics.flow.routeSearch(s) })
   sorRoutes(ctx, sor, tokens)
   ctx.onShutdown(() => sor.stop())
   sorMetrics(ctx.metrics, sor)

@@ -25,6 +25,7 @@ export { effectivePrice } from './quoteShape.js'
 
 export interface QuoteDeps {
   graph: PoolGraph; feed: GraphFeed; sql: Sql; routePool: WorkerPool; config: Config; log: Logger
+  searched?(seconds: number): void
   protocols: () => Protocol[]
   /** loads more words of a V3 pool on the side a swap walked off; false when there is nothing more (service.ts) */
   extendV3?: (address: Address, zeroForOne: boolean) => Promise<boolean>

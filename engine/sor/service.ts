@@ -19,7 +19,9 @@ import { followChain } from './follow.js'
 import { fullWordRange } from '../../workers/sor/v3/tickBitmap.js'
 import type { QuoteParams } from './quoteParams.js'
 
-export interface SorDeps { config: Config; sql: Sql; routePool: RouteLane; log: Logger; client?: PublicClient | null }
+export interface SorDeps { config: Config; sql: Sql; routePool: RouteLane; log: Logger; client?: PublicClient | null
+  /** each route search's time (the route-finder histogram) */
+  searched?(seconds: number): void }
 
 export interface RefreshReport {
   asOfBlock: string
@@ -150,7 +152,7 @@ export async function createSorService(d: SorDeps) {
     return true
   }
 
-  const quoteDeps = { graph, feed, sql, routePool: d.routePool, config, log, protocols: () => protocols,
+  const quoteDeps = { graph, feed, sql, routePool: d.routePool, searched: d.searched, config, log, protocols: () => protocols,
     ...(client ? { extendV3 } : {}) }
   const routeFinder: RouteFinder = {
     quote: params => outcomeOf(() => quote(quoteDeps, params)),

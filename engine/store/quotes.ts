@@ -34,8 +34,10 @@ type Landed = 'stored' | 'duplicate' | 'closed'
 
 // A few commits may overlap (each on its own connection): quote inserts and count increments
 // commute, and overlapping hides one commit's round trip and fsync behind another's.
-export function createQuoteWriter(sql: Sql, { maxBatch = 2000, maxInFlight = 2 }: { maxBatch?: number; maxInFlight?: number } = {}): QuoteWriter {
-  const batcher = createBatcher<AcceptedQuote, Landed>(quotes => commit(sql, quotes), { maxBatch, concurrency: maxInFlight })
+export function createQuoteWriter(sql: Sql, { maxBatch = 2000, maxInFlight = 2, observe }:
+  { maxBatch?: number; maxInFlight?: number; observe?: (seconds: number, quotes: number) => void } = {}): QuoteWriter {
+  const batcher = createBatcher<AcceptedQuote, Landed>(quotes => commit(sql, quotes), { maxBatch, concurrency: maxInFlight,
+    ...(observe ? { observe: (_wait: number, trip: number, n: number) => observe(trip, n) } : {}) })
   const stats = batcher.stats
   return {
     write: q => batcher.submit(q).then(

@@ -66,8 +66,8 @@ export function Health() {
           <dl class="facts">
             <dt>Database up</dt><dd>{fig(m, 'database_up', v => v === 1 ? 'yes' : 'NO', missing)}</dd>
             <dt>HTTP requests</dt><dd>{fig(m, 'http_requests_total', v => num(v, 0), missing)}</dd>
-            <dt>Live actors</dt><dd>{fig(m, 'actor_count', v => num(v, 0), missing)}</dd>
-            <dt>Mailbox depth</dt><dd>{fig(m, 'actor_mailbox_depth_total', v => num(v, 0), missing)}</dd>
+            <dt>Live actors</dt><dd>{fig(m, 'actors', v => num(v, 0), missing)}</dd>
+            <dt>Mailbox depth</dt><dd>{fig(m, 'actor_mailbox_depth', v => num(v, 0), missing)}</dd>
             <dt>Worker queue</dt><dd>{fig(m, 'worker_pool_queue_size', v => num(v, 0), missing)}</dd>
             <dt>Quotes refused busy</dt><dd>{fig(m, 'relay_quotes_busy_total', v => num(v, 0), missing)}</dd>
             <dt>Uncaught errors</dt><dd>{fig(m, 'process_uncaught_errors_total', v => num(v, 0), missing)}</dd>
