@@ -7,16 +7,17 @@ import { createHash } from 'node:crypto'
 import type { ActorRef, ActorSystem } from './mailbox.js'
 import { ActorStopped } from './mailbox.js'
 import { EventBus } from './events.js'
-export type { StoredEnd, ReplicaStorePort } from './replica.js'
+export type { StoredEnd, ClusterStorePort } from './clusterSync.js'
 import type {
   AcceptedQuote, Address, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, Rfq,
   RfqDirectory, SubmitOptions, RfqEvent, RfqView,
 } from './rfqTypes.js'
 import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.js'
 import { RelayErrors } from './errors.js'
-import { Replica, type ReplicaStorePort } from './replica.js'
+import { ClusterSync, type ClusterStorePort } from './clusterSync.js'
 import { ANONYMOUS, canSee } from './visibility.js'
 import { UnstoredEnds, type UnstoredEnd } from './unstoredEnds.js'
+import { isPlainObject } from '../workers/values/index.js'
 
 export interface RfqStorePort {
   /** with `maxActive`, the insert is the cap's arbiter: it answers whether the creator had room, and its count */
@@ -29,7 +30,8 @@ export interface RfqStorePort {
 
 export interface BookDeps {
   store: RfqStorePort
-  replica?: ReplicaStorePort
+  /** cluster mode: what the book reads from the shared store when the cluster's word leaves an RFQ open */
+  clusterStore?: ClusterStorePort
   recoverSigner: RfqDeps['recoverSigner']
   askTimeoutMs?: number
   /** the pause between two offers of unstored ends to the store (default 1000 ms) */
@@ -44,7 +46,7 @@ export interface RestoredRfq {
   quotes: AcceptedQuote[]
 }
 
-interface Entry { ref: ActorRef<RfqMsg>; rfq: Rfq; shareTokenHash: string | null; quotes: number; terms?: QuoteTerms; seenByAll: boolean }
+interface LiveEntry { ref: ActorRef<RfqMsg>; rfq: Rfq; shareTokenHash: string | null; quotes: number; terms?: QuoteTerms; seenByAll: boolean }
 
 // An RFQ that keeps failing is stopped rather than restarted: its state lives in Postgres and a
 // client can read it there; three failures in ten seconds means something is wrong with it.
@@ -56,15 +58,15 @@ export function hashShareToken(token: string): string {
 
 export class RfqBook implements RfqDirectory {
   readonly events = new EventBus<RfqEvent>()
-  private readonly live = new Map<string, Entry>()
+  private readonly live = new Map<string, LiveEntry>()
   /** live RFQs per creator: the agent that made it, or its taker wallet when no agent did */
   private readonly byCreator = new Map<string, number>()
   private readonly byShareHash = new Map<string, string>()
   private liveQuotes = 0
   /** what everyone may see of the active store: public RFQs and their quotes (the relay's /health counts) */
   private readonly seenByAll = { rfqs: 0, quotes: 0 }
-  /** cluster mode: this node's replicas of other nodes' RFQs follow their events and the store */
-  readonly replica: Replica | undefined
+  /** cluster mode: keeps this book in step with the other nodes' events and the store */
+  readonly sync: ClusterSync | undefined
   private readonly askTimeoutMs: number
   private readonly actorDeps: RfqDeps
   /** ends the store could not take when they happened, offered to it again until it does */
@@ -87,11 +89,11 @@ export class RfqBook implements RfqDirectory {
       },
       onGone: id => this.forget(id),
       onUnstored: (rfqId, at) => this.unstored.add({ rfqId, at }),
-      onStale: id => void this.replica?.learnEnd(id),
+      onStale: id => void this.sync?.learnEnd(id),
       onWarn: deps.onWarn,
     }
-    if (deps.replica) {
-      this.replica = new Replica(deps.replica, {
+    if (deps.clusterStore) {
+      this.sync = new ClusterSync(deps.clusterStore, {
         entry: id => this.live.get(id)?.ref, ids: () => this.live.keys(), events: this.events, onWarn: deps.onWarn,
         spawn: r => this.spawn(r.rfq, r.shareTokenHash, r.quotes),
       })
@@ -111,7 +113,7 @@ export class RfqBook implements RfqDirectory {
 
   /** Brings back RFQs that were live when the engine stopped (no insert, no broadcast); answers those it took. */
   restore(rfqs: readonly RestoredRfq[]): RestoredRfq[] {
-    const taken = rfqs.filter(r => !this.live.has(r.rfq.id) && !this.replica?.hasEnded(r.rfq.id))
+    const taken = rfqs.filter(r => !this.live.has(r.rfq.id) && !this.sync?.hasEnded(r.rfq.id))
     for (const r of taken) this.spawn(r.rfq, r.shareTokenHash, r.quotes)
     return taken
   }
@@ -134,14 +136,14 @@ export class RfqBook implements RfqDirectory {
   }
 
   async submitQuote(rfqId: unknown, quote: unknown, signature: unknown, opts: SubmitOptions = {}): Promise<QuoteVerdict> {
-    if (typeof rfqId !== 'string' || rfqId === '' || typeof quote !== 'object' || quote === null || Array.isArray(quote)
+    if (typeof rfqId !== 'string' || rfqId === '' || !isPlainObject(quote)
       || typeof signature !== 'string' || signature === '') return verdict(RelayErrors.missingFields())
-    const e = this.live.get(rfqId) ?? (this.replica && await this.replica.adopt(rfqId) && this.live.get(rfqId))
+    const e = this.live.get(rfqId) ?? (this.sync && await this.sync.adopt(rfqId) && this.live.get(rfqId))
     if (!e) return verdict(RelayErrors.rfqNotFound())
     const shareTokenHash = typeof opts.shareToken === 'string' ? hashShareToken(opts.shareToken) : null
     try {
       return await e.ref.ask<QuoteVerdict>(replyTo => ({
-        type: 'QuoteSubmitted', raw: quote as Record<string, unknown>, signature, shareTokenHash,
+        type: 'QuoteSubmitted', raw: quote, signature, shareTokenHash,
         wellFormed: opts.wellFormed === true, residual: opts.residual, replyTo,
       }), this.askTimeoutMs)
     } catch (err) {
@@ -193,12 +195,12 @@ export class RfqBook implements RfqDirectory {
 
   /** Cluster mode: a live RFQ whose creation's word has not reached this node is read from the store. */
   adopt(id: string): Promise<boolean> {
-    return this.replica ? this.replica.adopt(id) : Promise.resolve(false)
+    return this.sync ? this.sync.adopt(id) : Promise.resolve(false)
   }
 
   /** Cluster mode: the live RFQ a token opens that this book lacks (its creation's word has not arrived) is read from the store. */
   async adoptShared(token: string): Promise<Rfq | undefined> {
-    const id = this.replica && await this.replica.adoptShared(hashShareToken(token))
+    const id = this.sync && await this.sync.adoptShared(hashShareToken(token))
     return id === undefined ? undefined : this.live.get(id)?.rfq
   }
 
@@ -269,7 +271,7 @@ export class RfqBook implements RfqDirectory {
     if (n > 0) this.byCreator.set(creator, n)
     else this.byCreator.delete(creator)
     if (e.shareTokenHash) this.byShareHash.delete(e.shareTokenHash)
-    this.replica?.markEnded(id)
+    this.sync?.markEnded(id)
   }
 }
 

@@ -5,6 +5,7 @@
 // RFQ; `lastSeq` of one RFQ for that RFQ's quotes), so nothing a viewer is shown moves on a change it may not
 // see. An RFQ that leaves the live set stays readable here for `retainMs`, so a poller learns how it ended.
 // Long polls wait on `changed()`, which resolves at the next change its scope may see, or at the timeout.
+import { hasExpired } from '../workers/values/index.js'
 import type { AcceptedQuote, EndedBy, Rfq, RfqEvent, RfqStatus } from './rfqTypes.js'
 import type { EventBus } from './events.js'
 import { ANONYMOUS, canSee, type RfqAccess, type Viewer } from './visibility.js'
@@ -81,9 +82,9 @@ export class LiveIndex {
   /** Live, unexpired RFQs (OPEN or QUOTED), newest first; with `since`, only those created after it. */
   live(since = -1): IndexedRfq[] {
     this.sweep()
-    const nowSec = this.now() / 1000
+    const now = this.now()
     const out: IndexedRfq[] = []
-    for (const r of this.byId.values()) if (r.closedAt === null && r.seq > since && r.rfq.expiry > nowSec) out.push(r)
+    for (const r of this.byId.values()) if (r.closedAt === null && r.seq > since && !hasExpired(r.rfq.expiry, now)) out.push(r)
     return out.sort((a, b) => b.rfq.createdAt.getTime() - a.rfq.createdAt.getTime() || b.seq - a.seq)
   }
 

@@ -5,6 +5,7 @@
 // expected refusals are replies, not throws). Past `intensity` failures within `periodMs` the actor
 // stops and `onEscalate` is told; nothing restarts it. Its owner decides what a stop means (the RFQ
 // book ends the RFQ in the store and tells every reader, so the relay and the database agree).
+import { FailureWindow } from '../workers/retry/failureWindow.js'
 
 export type Reply<R> = (value: R) => void
 
@@ -109,7 +110,7 @@ class Actor<S, M> implements ActorRef<M> {
   private stopRequested = false
   private readonly timers = new Map<string, NodeJS.Timeout>()
   private readonly pending = new Map<M, Pending>()
-  private failures: number[] = []
+  private failures: FailureWindow | undefined
   private readonly capacity: number
   private readonly ctx: ActorContext<M>
 
@@ -190,10 +191,8 @@ class Actor<S, M> implements ActorRef<M> {
     if (p) { clearTimeout(p.timer); this.pending.delete(msg); p.reject(e) }
     this.opts.onError?.(this.name, e)
     const { intensity, periodMs } = this.opts.supervision ?? defaultSupervision
-    const t = this.clock()
-    this.failures = this.failures.filter(f => t - f < periodMs)
-    this.failures.push(t)
-    if (this.failures.length > intensity) {
+    this.failures ??= new FailureWindow(intensity, periodMs)
+    if (this.failures.record(this.clock())) {
       this.stopRequested = true
       this.opts.onEscalate?.(this.name, e)
     }

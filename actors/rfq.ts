@@ -9,6 +9,7 @@ import type { AcceptedQuote, Address, CancelOutcome, EndedBy, FillOutcome, Hex, 
   RfqStatus, RfqView, StatusChange } from './rfqTypes.js'
 import { checkQuote } from './quoteChecks.js'
 import { RelayErrors, type RelayError } from './errors.js'
+import { hasExpired, isLive as isLiveAt, isOpen } from '../workers/values/index.js'
 
 /** What an RFQ actor needs from outside; the engine supplies the real ones. */
 export interface RfqDeps {
@@ -101,13 +102,9 @@ export function rfqBehavior(deps: RfqDeps): Behavior<RfqState, RfqMsg> {
 
 type Ctx = ActorContext<RfqMsg>
 
-function isOpen(s: RfqState): boolean {
-  return s.status === 'OPEN' || s.status === 'QUOTED'
-}
-
 /** Rule 1: active and unexpired, right now (a due expiry timer may not have fired yet). */
 function isLive(s: RfqState, nowMs: number): boolean {
-  return isOpen(s) && nowMs < s.liveUntil
+  return isLiveAt(s.status, s.rfq.expiry, nowMs)
 }
 
 function reject(replyTo: Reply<QuoteVerdict>, e: RelayError): void {
@@ -152,7 +149,7 @@ function quoteCommitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteComm
       // the store says the RFQ closed before this quote could land (a cancel or fill on another node, or one
       // that won the race here): not stored, so not accepted, and never broadcast
       reject(msg.replyTo, RelayErrors.rfqNotFound())
-      if (isOpen(state)) deps.onStale?.(state.rfq.id)
+      if (isOpen(state.status)) deps.onStale?.(state.rfq.id)
     } else {
       state.makers.delete(msg.accepted.quote.maker)   // not stored, so not accepted: the maker may retry
       deps.onWarn?.('quote not stored', { rfqId: state.rfq.id, err: msg.error })
@@ -163,7 +160,7 @@ function quoteCommitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteComm
     state.quotes.push(msg.accepted)
     if (state.status === 'OPEN') state.status = 'QUOTED'
     // accepted before a cancel/fill/expiry landed: durable and acknowledged, but not broadcast for a gone RFQ
-    if (isOpen(state)) deps.publish({ type: 'rfq.quoted', rfqId: state.rfq.id, quote: msg.accepted })
+    if (isOpen(state.status)) deps.publish({ type: 'rfq.quoted', rfqId: state.rfq.id, quote: msg.accepted })
     msg.replyTo({ ok: true, quote: msg.accepted })
   }
   stopIfClosed(state, ctx)
@@ -171,7 +168,7 @@ function quoteCommitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteComm
 }
 
 async function cancel(state: RfqState, msg: Extract<RfqMsg, { type: 'Cancel' }>, ctx: Ctx, deps: RfqDeps): Promise<RfqState> {
-  if (!isOpen(state)) { msg.replyTo({ ok: false, reason: 'not_open', status: state.status }); return state }
+  if (!isOpen(state.status)) { msg.replyTo({ ok: false, reason: 'not_open', status: state.status }); return state }
   if (!isLive(state, ctx.now())) { msg.replyTo({ ok: false, reason: 'not_found' }); return state }
   const at = new Date(ctx.now())
   // a refused or failed write is the asker's outcome, not this actor's failure: the state is unchanged
@@ -196,7 +193,7 @@ async function cancel(state: RfqState, msg: Extract<RfqMsg, { type: 'Cancel' }>,
 
 /** The caller's commit runs inside this turn: nothing else reaches this RFQ until it settles. */
 async function fill(state: RfqState, msg: Extract<RfqMsg, { type: 'Fill' }>, ctx: Ctx, deps: RfqDeps): Promise<RfqState> {
-  if (!isOpen(state)) { msg.replyTo({ ok: false, reason: 'not_open', status: state.status }); return state }
+  if (!isOpen(state.status)) { msg.replyTo({ ok: false, reason: 'not_open', status: state.status }); return state }
   // a fill refused by the store (a duplicate txHash, a lost race) or a failed write is the asker's
   // outcome, not this actor's failure: counting it as one would stop the actor after a few refusals
   // and take a live RFQ out of the relay while the database still says OPEN
@@ -220,8 +217,8 @@ async function fill(state: RfqState, msg: Extract<RfqMsg, { type: 'Fill' }>, ctx
  * venue could not serve (no fill could be recorded then), so it is the engine's and judges no maker.
  */
 async function expire(state: RfqState, ctx: Ctx, deps: RfqDeps): Promise<RfqState> {
-  if (!isOpen(state)) return state
-  if (ctx.now() < state.liveUntil) {               // a timer that fired early: re-arm
+  if (!isOpen(state.status)) return state
+  if (!hasExpired(state.rfq.expiry, ctx.now())) { // a timer that fired early: re-arm
     ctx.setTimer('expire', state.liveUntil - ctx.now(), { type: 'Expire' })
     return state
   }
@@ -245,7 +242,7 @@ async function expire(state: RfqState, ctx: Ctx, deps: RfqDeps): Promise<RfqStat
 
 /** Another node stored a quote: this node's readers and sockets see it once (a maker's first stored quote only). */
 function remoteQuoted(state: RfqState, accepted: AcceptedQuote, event: RfqEvent | undefined, deps: RfqDeps): RfqState {
-  if (!isOpen(state) || state.stored.has(accepted.quote.maker)) return state
+  if (!isOpen(state.status) || state.stored.has(accepted.quote.maker)) return state
   state.stored.add(accepted.quote.maker)
   state.makers.add(accepted.quote.maker)   // a local quote of this maker still being written will be refused by the store
   state.quotes.push(accepted)
@@ -256,7 +253,7 @@ function remoteQuoted(state: RfqState, accepted: AcceptedQuote, event: RfqEvent 
 
 /** Another node closed it (or the store says it is closed): this replica ends the same way, without writing. */
 function remoteClosed(state: RfqState, msg: Extract<RfqMsg, { type: 'RemoteClosed' }>, ctx: Ctx, deps: RfqDeps): RfqState {
-  if (!isOpen(state)) return state
+  if (!isOpen(state.status)) return state
   ctx.cancelTimer('expire')
   const id = state.rfq.id
   if (msg.status === 'CANCELLED') {
@@ -284,7 +281,7 @@ function ended(state: RfqState, status: 'CANCELLED' | 'FILLED' | 'EXPIRED', at: 
 
 /** A closed RFQ leaves the active store once no accepted quote is still being written. */
 function stopIfClosed(state: RfqState, ctx: Ctx): void {
-  if (!isOpen(state) && state.committing === 0) ctx.stop()
+  if (!isOpen(state.status) && state.committing === 0) ctx.stop()
 }
 
 export function view(state: RfqState): RfqView {

@@ -5,7 +5,8 @@ import type { EventBus } from './events.js'
 export type Address = `0x${string}`   // lowercase
 export type Hex = `0x${string}`
 
-export type RfqStatus = 'OPEN' | 'QUOTED' | 'FILLED' | 'CANCELLED' | 'EXPIRED'
+import type { RfqStatus } from '../workers/values/index.js'
+export type { RfqStatus }
 export type Visibility = 'public' | 'private'
 export type RfqKind = 0 | 1           // 0 EXACT_IN, 1 EXACT_OUT
 

@@ -1,7 +1,11 @@
 // The Live view's model: the relay's WebSocket (RFQ_BROADCAST, QUOTE_BROADCAST; PONG to its PING;
 // SUBSCRIBE with each share token the user entered), seeded from the relay's REST listing so RFQs that
-// were already live show too. Reconnects with a doubling pause (1 s up to 30 s) and re-subscribes.
+// were already live show too. Reconnects with the house's backoff (workers/retry: 1 s doubling up to 30 s) and
+// re-subscribes.
 // Times are the relay's where it gives them (createdAt, receivedAt) and arrival times otherwise.
+
+import { backoffDelayMs } from '../workers/retry/backoff'
+import { hasExpired, isOpen } from '../workers/values/rfqStatus'
 
 export interface LiveQuote { maker: string; amountIn: string; amountOut: string; receivedAt: number }
 export interface LiveRfq {
@@ -27,7 +31,8 @@ export class LiveFeed {
   status: FeedStatus = 'connecting'
   lastError = ''
   private ws?: WebSocket
-  private retryMs = 1000
+  /** reconnects tried since the socket was last open */
+  private retries = 0
   private timer?: ReturnType<typeof setTimeout>
   private stopped = false
   private listeners = new Set<() => void>()
@@ -64,7 +69,7 @@ export class LiveFeed {
         for (const r of gone.slice(0, 20)) {
           const q = await fetch(`${this.relay}/quotes?rfqId=${encodeURIComponent(r.id)}${token ? `&shareToken=${encodeURIComponent(token)}` : ''}`)
           const status = q.ok ? ((await q.json()) as { status?: string }).status : undefined
-          r.ended = status && status !== 'OPEN' && status !== 'QUOTED' ? status : 'ENDED'
+          r.ended = status && !isOpen(status) ? status : 'ENDED'
         }
         if (gone.length) this.changed()
       } catch { /* the socket's reconnect loop reports the relay as down */ }
@@ -91,7 +96,7 @@ export class LiveFeed {
   private connect(): void {
     const ws = this.ws = new WebSocket(`${this.relayWs}/?channels=rfqs,quotes`)
     ws.onopen = () => {
-      this.status = 'open'; this.retryMs = 1000; this.lastError = ''
+      this.status = 'open'; this.retries = 0; this.lastError = ''
       for (const t of this.shareTokens) this.send({ type: 'SUBSCRIBE', data: { shareToken: t } })
       void this.seed(this.shareTokens)
       this.changed()
@@ -100,8 +105,7 @@ export class LiveFeed {
     ws.onclose = () => {
       if (this.stopped) return
       this.status = 'reconnecting'; this.changed()
-      this.timer = setTimeout(() => this.connect(), this.retryMs)
-      this.retryMs = Math.min(this.retryMs * 2, 30_000)
+      this.timer = setTimeout(() => this.connect(), backoffDelayMs(this.retries++, 1000, 30_000))
     }
   }
 
@@ -160,8 +164,8 @@ export class LiveFeed {
     for (const q of this.early.get(r.id) ?? []) this.addQuote(r.id, q)
     this.early.delete(r.id)
     if (this.rfqs.size > KEEP) {
-      const now = Date.now() / 1000
-      const ended = [...this.rfqs.values()].filter(x => x.expiry < now).sort((a, b) => a.createdAt - b.createdAt)
+      const now = Date.now()
+      const ended = [...this.rfqs.values()].filter(x => hasExpired(x.expiry, now)).sort((a, b) => a.createdAt - b.createdAt)
       for (const x of ended.slice(0, this.rfqs.size - KEEP)) this.rfqs.delete(x.id)
     }
   }

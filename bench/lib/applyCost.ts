@@ -9,7 +9,7 @@ import { ActorSystem } from '../../actors/mailbox.js'
 import { RfqBook } from '../../actors/book.js'
 import { LiveIndex } from '../../actors/liveIndex.js'
 import type { Address, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
-import { fromWire, toWire, type WireEvent } from '../../engine/cluster/wire.js'
+import { fromWire, toWire, type WireEvent } from '../../engine/cluster/wireEvents.js'
 import { open, seal } from '../../engine/cluster/envelope.js'
 import { benchPeer } from './sealCost.js'
 
@@ -20,7 +20,7 @@ export async function applyCost(quotes = 60_000): Promise<number> {
   const book = new RfqBook(new ActorSystem(), {
     // the store is never reached on this path: a replica writes nothing
     store: { insertRfq: async () => {}, persistStatus: async () => {}, commitQuote: async () => {}, storeEnds: async () => {} },
-    replica: { liveRfq: async () => undefined, liveShared: async () => undefined, endOf: async () => undefined },
+    clusterStore: { liveRfq: async () => undefined, liveShared: async () => undefined, endOf: async () => undefined },
     recoverSigner: async () => null,
   })
   const index = new LiveIndex(book.events)
@@ -28,7 +28,7 @@ export async function applyCost(quotes = 60_000): Promise<number> {
   const taker = '0x0000000000000000000000000000000000000000' as Address, tokenIn = hex(20), tokenOut = hex(20)
   const rfqs: Rfq[] = Array.from({ length: 50 }, () => ({ id: randomUUID(), taker, tokenIn, tokenOut, kind: 0, amountIn: 10n ** 18n, amountOut: null,
     expiry, visibility: 'public', allowedMakers: [], shareToken: null, createdAt: new Date(), agentId: null }))
-  for (const rfq of rfqs) book.replica!.applyRemote(fromWire(toWire({ type: 'rfq.created', rfq, shareTokenHash: null })!))
+  for (const rfq of rfqs) book.sync!.applyRemote(fromWire(toWire({ type: 'rfq.created', rfq, shareTokenHash: null })!))
   const batches: Uint8Array[] = []
   const peer = benchPeer()
   for (let i = 0; i < quotes; i += 30) {
@@ -45,7 +45,7 @@ export async function applyCost(quotes = 60_000): Promise<number> {
   const apply = (bytes: Uint8Array) => {
     const m = open(peer.peer, 'events', bytes)
     if (typeof m === 'string') throw new Error(`the bench's own batch was dropped: ${m}`)
-    for (const w of m.body as WireEvent[]) book.replica!.applyRemote(fromWire(w, termsOf))
+    for (const w of m.body as WireEvent[]) book.sync!.applyRemote(fromWire(w, termsOf))
   }
   const turn = () => new Promise(r => setImmediate(r))
   const warm = Math.floor(batches.length / 5)

@@ -10,7 +10,7 @@ import { personalMessageDigest } from '../../workers/sig/eip191.js'
 import { recoverAddress } from '../../workers/sig/recover.js'
 import { registrationMessage, SIGNATURE_WINDOW_SECS } from './message.js'
 import { generateApiKey, hashApiKey, newAgentId } from './keys.js'
-import { isAddress } from '../../workers/values/index.js'
+import { isAddress, isPlainObject, toUnixSeconds } from '../../workers/values/index.js'
 
 export const ROLES: readonly Role[] = ['taker', 'maker', 'monitor']
 export const MAX_AGENTS_PER_OWNER = 10
@@ -43,8 +43,8 @@ export type RegisterOutcome =
   | { ok: false; code: 'AGENT_WALLET_TAKEN' }
 
 /** The surface's parse step, in the spec's order, each failure with its exact text (a 400 reply). */
-export function parseRegistration(body: unknown, nowSec = Math.floor(Date.now() / 1000)): Registration {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw Errors.invalidJson()
+export function parseRegistration(body: unknown, nowSec = toUnixSeconds(Date.now())): Registration {
+  if (!isPlainObject(body)) throw Errors.invalidJson()
   const b = body as Record<string, unknown>
   const name = b.name
   // control characters would let a name forge the message's other lines

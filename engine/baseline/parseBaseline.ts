@@ -1,6 +1,6 @@
 // POST /api/v1/rfq/baseline body -> Baseline (source 'client'). Every field is checked.
 import { Errors } from '../front/errors.js'
-import { isAddress, parseU256, boundedNumber, parseIsoDate, MAX_PRICE, MAX_ABS_BPS, hasControlChars } from '../../workers/values/index.js'
+import { isAddress, isPlainObject, parseU256, boundedNumber, parseIsoDate, MAX_PRICE, MAX_ABS_BPS, hasControlChars } from '../../workers/values/index.js'
 import type { Baseline, RouteSummaryItem } from '../store/baselines.js'
 
 const REQUIRED = ['rfqId', 'tokenIn', 'tokenOut', 'amountIn', 'baselineAmountOut', 'baselineEffectivePrice',
@@ -8,7 +8,7 @@ const REQUIRED = ['rfqId', 'tokenIn', 'tokenOut', 'amountIn', 'baselineAmountOut
 const MAX_ROUTE_ITEMS = 32
 
 export function parseBaselineBody(body: unknown): Baseline {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw Errors.invalidJson()
+  if (!isPlainObject(body)) throw Errors.invalidJson()
   const b = body as Record<string, unknown>
   const missing = REQUIRED.filter(k => b[k] === undefined || b[k] === null || b[k] === '')
   if (missing.length) throw Errors.badRequest(`Missing required fields: ${missing.join(', ')}`)
@@ -44,8 +44,9 @@ function routeSummary(x: unknown): RouteSummaryItem[] {
   const bad = () => Errors.badRequest('baselineRouteSummary must be an array of {protocol, poolType, fractionPct}')
   if (!Array.isArray(x) || x.length > MAX_ROUTE_ITEMS) throw bad()
   return x.map(item => {
-    const i = item as Record<string, unknown>
-    if (typeof i !== 'object' || i === null || typeof i.protocol !== 'string' || typeof i.poolType !== 'string' ||
+    if (!isPlainObject(item)) throw bad()
+    const i = item
+    if (typeof i.protocol !== 'string' || typeof i.poolType !== 'string' ||
         !i.protocol || i.protocol.length > 64 || i.poolType.length > 32 || !finite(i.fractionPct) || i.fractionPct < 0 || i.fractionPct > 100) throw bad()
     return { protocol: i.protocol, poolType: i.poolType, fractionPct: i.fractionPct }
   })

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { repoRoot } from '../paths.js'
-import { eachLine } from '../ops/guarded.js'
+import { eachLine } from '../ops/tethered.js'
 
 export interface DevDatabase {
   url: string

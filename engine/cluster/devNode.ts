@@ -3,7 +3,7 @@
 // not printed: the dev cluster prints one table for all nodes instead of three banners.
 import { join } from 'node:path'
 import { repoRoot } from '../paths.js'
-import { spawnGuarded, eachLine } from '../ops/guarded.js'
+import { spawnTethered, eachLine } from '../ops/tethered.js'
 
 export interface DevNode {
   id: string
@@ -19,7 +19,7 @@ const START_TIMEOUT_MS = 120_000
 
 /** Starts a node and resolves once its banner says it is up; rejects with its last words if it exits first. */
 export async function startDevNode(id: string, env: NodeJS.ProcessEnv, print: (line: string) => void): Promise<DevNode> {
-  const proc = spawnGuarded(`${id}-guard`, process.execPath, [join(repoRoot, 'dist/engine/main.js')], { env })
+  const proc = spawnTethered(`${id}-guard`, process.execPath, [join(repoRoot, 'dist/engine/main.js')], { env })
   const banner: string[] = []
   const lastWords: string[] = []
   let inBanner = false

@@ -6,15 +6,26 @@
 // Every message is signed by its node and opened (envelope.ts) before anything reads it: what a listed node did
 // not sign, or what it sent before, is counted and dropped (docs/cluster.md#who-may-speak-on-the-wire).
 //
+// The link is a few named units joined here: the wire (wire.ts: sealed, ordered channels), the outbox (this node's
+// events in batches), the remote events (other nodes' batches into the book), the peers (heartbeats), the store sync
+// (reconciler.ts) and the supervised watch on the NATS connection (natsStatus.ts).
+//
 // Loaded only through a dynamic import: a single node never loads the NATS client.
 import type { Logger } from 'pino'
+import type { NatsConnection, Status } from '@nats-io/transport-node'
 import type { RfqBook, RestoredRfq } from '../../actors/book.js'
+import type { RfqEvent } from '../../actors/rfqTypes.js'
 import type { ClusterIdentity } from './identity.js'
+import type { DropReason } from './envelope.js'
 import { connectNats, warnIfOpen } from './natsAccess.js'
-import { channelSubjects, keyOfSubject, subjectOf, type Channel } from './subjects.js'
-import { seal, sealEvents, open, DROP_REASONS, MAX_BATCH, MAX_MESSAGE_BYTES, type DropReason, type Opened } from './envelope.js'
-import { Sequences, type Place } from './sequences.js'
-import { toWire, fromWire, UnknownRfq, type WireEvent } from './wire.js'
+import { toWire, type WireEvent } from './wireEvents.js'
+import { ClusterWire } from './wire.js'
+import { WARN_EVERY_MS } from './drops.js'
+import { Reconciler } from './reconciler.js'
+import { Outbox } from './outbox.js'
+import { Peers } from './peers.js'
+import { RemoteEvents } from './remoteEvents.js'
+import { StatusWatch } from './natsStatus.js'
 
 export interface ClusterLinkOptions {
   url: string
@@ -26,12 +37,12 @@ export interface ClusterLinkOptions {
   book: RfqBook
   /** the store's live RFQs, for reconciling after an outage or a lost message */
   loadLive(): Promise<RestoredRfq[]>
-  /** a quote from another node applied here, `originMs` when that node received it (the apply-lag histogram) */
-  applied?(originMs: number): void
   log: Logger
   heartbeatMs?: number
   /** the events of this long leave in one message (0: those of one event-loop turn) */
   batchMs?: number
+  /** a quote from another node applied here, `originMs` when that node received it (the apply-lag histogram) */
+  applied?(originMs: number): void
 }
 
 export interface ClusterStatus {
@@ -44,185 +55,126 @@ export interface ClusterStatus {
 export interface ClusterLink {
   readonly nodeId: string
   status(): ClusterStatus
-  readonly stats: { sent: number; messages: number; received: number; messagesReceived: number; gaps: number; reconciles: number
-    readonly dropped: Record<DropReason, number> }
+  readonly stats: { readonly sent: number; readonly messages: number; readonly received: number
+    /** NATS messages from other nodes opened here (signed, in order), every channel */
+    readonly messagesReceived: number; readonly gaps: number
+    readonly reconciles: number; readonly statusLoopRestarts: number; readonly dropped: Record<DropReason, number> }
+  /** the supervised loop over the connection's statuses; `kill` ends it as a crash would (tests, drills) */
+  readonly statusLoop: Pick<StatusWatch, 'kill' | 'restarts'>
   /** Rate-limit hits between the nodes (signed and ordered like the events): returns how to send a batch. */
   channel(name: 'limits', onMessage: (body: unknown[]) => void): (body: unknown[]) => void
   close(): Promise<void>
 }
 
-/** RFQs one message may make a node read from the store one by one; past it, one reconcile */
-const MAX_ADOPTS = 16
-/** a drop is logged at most this often per reason (a flood of forgeries must not flood the log), and always counted */
-const WARN_EVERY_MS = 10_000
+export async function joinCluster(options: ClusterLinkOptions): Promise<ClusterLink> {
+  const heartbeatMs = options.heartbeatMs ?? 1000
+  const { nc, redacted } = await connectNats(options.url, options.identity, options.log)
+  const { identity, book, log } = options
+  const wire = new ClusterWire({ nc, identity, epoch: options.epoch, venue: options.venue, log })
+  const storeSync = new Reconciler(options.loadLive, live => options.book.sync?.reconcile(live), options.log)
+  const remote = new RemoteEvents({ sync: book.sync, termsOf: id => book.quoteTerms(id), drops: wire.drops,
+    reconcile: why => storeSync.reconcile(why), applied: options.applied })
+  const peers = new Peers(heartbeatMs)
+  const gaps = { count: 0 }
+  const gap = (why: string) => { gaps.count++; storeSync.reconcile(why) }
+  let heardMessages = 0
 
-export async function joinCluster(o: ClusterLinkOptions): Promise<ClusterLink> {
-  const { nodeId, key, peers } = o.identity
-  const heartbeatMs = o.heartbeatMs ?? 1000
-  const { nc, redacted } = await connectNats(o.url, o.identity, o.log)
-  const stats = { sent: 0, messages: 0, received: 0, messagesReceived: 0, gaps: 0, reconciles: 0,
-    dropped: Object.fromEntries(DROP_REASONS.map(r => [r, 0])) as Record<DropReason, number> }
-  let connected = true
-  const seqs: Record<Channel, number> = { events: 0, nodes: 0, limits: 0 }
-  const order = new Sequences()
-  const heard = new Map<string, number>()        // node -> last heartbeat (ms)
-  const warned = new Map<DropReason, number>()
-  const drop = (reason: DropReason, detail: object) => {
-    stats.dropped[reason]++
-    if (Date.now() - (warned.get(reason) ?? 0) < WARN_EVERY_MS) return
-    warned.set(reason, Date.now())
-    o.log.warn({ ...detail, reason, droppedSoFar: stats.dropped[reason] }, 'cluster message dropped')
-  }
-
-  // reconciling: the store's live RFQs are the truth; one pass at a time, another queued behind it at most
-  let reconciling: Promise<void> | null = null, again = false
-  const reconcile = (why: string) => {
-    if (reconciling) { again = true; return }
-    stats.reconciles++
-    reconciling = o.loadLive().then(live => o.book.replica?.reconcile(live), err => o.log.warn({ err, why }, 'cluster reconcile failed; retried at the next gap or reconnect'))
-      .finally(() => { reconciling = null; if (again) { again = false; reconcile('queued') } })
-  }
-
-  /** Every node's messages of one channel, opened and placed in their sender's order before `onMessage` sees them. */
-  const listen = (channel: Channel, onMessage: (m: Opened, place: Place) => void) => {
-    nc.subscribe(channelSubjects(o.venue, channel), { callback: (err, msg) => {
-      if (err) return
-      const from = peers.get(keyOfSubject(msg.subject))
-      const m = open(from, channel, msg.data)
-      if (typeof m === 'string') return drop(m, { subject: msg.subject })
-      // a node never hears itself (noEcho): its own signature coming back is a recording played back
-      const place = m.origin === nodeId ? 'replayed' : order.admit(m.origin, channel, m.epoch, m.seq)
-      if (place === 'replayed') return drop('replayed', { from: m.origin, channel, epoch: m.epoch, seq: m.seq })
-      stats.messagesReceived++
-      onMessage(m, place)
-    } })
-  }
-
-  const termsOf = (id: string) => o.book.quoteTerms(id)
-  listen('events', (m, place) => {
-    if (place === 'gap' || place === 'restart') {
-      stats.gaps++
-      reconcile(place === 'gap' ? `gap from ${m.origin}` : `${m.origin} restarted`)
-    }
-    let unknown: Set<string> | undefined
-    for (const w of m.body as WireEvent[]) {
-      try {
-        o.book.replica?.applyRemote(fromWire(w, termsOf))
-        stats.received++
-        if (Array.isArray(w)) o.applied?.(w[11])      // a quote: its receivedAt on its node
-      } catch (err) {
-        // a quote for an RFQ this node has not heard of: the store has both (the quote was stored first). Past
-        // a few such RFQs in one message, one reconcile reads them all: a message cannot cost a read per quote
-        if (err instanceof UnknownRfq) {
-          stats.received++
-          unknown ??= new Set()
-          if (unknown.has(err.rfqId)) continue
-          unknown.add(err.rfqId)
-          if (unknown.size <= MAX_ADOPTS) void o.book.replica?.adopt(err.rfqId)
-          else if (unknown.size === MAX_ADOPTS + 1) reconcile(`many unknown RFQs from ${m.origin}`)
-          continue
-        }
-        drop('bad_event', { from: m.origin, err })
-      }
-    }
+  wire.listen('events', (message, place) => {
+    heardMessages++
+    if (place === 'gap') gap(`gap from ${message.origin}`)
+    if (place === 'restart') gap(`${message.origin} restarted`)
+    remote.apply(message.origin, message.body as WireEvent[])
   })
   // A heartbeat carries the last batch its node sent: a batch lost on the way (or sent into a dropped link) shows
   // here within a heartbeat even when its node goes quiet after it.
-  listen('nodes', (m, place) => {
-    heard.set(m.origin, Date.now())
-    if (place === 'restart') { stats.gaps++; reconcile(`${m.origin} restarted`) }
-    if (order.sent(m.origin, m.body as number) === 'behind') {
-      stats.gaps++
-      reconcile(`${m.origin} sent batches not heard here`)
-    }
+  wire.listen('nodes', (message, place) => {
+    heardMessages++
+    peers.heard(message.origin, Date.now())
+    if (place === 'restart') gap(`${message.origin} restarted`)
+    if (wire.missed(message.origin, message.body as number)) gap(`${message.origin} sent batches not heard here`)
   })
 
-  const sealed = (channel: Channel, seq: number, body: unknown) => seal(key.privateKey, channel, nodeId, o.epoch, seq, body)
-  const publish = (channel: Channel, bytes: Uint8Array) => {
-    if (!nc.isClosed()) nc.publish(subjectOf(o.venue, key.publicKey, channel), bytes)
-  }
-  const send = (channel: Channel, body: unknown) => publish(channel, sealed(channel, ++seqs[channel], body))
-  const sendEvents = (events: WireEvent[]) => {
-    for (const bytes of sealEvents(key.privateKey, nodeId, o.epoch, seqs.events + 1, events)) {
-      if (bytes.length > MAX_MESSAGE_BYTES) o.log.error({ bytes: bytes.length }, 'a cluster event past MAX_MESSAGE_BYTES: dropped by its peers')
-      seqs.events++
-      publish('events', bytes)
-      stats.messages++
-    }
-  }
-
-  // The events of `batchMs` leave together, in order; at most MAX_BATCH a message, so a message stays far
-  // below NATS's max_payload (1 MB by default; a quote event is about 300 bytes). Every message wakes every
-  // other node, and a wake-up costs more CPU than applying a dozen quotes (docs/benchmarks.md#cluster): a
-  // few ms of coalescing keeps the receivers' cost per quote flat as the venue's rate grows.
-  const batchMs = o.batchMs ?? 5
-  let outbox: WireEvent[] = []
-  let timer: NodeJS.Timeout | null = null
-  const flush = () => {
-    if (timer) { clearTimeout(timer); timer = null }
-    if (!outbox.length) return
-    const events = outbox
-    outbox = []
-    if (!nc.isClosed()) sendEvents(events)
-  }
-  const unsubscribe = o.book.events.subscribe(e => {
-    if (e.remote) return                          // another node's word: never sent on
-    const w = toWire(e, e.type === 'rfq.quoted' ? o.book.quoteTerms(e.rfqId) : undefined)
-    if (!w) return
-    if (!outbox.length) {
-      if (batchMs > 0) timer = setTimeout(flush, batchMs)
-      else setImmediate(flush)
-    }
-    outbox.push(w)
-    stats.sent++
-    if (outbox.length >= MAX_BATCH) flush()
-  })
+  const outbox = new Outbox(events => wire.sendEvents(events), options.batchMs ?? 5)
+  const unsubscribe = options.book.events.subscribe(event => sendOn(event, options.book, outbox))
+  const connection = watchConnection(nc, redacted, options, {
+    reconcile: why => storeSync.reconcile(why), heartbeat: () => wire.send('nodes', wire.lastEventsSent) })
   const heartbeat = setInterval(() => {
-    if (connected) send('nodes', seqs.events)
+    if (connection.connected) wire.send('nodes', wire.lastEventsSent)
     // A node not heard of lately is no peer. Its last word may not have left it (killed between a commit and
     // its batch), so the book follows the store: what it stored shows here, what it closed closes here.
-    const gone = Date.now() - 3 * heartbeatMs
-    for (const [id, at] of heard) if (at < gone) { heard.delete(id); reconcile(`${id} went silent`) }
+    for (const id of peers.silent(Date.now())) storeSync.reconcile(`${id} went silent`)
   }, heartbeatMs)
   heartbeat.unref()
-  send('nodes', seqs.events)
+  wire.send('nodes', wire.lastEventsSent)
 
-  let refusedAt = 0
-  void (async () => {
-    for await (const s of nc.status()) {
-      if (s.type === 'disconnect' || s.type === 'reconnecting') {
-        if (connected) o.log.warn({ nats: redacted }, 'cluster link lost: serving this node\'s clients; other nodes\' word arrives after reconnect')
-        connected = false
-      } else if (s.type === 'reconnect') {
-        connected = true
-        o.log.info({ nats: s.server }, 'cluster link back: reconciling with the store')
-        reconcile('reconnect')
-        warnIfOpen(nc, redacted, o.log)
-      } else if (s.type === 'error' && Date.now() - refusedAt >= WARN_EVERY_MS) {
-        // its key taken off the users while it reconnects, or a publish its permissions refuse: said, not flooded
-        refusedAt = Date.now()
-        o.log.error({ nats: redacted, err: s.error, key: key.publicKey }, 'nats-server refused this node (its user and permissions: nats-server.conf)')
-      }
-    }
-  })().catch(() => {})
-
-  o.log.info({ nodeId, nats: redacted, key: key.publicKey }, 'joined the cluster')
+  log.info({ nodeId: identity.nodeId, nats: redacted, key: identity.key.publicKey }, 'joined the cluster')
   return {
-    nodeId, stats,
+    nodeId: options.identity.nodeId,
+    stats: {
+      get sent() { return outbox.sent }, get messages() { return wire.messages },
+      get received() { return remote.received }, get messagesReceived() { return heardMessages },
+      get gaps() { return gaps.count }, get reconciles() { return storeSync.passes },
+      get statusLoopRestarts() { return connection.watch.restarts }, dropped: wire.drops.counts,
+    },
+    statusLoop: connection.watch,
     channel(name, onMessage) {
-      listen(name, m => onMessage(m.body as unknown[]))
-      return body => send(name, body)
+      wire.listen(name, message => { heardMessages++; onMessage(message.body as unknown[]) })
+      return body => wire.send(name, body)
     },
     status() {
-      const since = Date.now() - 3 * heartbeatMs
-      return { nodeId, nats: connected ? 'connected' : 'reconnecting', peers: [...heard].filter(([, at]) => at >= since).map(([id]) => id).sort() }
+      const nats = connection.connected ? 'connected' : 'reconnecting'
+      return { nodeId: identity.nodeId, nats, peers: peers.list(Date.now()) }
     },
     async close() {
       unsubscribe()
-      flush()
+      outbox.flush()
       clearInterval(heartbeat)
-      await nc.drain().catch(() => {})
-      await reconciling
+      await connection.watch.stop()
+      await nc.drain().catch(err => options.log.warn({ err }, 'cluster link: NATS did not drain at close'))
+      await storeSync.idle()
     },
   }
+}
+
+/** This node's own events go out (another node's word is never sent on; expiry is each node's own timer). */
+function sendOn(event: RfqEvent, book: RfqBook, outbox: Outbox): void {
+  if (event.remote) return
+  const wired = toWire(event, event.type === 'rfq.quoted' ? book.quoteTerms(event.rfqId) : undefined)
+  if (wired) outbox.push(wired)
+}
+
+/**
+ * The connection as the link sees it: up or reconnecting, from the statuses the supervised watch reads. A reconnect
+ * reconciles with the store; a restart of the watch asks the server whether the link is up and reconciles too, since
+ * a reconnect may have come while no loop was listening.
+ */
+function watchConnection(nc: NatsConnection, redacted: string, options: Pick<ClusterLinkOptions, 'log' | 'identity'>,
+  link: { reconcile(why: string): void; heartbeat(): void }): { readonly connected: boolean; watch: StatusWatch } {
+  const state = { connected: true, refusedAt: -Infinity }
+  const onStatus = (status: Status) => {
+    if (status.type === 'disconnect' || status.type === 'reconnecting') {
+      if (state.connected) {
+        options.log.warn({ nats: redacted },
+          'cluster link lost: serving this node\'s clients; other nodes\' word arrives after reconnect')
+      }
+      state.connected = false
+    } else if (status.type === 'reconnect') {
+      state.connected = true
+      options.log.info({ nats: status.server }, 'cluster link back: reconciling with the store')
+      link.reconcile('reconnect')
+      warnIfOpen(nc, redacted, options.log)
+    } else if (status.type === 'error' && Date.now() - state.refusedAt >= WARN_EVERY_MS) {
+      // its key taken off the users while it reconnects, or a publish its permissions refuse: said, not flooded
+      state.refusedAt = Date.now()
+      options.log.error({ nats: redacted, err: status.error, key: options.identity.key.publicKey },
+        'nats-server refused this node (its user and permissions: nats-server.conf)')
+    }
+  }
+  const onRestart = () => {
+    // rtt() answers only over a live connection; reconcile never throws, so the chain cannot reject
+    void nc.rtt().then(() => { state.connected = true; link.heartbeat() }, () => { state.connected = false })
+      .finally(() => link.reconcile('status loop restarted'))
+  }
+  const watch = new StatusWatch(nc, { onStatus, onRestart, log: options.log })
+  return { get connected() { return state.connected }, watch }
 }

@@ -32,6 +32,8 @@ export async function clusterModule(ctx: EngineContext, { book, domain }: { book
     () => link.stats.messagesReceived)
   metrics.counter('cluster_sequence_gaps_total', 'lost messages detected (each one reconciled with the store)', () => link.stats.gaps)
   metrics.counter('cluster_reconciles_total', 'times this node reconciled its book with the store', () => link.stats.reconciles)
-  metrics.counter('cluster_rfqs_adopted_total', 'live RFQs read from the store because their creation\'s word was late or lost', () => book.replica?.adopted ?? 0)
+  metrics.counter('cluster_status_loop_restarts_total', 'times the watch on the NATS connection died and was restarted (each one logged)',
+    () => link.stats.statusLoopRestarts)
+  metrics.counter('cluster_rfqs_adopted_total', 'live RFQs read from the store because their creation\'s word was late or lost', () => book.sync?.adopted ?? 0)
   return { ...link, close: async () => { limits.stop(); await link.close() } }
 }

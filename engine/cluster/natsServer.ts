@@ -5,7 +5,7 @@
 import { accessSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
-import { spawnGuarded, eachLine } from '../ops/guarded.js'
+import { spawnTethered, eachLine } from '../ops/tethered.js'
 
 export const NATS_MISSING = 'nats-server is missing: apt-get install nats-server (or set NATS_SERVER_BIN)'
 
@@ -58,7 +58,7 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
   const tempStore = opts.jetstream && !opts.storeDir ? mkdtempSync(join(tmpdir(), 'nats-js-')) : undefined
   const args = ['-a', host, '-p', String(opts.port || -1), ...(opts.jetstream ? ['-js', '-sd', opts.storeDir ?? tempStore!] : []), ...(opts.args ?? [])]
   // unref: a server a test forgot to stop never keeps its process alive (and goes when that process exits)
-  const proc = spawnGuarded('nats-guard', bin, args, { unref: true })
+  const proc = spawnTethered('nats-guard', bin, args, { unref: true })
   let log = ''
   for (const stream of [proc.guard.stdout!, proc.guard.stderr!]) {
     stream.on('data', (chunk: Buffer) => { log = (log + chunk.toString()).slice(-LOG_LIMIT) })

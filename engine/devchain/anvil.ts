@@ -2,7 +2,7 @@
 import type { ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { PortInUse } from '../front/uws.js'
-import { spawnGuarded } from '../ops/guarded.js'
+import { spawnTethered } from '../ops/tethered.js'
 
 export interface Anvil {
   rpcUrl: string
@@ -26,10 +26,10 @@ export function anvilBinary(): string {
   return require.resolve(`@foundry-rs/anvil-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}/bin/anvil`)
 }
 
-// anvil runs under the guard (engine/ops/guarded.ts): no chain node outlives the process that started it,
+// anvil runs under the guard (engine/ops/tethered.ts): no chain node outlives the process that started it,
 // and Ctrl-C reaches only us, so we stop anvil in order.
 export async function startAnvil({ chainId = 31337, port: wanted = 0, args = [] }: AnvilOptions = {}): Promise<Anvil> {
-  const proc = spawnGuarded('anvil-guard', anvilBinary(), ['--host', '127.0.0.1', '--port', String(wanted), '--chain-id', String(chainId), ...args])
+  const proc = spawnTethered('anvil-guard', anvilBinary(), ['--host', '127.0.0.1', '--port', String(wanted), '--chain-id', String(chainId), ...args])
   const port = await listeningPort(proc.guard).catch(e => {
     // a taken port is the operator's to fix: one line naming it and the variable that sets it
     if (wanted && /address already in use|os error 98/i.test((e as Error).message)) throw new PortInUse('127.0.0.1', wanted, 'SANDBOX_RPC_PORT')

@@ -2,12 +2,12 @@
 // missing fields first (all of them named), then address format, then the BigInt amounts.
 import type { FillInput, Address, Hex } from '../../actors/rfqTypes.js'
 import { Errors } from '../front/errors.js'
-import { isAddress, parseU256, isTxHash, boundedNumber, MAX_USD, hasControlChars } from '../../workers/values/index.js'
+import { isAddress, isPlainObject, parseU256, isTxHash, boundedNumber, MAX_USD, hasControlChars } from '../../workers/values/index.js'
 
 const REQUIRED = ['txHash', 'taker', 'maker', 'tokenIn', 'tokenOut', 'amountIn', 'amountOut', 'amountInUsd'] as const
 
 export function parseFillBody(body: unknown): FillInput {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw Errors.invalidJson()
+  if (!isPlainObject(body)) throw Errors.invalidJson()
   const b = body as Record<string, unknown>
   const missing = REQUIRED.filter(k => b[k] === undefined || b[k] === null || b[k] === '')
   if (missing.length) throw Errors.badRequest(`Missing required fields: ${missing.join(', ')}`)

@@ -1,9 +1,11 @@
-// After n consecutive failed cycles, wait interval × 2^(n-1) (capped), with ±20 % jitter so
-// several pollers do not retry in step; a success goes back to the plain interval.
+// After n consecutive failed cycles, wait interval × 2^(n-1), capped, by the house's one backoff (workers/retry),
+// jittered down by up to 20 % so several pollers do not retry in step (the cap stays the longest wait); a success
+// goes back to the plain interval.
+import { backoffDelayMs, jittered } from '../../workers/retry/backoff.js'
+
 export function backoffDelay(intervalMs: number, failures: number, maxMs: number, random = Math.random): number {
   if (failures <= 0) return intervalMs
-  const raw = Math.min(maxMs, intervalMs * 2 ** Math.min(failures - 1, 30))
-  return Math.round(raw * (0.8 + 0.4 * random()))
+  return jittered(backoffDelayMs(failures - 1, intervalMs, maxMs), 0.2, random)
 }
 
 /** Resolves after ms, or at once when the signal aborts. */

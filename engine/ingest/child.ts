@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import type { EngineContext } from '../context.js'
 import type { Sql } from '../store/db.js'
 import { repoRoot } from '../paths.js'
+import { FailureWindow } from '../../workers/retry/failureWindow.js'
 
 const RESTART_DELAY_MS = 5_000
 const RESTARTS = { intensity: 5, periodMs: 600_000 } as const
@@ -19,7 +20,7 @@ export function startIngestChild(ctx: EngineContext): IngestChild {
   for (const [k, v] of Object.entries(ctx.config)) if (v !== undefined) env[k] = String(v)
   env.DATABASE_URL = databaseUrl(ctx.sql)
   delete env.NODE_TEST_CONTEXT                      // the child is not a test file
-  const restarts: number[] = []
+  const crashes = new FailureWindow(RESTARTS.intensity, RESTARTS.periodMs)
   let child: ChildProcess | undefined
   let stopping = false
   let timer: NodeJS.Timeout | undefined
@@ -30,12 +31,9 @@ export function startIngestChild(ctx: EngineContext): IngestChild {
     child.once('exit', (code, signal) => {
       if (stopping) return
       if (code === 0) return ctx.log.info({ source: ctx.config.INGEST_SOURCE }, 'ingestion child finished')
-      const now = Date.now()
-      while (restarts.length && now - restarts[0]! > RESTARTS.periodMs) restarts.shift()
-      if (restarts.length >= RESTARTS.intensity || code === 2) {
+      if (crashes.record(Date.now()) || code === 2) {
         return ctx.log.error({ code, signal }, 'ingestion child failed; not restarting (see its log above)')
       }
-      restarts.push(now)
       ctx.log.warn({ code, signal, inMs: RESTART_DELAY_MS }, 'ingestion child exited; restarting')
       timer = setTimeout(start, RESTART_DELAY_MS)
       timer.unref()

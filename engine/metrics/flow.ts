@@ -66,7 +66,8 @@ export function createFlowMetrics(registry: Registry): FlowMetrics {
     clusterApplyLag() {
       const lag = histogram('cluster_apply_lag_seconds',
         'a quote from another node: its receipt there to its apply here (commit, wire and apply; clocks in sync)', LATENCY)
-      return originMs => lag.observe(Math.max(0, Date.now() - originMs) / 1000)
+      // a time that is no number never reaches observe (prom-client throws on NaN)
+      return originMs => { if (Number.isFinite(originMs)) lag.observe(Math.max(0, Date.now() - originMs) / 1000) }
     },
   }
 }

@@ -4,13 +4,13 @@
 import type { Metrics } from '../metrics.js'
 import type { RfqBook } from '../../actors/book.js'
 import type { LiveIndex } from '../../actors/liveIndex.js'
-import type { RelaySockets } from './sessions.js'
+import type { SocketFront } from './socketFront.js'
 import type { Admission } from '../rfq/admission.js'
 import type { QuoteWriter } from '../store/quotes.js'
 
 const ENDS = { 'rfq.filled': 'FILLED', 'rfq.cancelled': 'CANCELLED', 'rfq.expired': 'EXPIRED' } as const
 
-export function relayMetrics(m: Metrics, r: { index: LiveIndex; sockets: RelaySockets; book: RfqBook;
+export function relayMetrics(m: Metrics, r: { index: LiveIndex; sockets: SocketFront; book: RfqBook;
   cleanup: { ended: number }; admission: Admission; writer: QuoteWriter }): void {
   const { index, sockets, book, cleanup, admission, writer } = r
   book.events.subscribe(e => {

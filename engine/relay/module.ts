@@ -11,7 +11,7 @@ import { startTtlCleanup } from './ttlCleanup.js'
 import { quoteSigner } from './signer.js'
 import { relayDomain } from './domain.js'
 import { cancelAuthMode } from './cancelAuth.js'
-import { mountRelaySockets } from './sessions.js'
+import { mountSocketFront } from './socketFront.js'
 import { relayRoutes } from './routes.js'
 import { relayMetrics } from './metrics.js'
 import { createRfqService, type RfqService } from '../rfq/service.js'
@@ -35,8 +35,8 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
       commitQuote: q => writer.write(q),
       storeEnds: async ends => { await storeEnds(sql, ends) },
     },
-    // a cluster node's replicas read what the cluster's word leaves open from the shared store
-    replica: c.NATS_URL ? {
+    // a cluster node reads what the cluster's word leaves open from the shared store
+    clusterStore: c.NATS_URL ? {
       liveRfq: async id => (await loadLiveRfqs(sql, Date.now(), { id }))[0],
       liveShared: async shareTokenHash => (await loadLiveRfqs(sql, Date.now(), { shareTokenHash }))[0],
       endOf: id => endOfRfq(sql, id),
@@ -54,7 +54,7 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
   index.restore(restored)
   if (restored.length) log.info({ rfqs: restored.length }, 'live RFQs restored into the relay')
 
-  const sockets = mountRelaySockets(ctx.surfaces.relayApp, {
+  const sockets = mountSocketFront(ctx.surfaces.relayApp, {
     book, rfqs, log, rateLimitPerMin: c.RATE_LIMIT_PER_MIN, pingIntervalMs: c.RELAY_PING_INTERVAL_MS,
     maxBackpressure: c.RELAY_MAX_BACKPRESSURE, maxPayload: c.RELAY_MAX_PAYLOAD_BYTES, cancelAuth: cancelAuthMode(c), trustProxy: c.TRUST_PROXY, trustProxyHops: c.TRUST_PROXY_HOPS,
     maxConnectionsPerIp: c.RELAY_MAX_CONNECTIONS_PER_IP, limits: ctx.limits, onFrame: type => flow.frame(type),

@@ -18,9 +18,11 @@ import { logActivity } from '../store/agents.js'
 import { recordFill, fillRecordedEvent, type FillRecord } from '../fills/record.js'
 import { refuse, Rollback, type Outcome, type Refusal } from './outcomes.js'
 import { RelayErrors } from '../../actors/errors.js'
+import { isLive, isOpen, toUnixSeconds } from '../../workers/values/index.js'
 import type { FlowMetrics } from '../metrics/flow.js'
 
-export interface Found {
+/** An RFQ as `find` found it: its live view when the book holds it, else its stored row; who may see and own it. */
+export interface FoundRfq {
   /** the live view (with its quotes) when the RFQ is in the book */
   live: Awaited<ReturnType<RfqDirectory['describe']>>
   row: RfqRow | undefined
@@ -42,7 +44,7 @@ export interface CancelOptions { viewer: Viewer; liveOnly?: boolean; mustSee?: b
 export interface FillBody { txHash: `0x${string}`; maker: `0x${string}`; amountIn: bigint; amountOut: bigint; amountInUsd: number }
 
 export interface RfqService {
-  find(id: string, viewer?: Viewer): Promise<Found | undefined>
+  find(id: string, viewer?: Viewer): Promise<FoundRfq | undefined>
   /**
    * `liveOnly`: the relay's CANCEL_REQUEST reaches live RFQs only. `mustSee`: the caller must see the RFQ
    * whatever its proof (the relay, where the open mode would otherwise let an id alone cancel a private RFQ).
@@ -56,7 +58,7 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
   const { sql, book } = deps
 
   /** Live first (it has the quotes), then storage; undefined when unknown or unseen by `viewer`. */
-  async function find(id: string, viewer?: Viewer): Promise<Found | undefined> {
+  async function find(id: string, viewer?: Viewer): Promise<FoundRfq | undefined> {
     const peeked = book.peek(id)
     if (peeked && viewer && !canSee({ ...peeked.rfq, shareTokenHash: peeked.shareTokenHash }, viewer)) return undefined
     const live = await book.describe(id)
@@ -65,8 +67,7 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
     if (!row || (viewer && !canSee(row, viewer))) return undefined
     // open in the store, not live here: a cluster node the creation's word has not reached yet (a taker may
     // create at one node and cancel or fill at another within a millisecond); it joins this node's book
-    const status = effectiveStatus(row.status, row.expiry)
-    if ((status === 'OPEN' || status === 'QUOTED') && await book.adopt?.(id)) {
+    if (isLive(row.status, row.expiry, Date.now()) && await book.adopt?.(id)) {
       const adopted = await book.describe(id)
       if (adopted) return { live: adopted, row: undefined, taker: adopted.rfq.taker, expiry: adopted.rfq.expiry, access: row }
     }
@@ -80,9 +81,9 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
   async function statusNow(id: string, otherwise: RfqStatus): Promise<RfqStatus> {
     const r = await rfqById(sql, id)
     const stored = r ? effectiveStatus(r.status, r.expiry) : undefined
-    if (stored && stored !== 'OPEN' && stored !== 'QUOTED') return stored
+    if (stored && !isOpen(stored)) return stored
     const view = await book.describe(id)
-    return view && view.status !== 'OPEN' && view.status !== 'QUOTED' ? view.status : otherwise
+    return view && !isOpen(view.status) ? view.status : otherwise
   }
 
   async function cancel(id: string, proof: CancelProof, opts: CancelOptions): Promise<Outcome<{ cancelledAt: Date }>> {
@@ -120,7 +121,7 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
       txHash: body.txHash, taker: rfq.taker, maker: body.maker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
       amountIn: body.amountIn, amountOut: body.amountOut, amountInUsd: body.amountInUsd, visibility: rfq.visibility, rfqId: id,
     }
-    let happenedAt = Math.floor(Date.now() / 1000)
+    let happenedAt = toUnixSeconds(Date.now())
     if (deps.verifyFill) {
       const verified = await deps.verifyFill(input)
       if (!verified.ok) return verified
@@ -158,7 +159,7 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
   async function notFillable(tx: Tx, id: string, txHash: string, happenedAt: number, status?: RfqStatus): Promise<Refusal> {
     if (await fillExists(tx, txHash)) return refuse('DUPLICATE_FILL')
     const r = status ? undefined : await rfqById(tx, id)
-    const now = r && (r.status === 'OPEN' || r.status === 'QUOTED' || r.status === 'EXPIRED') && r.expiry <= happenedAt ? 'EXPIRED' : undefined
+    const now = r && (isOpen(r.status) || r.status === 'EXPIRED') && r.expiry <= happenedAt ? 'EXPIRED' : undefined
     return refuse('NOT_FILLABLE', { status: status ?? now ?? (r ? effectiveStatus(r.status, r.expiry) : 'FILLED') })
   }
 
@@ -190,7 +191,7 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
 }
 
 /** The ownership rule (actors/visibility.ts ownsRfq) for each kind of proof; undefined when it holds. */
-function ownership(proof: CancelProof, rfq: Found): Refusal | undefined {
+function ownership(proof: CancelProof, rfq: FoundRfq): Refusal | undefined {
   switch (proof.kind) {
     case 'open': return undefined
     case 'refused': return proof.refusal

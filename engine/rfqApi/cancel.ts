@@ -11,6 +11,7 @@ import { refuse } from '../rfq/outcomes.js'
 import { viewerOf } from '../rfq/viewer.js'
 import { ANONYMOUS } from '../../actors/visibility.js'
 import { apiReply } from '../replies/api.js'
+import { isPlainObject, toUnixSeconds } from '../../workers/values/index.js'
 
 export function cancelHandler(deps: { rfqs: RfqService; auth: AgentAuth }): Handler {
   return async req => {
@@ -27,11 +28,11 @@ export function cancelHandler(deps: { rfqs: RfqService; auth: AgentAuth }): Hand
 async function proofOf(req: Req, id: string, auth: AgentAuth): Promise<CancelProof> {
   const agent = await auth.optionalAgent(req)
   if (agent) return { kind: 'agent', agent }
-  const b = (req.body ?? {}) as Record<string, unknown>
-  if (typeof b !== 'object' || Array.isArray(b) || b.signature === undefined) return { kind: 'refused', refusal: refuse('NO_PROOF') }
+  const b = req.body ?? {}
+  if (!isPlainObject(b) || b.signature === undefined) return { kind: 'refused', refusal: refuse('NO_PROOF') }
   const ts = typeof b.timestamp === 'number' && Number.isSafeInteger(b.timestamp) ? b.timestamp
     : typeof b.timestamp === 'string' && /^\d{1,15}$/.test(b.timestamp) ? Number(b.timestamp) : null
   if (ts === null) return { kind: 'refused', refusal: refuse('BAD_TIMESTAMP') }
-  if (Math.abs(Math.floor(Date.now() / 1000) - ts) > SIGNATURE_WINDOW_SECS) return { kind: 'refused', refusal: refuse('SIGNATURE_EXPIRED') }
+  if (Math.abs(toUnixSeconds(Date.now()) - ts) > SIGNATURE_WINDOW_SECS) return { kind: 'refused', refusal: refuse('SIGNATURE_EXPIRED') }
   return { kind: 'signer', address: recoverPersonalSigner(cancelMessage(id, ts), b.signature) }
 }

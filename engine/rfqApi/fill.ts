@@ -6,7 +6,7 @@ import type { FillBody, RfqService } from '../rfq/service.js'
 import { ok } from '../front/request.js'
 import { Errors } from '../front/errors.js'
 import { agentOf } from '../agents/auth.js'
-import { isAddress, isTxHash, parseU256, parseUsd } from '../../workers/values/index.js'
+import { isAddress, isPlainObject, isTxHash, parseU256, parseUsd } from '../../workers/values/index.js'
 import { FillErrors, apiReply } from '../replies/api.js'
 
 export function fillHandler(deps: { rfqs: RfqService }): Handler {
@@ -23,7 +23,7 @@ export function fillHandler(deps: { rfqs: RfqService }): Handler {
 }
 
 function parseFill(body: unknown): FillBody {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw Errors.invalidJson()
+  if (!isPlainObject(body)) throw Errors.invalidJson()
   const b = body as Record<string, unknown>
   if (!isTxHash(b.txHash)) throw Errors.badRequest(FillErrors.txHash)
   if (!isAddress(b.maker)) throw Errors.badRequest(FillErrors.maker)

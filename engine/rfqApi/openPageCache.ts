@@ -6,10 +6,10 @@
 // or a share token are not cached: their pages differ, and they are few.
 import type { Viewer } from '../../actors/visibility.js'
 
-interface Entry { seq: number; until: number; body: Buffer }
+interface CachedPage { seq: number; until: number; body: Buffer }
 
 export class OpenPageCache {
-  private readonly map = new Map<string, Entry>()
+  private readonly map = new Map<string, CachedPage>()
   constructor(private readonly seq: () => number, private readonly maxEntries = 256, private readonly maxAgeMs = 1000) {}
 
   static cacheable(viewer: Viewer): boolean {

@@ -5,7 +5,7 @@ import type { TokenRegistry } from '../tokens/registry.js'
 import type { Token } from '../store/tokens.js'
 import { Errors } from '../front/errors.js'
 import { tokenReply } from '../replies/api.js'
-import { isAddress, parseU256 } from '../../workers/values/index.js'
+import { isAddress, isPlainObject, parseU256 } from '../../workers/values/index.js'
 
 export const TTL = { default: 30, min: 10, max: 300 } as const
 export const MAX_ALLOWED_MAKERS = 100
@@ -28,7 +28,7 @@ export interface CreateRequest {
 }
 
 export async function parseCreate(body: unknown, tokens: TokenRegistry): Promise<CreateRequest> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw Errors.invalidJson()
+  if (!isPlainObject(body)) throw Errors.invalidJson()
   const b = body as Record<string, unknown>
   const tokenIn = await token(b.tokenIn, 'tokenIn', tokens)
   const tokenOut = await token(b.tokenOut, 'tokenOut', tokens)

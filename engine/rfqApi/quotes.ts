@@ -5,14 +5,15 @@ import type { Handler } from '../front/request.js'
 import { ok } from '../front/request.js'
 import { Errors } from '../front/errors.js'
 import { QuoteErrors, quoteReply } from '../replies/api.js'
+import { isPlainObject } from '../../workers/values/index.js'
 
 
 export function submitQuoteHandler(rfqs: Pick<RfqService, 'submitQuote'>): Handler {
   return async req => {
     const b = req.body
-    if (b === null || typeof b !== 'object' || Array.isArray(b)) throw Errors.invalidJson()
-    const { rfqId, quote, signature, shareToken } = b as Record<string, unknown>
-    if (typeof rfqId !== 'string' || !rfqId || quote === null || typeof quote !== 'object' || Array.isArray(quote)) throw Errors.badRequest(QuoteErrors.missing)
+    if (!isPlainObject(b)) throw Errors.invalidJson()
+    const { rfqId, quote, signature, shareToken } = b
+    if (typeof rfqId !== 'string' || !rfqId || !isPlainObject(quote)) throw Errors.badRequest(QuoteErrors.missing)
     if (typeof signature !== 'string' || !signature) throw Errors.badRequest(QuoteErrors.signature)
     const verdict = await rfqs.submitQuote(rfqId, quote, signature, typeof shareToken === 'string' ? { shareToken } : undefined)
     if (!verdict.ok) throw quoteReply(verdict)

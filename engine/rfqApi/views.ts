@@ -8,50 +8,50 @@ import type { TokenRegistry, TokenView } from '../tokens/registry.js'
 export type Tokens = Map<string, TokenView>
 
 /** A list item (public list and the agent db listing). */
-export function rowItem(r: RfqRow, tokens: Tokens, nowSec?: number) {
+export function rowItem(r: RfqRow, tokens: Tokens, nowMs?: number) {
   return {
     id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
     amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility,
-    ...end(effectiveEnd(r, nowSec)), quoteCount: r.quoteCount, createdAt: r.createdAt.toISOString(),
+    ...end(effectiveEnd(r, nowMs)), quoteCount: r.quoteCount, createdAt: r.createdAt.toISOString(),
   }
 }
 
 /** A live RFQ as a list item (the agent live listing). */
-export function liveItem(v: RfqView, tokens: Tokens, nowSec?: number) {
+export function liveItem(v: RfqView, tokens: Tokens, nowMs?: number) {
   const r = v.rfq
   return {
     id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
     amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility,
-    ...end(liveEnd(v, nowSec)), quoteCount: v.quoteCount, createdAt: r.createdAt.toISOString(),
+    ...end(liveEnd(v, nowMs)), quoteCount: v.quoteCount, createdAt: r.createdAt.toISOString(),
   }
 }
 
 /** GET /api/v1/rfqs/:id for a live RFQ (amountOut added beside the spec's fields: EXACT_OUT needs it). */
-export function liveDetail(v: RfqView, tokens: Tokens, nowSec?: number) {
+export function liveDetail(v: RfqView, tokens: Tokens, nowMs?: number) {
   const r = v.rfq
   return {
     rfq: { id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
       amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility },
     quotes: v.quotes.map(q => ({ maker: q.quote.maker, amountOut: q.quote.amountOut, signature: q.signature })),
-    ...end(liveEnd(v, nowSec)),
+    ...end(liveEnd(v, nowMs)),
     quoteCount: v.quoteCount,
   }
 }
 
 /** GET /api/v1/rfqs/:id from storage. */
-export function persistedDetail(r: RfqRow, tokens: Tokens, nowSec?: number) {
+export function persistedDetail(r: RfqRow, tokens: Tokens, nowMs?: number) {
   return {
     rfq: { id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
       amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility, createdAt: r.createdAt.toISOString() },
-    ...end(effectiveEnd(r, nowSec)),
+    ...end(effectiveEnd(r, nowMs)),
     quoteCount: r.quoteCount,
     fillTxHash: r.fillTxHash,
   }
 }
 
 /** A live view's end: one the actor reached, or its expiry once passed (a due timer may not have fired yet). */
-export function liveEnd(v: RfqView, nowSec?: number) {
-  return effectiveEnd({ status: v.status, expiry: v.rfq.expiry, endedAt: v.endedAt, endedBy: v.endedBy }, nowSec)
+export function liveEnd(v: RfqView, nowMs?: number) {
+  return effectiveEnd({ status: v.status, expiry: v.rfq.expiry, endedAt: v.endedAt, endedBy: v.endedBy }, nowMs)
 }
 
 /** status, then when and by whom it ended (null while open): every REST shape of an RFQ carries the three. */

@@ -7,6 +7,7 @@
 // reload is logged with its reason and counted.
 import type { Logger } from 'pino'
 import type { PublicClient } from 'viem'
+import { backoffDelayMs } from '../../workers/retry/backoff.js'
 import type { Address } from '../../workers/sor/types.js'
 import type { TrackedPool } from '../store/sor.js'
 import type { PoolGraph } from './poolGraph.js'
@@ -108,7 +109,7 @@ export function followChain(d: FollowDeps): { stop(): Promise<void>; step(): Pro
       }
     }).finally(() => {
       if (stopped) return
-      timer = setTimeout(loop, failures ? Math.min(30_000, d.intervalMs * 2 ** failures) : d.intervalMs)
+      timer = setTimeout(loop, failures ? backoffDelayMs(failures, d.intervalMs, 30_000) : d.intervalMs)
       timer.unref()
     })
   }

@@ -1,6 +1,7 @@
 // postgres.js with the house's types. A bare bigint would go out as int8 (porsager/postgres#874),
 // so uint256 amounts travel as numeric: serialised as decimal text, parsed back to bigint.
 import postgres from 'postgres'
+import { backoffDelayMs } from '../../workers/retry/backoff.js'
 
 export type Sql = postgres.Sql<{ u256: bigint }>
 /** The pool, or a transaction: what a store function that may run inside a caller's transaction takes. */
@@ -20,7 +21,7 @@ export function connect(url: string, { max = 10, onnotice = () => {} }: DbOption
     // reconnects back off to at most half a second: postgres.js's default grows to 20 s, which held
     // queued requests for 10-20 s during an outage and after the server was back.
     connect_timeout: 3,
-    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5),
+    backoff: (retries: number) => backoffDelayMs(retries, 50, 500) / 1000,     // seconds, by the house's backoff
     types: {
       u256: { to: 1700, from: [1700], serialize: (x: bigint) => x.toString(), parse: (x: string) => BigInt(x) },
       // int8 counts and ids fit comfortably in a JS number for everything we store as int8

@@ -6,6 +6,7 @@ import type { AcceptedQuote } from '../../actors/rfqTypes.js'
 import type { Sql } from './db.js'
 import { createBatcher } from '../pool/batcher.js'
 import { isUnavailable } from './unavailable.js'
+import { openSql } from './rfqOpen.js'
 
 export interface QuoteWriter {
   /**
@@ -30,20 +31,21 @@ export class RfqClosedError extends Error {
   readonly code = 'RFQ_CLOSED'
 }
 
-type Landed = 'stored' | 'duplicate' | 'closed'
+/** What a quote's commit made of it: stored, refused as a maker's second, or refused for a closed RFQ. */
+type QuoteCommitResult = 'stored' | 'duplicate' | 'closed'
 
 // A few commits may overlap (each on its own connection): quote inserts and count increments
 // commute, and overlapping hides one commit's round trip and fsync behind another's.
 export function createQuoteWriter(sql: Sql, { maxBatch = 2000, maxInFlight = 2, observe }:
   { maxBatch?: number; maxInFlight?: number; observe?: (seconds: number, quotes: number) => void } = {}): QuoteWriter {
-  const batcher = createBatcher<AcceptedQuote, Landed>(quotes => commit(sql, quotes), { maxBatch, concurrency: maxInFlight,
+  const batcher = createBatcher<AcceptedQuote, QuoteCommitResult>(quotes => commit(sql, quotes), { maxBatch, concurrency: maxInFlight,
     ...(observe ? { observe: (_wait: number, trip: number, n: number) => observe(trip, n) } : {}) })
   const stats = batcher.stats
   return {
     write: q => batcher.submit(q).then(
-      landed => {
-        if (landed === 'duplicate') throw new DuplicateQuoteError('Duplicate quote from this maker for this RFQ')
-        if (landed === 'closed') throw new RfqClosedError('RFQ closed before the quote was stored')
+      result => {
+        if (result === 'duplicate') throw new DuplicateQuoteError('Duplicate quote from this maker for this RFQ')
+        if (result === 'closed') throw new RfqClosedError('RFQ closed before the quote was stored')
       },
       // the actor only sees a code: UNAVAILABLE tells a maker to retry, anything else is an internal error
       err => { throw isUnavailable(err) ? Object.assign(new Error('database unavailable', { cause: err }), { code: 'UNAVAILABLE' }) : err }),
@@ -62,16 +64,16 @@ export function createQuoteWriter(sql: Sql, { maxBatch = 2000, maxInFlight = 2, 
  * re-check, so no node can store a quote for an RFQ another node has closed, and a cancel waits for the
  * quotes already being stored.
  */
-async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<Landed[]> {
+async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<QuoteCommitResult[]> {
   const rows = JSON.stringify(quotes.map(({ rfqId, quote: q, signature, receivedAt }) => [
     rfqId, q.maker, q.taker, q.tokenIn, q.tokenOut, q.amountIn, q.amountOut, q.expiry, q.nonce, q.deadline, signature, receivedAt,
   ]))
   // on conflict: a replay of a stored quote, or another node's quote of the same maker: not stored, and its
   // writer is told so instead of being acknowledged
-  const result = await sql`
+  const result = await sql<{ rfq_id: string; maker: string | null }[]>`
     with r as (select value as r from json_array_elements(${rows}::text::json)),
     open as (
-      select id from rfqs where id in (select r->>0 from r) and status in ('OPEN', 'QUOTED') order by id for update),
+      select id from rfqs where id in (select r->>0 from r) and ${openSql(sql)} order by id for update),
     ins as (
       insert into quotes (rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, received_at)
       select r->>0, r->>1, r->>2, r->>3, r->>4, (r->>5)::numeric, (r->>6)::numeric, (r->>7)::int8, (r->>8)::numeric, (r->>9)::int8,

@@ -24,7 +24,7 @@ import { nodeKeyFromSeed } from '../../engine/cluster/nodeKeys.js'
 import { subjectOf, CHANNELS, type Channel } from '../../engine/cluster/subjects.js'
 import { hashShareToken } from '../../actors/book.js'
 import fc from 'fast-check'
-import { toWire } from '../../engine/cluster/wire.js'
+import { toWire } from '../../engine/cluster/wireEvents.js'
 import type { Quote } from '../../sdk/types.js'
 import type { Rfq } from '../../actors/rfqTypes.js'
 

@@ -257,7 +257,7 @@ describe('a cluster of three nodes is one venue', () => {
   })
 
   test('a taker cancels at a node its creation\'s word has not reached (API, relay, past the TTL): it is cancelled, and the late word brings no ghost back', async () => {
-    const { toWire } = await import('../../engine/cluster/wire.js')
+    const { toWire } = await import('../../engine/cluster/wireEvents.js')
     const b = nodes[1]!
     const watcher = await Client.open(b.relayWs)
     // what the creating node leaves while its word is on the way: the row, committed before the taker was answered

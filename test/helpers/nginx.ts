@@ -9,7 +9,7 @@ import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, readFileSync,
 import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
-import { spawnGuarded } from '../../engine/ops/guarded.js'
+import { spawnTethered } from '../../engine/ops/tethered.js'
 import { repoRoot } from '../../engine/paths.js'
 
 export const NGINX_MISSING = 'nginx is missing: apt-get install nginx (or set NGINX_BIN)'
@@ -88,7 +88,7 @@ export async function startNginx(site: string, probe: { host: string; port: numb
     'http {', `    access_log ${join(dir, 'access.log')};`, ...temp, `    include ${join(dir, 'rfq-engine.conf')};`, '}', '',
   ].join('\n'))
   const args = ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')]
-  const proc = spawnGuarded('nginx-guard', bin, args, { unref: true })
+  const proc = spawnTethered('nginx-guard', bin, args, { unref: true })
   let out = ''
   for (const s of [proc.guard.stdout!, proc.guard.stderr!]) s.on('data', (c: Buffer) => { out += c.toString() })
   const log = () => out + readIf(join(dir, 'error.log'))

@@ -5,7 +5,7 @@ import { accessSync, constants, copyFileSync, mkdirSync, mkdtempSync, readFileSy
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
-import { spawnGuarded } from '../../engine/ops/guarded.js'
+import { spawnTethered } from '../../engine/ops/tethered.js'
 import { repoRoot } from '../../engine/paths.js'
 
 const MISSING = 'prometheus not found: install it (apt-get install prometheus) or set PROMETHEUS_BIN'
@@ -42,7 +42,7 @@ export async function startPrometheus(targets: string[], opts: { ruleFile?: stri
     `    static_configs: [{ targets: ${JSON.stringify(targets)} }]`,
   ].join('\n') + '\n')
   const port = await freePort()
-  const proc = spawnGuarded('prometheus-guard', bin, [`--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'data')}`,
+  const proc = spawnTethered('prometheus-guard', bin, [`--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'data')}`,
     `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], { unref: true })
   let log = ''
   proc.guard.stderr!.on('data', c => { log = (log + c).slice(-4000) })

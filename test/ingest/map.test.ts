@@ -85,10 +85,12 @@ test('trade ids order by their number, with or without a currency prefix', () =>
   assert.ok(tradeIdOrder('330000010') > tradeIdOrder('330000009'))
 })
 
-test('backoff doubles per failure up to the cap, within ±20 % jitter', () => {
+test('backoff doubles per failure up to the cap, jittered down by at most 20 %: the cap is the longest wait', () => {
   assert.equal(backoffDelay(100, 0, 10_000), 100)
-  assert.equal(backoffDelay(100, 1, 10_000, () => 0.5), 100)
-  assert.equal(backoffDelay(100, 3, 10_000, () => 0.5), 400)
-  assert.equal(backoffDelay(100, 30, 1000, () => 0.5), 1000)
-  assert.equal(backoffDelay(100, 3, 10_000, () => 0), 320)
+  assert.equal(backoffDelay(100, 1, 10_000, () => 0), 100)
+  assert.equal(backoffDelay(100, 3, 10_000, () => 0), 400)
+  assert.equal(backoffDelay(100, 3, 10_000, () => 0.5), 360)
+  assert.equal(backoffDelay(100, 3, 10_000, () => 0.999999), 320)
+  assert.equal(backoffDelay(100, 30, 1000, () => 0), 1000)
+  assert.ok(backoffDelay(100, 30, 1000, () => 0.999999) <= 1000, 'INGEST_BACKOFF_MAX_MS is never passed')
 })

@@ -60,11 +60,11 @@ test('the TTL cleanup ends only what is open more than RFQ_TTL_SECS past its own
   const now = nowSec(), ttl = 60
   const stale = await rfq(now - ttl - 1), recent = await rfq(now - ttl + 5), live = await rfq(now + 1)
   await db.sql`update rfqs set created_at = now() - interval '1 hour' where id = ${live}`   // older than the TTL, before its expiry
-  assert.ok(await sweepEnded(db.sql, ttl, now) >= 1)
+  assert.ok(await sweepEnded(db.sql, ttl, now * 1000) >= 1)
   assert.deepEqual(await row(stale), { status: 'EXPIRED', ended_at: new Date((now - ttl - 1) * 1000), ended_by: 'engine' })
   assert.equal((await row(recent)).status, 'OPEN', 'its actor may still store it: left to it for RFQ_TTL_SECS')
   assert.equal((await row(live)).status, 'OPEN', 'the TTL never ends an RFQ before its own expiry')
-  assert.equal(await sweepEnded(db.sql, ttl, now), 0, 'a second sweep is a no-op')
+  assert.equal(await sweepEnded(db.sql, ttl, now * 1000), 0, 'a second sweep is a no-op')
 })
 
 test('an end written without saying how gets its status\'s reading, and a fill after an engine\'s end is the taker\'s', async () => {

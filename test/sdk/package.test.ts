@@ -6,7 +6,7 @@
 import { test, describe, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
@@ -41,6 +41,24 @@ test("the SDK's version is the engine's: package.json and the newest CHANGELOG e
   for (const [name, range] of Object.entries(sdk.dependencies)) assert.equal(range, engine.dependencies[name], name)
 })
 
+test('the SDK imports nothing of the repository but the files its package compiles in (sdk/tsconfig.json)', () => {
+  const tsconfig = JSON.parse(readFileSync(join(sdkDir, 'tsconfig.json'), 'utf8')) as { include: string[] }
+  const compiledIn = new Set(tsconfig.include.filter(p => p.startsWith('../')).map(p => join(sdkDir, p)))
+  const outside: string[] = []
+  for (const name of readdirSync(sdkDir).filter(n => n.endsWith('.ts') && !n.endsWith('.d.ts'))) {
+    const text = readFileSync(join(sdkDir, name), 'utf8')
+    for (const [, spec] of text.matchAll(/from\s+'(\.[^']+)'/g)) {
+      const target = join(sdkDir, spec!.replace(/\.js$/, '.ts'))
+      if (!target.startsWith(sdkDir + '/') && !compiledIn.has(target)) outside.push(`sdk/${name} -> ${spec}`)
+    }
+  }
+  assert.deepEqual(outside, [])
+  for (const file of compiledIn) {
+    const text = readFileSync(file, 'utf8')
+    assert.doesNotMatch(text, /^\s*import\s/m, `${file} is compiled into the SDK alone: it imports nothing`)
+  }
+})
+
 describe('npm pack, installed offline in a scratch project, runs the README maker against a real engine', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'sdk-consumer-'))
   let maker: ChildProcess | undefined
@@ -56,10 +74,12 @@ describe('npm pack, installed offline in a scratch project, runs the README make
       integrity: string
       files: { path: string }[]
     }[]
-    assert.ok(
-      packed!.files.some(f => f.path === 'dist/index.d.ts') && packed!.files.some(f => f.path === 'README.md'),
-      'types and README are packed',
-    )
+    // the entry and its types as package.json names them, the house's backoff compiled in beside them
+    const manifest = JSON.parse(readFileSync(join(sdkDir, 'package.json'), 'utf8'))
+    const packedPaths = new Set(packed!.files.map(f => f.path))
+    for (const path of [manifest.main, manifest.types, 'dist/workers/retry/backoff.js', 'README.md']) {
+      assert.ok(packedPaths.has(path.replace(/^\.\//, '')), `${path} is packed`)
+    }
     assert.ok(
       !packed!.files.some(f => f.path.endsWith('.ts') && !f.path.endsWith('.d.ts')),
       'no TypeScript sources in the package',

@@ -9,6 +9,7 @@ import { units, duration, short, price, toFloat, clock, num } from '../format'
 import { getJson, useLoad } from '../http'
 import { Chart } from '../chart'
 import { useNow, selectable } from '../ui'
+import { hasExpired, isOpen } from '../../workers/values/rfqStatus'
 
 export function Live() {
   const e = useEngine()
@@ -24,7 +25,7 @@ export function Live() {
   }, [feed])
 
   const rfqs = [...feed.rfqs.values()].sort((a, b) => b.createdAt - a.createdAt)
-  const live = rfqs.filter(r => !r.ended && r.expiry * 1000 > now).length
+  const live = rfqs.filter(r => !r.ended && !hasExpired(r.expiry, now)).length
   const chosen = selected ? feed.rfqs.get(selected) : undefined
   const latency = feed.latencies
   return (
@@ -79,10 +80,10 @@ function RfqRow({ e, r, now, selected, onSelect }: { e: Engine; r: LiveRfq; now:
   const left = r.expiry * 1000 - now
   const out = tokenOf(e, r.tokenOut), inn = tokenOf(e, r.tokenIn)
   return (
-    <tr {...selectable(selected, onSelect)} data-rfq={r.id} class={[selected && 'selected', (r.ended || left <= 0) && 'ended'].filter(Boolean).join(' ')}>
+    <tr {...selectable(selected, onSelect)} data-rfq={r.id} class={[selected && 'selected', (r.ended || hasExpired(r.expiry, now)) && 'ended'].filter(Boolean).join(' ')}>
       <td>{pairOf(e, r)}{r.visibility === 'private' && <span class="tag">private</span>}</td>
       <td class="n">{sizeOf(e, r)}</td>
-      <td class="n" data-ends>{r.ended ? r.ended.toLowerCase() : left > 0 ? duration(left) : 'expired'}</td>
+      <td class="n" data-ends>{r.ended ? r.ended.toLowerCase() : hasExpired(r.expiry, now) ? 'expired' : duration(left)}</td>
       <td class="n" data-quotes>{r.quotes.length}</td>
       <td class="n">{best ? (r.kind === 1 ? `${units(best.amountIn, inn.decimals)} ${symbolOf(inn)}` : `${units(best.amountOut, out.decimals)} ${symbolOf(out)}`) : '–'}</td>
       <td class="n">{first === undefined ? '–' : duration(first)}</td>
@@ -93,9 +94,6 @@ function RfqRow({ e, r, now, selected, onSelect }: { e: Engine; r: LiveRfq; now:
 interface Detail { status: string; fillTxHash?: string | null }
 interface Performance { improvementBps: number; rfqAmountOut: string; baselineAmountOut: string; baselineSource: string }
 
-/** statuses of an RFQ that is still open to quotes; anything else is how it ended */
-const LIVE = new Set(['OPEN', 'QUOTED'])
-
 function RfqDetail({ e, r, now, onEnded }: { e: Engine; r: LiveRfq; now: number; onEnded(status: string): void }) {
   const inn = tokenOf(e, r.tokenIn), out = tokenOf(e, r.tokenOut)
   const headers: Record<string, string> = r.shareToken ? { 'x-share-token': r.shareToken } : {}
@@ -103,8 +101,8 @@ function RfqDetail({ e, r, now, onEnded }: { e: Engine; r: LiveRfq; now: number;
   const detail = useLoad(r.id, () => getJson<Detail>(`${e.api}/api/v1/rfqs/${encodeURIComponent(r.id)}`, headers), 5000)
   const status = detail.data?.status
   const filled = status === 'FILLED'
-  const ended = r.ended ?? (status && !LIVE.has(status) ? status : undefined)
-  useEffect(() => { if (status && !LIVE.has(status)) onEnded(status) }, [status])
+  const ended = r.ended ?? (status && !isOpen(status) ? status : undefined)
+  useEffect(() => { if (status && !isOpen(status)) onEnded(status) }, [status])
   const perf = useLoad(filled ? r.id : null, () => getJson<Performance>(`${e.api}/api/v1/rfq/performance?rfqId=${encodeURIComponent(r.id)}`))
   const best = bestQuote(r)
   return (
@@ -114,7 +112,7 @@ function RfqDetail({ e, r, now, onEnded }: { e: Engine; r: LiveRfq; now: number;
         <dt>Size</dt><dd>{sizeOf(e, r)} ({r.kind === 1 ? 'exact out' : 'exact in'})</dd>
         <dt>Taker</dt><dd class="mono" title={r.taker}>{short(r.taker)}</dd>
         <dt>Expiry</dt><dd data-expiry>{clock(r.expiry * 1000)} ({ended ? ended.toLowerCase()
-          : r.expiry * 1000 > now ? `in ${duration(r.expiry * 1000 - now)}` : 'expired'})</dd>
+          : hasExpired(r.expiry, now) ? 'expired' : `in ${duration(r.expiry * 1000 - now)}`})</dd>
         <dt>Status</dt><dd data-status>{detail.data?.status ?? (detail.error ? detail.error.message : '…')}</dd>
         {filled && <><dt>Fill</dt><dd class="mono" title={detail.data?.fillTxHash ?? ''}>{detail.data?.fillTxHash ? short(detail.data.fillTxHash) : 'recorded'}</dd></>}
         {filled && <><dt>Improvement</dt><dd data-improvement>{perf.data ? `${num(perf.data.improvementBps, 2)} bps vs ${perf.data.baselineSource} (${units(perf.data.rfqAmountOut, out.decimals)} vs ${units(perf.data.baselineAmountOut, out.decimals)} ${symbolOf(out)})`

@@ -1,6 +1,6 @@
 // Untrusted quote JSON in, a typed result out. Never throws: a maker's malformed frame must cost
 // the relay one ERROR reply, not a crashed actor.
-import { parseAddress, parseCanonicalU256 } from '../values/index.js'
+import { isPlainObject, parseAddress, parseCanonicalU256 } from '../values/index.js'
 import type { Address, ParseQuoteResult, ParseSignatureResult, QuoteField, QuoteMessage } from './types.js'
 
 export { MAX_UINT256 } from '../values/index.js'
@@ -16,8 +16,8 @@ type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string }
 
 export function parseQuote(input: unknown): ParseQuoteResult {
   try {
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) return fail('quote', 'must be an object')
-    const q = input as Record<string, unknown>
+    if (!isPlainObject(input)) return fail('quote', 'must be an object')
+    const q = input
     const maker = address(q.maker); if (!maker.ok) return fail('maker', maker.reason)
     const taker = address(q.taker); if (!taker.ok) return fail('taker', taker.reason)
     const tokenIn = address(q.tokenIn); if (!tokenIn.ok) return fail('tokenIn', tokenIn.reason)

@@ -4,6 +4,7 @@
 // proportionBps}]`; `liquidityAvailable: false` comes with no other fields; errors are 4xx/5xx
 // `{name, message, data?}`. 0x names no pools or fees per fill, so those legs carry null.
 import type { AggregatorAdapter, PriceRequest, PriceResult, RouteLeg } from './adapter.js'
+import { isPlainObject } from '../../../workers/values/index.js'
 
 export interface ZeroExV2Options {
   id: string
@@ -42,8 +43,8 @@ export function zeroExV2Adapter(o: ZeroExV2Options): AggregatorAdapter {
 
 /** Reads a 0x v2 price body; anything off-format is an error, never a guess. */
 export function parsePrice(body: unknown): PriceResult {
-  if (typeof body !== 'object' || body === null) return { ok: false, error: 'Aggregator returned an invalid response' }
-  const b = body as Record<string, unknown>
+  if (!isPlainObject(body)) return { ok: false, error: 'Aggregator returned an invalid response' }
+  const b = body
   if (b.liquidityAvailable === false) return { ok: false, error: 'No liquidity available' }
   if (b.liquidityAvailable !== true || typeof b.buyAmount !== 'string' || !/^\d{1,78}$/.test(b.buyAmount))
     return { ok: false, error: 'Aggregator returned an invalid response' }

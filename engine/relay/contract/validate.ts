@@ -10,7 +10,7 @@
 //    accepts skips the grammar checks on the RFQ's actor (`wellFormed`): they are the schema's.
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv'
 import { RelayErrors, type RelayError } from '../../../actors/errors.js'
-import { describeValue } from '../../../workers/values/index.js'
+import { describeValue, isPlainObject } from '../../../workers/values/index.js'
 import { frameSchema, messageSpecs } from './messages.js'
 import { errorCodes } from './rules.js'
 
@@ -32,14 +32,14 @@ const explain = new Map<string, ValidateFunction>(specs.map(s => [s.type, thorou
 
 /** The verdict on one decoded frame. */
 export function checkInbound(msg: unknown): Inbound {
-  if (typeof msg !== 'object' || msg === null || Array.isArray(msg))
+  if (!isPlainObject(msg))
     return fail(RelayErrors.parseError('expected an object {type, data}'))
   const { type, data } = msg as { type?: unknown; data?: unknown }
   const validate = typeof type === 'string' ? check.get(type) : undefined
   // never stringify a client's value: a deeply nested one overflows the stack, a bigint throws
   if (!validate) return fail(RelayErrors.unknownType(describeValue(type)))
   const t = type as InboundType
-  const d = (typeof data === 'object' && data !== null && !Array.isArray(data) ? data : {}) as Record<string, unknown>
+  const d = isPlainObject(data) ? data : {}
   if (validate(msg))
     return t === 'QUOTE_SUBMIT' ? { ok: true, type: t, data: d, wellFormed: true } : { ok: true, type: t, data: d }
   const errors = whyNot(t, msg)

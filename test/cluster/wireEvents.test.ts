@@ -4,7 +4,7 @@
 // envelope.test.ts.)
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { toWire, fromWire, UnknownRfq, type WireEvent } from '../../engine/cluster/wire.js'
+import { toWire, fromWire, UnknownRfq, type WireEvent } from '../../engine/cluster/wireEvents.js'
 import { Packr } from 'msgpackr'
 import type { RfqEvent } from '../../actors/rfqTypes.js'
 import { makeRfq } from '../relay/helpers.js'

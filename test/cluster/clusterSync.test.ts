@@ -1,7 +1,7 @@
-// A cluster node's replicas against the interleavings a real cluster makes rarely and a test cannot time: a
-// store read still running when the RFQ's creation word lands, a quote stored after that read's snapshot, an
-// RFQ the store no longer has. The book, its actors and its events are the real ones; the store port is a
-// hand-driven stand-in, so each read answers exactly when the test says.
+// A cluster node's sync (actors/clusterSync.ts) against the interleavings a real cluster makes rarely and a test
+// cannot time: a store read still running when the RFQ's creation word lands, a quote stored after that read's
+// snapshot, an RFQ the store no longer has. The book, its actors and its events are the real ones; the store port is
+// a hand-driven stand-in, so each read answers exactly when the test says.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { ActorSystem } from '../../actors/mailbox.js'
@@ -15,7 +15,7 @@ function cluster() {
   const reads: Read[] = [], sharedReads: string[] = []
   const book = new RfqBook(new ActorSystem(), {
     store: { insertRfq: async () => {}, persistStatus: async () => {}, commitQuote: async () => {}, storeEnds: async () => {} },
-    replica: {
+    clusterStore: {
       liveRfq: id => new Promise(resolve => reads.push({ id, answer: resolve })),
       liveShared: async hash => { sharedReads.push(hash); return undefined }, endOf: async () => undefined,
     },
@@ -24,7 +24,7 @@ function cluster() {
   const events: RfqEvent[] = []
   book.events.subscribe(e => { events.push(e) })
   const turn = () => new Promise(r => setImmediate(r))
-  return { book, replica: book.replica!, reads, sharedReads, events, turn }
+  return { book, sync: book.sync!, reads, sharedReads, events, turn }
 }
 
 const quoteOf = (rfq: Rfq, maker: string): AcceptedQuote => ({
@@ -35,11 +35,11 @@ const quoteOf = (rfq: Rfq, maker: string): AcceptedQuote => ({
 const makerA = '0x00000000000000000000000000000000000000aa', makerB = '0x00000000000000000000000000000000000000bb'
 
 test('the creation word lands while the store read runs: the stored quotes the read brings are shown, once each', async () => {
-  const { book, replica, reads, events, turn } = cluster()
+  const { book, sync, reads, events, turn } = cluster()
   const rfq = makeRfq()
-  const adopted = replica.adopt(rfq.id)                              // a quote word came first
+  const adopted = sync.adopt(rfq.id)                              // a quote word came first
   assert.equal(reads.length, 1)
-  replica.applyRemote({ type: 'rfq.created', rfq, shareTokenHash: null })
+  sync.applyRemote({ type: 'rfq.created', rfq, shareTokenHash: null })
   reads[0]!.answer({ rfq, shareTokenHash: null, quotes: [quoteOf(rfq, makerA)] })
   assert.equal(await adopted, true)
   await turn()
@@ -49,10 +49,10 @@ test('the creation word lands while the store read runs: the stored quotes the r
 })
 
 test('a quote word that comes while a read runs makes another read after it: a quote stored after the first snapshot is shown', async () => {
-  const { book, replica, reads, turn } = cluster()
+  const { book, sync, reads, turn } = cluster()
   const rfq = makeRfq()
-  const first = replica.adopt(rfq.id)
-  const second = replica.adopt(rfq.id)                               // maker B's word, B stored after the snapshot
+  const first = sync.adopt(rfq.id)
+  const second = sync.adopt(rfq.id)                               // maker B's word, B stored after the snapshot
   assert.equal(reads.length, 1, 'one read at a time per RFQ')
   reads[0]!.answer({ rfq, shareTokenHash: null, quotes: [quoteOf(rfq, makerA)] })
   assert.equal(await first, true); assert.equal(await second, true)
@@ -61,33 +61,33 @@ test('a quote word that comes while a read runs makes another read after it: a q
   reads[1]!.answer({ rfq, shareTokenHash: null, quotes: [quoteOf(rfq, makerA), quoteOf(rfq, makerB)] })
   await turn(); await turn()
   assert.deepEqual((await book.describe(rfq.id))?.quotes.map(q => q.quote.maker), [makerA, makerB])
-  assert.equal(replica.adopted, 1)
+  assert.equal(sync.adopted, 1)
 })
 
 test('an RFQ the store does not have live is over here too: its late creation word brings nothing back', async () => {
-  const { book, replica, reads, events } = cluster()
+  const { book, sync, reads, events } = cluster()
   const rfq = makeRfq()
-  const adopted = replica.adopt(rfq.id)
+  const adopted = sync.adopt(rfq.id)
   reads[0]!.answer(undefined)
   assert.equal(await adopted, false)
-  replica.applyRemote({ type: 'rfq.created', rfq, shareTokenHash: null })
+  sync.applyRemote({ type: 'rfq.created', rfq, shareTokenHash: null })
   assert.equal(await book.describe(rfq.id), undefined)
   assert.deepEqual(events, [])
-  assert.equal(await replica.adopt(rfq.id), false)
+  assert.equal(await sync.adopt(rfq.id), false)
   assert.equal(reads.length, 1, 'not read again')
 })
 
 test('a close this node made through the store, without holding the RFQ, ends it here', () => {
-  const { book, replica } = cluster()
+  const { book, sync } = cluster()
   const rfq = makeRfq()
   book.events.publish({ type: 'rfq.cancelled', rfqId: rfq.id, cancelledAt: new Date() })
-  replica.applyRemote({ type: 'rfq.created', rfq, shareTokenHash: null })
+  sync.applyRemote({ type: 'rfq.created', rfq, shareTokenHash: null })
   assert.equal(book.peek(rfq.id), undefined)
 })
 
 test('a share token that opens nothing live is read from the store once: polls and SUBSCRIBEs with an old token cost no more reads', async () => {
-  const { replica, sharedReads } = cluster()
-  assert.equal(await replica.adoptShared('hash-of-an-old-token'), undefined)
-  assert.equal(await replica.adoptShared('hash-of-an-old-token'), undefined)
+  const { sync, sharedReads } = cluster()
+  assert.equal(await sync.adoptShared('hash-of-an-old-token'), undefined)
+  assert.equal(await sync.adoptShared('hash-of-an-old-token'), undefined)
   assert.deepEqual(sharedReads, ['hash-of-an-old-token'])
 })

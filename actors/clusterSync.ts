@@ -1,8 +1,9 @@
-// A cluster node's replicas (cluster mode only): every node keeps an actor for every live RFQ of the venue,
-// so a quote for any RFQ is checked, its signer recovered, and its commit fenced on the node that received
-// it. Other nodes' events reach the replicas here; the store settles whatever the events leave open (an RFQ
-// heard of first through a quote, a write the store refused, a reconnect after an outage). No replica is an
-// owner: the store's conditional writes decide every race, so a node that dies takes nothing with it.
+// ClusterSync (cluster mode only) keeps this node's book in step with the venue: every node keeps an actor for
+// every live RFQ of the venue (a replica, for the RFQs other nodes created), so a quote for any RFQ is checked, its
+// signer recovered, and its commit fenced on the node that received it. Other nodes' events reach the book here; the
+// store settles whatever the events leave open (an RFQ heard of first through a quote, a write the store refused, a
+// reconnect after an outage). No replica is an owner: the store's conditional writes decide every race, so a node
+// that dies takes nothing with it.
 import type { ActorRef } from './mailbox.js'
 import type { EventBus } from './events.js'
 import type { EndedBy, RfqEvent } from './rfqTypes.js'
@@ -17,8 +18,8 @@ export interface StoredEnd {
   by?: EndedBy | null
 }
 
-/** What a replica reads from the shared store: a live RFQ this node has not heard of, and how one ended. */
-export interface ReplicaStorePort {
+/** What the sync reads from the shared store: a live RFQ this node has not heard of, and how one ended. */
+export interface ClusterStorePort {
   liveRfq(id: string): Promise<RestoredRfq | undefined>
   /** the live RFQ whose share token hashes to this, if any */
   liveShared(shareTokenHash: string): Promise<RestoredRfq | undefined>
@@ -26,8 +27,8 @@ export interface ReplicaStorePort {
   endOf(id: string): Promise<StoredEnd | undefined>
 }
 
-/** The book as the replicas see it. */
-export interface ReplicaHost {
+/** The book as the sync sees it. */
+export interface SyncedBook {
   entry(id: string): ActorRef<RfqMsg> | undefined
   ids(): Iterable<string>
   spawn(r: RestoredRfq): void
@@ -38,7 +39,7 @@ export interface ReplicaHost {
 const ENDED_KEPT = 50_000
 const ENDED_MS = 10 * 60_000
 
-export class Replica {
+export class ClusterSync {
   /** RFQs that ended (id -> when), so a late creation or quote from another node cannot bring one back */
   private readonly ended = new Map<string, number>()
   /** live RFQs being read from the store, one read per RFQ at a time */
@@ -49,26 +50,26 @@ export class Replica {
   private readonly rereads = new Set<string>()
   adopted = 0
 
-  constructor(private readonly store: ReplicaStorePort, private readonly host: ReplicaHost) {
+  constructor(private readonly store: ClusterStorePort, private readonly book: SyncedBook) {
     // an RFQ this node closed through the store without holding it (its creation's word still on the way)
     // is ended here too, so that word, arriving late, brings no ghost back
-    host.events.subscribe(e => {
-      if ((e.type === 'rfq.cancelled' || e.type === 'rfq.filled' || e.type === 'rfq.expired') && !e.remote && !host.entry(e.rfqId)) this.markEnded(e.rfqId)
+    book.events.subscribe(e => {
+      if ((e.type === 'rfq.cancelled' || e.type === 'rfq.filled' || e.type === 'rfq.expired') && !e.remote && !book.entry(e.rfqId)) this.markEnded(e.rfqId)
     })
   }
 
-  /** Another node's event: the replica follows it, and this node's readers and sockets see it once. */
+  /** Another node's event: the book follows it, and this node's readers and sockets see it once. */
   applyRemote(e: RfqEvent): void {
     e.remote = true
     switch (e.type) {
       case 'rfq.created':
-        if (this.host.entry(e.rfq.id) || this.ended.has(e.rfq.id)) return
-        this.host.spawn({ rfq: e.rfq, shareTokenHash: e.shareTokenHash, quotes: [] })
-        this.host.events.publish(e)
+        if (this.book.entry(e.rfq.id) || this.ended.has(e.rfq.id)) return
+        this.book.spawn({ rfq: e.rfq, shareTokenHash: e.shareTokenHash, quotes: [] })
+        this.book.events.publish(e)
         return
       case 'rfq.quoted': {
         // stored before its word left the origin: an RFQ first heard of through a quote is read from the store
-        const ref = this.host.entry(e.rfqId)
+        const ref = this.book.entry(e.rfqId)
         if (ref) ref.tell({ type: 'RemoteQuoted', accepted: e.quote, event: e })
         else void this.adopt(e.rfqId)
         return
@@ -77,12 +78,12 @@ export class Replica {
         const end: StoredEnd = e.type === 'rfq.cancelled' ? { status: 'CANCELLED', at: e.cancelledAt, txHash: null }
           : e.type === 'rfq.filled' ? { status: 'FILLED', at: null, txHash: e.txHash }
           : { status: 'EXPIRED', at: e.endedAt, txHash: null, by: e.endedBy }
-        const ref = this.host.entry(e.rfqId)
+        const ref = this.book.entry(e.rfqId)
         if (ref) ref.tell({ type: 'RemoteClosed', ...end })
         else this.markEnded(e.rfqId)
         return
       }
-      case 'fill.recorded': this.host.events.publish(e)
+      case 'fill.recorded': this.book.events.publish(e)
     }
   }
 
@@ -90,11 +91,11 @@ export class Replica {
   reconcile(live: readonly RestoredRfq[]): void {
     const ids = new Set(live.map(r => r.rfq.id))
     for (const r of live) {
-      const ref = this.host.entry(r.rfq.id)
+      const ref = this.book.entry(r.rfq.id)
       if (!ref) this.join(r)
       else for (const accepted of r.quotes) ref.tell({ type: 'RemoteQuoted', accepted })   // the actor keeps a maker's first only
     }
-    for (const id of [...this.host.ids()]) if (!ids.has(id)) void this.learnEnd(id)   // still open in the store: nothing happens
+    for (const id of [...this.book.ids()]) if (!ids.has(id)) void this.learnEnd(id)   // still open in the store: nothing happens
   }
 
   /**
@@ -118,20 +119,20 @@ export class Replica {
   private async readLive(id: string): Promise<boolean> {
     let r: RestoredRfq | undefined
     try { r = await this.store.liveRfq(id) } catch (err) {
-      this.host.onWarn?.('live RFQ not read from the store', { rfqId: id, err })
-      return this.host.entry(id) !== undefined
+      this.book.onWarn?.('live RFQ not read from the store', { rfqId: id, err })
+      return this.book.entry(id) !== undefined
     }
     if (r) return this.take(r)
-    if (!this.host.entry(id)) this.markEnded(id)       // not live in the store: never created, or over; no word brings it back
-    return this.host.entry(id) !== undefined
+    if (!this.book.entry(id)) this.markEnded(id)       // not live in the store: never created, or over; no word brings it back
+    return this.book.entry(id) !== undefined
   }
 
   /** A live RFQ read from the store: it joins the book, or (its word came during the read) hands it its stored quotes. */
   private take(r: RestoredRfq): boolean {
-    const ref = this.host.entry(r.rfq.id)
+    const ref = this.book.entry(r.rfq.id)
     if (ref) for (const accepted of r.quotes) ref.tell({ type: 'RemoteQuoted', accepted })
-    else { this.join(r); if (this.host.entry(r.rfq.id)) this.adopted++ }
-    return this.host.entry(r.rfq.id) !== undefined
+    else { this.join(r); if (this.book.entry(r.rfq.id)) this.adopted++ }
+    return this.book.entry(r.rfq.id) !== undefined
   }
 
   /**
@@ -143,7 +144,7 @@ export class Replica {
     if (this.openedNothing.has(shareTokenHash)) return undefined
     let r: RestoredRfq | undefined
     try { r = await this.store.liveShared(shareTokenHash) } catch (err) {
-      this.host.onWarn?.('live RFQ not read from the store by its share token', { err })
+      this.book.onWarn?.('live RFQ not read from the store by its share token', { err })
       return undefined
     }
     if (!r) {
@@ -155,10 +156,10 @@ export class Replica {
     return this.take(r) ? r.rfq.id : undefined
   }
 
-  /** The store refused a write because the RFQ is closed there: the replica ends as the store says. */
+  /** The store refused a write because the RFQ is closed there: its actor ends as the store says. */
   async learnEnd(id: string): Promise<void> {
     const end = await this.store.endOf(id).catch(() => undefined)
-    if (end) this.host.entry(id)?.tell({ type: 'RemoteClosed', ...end })
+    if (end) this.book.entry(id)?.tell({ type: 'RemoteClosed', ...end })
   }
 
   hasEnded(id: string): boolean { return this.ended.has(id) }
@@ -174,8 +175,8 @@ export class Replica {
   /** A live RFQ from the store joins the book; this node's readers and sockets see it and its quotes once. */
   private join(r: RestoredRfq): void {
     if (this.ended.has(r.rfq.id)) return
-    this.host.spawn(r)
-    this.host.events.publish({ type: 'rfq.created', rfq: r.rfq, shareTokenHash: r.shareTokenHash, remote: true })
-    for (const quote of r.quotes) this.host.events.publish({ type: 'rfq.quoted', rfqId: r.rfq.id, quote, remote: true })
+    this.book.spawn(r)
+    this.book.events.publish({ type: 'rfq.created', rfq: r.rfq, shareTokenHash: r.shareTokenHash, remote: true })
+    for (const quote of r.quotes) this.book.events.publish({ type: 'rfq.quoted', rfqId: r.rfq.id, quote, remote: true })
   }
 }

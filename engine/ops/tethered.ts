@@ -1,4 +1,4 @@
-// A child process that dies with us: anvil for tests and the sandbox, nats-server and `make cluster`'s nodes.
+// A child process tethered to us: it dies with us (anvil for tests and the sandbox, nats-server, cluster nodes).
 // It runs under a small sh guard holding the read end of a pipe from us (its stdin): when we close the pipe
 // (stop) or die in any way (a signal, an error, kill -9), the guard's `read` returns and it sends the child
 // SIGTERM; a child that exits by itself (a taken port) takes the guard with it. The guard writes the child's
@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import type { Readable } from 'node:stream'
 
-export interface Guarded {
+export interface Tethered {
   /** the guard (sh): its stdout and stderr are the child's */
   guard: ChildProcess
   /** the child's own pid, once the guard has started it */
@@ -32,7 +32,7 @@ export interface GuardOptions {
   unref?: boolean
 }
 
-export function spawnGuarded(name: string, file: string, args: string[], opts: GuardOptions = {}): Guarded {
+export function spawnTethered(name: string, file: string, args: string[], opts: GuardOptions = {}): Tethered {
   const guard = spawn('/bin/sh', ['-c', GUARD, name, file, ...args],
     { env: opts.env ?? process.env, cwd: opts.cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe', 'ignore', 'pipe'] })
   if (opts.unref) {

@@ -1,0 +1,48 @@
+// Every frame a client sends: charged to its IP against the relay's message limit (one ERROR per window, then
+// silence until the window resets), decoded (JSON, or msgpack for clients that asked) and checked against its
+// message's schema, then dispatched to its verb. PING is answered here; anything unknown is an ERROR.
+import type { Verdict } from '../front/limits.js'
+import { RelayErrors } from '../../actors/errors.js'
+import { decodeInbound } from './codec.js'
+import { cancelRequest, submitQuote, subscribe, type VerbDeps } from './socketVerbs.js'
+import { send, sendError, type RelaySocket, type SocketSession } from './socketSession.js'
+
+export interface InboundDeps extends VerbDeps {
+  /** counts one message against the sender's IP */
+  charge(ip: string): Verdict
+  rateLimitPerMin: number
+  /** each frame past the rate limit, by its type ('invalid': not a message), for relay_frames_total */
+  counted?(type: string): void
+}
+
+export type Charge = 'pass' | 'refuse' | 'silent'
+
+/** What a rate-limit verdict means for this socket at `now`: pass, the window's one ERROR, or silence. */
+export function chargeFrame(session: SocketSession, verdict: Verdict, now: number): Charge {
+  if (verdict.ok) return 'pass'
+  if (session.limitedUntil > now) return 'silent'
+  session.limitedUntil = now + verdict.retryAfterSec * 1000
+  return 'refuse'
+}
+
+export function onFrame(deps: InboundDeps, ws: RelaySocket, frame: ArrayBuffer, isBinary: boolean): void {
+  const session = ws.getUserData()
+  session.lastSeen = Date.now()
+  session.awaitingPong = false
+  const charge = chargeFrame(session, deps.charge(session.ip), session.lastSeen)
+  if (charge === 'refuse') sendError(ws, session, RelayErrors.rateLimited(deps.rateLimitPerMin))
+  if (charge !== 'pass') return
+  const inbound = decodeInbound(session.enc, frame, isBinary)
+  deps.counted?.(inbound.ok ? inbound.type : 'invalid')
+  if (!inbound.ok) return sendError(ws, session, inbound.error)
+  switch (inbound.type) {
+    case 'QUOTE_SUBMIT': {
+      const contract = { wellFormed: inbound.wellFormed, residual: inbound.residual }
+      return void submitQuote(deps, ws, session, inbound.data, contract)
+    }
+    case 'CANCEL_REQUEST': return void cancelRequest(deps, ws, session, inbound.data)
+    case 'PING': return send(ws, session, { type: 'PONG', data: {} })
+    case 'PONG': return
+    case 'SUBSCRIBE': return void subscribe(deps, ws, session, inbound.data)
+  }
+}

@@ -1,0 +1,102 @@
+// What a relay client may ask over its socket, beyond PING: QUOTE_SUBMIT and CANCEL_REQUEST (through the one RFQ
+// service, like the REST API's), and SUBSCRIBE (public channels, and a private RFQ's share token). Accepted quotes
+// and cancels get no direct reply (spec): the broadcast reaches the submitter like everyone else.
+//   SUBSCRIBE {shareToken?, channels?}            answered SUBSCRIBED
+//   QUOTE_SUBMIT {..., shareToken}                the token of the private RFQ being quoted
+import type { Logger } from 'pino'
+import type { RfqBook } from '../../actors/book.js'
+import type { SubmitOptions } from '../../actors/rfqTypes.js'
+import { hashShareToken } from '../../actors/book.js'
+import { RelayErrors } from '../../actors/errors.js'
+import { isUnavailable } from '../store/unavailable.js'
+import type { RfqService } from '../rfq/service.js'
+import { relayRefusal } from '../replies/relay.js'
+import { rfqBroadcast } from './broadcasts.js'
+import { relayCancelProof, type CancelAuthMode } from './cancelAuth.js'
+import { isChannel } from './upgrade.js'
+import { addShare, setChannels } from './subscriptions.js'
+import { send, sendError, type RelaySocket, type SocketSession } from './socketSession.js'
+
+export interface VerbDeps {
+  book: RfqBook
+  /** the one RFQ service: CANCEL_REQUEST goes through it like the REST cancel */
+  rfqs: RfqService
+  cancelAuth: CancelAuthMode
+  log: Logger
+}
+
+/** `contract`: the schema's verdict on the frame (relay/contract/validate.ts), for the RFQ's actor */
+export async function submitQuote(deps: VerbDeps, ws: RelaySocket, session: SocketSession, data: Record<string, unknown>,
+  contract: SubmitOptions): Promise<void> {
+  const rfqId = typeof data.rfqId === 'string' ? data.rfqId : undefined
+  try {
+    const shareToken = await tokenForQuote(deps.book, ws, session, data.shareToken, rfqId)
+    const options = { shareToken, ...contract }
+    const verdict = await deps.rfqs.submitQuote(data.rfqId as string, data.quote, data.signature, options)
+    if (!verdict.ok) {
+      const hint = verdict.retryAfterMs ? { retryAfterMs: verdict.retryAfterMs } : {}
+      sendError(ws, session, { code: verdict.code, message: verdict.message, ...hint }, rfqId)
+    }
+  } catch (err) {
+    deps.log.error({ err, rfqId }, 'quote submission failed')
+    sendError(ws, session, RelayErrors.internal(), rfqId)
+  }
+}
+
+/**
+ * The share token a quote goes with: the one it carries (joined first, so the quote's broadcast reaches this socket
+ * on the token's topic), else the socket's own token for that RFQ. A cluster node the RFQ's word has not reached reads
+ * it first, to know which.
+ */
+async function tokenForQuote(book: RfqBook, ws: RelaySocket, session: SocketSession, sent: unknown, rfqId?: string):
+  Promise<string | undefined> {
+  if (typeof sent === 'string' && sent) { addShare(ws, session, sent); return sent }
+  if (!rfqId || !session.shares.size) return undefined
+  if (!book.peek(rfqId)) await book.adopt(rfqId)
+  const hash = book.peek(rfqId)?.shareTokenHash
+  return hash ? session.shares.get(hash) : undefined
+}
+
+export async function cancelRequest(deps: VerbDeps, ws: RelaySocket, session: SocketSession,
+  data: Record<string, unknown>): Promise<void> {
+  const rfqId = data.rfqId
+  if (typeof rfqId !== 'string' || !rfqId) return sendError(ws, session, RelayErrors.cancelMissingRfqId())
+  // this socket's share tokens, and one sent with the request, make it a viewer of those private RFQs
+  const sent = typeof data.shareToken === 'string' && data.shareToken ? [hashShareToken(data.shareToken)] : []
+  const viewer = { shareTokenHashes: [...session.shares.keys(), ...sent], agentId: null }
+  try {
+    const outcome = await deps.rfqs.cancel(rfqId, relayCancelProof(deps.cancelAuth, rfqId, data.signature),
+      { viewer, liveOnly: true, mustSee: true })
+    if (!outcome.ok) sendError(ws, session, relayRefusal(outcome), rfqId)
+  } catch (err) {
+    deps.log.error({ err, rfqId }, 'cancel failed')
+    sendError(ws, session, isUnavailable(err) ? RelayErrors.unavailable() : RelayErrors.internalCancel(), rfqId)
+  }
+}
+
+export async function subscribe(deps: VerbDeps, ws: RelaySocket, session: SocketSession, data: Record<string, unknown>):
+  Promise<void> {
+  if (Array.isArray(data.channels)) setChannels(ws, session, new Set(data.channels.filter(isChannel)))
+  const rfqIds: string[] = []
+  if (typeof data.shareToken === 'string' && data.shareToken) {
+    addShare(ws, session, data.shareToken)
+    try {
+      const id = await announceShared(deps.book, ws, session, data.shareToken)
+      if (id) rfqIds.push(id)
+    } catch (err) {
+      deps.log.error({ err }, 'SUBSCRIBE could not look up its share token\'s RFQ')   // answered, without that RFQ
+    }
+  }
+  send(ws, session, { type: 'SUBSCRIBED', data: { channels: [...session.channels], rfqIds } })
+}
+
+/** SUBSCRIBE's token: its live RFQ is announced to this socket (on the token's topic already); its id. */
+async function announceShared(book: RfqBook, ws: RelaySocket, session: SocketSession, token: string):
+  Promise<string | undefined> {
+  // the RFQ was announced before this maker had its token: announce it again, to this socket only
+  const rfq = book.rfqForShareToken(token)
+  if (rfq) { send(ws, session, rfqBroadcast(rfq)); return rfq.id }
+  // a cluster node the creation's word has not reached yet reads it from the store (the creator's answer,
+  // and so the token, can beat the word); joining the book announced it on the token's topic, to this socket
+  return (await book.adoptShared(token))?.id
+}
