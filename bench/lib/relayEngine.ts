@@ -73,7 +73,7 @@ export async function engineMain(): Promise<void> {
       process.exit(0)
     }
   })
-  process.send!({ cmd: 'ready', port: engine.ports.relay, threads: engine.ctx.sigPool.threads })
+  process.send!({ cmd: 'ready', port: engine.ports.relay, api: engine.ports.api, threads: engine.ctx.sigPool.threads })
 }
 
 
