@@ -67,7 +67,7 @@ describe('commands explain themselves', () => {
       ['examples/maker-bot.js', [], { MAKER_PRIVATE_KEY: `0x${'0'.repeat(64)}` }, 'maker-bot: MAKER_PRIVATE_KEY is not a valid secp256k1 private key (zero, or not below the curve order)'],
       ['examples/maker-bot.js', ['--key', `0x${'ab'.repeat(32)}`, '--relay', 'http://127.0.0.1:8080'], {}, 'maker-bot: --relay must be ws:// or wss:// URLs, not "http://127.0.0.1:8080"'],
       ['examples/maker-bot.js', ['--key', `0x${'ab'.repeat(32)}`, '--reconnect-initial-ms', 'soon'], {}, 'maker-bot: --reconnect-initial-ms must be a whole number, not "soon"'],
-      ['bench/all.js', ['http', 'nosuch'], {}, 'all.js: no bench named nosuch: the benches are http, sig, contract, route, follow, relay, rest, polls, league, options, cluster (see all.js --help)'],
+      ['bench/all.js', ['http', 'nosuch'], {}, 'all.js: no bench named nosuch: the benches are http, sig, contract, route, follow, relay, rest, polls, league, options, cluster, scrape (see all.js --help)'],
     ]
     for (const [file, args, env, line] of cases) {
       const r = run(file, args, env)
