@@ -2,13 +2,14 @@
 # `make help` lists every target.
 SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.installed
+LINT_MODULES_STAMP := lint/node_modules/.installed
 
-.PHONY: all help install build run test bench loadtest ingest sandbox cluster docs clean
+.PHONY: all help install build run test lint lint-rules format bench loadtest ingest sandbox cluster docs clean
 
 all: build
 
 help: ## list every target with one line each
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z]+):.*## (.*)/  make \1\t\2/' | expand -t 20
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  make \1\t\2/' | expand -t 20
 
 # npm ci installs exactly the lock file (never rewriting it); the stamp makes it run again only when it changes.
 $(NODE_MODULES_STAMP): package.json package-lock.json
@@ -29,6 +30,23 @@ run: build ## start every surface (embedded PostgreSQL unless DATABASE_URL is se
 test: build ## run every test against real PostgreSQL, anvil, nats-server, Chromium and WebSockets
 	@bash engine/ops/test-servers.sh
 	node dist/test/run.js
+
+# The linter has its own lock file in lint/: typescript-eslint loads TypeScript's JavaScript API, which ends at 6.0
+# (its peer range), while the build compiles with TypeScript 7. Same stamp rule as the engine's node_modules.
+$(LINT_MODULES_STAMP): lint/package.json lint/package-lock.json
+	npm ci --prefix lint --no-audit --no-fund
+	@touch $(LINT_MODULES_STAMP)
+
+# The fast step CI runs before the heavy suites: the rules, then the formatter's check. lint-rules alone checks
+# code before the tree is formatted.
+lint-rules: $(NODE_MODULES_STAMP) $(LINT_MODULES_STAMP) ## the type-aware rules alone (typescript-eslint: promises, switches, any, ...)
+	lint/node_modules/.bin/eslint -c lint/eslint.config.js --max-warnings 0 .
+
+lint: lint-rules ## lint-rules, then prettier's check (120 columns, the house's style)
+	npx prettier --check --log-level warn '**/*.{ts,tsx}'
+
+format: $(NODE_MODULES_STAMP) ## format every TypeScript file in place (prettier, 120 columns, the house's style)
+	npx prettier --write --log-level warn '**/*.{ts,tsx}'
 
 bench: build ## run every bench (node dist/bench/all.js [name ...])
 	node dist/bench/all.js

@@ -9,7 +9,7 @@ import { ActorStopped } from './mailbox.js'
 import { EventBus } from './events.js'
 export type { StoredEnd, ClusterStorePort } from './clusterSync.js'
 import type {
-  AcceptedQuote, Address, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, Rfq,
+  AcceptedQuote, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, Rfq,
   RfqDirectory, SubmitOptions, RfqEvent, RfqView,
 } from './rfqTypes.js'
 import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.js'
@@ -36,7 +36,7 @@ export interface BookDeps {
   askTimeoutMs?: number
   /** the pause between two offers of unstored ends to the store (default 1000 ms) */
   healRetryMs?: number
-  onWarn?(msg: string, detail: object): void
+  onWarn?: (msg: string, detail: object) => void
 }
 
 /** A live RFQ as it was when the engine stopped: its row and its stored quotes. */
@@ -57,7 +57,8 @@ export function hashShareToken(token: string): string {
 }
 
 export class RfqBook implements RfqDirectory {
-  readonly events = new EventBus<RfqEvent>()
+  readonly events = new EventBus<RfqEvent>((err, e) =>
+    this.deps.onWarn?.('an RFQ event subscriber threw: a bug; the other subscribers got the event', { type: e.type, err }))
   private readonly live = new Map<string, LiveEntry>()
   /** live RFQs per creator: the agent that made it, or its taker wallet when no agent did */
   private readonly byCreator = new Map<string, number>()
@@ -252,7 +253,7 @@ export class RfqBook implements RfqDirectory {
     const at = new Date(this.system.now())
     this.deps.onWarn?.('RFQ actor stopped after repeated failures: the RFQ is ended as EXPIRED by the engine',
       { rfqId: id, err })
-    this.deps.store.persistStatus(id, { status: 'EXPIRED', at, by: 'engine' }).catch(err => {
+    this.deps.store.persistStatus(id, { status: 'EXPIRED', at, by: 'engine' }).catch((err: unknown) => {
       this.deps.onWarn?.('EXPIRED status not stored yet after an abnormal stop: it is stored once the database answers',
         { rfqId: id, err })
       this.unstored.add({ rfqId: id, at })

@@ -33,7 +33,7 @@ export interface SyncedBook {
   ids(): Iterable<string>
   spawn(r: RestoredRfq): void
   events: EventBus<RfqEvent>
-  onWarn?(msg: string, detail: object): void
+  onWarn?: (msg: string, detail: object) => void
 }
 
 const ENDED_KEPT = 50_000
@@ -116,6 +116,7 @@ export class ClusterSync {
     return read
   }
 
+  /** A store that does not answer is logged and the RFQ left as it is, not rejected: `void this.adopt(id)` drops nothing. */
   private async readLive(id: string): Promise<boolean> {
     let r: RestoredRfq | undefined
     try { r = await this.store.liveRfq(id) } catch (err) {
@@ -158,7 +159,10 @@ export class ClusterSync {
 
   /** The store refused a write because the RFQ is closed there: its actor ends as the store says. */
   async learnEnd(id: string): Promise<void> {
-    const end = await this.store.endOf(id).catch(() => undefined)
+    const end = await this.store.endOf(id).catch((err: unknown) => {
+      this.book.onWarn?.('end of an RFQ closed in the store not read: its actor stays open until the next reconcile', { rfqId: id, err })
+      return undefined
+    })
     if (end) this.book.entry(id)?.tell({ type: 'RemoteClosed', ...end })
   }
 

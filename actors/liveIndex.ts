@@ -145,7 +145,7 @@ export class LiveIndex {
         ++this.lastSeq
         break
       }
-      default: return
+      case 'fill.recorded': return
     }
     r.lastSeq = this.lastSeq
     const access = accessOf(r)

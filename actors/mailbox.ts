@@ -67,7 +67,8 @@ const YIELD_EVERY = 64          // messages handled before giving the event loop
 
 /** Owns every actor it spawned: their depths for metrics, and a drain for shutdown. */
 export class ActorSystem {
-  private readonly actors = new Set<Actor<any, any>>()
+  /** what the system reads of its actors, whatever their state and messages */
+  private readonly actors = new Set<Pick<Actor<unknown, never>, 'depth' | 'busy' | 'stopNow'>>()
   constructor(private readonly defaults: SpawnOptions = {}, readonly now: () => number = Date.now) {}
 
   spawn<S, M>(name: string, behavior: Behavior<S, M>, initial: S, opts: SpawnOptions = {}): ActorRef<M> {
@@ -121,8 +122,8 @@ class Actor<S, M> implements ActorRef<M> {
       self: this,
       now: clock,
       pipeToSelf: (work, toMessage) => {
-        work.then(r => toMessage(r), e => toMessage(e instanceof Error ? e : new Error(String(e))))
-          .then(m => { if (!this.isStopped) this.enqueue(m) }, e => this.opts.onError?.(this.name, e))
+        work.then(r => toMessage(r), (e: unknown) => toMessage(e instanceof Error ? e : new Error(String(e))))
+          .then(m => { if (!this.isStopped) this.enqueue(m) }, (e: unknown) => this.opts.onError?.(this.name, e))
       },
       setTimer: (key, delayMs, msg) => {
         this.ctx.cancelTimer(key)
@@ -153,8 +154,8 @@ class Actor<S, M> implements ActorRef<M> {
       const settle = (fn: () => void) => { const p = this.pending.get(msg); if (p) { clearTimeout(p.timer); this.pending.delete(msg) } fn() }
       msg = make(value => settle(() => resolve(value)))
       const timer = setTimeout(() => settle(() => reject(new AskTimeout(this.name, timeoutMs))), timeoutMs)
-      this.pending.set(msg, { resolve: resolve as (v: unknown) => void, reject, timer })
-      try { this.enqueue(msg) } catch (e) { settle(() => reject(e)) }
+      this.pending.set(msg, { resolve, reject, timer })
+      try { this.enqueue(msg) } catch (e) { settle(() => reject(e instanceof Error ? e : new Error(String(e)))) }
     })
   }
 
@@ -164,6 +165,7 @@ class Actor<S, M> implements ActorRef<M> {
     if (!this.running) { this.running = true; queueMicrotask(() => void this.run()) }
   }
 
+  /** Never rejects (so `void this.run()`): a message that fails goes to the supervision, in `failed`. */
   private async run(): Promise<void> {
     let handled = 0
     while (this.head < this.queue.length && !this.isStopped) {

@@ -28,7 +28,7 @@ export interface RfqDeps {
   onGone(rfqId: string): void
   /** the store refused a quote because the RFQ is closed there (another node closed it): learn how it ended */
   onStale?(rfqId: string): void
-  onWarn?(msg: string, detail: object): void
+  onWarn?: (msg: string, detail: object) => void
 }
 
 export type RfqMsg =

@@ -50,7 +50,7 @@ export class UnstoredEnds {
    */
   async flush(timeoutMs: number): Promise<boolean> {
     if (!this.ref.stopped) {
-      return this.ref.ask<boolean>(replyTo => ({ type: 'Flush', replyTo }), timeoutMs).catch(() => false)
+      return this.ref.ask<boolean>(replyTo => ({ type: 'Flush', replyTo }), timeoutMs).catch(() => false)   // no answer in time: not flushed
     }
     const ends = [...this.state.ends.values()]
     if (!ends.length) return true
@@ -58,7 +58,7 @@ export class UnstoredEnds {
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('timed out')), timeoutMs)
     })
-    try { await Promise.race([this.deps.storeEnds(ends), late]) } catch { return false } finally { clearTimeout(timer) }
+    try { await Promise.race([this.deps.storeEnds(ends), late]) } catch { return false } finally { clearTimeout(timer) }   // the caller says what stays unstored
     this.state.ends.clear()
     this.state.healed += ends.length
     return true

@@ -72,7 +72,7 @@ async function startCluster(n: number): Promise<Cluster> {
     }
     return { n, nodes, urls, stop }
   } catch (err) {
-    await stop().catch(() => {})
+    await stop().catch(() => {})       // undoing a failed start: its own error is the one to report
     throw err
   }
 }
@@ -173,7 +173,7 @@ async function main(): Promise<void> {
 }
 
 // a failure (nats-server missing, no database) is one line, never a stack trace
-main().then(() => process.exit(0), e => {
+main().then(() => process.exit(0), (e: unknown) => {
   process.stderr.write(`cluster.js: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`)
   process.exit(1)
 })

@@ -37,7 +37,7 @@ try {
   const account = privateKeyToAccount(KEY)
   const clients: DeployClients = {
     wallet: createWalletClient({ account, chain: foundry, transport: http(anvil.rpcUrl) }),
-    public: createPublicClient({ chain: foundry, transport: http(anvil.rpcUrl), pollingInterval: 20 }) as DeployClients['public'],
+    public: createPublicClient({ chain: foundry, transport: http(anvil.rpcUrl), pollingInterval: 20 }),
   }
   const t0 = performance.now()
   const tokens: Address[] = []
@@ -60,7 +60,7 @@ try {
   const erc20 = poolContract('TestERC20').abi as never
   await sendAll(pairs.map(([a, b]) => ({ address: factory, abi: factoryAbi, functionName: 'createPair', args: [a, b] })))
   const addresses: Address[] = []
-  for (const [a, b] of pairs) addresses.push((await clients.public.readContract({ address: factory, abi: factoryAbi, functionName: 'getPair', args: [a, b] })) as Address)
+  for (const [a, b] of pairs) addresses.push((await clients.public.readContract({ address: factory, abi: factoryAbi, functionName: 'getPair', args: [a, b] })))
   await sendAll(addresses.flatMap((pair, i) => [
     { address: pairs[i]![0], abi: erc20, functionName: 'mint', args: [pair, 1_000n * 10n ** 18n] },
     { address: pairs[i]![1], abi: erc20, functionName: 'mint', args: [pair, 1_000n * 10n ** 18n] },

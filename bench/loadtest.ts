@@ -160,7 +160,7 @@ function finish(out: string, report: ReturnType<typeof buildReport>): number {
   return 0
 }
 
-main().then(code => process.exit(code), err => {
+main().then(code => process.exit(code), (err: unknown) => {
   // one line that says what went wrong; the stack only with DEBUG=1
   console.error(`loadtest: ${err instanceof Error ? err.message : String(err)}`)
   if (process.env.DEBUG === '1' && err instanceof Error) console.error(err.stack)

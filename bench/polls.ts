@@ -52,7 +52,7 @@ try {
     let answered = 0, refused = 0
     let onAnswer = () => {}
     ws.on('message', raw => {
-      const f = JSON.parse(String(raw)) as { type: string; data: { rfqId?: string } }
+      const f = JSON.parse((raw as Buffer).toString()) as { type: string; data: { rfqId?: string } }
       if (f.data?.rfqId !== rfq.rfqId) return
       if (f.type === 'ERROR') refused++
       if (f.type === 'QUOTE_BROADCAST' || f.type === 'ERROR') { answered++; onAnswer() }

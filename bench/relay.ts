@@ -56,9 +56,10 @@ async function connect(url: string): Promise<WebSocket> {
   return ws
 }
 
-function request(child: ChildProcess, msg: object, reply: string): Promise<any> {
+/** A message to the engine's process and its reply, `T` being what the reply carries besides its cmd */
+function request<T>(child: ChildProcess, msg: object, reply: string): Promise<T> {
   return new Promise(resolve => {
-    const on = (m: any) => { if (m.cmd === reply) { child.off('message', on); resolve(m) } }
+    const on = (m: { cmd?: string }) => { if (m.cmd === reply) { child.off('message', on); resolve(m as T) } }
     child.on('message', on)
     child.send(msg)
   })
@@ -110,7 +111,7 @@ async function main(): Promise<number> {
   let accepted = 0, errors = 0, busy = 0, pausedUntil = 0, lastHalved = 0
   let onAccepted: () => void = () => {}
   observer.on('message', raw => {
-    const text = raw.toString()
+    const text = (raw as Buffer).toString()        // a Buffer: ws's default binaryType
     if (!text.startsWith('{"type":"QUOTE_BROADCAST"')) return
     const m = JSON.parse(text)
     const key = `${m.data.rfqId}:${m.data.quote.maker}`
@@ -121,7 +122,7 @@ async function main(): Promise<number> {
     onAccepted()
   })
   for (const s of submitters) s.on('message', raw => {
-    const text = raw.toString()
+    const text = (raw as Buffer).toString()        // a Buffer: ws's default binaryType
     if (!text.startsWith('{"type":"ERROR"')) return
     errors++
     if (text.includes('"code":"BUSY"')) {
@@ -166,7 +167,7 @@ async function main(): Promise<number> {
   const phase1 = { accepted, errors, busy }
   if (!profileRoutes) child.send({ cmd: 'profile-stop' })
   await new Promise(r => setTimeout(r, 200))      // the heap sampling stops on profile-stop
-  const { commits, allocBytes } = await request(child, { cmd: 'stats' }, 'stats')
+  const { commits, allocBytes } = await request<{ commits: number; allocBytes: number }>(child, { cmd: 'stats' }, 'stats')
 
   // phase 2: paced at half the max just measured; phase 3: the same while RFQs are created with their baselines
   const pacedRate = process.env.BENCH_PACED_RATE ? Number(process.env.BENCH_PACED_RATE) : Math.floor(rate / 2)
@@ -174,7 +175,7 @@ async function main(): Promise<number> {
     latencies.length = 0
     accepted = 0; errors = 0; busy = 0
     onAccepted = () => {}
-    const pacedStart = performance.now(), cpu0 = await request(child, { cmd: 'cpu' }, 'cpu')
+    const pacedStart = performance.now(), cpu0 = await request<{ us: number }>(child, { cmd: 'cpu' }, 'cpu')
     let sent = 0
     await new Promise<void>(resolve => {
       const tick = () => {
@@ -192,7 +193,7 @@ async function main(): Promise<number> {
     })
     const drainDeadline = performance.now() + 10_000
     while (accepted + errors < load.length && performance.now() < drainDeadline) await new Promise(r => setTimeout(r, 10))
-    const cpu1 = await request(child, { cmd: 'cpu' }, 'cpu')
+    const cpu1 = await request<{ us: number }>(child, { cmd: 'cpu' }, 'cpu')
     return { latencies: [...latencies], accepted, errors, busy, quotes: load.length, cpuMs: (cpu1.us - cpu0.us) / 1000 }
   }
   type Window = Awaited<ReturnType<typeof pacedPhase>>
@@ -200,16 +201,17 @@ async function main(): Promise<number> {
     busy: sum(ws, w => w.busy), quotes: sum(ws, w => w.quotes), cpuMs: sum(ws, w => w.cpuMs) })
   const per = pacedRate * pacedSecs, off: Window[] = [], on: Window[] = []
   const routeRate = env('BENCH_ROUTE_RFQS_PER_SEC', 50)
-  let routeLoad: any = null
+  type RouteLoad = { created: number; refused: number; baselines: unknown }
+  const routeLoad: RouteLoad = { created: 0, refused: 0, baselines: null }
   for (let w = 0; w < windows; w++) {
     off.push(await pacedPhase(allB.slice(w * per, (w + 1) * per)))
     if (!graph) continue
-    const loaded = request(child, { cmd: 'routeLoad', pairs: routePairs(graph, routeRate * pacedSecs), ratePerSec: routeRate }, 'routeLoaded')
+    const loaded = request<RouteLoad>(child, { cmd: 'routeLoad', pairs: routePairs(graph, routeRate * pacedSecs), ratePerSec: routeRate }, 'routeLoaded')
     if (profileRoutes && w === 0) child.send({ cmd: 'profile-start' })
     on.push(await pacedPhase(allC.slice(w * per, (w + 1) * per)))
     if (profileRoutes && w === 0) child.send({ cmd: 'profile-stop' })
     const r = await loaded
-    routeLoad = { created: (routeLoad?.created ?? 0) + r.created, refused: (routeLoad?.refused ?? 0) + r.refused, baselines: r.baselines }
+    routeLoad.created += r.created; routeLoad.refused += r.refused; routeLoad.baselines = r.baselines
   }
   const paced = pooled(off), withRoutes = graph ? pooled(on) : null
 

@@ -28,11 +28,11 @@ try {
   const owner = privateKeyToAccount(generatePrivateKey())
   const agent = privateKeyToAccount(generatePrivateKey())
   const f = { name: 'bench', ownerWallet: owner.address, agentWallet: agent.address, roles: ['taker'], timestamp: Math.floor(Date.now() / 1000) }
-  const reg = await postJson(`${api}/api/v1/agent/register`, { ...f, signature: await owner.signMessage({ message: registrationMessage(f) }) })
+  const reg = await postJson<{ apiKey: string }>(`${api}/api/v1/agent/register`, { ...f, signature: await owner.signMessage({ message: registrationMessage(f) }) })
   const headers = { authorization: `Bearer ${reg.apiKey}` }
   const ids: string[] = []
   for (let i = 0; i < rfqCount; i++) {
-    const r = await postJson(`${api}/api/v1/agent/rfqs`, { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: String(10n ** 18n + BigInt(i)), ttlSeconds: 300 }, headers)
+    const r = await postJson<{ rfqId: string }>(`${api}/api/v1/agent/rfqs`, { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: String(10n ** 18n + BigInt(i)), ttlSeconds: 300 }, headers)
     ids.push(r.rfqId)
   }
   const live = ids[ids.length - 1]!
@@ -64,9 +64,9 @@ try {
   await engine.stop()
 }
 
-async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<any> {
+async function postJson<T>(url: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
-  const json = await res.json()
+  const json = await res.json() as T
   if (res.status >= 300) throw new Error(`${url}: ${res.status} ${JSON.stringify(json)}`)
   return json
 }

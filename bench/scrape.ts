@@ -29,12 +29,12 @@ const connect = async (url: string) => {
   await new Promise<void>((res, rej) => { ws.once('open', () => res()); ws.once('error', rej) })
   return ws
 }
-const request = (child: ChildProcess, msg: object, reply: string) => new Promise<any>(resolve => {
-  const on = (m: any) => { if (m.cmd === reply) { child.off('message', on); resolve(m) } }
+const request = <T>(child: ChildProcess, msg: object, reply: string) => new Promise<T>(resolve => {
+  const on = (m: { cmd?: string }) => { if (m.cmd === reply) { child.off('message', on); resolve(m as T) } }
   child.on('message', on)
   child.send(msg)
 })
-const cpu = async (child: ChildProcess) => (await request(child, { cmd: 'cpu' }, 'cpu')).us as number
+const cpu = async (child: ChildProcess) => (await request<{ us: number }>(child, { cmd: 'cpu' }, 'cpu')).us
 
 async function main(): Promise<void> {
   const pairs = env('BENCH_SCRAPE_WINDOWS', 3), secs = env('BENCH_SCRAPE_SECS', 4), total = env('BENCH_SCRAPE_QUOTES', 250_000)
@@ -116,7 +116,7 @@ async function main(): Promise<void> {
       withScraper.reduce((n, x) => n + x.seconds, 0).toFixed(1)} s`],
     ['refusals (all windows; BUSY from admission control included)', `${errors}`],
   ]
-  for (const [m, v] of rows) console.log(`${m.padEnd(70)} ${v}`)
+  for (const [measure, value] of rows) console.log(`${measure!.padEnd(70)} ${value}`)
   observer.close(); clients.forEach(c => c.close())
   const exited = new Promise(r => child.once('exit', r))
   child.send({ cmd: 'stop' })

@@ -55,7 +55,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   const apps = { api: uWS.App(), terminal: uWS.App(), relay: uWS.App() }
   const surfaces: Surfaces = { api: new Router(), terminal: new Router(), relay: new Router(), relayApp: apps.relay }
   const shutdownHooks: (() => Promise<void> | void)[] = []
-  const dbMonitor = monitorDatabase(db.sql)
+  const dbMonitor = monitorDatabase(db.sql, { log })
   diskGauges(metrics.registry, config.DATA_DIR)
   metrics.gauge('database_up', '1 while PostgreSQL answers its pings', () => dbMonitor.up ? 1 : 0)
   const ctx: EngineContext = { config, log, metrics, sql: db.sql, sigPool: lanes.sig, routePool: lanes.route, actors,
@@ -91,7 +91,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
 
   const sockets: us_listen_socket[] = []
   const bind = async (app: TemplatedApp, port: number, variable: string) => {
-    const l = await listen(app, config.HOST, port).catch(e => { throw e instanceof PortInUse ? new PortInUse(e.host, e.port, variable) : e })
+    const l = await listen(app, config.HOST, port).catch((e: unknown) => { throw e instanceof PortInUse ? new PortInUse(e.host, e.port, variable) : e })
     sockets.push(l.socket)
     return l.port
   }

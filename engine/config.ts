@@ -21,13 +21,13 @@ export const configSchema = z.object({
   TERMINAL_PORT: port.default(3001),
   RELAY_PORT: port.default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
-  DATABASE_URL: z.string().url().optional(),
+  DATABASE_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default('.data'),
   API_KEY: z.string().min(1).optional(),
   CHAIN_ID: positiveInt.default(31337),
   SPOT_RFQ_ADDRESS: address.optional(),
   EIP712_NAME: z.string().min(1).default('SpotRFQ'),
-  RPC_URL: z.string().url().optional(),
+  RPC_URL: z.url().optional(),
   /** chain: fills must show on chain (needs RPC_URL and SPOT_RFQ_ADDRESS); off: trust the body (the spec's behaviour) */
   FILL_VERIFY: z.enum(['chain', 'off']).default('chain'),
   // Route finder (engine/sor): protocols file, pool scan range, one-block state reads, quote timeout
@@ -67,7 +67,7 @@ export const configSchema = z.object({
   POOL_TASKS_PER_THREAD: positiveInt.default(4),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(5000),
   // Aggregator price proxy (0x Swap API v2 price format); unset AGG_BASE_URL = not configured
-  AGG_BASE_URL: z.string().url().optional(),
+  AGG_BASE_URL: z.url().optional(),
   AGG_API_KEY: z.string().min(1).optional(),
   AGG_TIMEOUT_MS: positiveInt.default(2000),
   AGG_ID: z.string().min(1).default('agg'),
@@ -115,7 +115,7 @@ export const configSchema = z.object({
   // not off
   INGEST_SOURCE: z.enum(['off', 'deribit', 'replay', 'synthetic']).default('off'),
   INGEST_FILE: z.string().min(1).optional(),
-  DERIBIT_BASE_URL: z.string().url().default('https://www.deribit.com/api/v2'),
+  DERIBIT_BASE_URL: z.url().default('https://www.deribit.com/api/v2'),
   INGEST_CURRENCIES: z.string().regex(/^[A-Z0-9_]+(,[A-Z0-9_]+)*$/, 'must be comma-separated currency codes, e.g. BTC,ETH').default('BTC,ETH'),
   INGEST_INTERVAL_MS: positiveInt.default(10_000),
   INGEST_SNAPSHOT_INTERVAL_MS: positiveInt.default(60_000),

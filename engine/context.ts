@@ -37,7 +37,7 @@ export interface EngineContext {
   /** every per-key limiter by name: a cluster shares their counts (engine/front/sharedLimits.ts) */
   limits: LimitRegistry
   /** PostgreSQL answered its last ping (engine/store/dbMonitor.ts): for cheap health answers */
-  databaseUp(): boolean
+  databaseUp: () => boolean
   /** work to run at shutdown, after the fronts stop accepting and mailboxes drain, before Postgres closes */
   onShutdown(fn: () => Promise<void> | void): void
 }

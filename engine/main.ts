@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     log.info({ signal }, 'shutting down')
     const force = setTimeout(() => { log.error('shutdown timed out'); process.exit(1) }, config.SHUTDOWN_TIMEOUT_MS + 5000)
     force.unref()
-    engine.stop().then(() => lock.release()).then(() => process.exit(0), err => { log.error({ err }, 'shutdown failed'); process.exit(1) })
+    engine.stop().then(() => lock.release()).then(() => process.exit(0), (err: unknown) => { log.error({ err }, 'shutdown failed'); process.exit(1) })
   }
   process.on('SIGINT', () => shutdown('SIGINT'))
   process.on('SIGTERM', () => shutdown('SIGTERM'))
@@ -46,9 +46,9 @@ async function main(): Promise<void> {
   process.stdout.write(banner(config, engine.ports, engine.db.embedded ? 'embedded' : 'url'))
 }
 
-main().catch(err => {
+main().catch((err: unknown) => {
   const known = err instanceof ConfigError || err instanceof AlreadyRunning || err instanceof PortInUse || err instanceof DatabaseUnreachable
-  console.error(known ? (err as Error).message : `engine failed to start: ${err instanceof Error ? err.message : String(err)}`)
+  console.error(known ? err.message : `engine failed to start: ${err instanceof Error ? err.message : String(err)}`)
   if (process.env.DEBUG === '1' && err instanceof Error) console.error(err.stack)
   process.exit(err instanceof ConfigError ? 2 : 1)
 })

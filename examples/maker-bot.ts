@@ -72,7 +72,9 @@ async function main(): Promise<void> {
     url, privateKey: key, rule, reconnect,
     onResult: (rfqId, r) => console.log(rfqId, r.ok ? `quoted ${r.broadcast.quote.amountOut}` : `refused: ${r.message}`),
     onFault: f => console.error(`maker-bot: ${describeFault(f)}`),
-  }).catch((e: Error) => { console.error(`maker-bot: cannot reach the relay at ${url}: ${e.message}`); process.exit(1) })
+  }).catch((e: unknown) => {
+    console.error(`maker-bot: cannot reach the relay at ${url}: ${e instanceof Error ? e.message : String(e)}`); process.exit(1)
+  })
   bot.on('close', code => console.log(`relay connection closed (${code})`))
   bot.on('reconnecting', (attempt, delay, cause) =>
     console.log(`reconnecting: attempt ${attempt} in ${delay} ms (${cause})`))

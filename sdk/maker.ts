@@ -233,9 +233,9 @@ export class MakerClient {
   }
 
   private receive(raw: Buffer, isBinary: boolean): void {
-    let msg: { type?: string; data?: any }
+    let msg: { type?: unknown; data?: unknown } | null
     try {
-      msg = isBinary ? packr.unpack(raw) : JSON.parse(raw.toString('utf8'))
+      msg = (isBinary ? packr.unpack(raw) : JSON.parse(raw.toString('utf8'))) as typeof msg
     } catch (e) {
       const message = `unreadable ${isBinary ? 'msgpack' : 'JSON'} frame from the relay: ${(e as Error).message}`
       return this.fault({ kind: 'frame', message })

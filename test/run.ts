@@ -77,4 +77,4 @@ async function main(): Promise<number> {
   return code
 }
 
-main().then(code => process.exit(code), err => { console.error(err); process.exit(1) })
+main().then(code => process.exit(code), (err: unknown) => { console.error(err); process.exit(1) })

@@ -27,7 +27,7 @@ export function App() {
   const [failure, setFailure] = useState('')
   const [view, setView] = useState(currentView())
   const main = useRef<HTMLElement>(null)
-  useEffect(() => { connectEngine().then(setEngine, e => setFailure(e instanceof Error ? e.message : String(e))) }, [])
+  useEffect(() => { connectEngine().then(setEngine, (e: unknown) => setFailure(e instanceof Error ? e.message : String(e))) }, [])
   useEffect(() => {
     const on = () => { setView(currentView()); requestAnimationFrame(() => focusHeading(main.current)) }
     addEventListener('hashchange', on)

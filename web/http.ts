@@ -11,8 +11,8 @@ export async function getJson<T>(url: string, headers: Record<string, string> = 
   let res: Response
   try { res = await fetch(url, { headers }) } catch { throw new HttpFailure(0, `Cannot reach ${new URL(url).host}: is the engine running?`) }
   const text = await res.text()
-  let body: any
-  try { body = text ? JSON.parse(text) : undefined } catch { body = undefined }
+  let body: { error?: unknown; code?: string } | undefined
+  try { body = text ? JSON.parse(text) as typeof body : undefined } catch { body = undefined }   // not JSON: the status speaks
   if (!res.ok) throw new HttpFailure(res.status, typeof body?.error === 'string' ? body.error : `${res.status} ${res.statusText}`, body?.code)
   return (body ?? text) as T
 }

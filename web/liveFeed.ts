@@ -19,6 +19,22 @@ export interface LiveRfq {
 }
 export type FeedStatus = 'connecting' | 'open' | 'reconnecting'
 
+/** The relay's frames and listings, as much as this model reads of them (docs/relay.md); other frames pass by */
+interface WireRfq {
+  taker: string; tokenIn: string; tokenOut: string; kind: number
+  amountIn?: string | null; amountOut?: string | null; expiry: number; visibility?: string
+}
+interface WireQuote { maker: string; amountIn: string; amountOut: string }
+type RelayFrame =
+  | { type: 'PING' }
+  | { type: 'RFQ_BROADCAST'; data: { rfqId: string; rfq: WireRfq } }
+  | { type: 'QUOTE_BROADCAST'; data: { rfqId: string; quote: WireQuote } }
+  | { type: 'ERROR'; data?: { message?: string } }
+interface ListedRfq extends Omit<WireRfq, 'tokenIn' | 'tokenOut'> {
+  id: string; tokenIn: string | { address: string }; tokenOut: string | { address: string }
+  visibility: string; createdAt: string; quoteCount: number
+}
+
 const KEEP = 200                          // RFQs kept on screen; older ended ones are dropped
 const LATENCIES = 60                      // quotes in the latency sparkline
 const SHARE_KEY = 'console.shareTokens'
@@ -101,7 +117,7 @@ export class LiveFeed {
       void this.seed(this.shareTokens)
       this.changed()
     }
-    ws.onmessage = ev => { if (typeof ev.data === 'string') this.receive(JSON.parse(ev.data)) }
+    ws.onmessage = ev => { if (typeof ev.data === 'string') this.receive(JSON.parse(ev.data) as RelayFrame) }
     ws.onclose = () => {
       if (this.stopped) return
       this.status = 'reconnecting'; this.changed()
@@ -113,7 +129,7 @@ export class LiveFeed {
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg))
   }
 
-  private receive(msg: { type: string; data: any }): void {
+  private receive(msg: RelayFrame): void {
     switch (msg.type) {
       case 'PING': return this.send({ type: 'PONG', data: {} })
       case 'RFQ_BROADCAST': {
@@ -137,7 +153,7 @@ export class LiveFeed {
       try {
         const res = await fetch(`${this.relay}/rfqs${token ? `?shareToken=${encodeURIComponent(token)}` : ''}`)
         if (!res.ok) continue
-        const { rfqs } = await res.json() as { rfqs: any[] }
+        const { rfqs } = await res.json() as { rfqs: ListedRfq[] }
         for (const r of rfqs) {
           if (token && r.visibility !== 'private') continue
           const known = this.rfqs.has(r.id)
@@ -153,7 +169,7 @@ export class LiveFeed {
   private async seedQuotes(rfqId: string, token?: string): Promise<void> {
     const res = await fetch(`${this.relay}/quotes?rfqId=${encodeURIComponent(rfqId)}${token ? `&shareToken=${encodeURIComponent(token)}` : ''}`)
     if (!res.ok) return
-    const { quotes } = await res.json() as { quotes: { quote: any; receivedAt: string }[] }
+    const { quotes } = await res.json() as { quotes: { quote: WireQuote; receivedAt: string }[] }
     for (const q of quotes) this.addQuote(rfqId, { maker: q.quote.maker, amountIn: q.quote.amountIn, amountOut: q.quote.amountOut, receivedAt: Date.parse(q.receivedAt) || Date.now() }, false)
   }
 

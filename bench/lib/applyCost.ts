@@ -13,7 +13,7 @@ import { fromWire, toWire, type WireEvent } from '../../engine/cluster/wireEvent
 import { open, seal } from '../../engine/cluster/envelope.js'
 import { benchPeer } from './sealCost.js'
 
-const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}` as Address
+const hex = (bytes: number): Address => `0x${randomBytes(bytes).toString('hex')}`
 
 /** CPU µs per applied quote, `quotes` of them over 50 RFQs. */
 export async function applyCost(quotes = 60_000): Promise<number> {

@@ -18,7 +18,7 @@ export async function startEngineProcess(env: Record<string, string>): Promise<E
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   let out = ''
-  child.stdout!.on('data', c => { out += c })
+  child.stdout.on('data', c => { out += c })
   await new Promise<void>((resolve, reject) => {
     const iv = setInterval(() => { if (/relay .*ws:\/\//.test(out)) { clearInterval(iv); resolve() } }, 20)
     child.once('exit', code => { clearInterval(iv); reject(new Error(`engine exited (${code}): ${out}`)) })

@@ -35,7 +35,7 @@ export function presignQuotes(domain: Domain, rfqs: QuoteTerms[], makers: Maker[
       const maker = makers[m]!
       const quote: Quote = { maker: maker.address, taker: r.taker as `0x${string}`, tokenIn: r.tokenIn as `0x${string}`, tokenOut: r.tokenOut as `0x${string}`,
         amountIn: r.amountIn.toString(), amountOut: String(1_000_000 + m), expiry: r.expiry, nonce: String(out.length), deadline }
-      const digest = quoteDigest(sep, { ...quote, amountIn: r.amountIn, amountOut: BigInt(quote.amountOut), expiry: BigInt(quote.expiry), nonce: BigInt(quote.nonce), deadline: BigInt(deadline) } as never)
+      const digest = quoteDigest(sep, { ...quote, amountIn: r.amountIn, amountOut: BigInt(quote.amountOut), expiry: BigInt(quote.expiry), nonce: BigInt(quote.nonce), deadline: BigInt(deadline) })
       const { signature, recid } = secp.ecdsaSign(digest, maker.key)
       const sig = `0x${Buffer.from(signature).toString('hex')}${(27 + recid).toString(16)}`
       out.push({ rfqId: r.rfqId, maker: maker.address, frame: JSON.stringify({ type: 'QUOTE_SUBMIT', data: { rfqId: r.rfqId, quote, signature: sig } }) })
@@ -48,7 +48,7 @@ export function presignQuotes(domain: Domain, rfqs: QuoteTerms[], makers: Maker[
 export async function checkAgainstViem(domain: Domain & { chainId: number }, sample: PresignedQuote): Promise<void> {
   const { quote: q, signature } = JSON.parse(sample.frame).data
   const signer = await recoverTypedDataAddress({
-    domain: { ...domain, chainId: BigInt(domain.chainId), verifyingContract: domain.verifyingContract as `0x${string}` }, types: quoteTypes, primaryType: 'Quote',
+    domain: { ...domain, chainId: BigInt(domain.chainId), verifyingContract: domain.verifyingContract }, types: quoteTypes, primaryType: 'Quote',
     message: { ...q, amountIn: BigInt(q.amountIn), amountOut: BigInt(q.amountOut), expiry: BigInt(q.expiry), nonce: BigInt(q.nonce), deadline: BigInt(q.deadline) }, signature })
   if (signer.toLowerCase() !== q.maker) throw new Error('pre-signed quotes do not recover under viem: wrong EIP-712 domain?')
 }

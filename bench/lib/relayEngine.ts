@@ -23,20 +23,21 @@ export async function engineMain(): Promise<void> {
   }))
   const book = engine.modules.book
   const profiler = process.env.BENCH_PROFILE ? new Session() : undefined
-  const post = (method: string, params?: object) => new Promise<any>((res, rej) => profiler!.post(method, params, (e, r) => e ? rej(e) : res(r)))
+  const post = <T>(method: string, params?: object) => new Promise<T>((res, rej) => profiler!.post(method, params, (e, r) => e ? rej(e) : res(r as T)))
   // bytes allocated on the main thread during the throughput phase: V8's sampling heap profiler keeping the
   // samples of objects already collected too, so the sum is what was allocated, not what is still live
   const heap = new Session()
   heap.connect()
-  const heapPost = (method: string, params?: object) => new Promise<any>((res, rej) => heap.post(method, params, (e, r) => e ? rej(e) : res(r)))
+  const heapPost = <T>(method: string, params?: object) => new Promise<T>((res, rej) => heap.post(method, params, (e, r) => e ? rej(e) : res(r as T)))
   let allocBytes = NaN
-  process.on('message', async (m: { cmd: string; rfqs?: WireRfq[]; pairs?: RoutePair[]; ratePerSec?: number }) => {
+  // a failure here crashes this child (an unhandled rejection), which the parent sees as its exit
+  process.on('message', (m: { cmd: string; rfqs?: WireRfq[]; pairs?: RoutePair[]; ratePerSec?: number }) => void (async () => {
     if (m.cmd === 'profile-start') {
       await heapPost('HeapProfiler.enable')
       await heapPost('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true })
     } else if (m.cmd === 'profile-stop') {
-      const { profile } = await heapPost('HeapProfiler.stopSampling')
-      allocBytes = (profile.samples as { size: number }[]).reduce((n, x) => n + x.size, 0)
+      const { profile } = await heapPost<{ profile: { samples: { size: number }[] } }>('HeapProfiler.stopSampling')
+      allocBytes = profile.samples.reduce((n, x) => n + x.size, 0)
       if (process.env.BENCH_HEAP_PROFILE) writeFileSync(process.env.BENCH_HEAP_PROFILE, JSON.stringify(profile))
     }
     if (m.cmd === 'profile-start' && profiler) {
@@ -44,7 +45,7 @@ export async function engineMain(): Promise<void> {
       await post('Profiler.enable')
       await post('Profiler.start')
     } else if (m.cmd === 'profile-stop' && profiler) {
-      const { profile } = await post('Profiler.stop')
+      const { profile } = await post<{ profile: object }>('Profiler.stop')
       mkdirSync(process.env.BENCH_PROFILE!, { recursive: true })
       writeFileSync(join(process.env.BENCH_PROFILE!, 'relay-main.cpuprofile'), JSON.stringify(profile))
       profiler.disconnect()
@@ -72,7 +73,7 @@ export async function engineMain(): Promise<void> {
       await engine.stop()
       process.exit(0)
     }
-  })
+  })())
   process.send!({ cmd: 'ready', port: engine.ports.relay, api: engine.ports.api, threads: engine.ctx.sigPool.threads })
 }
 
@@ -85,7 +86,7 @@ async function createAtRate(book: Engine['modules']['book'], pairs: RoutePair[],
     const wait = started + (i * 1000) / ratePerSec - Date.now()
     if (wait > 0) await new Promise(r => setTimeout(r, wait))
     const p = pairs[i]!, now = Date.now()
-    const taker = `0x${(0xb0000000 + i).toString(16).padStart(40, '0')}` as `0x${string}`
+    const taker: `0x${string}` = `0x${(0xb0000000 + i).toString(16).padStart(40, '0')}`
     await book.create({ id: `rfq_route_${i}_${now}`, taker, tokenIn: p.tokenIn as `0x${string}`, tokenOut: p.tokenOut as `0x${string}`, kind: 0,
       amountIn: BigInt(p.amountIn), amountOut: null, expiry: Math.floor(now / 1000) + 600, visibility: 'public', allowedMakers: [], shareToken: null,
       createdAt: new Date(now), agentId: null }).then(() => { created++ }, () => { refused++ })

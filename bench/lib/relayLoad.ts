@@ -44,7 +44,7 @@ export async function runStep(o: StepOptions): Promise<StepResult> {
   let lastTick = { sent: 0, accepted: 0, errors: 0 }
 
   observer.on('message', raw => {
-    const text = raw.toString()
+    const text = (raw as Buffer).toString()        // a Buffer: ws's default binaryType
     if (!text.startsWith('{"type":"QUOTE_BROADCAST"')) return
     const m = JSON.parse(text) as { data: { rfqId: string; quote: { maker: string } } }
     const key = `${m.data.rfqId}:${m.data.quote.maker}`
@@ -56,7 +56,7 @@ export async function runStep(o: StepOptions): Promise<StepResult> {
     accepted++
   })
   for (const s of submitters) s.on('message', raw => {
-    const text = raw.toString()
+    const text = (raw as Buffer).toString()        // a Buffer: ws's default binaryType
     if (!text.startsWith('{"type":"ERROR"')) return
     const code = (JSON.parse(text) as { data: { code?: string } }).data.code ?? 'UNKNOWN'
     errors[code] = (errors[code] ?? 0) + 1

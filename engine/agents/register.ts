@@ -45,7 +45,7 @@ export type RegisterOutcome =
 /** The surface's parse step, in the spec's order, each failure with its exact text (a 400 reply). */
 export function parseRegistration(body: unknown, nowSec = toUnixSeconds(Date.now())): Registration {
   if (!isPlainObject(body)) throw Errors.invalidJson()
-  const b = body as Record<string, unknown>
+  const b = body
   const name = b.name
   // control characters would let a name forge the message's other lines
   if (typeof name !== 'string' || !name.trim() || name.length > 64 || /[\u0000-\u001f\u007f]/.test(name)) throw Errors.badRequest(RegisterErrors.name)

@@ -9,7 +9,7 @@ const MAX_ROUTE_ITEMS = 32
 
 export function parseBaselineBody(body: unknown): Baseline {
   if (!isPlainObject(body)) throw Errors.invalidJson()
-  const b = body as Record<string, unknown>
+  const b = body
   const missing = REQUIRED.filter(k => b[k] === undefined || b[k] === null || b[k] === '')
   if (missing.length) throw Errors.badRequest(`Missing required fields: ${missing.join(', ')}`)
   if (typeof b.rfqId !== 'string' || b.rfqId.length > 128 || hasControlChars(b.rfqId)) throw Errors.badRequest('rfqId must be a string (max 128 chars)')

@@ -9,5 +9,5 @@ export interface ChainClientOptions {
 }
 
 export function createChainClient(rpcUrl: string, { batchSize = 200, timeoutMs = 20_000 }: ChainClientOptions = {}): PublicClient {
-  return createPublicClient({ transport: http(rpcUrl, { batch: { batchSize, wait: 0 }, timeout: timeoutMs, retryCount: 1 }) }) as PublicClient
+  return createPublicClient({ transport: http(rpcUrl, { batch: { batchSize, wait: 0 }, timeout: timeoutMs, retryCount: 1 }) })
 }

@@ -18,10 +18,10 @@ export interface ReadAllOptions {
 export async function readAll(client: PublicClient, reads: readonly ContractRead[], { blockNumber, multicallAddress, chunk = 500 }: ReadAllOptions): Promise<ReadResult[]> {
   if (!reads.length) return []
   if (multicallAddress) {
-    const out = await client.multicall({ contracts: reads as any, allowFailure: true, blockNumber, multicallAddress, batchSize: chunk * 64 })
+    const out = await client.multicall({ contracts: reads, allowFailure: true, blockNumber, multicallAddress, batchSize: chunk * 64 })
     return out.map(r => r.status === 'success' ? { ok: true, result: r.result } : { ok: false, error: shortError(r.error) })
   }
-  return Promise.all(reads.map(r => client.readContract({ ...r, args: r.args ?? [], blockNumber } as any)
+  return Promise.all(reads.map(r => client.readContract({ ...r, args: r.args ?? [], blockNumber })
     .then((result): ReadResult => ({ ok: true, result }), (e: unknown): ReadResult => ({ ok: false, error: shortError(e) }))))
 }
 

@@ -3,7 +3,7 @@
 // SpotRFQ `QuoteFilled` event names the same maker, taker, tokens and amounts. Points and the
 // league cannot then be farmed with invented fills. Answers an outcome: the block time the fill was
 // mined at (the fill rule's clock), or why not; the surfaces choose status and text.
-import { parseEventLogs, type Hex, type PublicClient } from 'viem'
+import { parseEventLogs, type PublicClient } from 'viem'
 import type { FillInput } from '../../actors/rfqTypes.js'
 import { spotRfqArtifact } from './spotRfq.js'
 
@@ -32,7 +32,7 @@ export function createFillVerifier(client: PublicClient, spotRfq: `0x${string}`)
   return async fill => {
     let receipt
     try {
-      receipt = await client.getTransactionReceipt({ hash: fill.txHash as Hex })
+      receipt = await client.getTransactionReceipt({ hash: fill.txHash })
     } catch (e) {
       if ((e as { name?: string }).name === 'TransactionReceiptNotFoundError') return unverified(VerifyErrors.notFound)
       return rpcDown(e)

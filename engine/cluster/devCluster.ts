@@ -101,9 +101,10 @@ async function main(): Promise<void> {
 const natsUrl = (nats: NatsServer) => nats.url.replace(/^nats:/, 'tls:')
 
 function table({ nats, db, creds, nodes }: Running, dir: string): string {
-  const rows = [['', 'api', 'terminal', 'relay', 'pid'], ...nodes.map(n => [n.id, n.urls.api, n.urls.terminal, n.urls.relay, String(n.pid)])]
-  const widths = rows[0].map((_, c) => Math.max(...rows.map(r => r[c].length)))
-  const line = (r: string[]) => '  ' + r.map((cell, c) => cell.padEnd(widths[c])).join('   ').trimEnd()
+  const header = ['', 'api', 'terminal', 'relay', 'pid']
+  const rows = [header, ...nodes.map(n => [n.id, n.urls.api, n.urls.terminal, n.urls.relay, String(n.pid)])]
+  const widths = header.map((_, c) => Math.max(...rows.map(r => r[c]?.length ?? 0)))
+  const line = (r: string[]) => '  ' + r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('   ').trimEnd()
   return ['', `Cluster is up: ${nodes.length} nodes, one NATS server, one database (data in ${shortPath(dir)}).`, '',
     ...rows.map(line), '',
     `  nats       ${natsUrl(nats!)}   (pid ${nats!.pid}; TLS, CA ${shortPath(creds!.caFile)}; `
@@ -120,7 +121,7 @@ function shortPath(dir: string): string {
 
 /** A node that dies is said so; the others keep serving. With none left, the rest is stopped. */
 function watchNode(node: DevNode): void {
-  node.exited.then(code => {
+  void node.exited.then(code => {
     if (shuttingDown) return
     running.nodes = running.nodes.filter(n => n !== node)
     const left = running.nodes.map(n => n.id)
@@ -132,7 +133,7 @@ function watchNode(node: DevNode): void {
 /** nats-server gone by itself: the nodes keep serving their own clients; the cluster is degraded. */
 function watchNats(nats: NatsServer): void {
   const timer = setInterval(() => {
-    try { process.kill(nats.pid, 0) } catch {
+    try { process.kill(nats.pid, 0) } catch {        // signal 0 only asks whether it is there: it is not
       clearInterval(timer)
       if (!shuttingDown) print(`cluster | nats-server (pid ${nats.pid}) exited: the nodes keep serving their own clients, the cluster is degraded`)
     }
@@ -144,20 +145,20 @@ function watchNats(nats: NatsServer): void {
 function shutdown(code: number, signal?: string): Promise<never> {
   return shuttingDown ??= (async () => {
     if (signal) print(`cluster | ${signal}: stopping ${running.nodes.map(n => n.id).join(', ') || 'what started'}`)
-    const statuses = await Promise.all(running.nodes.map(n => n.stop()))
-    statuses.forEach((s, i) => { if (s !== 0) print(`cluster | ${running.nodes[i].id} stopped with status ${s}`) })
+    const stopped = await Promise.all(running.nodes.map(async n => ({ id: n.id, status: await n.stop() })))
+    for (const { id, status } of stopped) if (status !== 0) print(`cluster | ${id} stopped with status ${status}`)
     await running.nats?.stop()
     await running.db?.stop()
     await running.lock?.release()
-    process.exit(statuses.some(s => s !== 0) ? 1 : code)
+    process.exit(stopped.some(s => s.status !== 0) ? 1 : code)
   })()
 }
 
-main().catch(async err => {
+main().catch(async (err: unknown) => {
   if (shuttingDown) return                                         // a signal during the start: shutdown exits
   const known = err instanceof UsageError || err instanceof AlreadyRunning
   console.error(known ? err.message : `cluster failed to start: ${err instanceof Error ? err.message : String(err)}`)
-  if (/in use/.test(String(err?.message))) console.error('other ports: make cluster ARGS="--api-port P --terminal-port P --relay-port P --nats-port P" (0: free ones)')
+  if (err instanceof Error && /in use/.test(err.message)) console.error('other ports: make cluster ARGS="--api-port P --terminal-port P --relay-port P --nats-port P" (0: free ones)')
   if (process.env.DEBUG === '1' && err instanceof Error) console.error(err.stack)
   if (err instanceof UsageError) process.exit(2)
   await shutdown(1)

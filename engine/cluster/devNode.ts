@@ -42,11 +42,11 @@ export async function startDevNode(id: string, env: NodeJS.ProcessEnv, print: (l
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${id} did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS)
     const poll = setInterval(() => { if (up) { clearInterval(poll); clearTimeout(timer); resolve() } }, 20)
-    proc.exited.then(code => {
+    void proc.exited.then(code => {
       clearInterval(poll); clearTimeout(timer)
       reject(new Error(`${id} exited (${code}) before it was up${lastWords.length ? `: ${lastWords.join(' | ')}` : ''}`))
     })
-  }).catch(async e => { await proc.stop(); throw e })
+  }).catch(async (e: unknown) => { await proc.stop(); throw e })
 
   const text = banner.join('\n')
   // the surfaces' URLs from the banner's own lines (engine/ops/banner.ts), as test/faults/process.ts reads them

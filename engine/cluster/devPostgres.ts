@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   process.stdout.write(`ready ${url}\n`)
 }
 
-main().catch(err => {
+main().catch((err: unknown) => {
   console.error(`cluster PostgreSQL failed to start: ${err instanceof Error ? err.message : String(err)}`)
   process.exit(1)
 })

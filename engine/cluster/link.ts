@@ -130,7 +130,7 @@ export async function joinCluster(options: ClusterLinkOptions): Promise<ClusterL
       outbox.flush()
       clearInterval(heartbeat)
       await connection.watch.stop()
-      await nc.drain().catch(err => options.log.warn({ err }, 'cluster link: NATS did not drain at close'))
+      await nc.drain().catch((err: unknown) => options.log.warn({ err }, 'cluster link: NATS did not drain at close'))
       await storeSync.idle()
     },
   }

@@ -84,9 +84,9 @@ function greeting(server: string): Promise<Record<string, unknown> | undefined> 
     const done = (info?: Record<string, unknown>) => { clearTimeout(timer); sock.destroy(); resolve(info) }
     const timer = setTimeout(() => done(), 2000)
     sock.on('data', d => {
-      buf += d
+      buf += d.toString()
       const m = /^INFO (\{.*\})[ \t]*\r?\n/.exec(buf)
-      if (m) { try { done(JSON.parse(m[1]!)) } catch { done() } }
+      if (m) { try { done(JSON.parse(m[1]!)) } catch { done() } }      // an INFO that is not JSON: no greeting to read
     })
     sock.on('error', () => done())
   })

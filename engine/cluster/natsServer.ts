@@ -65,7 +65,7 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
     if (opts.onLine) eachLine(stream, opts.onLine)
   }
   const cleanup = () => { if (tempStore) rmSync(tempStore, { recursive: true, force: true }) }
-  proc.exited.then(cleanup)
+  void proc.exited.then(cleanup)
 
   let pid = 0
   proc.pid.then(p => { pid = p }, () => {})
@@ -78,7 +78,7 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
         const m = /Listening for client connections on \S+:(\d+)/.exec(log)
         if (m && pid) { clearInterval(poll); clearTimeout(timer); resolve(Number(m[1])) }
       }, 10)
-      proc.exited.then(code => { clearInterval(poll); clearTimeout(timer); reject(new Error(`nats-server exited (${code}) before listening: ${tail(log)}`)) })
+      void proc.exited.then(code => { clearInterval(poll); clearTimeout(timer); reject(new Error(`nats-server exited (${code}) before listening: ${tail(log)}`)) })
     })
   } catch (e) {
     await proc.stop(2000)

@@ -16,7 +16,7 @@ export class Reconciler {
   reconcile(why: string): void {
     if (this.running) { this.queued = true; return }
     this.passes++
-    this.running = this.loadLive().then(this.apply).catch(err => {
+    this.running = this.loadLive().then(this.apply).catch((err: unknown) => {
       this.log.warn({ err, why }, 'cluster reconcile failed; retried at the next gap or reconnect')
     }).finally(() => {
       this.running = null

@@ -50,7 +50,7 @@ export function toWire(e: RfqEvent, terms?: QuoteTerms): WireEvent | null {
     case 'rfq.cancelled': return { t: 'cancelled', id: e.rfqId, at: e.cancelledAt.getTime() }
     case 'rfq.filled': return { t: 'filled', id: e.rfqId, tx: e.txHash }
     case 'fill.recorded': return { t: 'fill', fill: e.fill, v: e.visibility }
-    default: return null
+    case 'rfq.expired': return null
   }
 }
 

@@ -30,7 +30,7 @@ export function anvilBinary(): string {
 // and Ctrl-C reaches only us, so we stop anvil in order.
 export async function startAnvil({ chainId = 31337, port: wanted = 0, args = [] }: AnvilOptions = {}): Promise<Anvil> {
   const proc = spawnTethered('anvil-guard', anvilBinary(), ['--host', '127.0.0.1', '--port', String(wanted), '--chain-id', String(chainId), ...args])
-  const port = await listeningPort(proc.guard).catch(e => {
+  const port = await listeningPort(proc.guard).catch((e: unknown) => {
     // a taken port is the operator's to fix: one line naming it and the variable that sets it
     if (wanted && /address already in use|os error 98/i.test((e as Error).message)) throw new PortInUse('127.0.0.1', wanted, 'SANDBOX_RPC_PORT')
     throw e

@@ -3,7 +3,6 @@
 // (test/contracts/artifacts.test.ts) proves a fresh compile still equals them.
 import { writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { compileSolidity, type CompileOptions } from './solc.js'
 import { parseCli } from '../ops/cli.js'

@@ -9,6 +9,9 @@ const require = createRequire(import.meta.url)
 
 export { repoRoot }
 
+/** A contract in solc's standard-JSON output, as much as outputSelection asks for */
+interface SolcContract { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }
+
 export interface CompiledContract {
   abi: unknown[]
   bytecode: `0x${string}`
@@ -41,7 +44,7 @@ export function compileSolidity(files: string[], { optimizerRuns = 200, evmVersi
   if (errors.length) throw new Error('solc: ' + errors.map((e: { formattedMessage: string }) => e.formattedMessage).join('\n'))
   const out: Record<string, CompiledContract> = {}
   for (const file of Object.keys(output.contracts ?? {})) {
-    for (const [name, c] of Object.entries<any>(output.contracts[file])) {
+    for (const [name, c] of Object.entries<SolcContract>(output.contracts[file])) {
       out[name] = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}`, deployedBytecode: `0x${c.evm.deployedBytecode.object}` }
     }
   }

@@ -8,7 +8,7 @@ const REQUIRED = ['txHash', 'taker', 'maker', 'tokenIn', 'tokenOut', 'amountIn',
 
 export function parseFillBody(body: unknown): FillInput {
   if (!isPlainObject(body)) throw Errors.invalidJson()
-  const b = body as Record<string, unknown>
+  const b = body
   const missing = REQUIRED.filter(k => b[k] === undefined || b[k] === null || b[k] === '')
   if (missing.length) throw Errors.badRequest(`Missing required fields: ${missing.join(', ')}`)
   if (!isAddress(b.taker) || !isAddress(b.maker)) throw Errors.badRequest('Invalid taker or maker address format')

@@ -40,7 +40,7 @@ export type Recorded = { ok: true; fill: FillRecord } | { ok: false; code: 'DUPL
  */
 export async function recordFill(sql: Sql | Tx, input: FillInput, deps: RecordFillDeps = {}): Promise<Recorded> {
   if ('begin' in sql && typeof sql.begin === 'function') {
-    const recorded = await (sql as Sql).begin(tx => recordIn(tx, input, deps))
+    const recorded = await sql.begin(tx => recordIn(tx, input, deps))
     if (recorded.ok) deps.events?.publish(fillRecordedEvent(recorded.fill, input.rfqId, input.visibility))
     return recorded
   }

@@ -32,8 +32,8 @@ const LIBUS_LISTEN_EXCLUSIVE_PORT = 1
 export function listen(app: UWS.TemplatedApp, host: string, port: number): Promise<{ port: number; socket: UWS.us_listen_socket }> {
   return new Promise((resolve, reject) => {
     // (host, port, options, cb) exists at run time; the typings list it only without the host
-    const listenWith = app.listen as unknown as (h: string, p: number, o: number, cb: (s: UWS.us_listen_socket | false) => void) => void
-    listenWith.call(app, host, port, LIBUS_LISTEN_EXCLUSIVE_PORT, socket => {
+    const listenWith = app.listen.bind(app) as unknown as (h: string, p: number, o: number, cb: (s: UWS.us_listen_socket | false) => void) => void
+    listenWith(host, port, LIBUS_LISTEN_EXCLUSIVE_PORT, socket => {
       if (!socket) return reject(new PortInUse(host, port))
       resolve({ port: uWS.us_socket_local_port(socket), socket })
     })

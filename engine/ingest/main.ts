@@ -50,7 +50,7 @@ async function main(): Promise<number> {
 }
 
 // one line, as the engine says it (the stack only with DEBUG=1)
-main().then(code => process.exit(code), err => {
+main().then(code => process.exit(code), (err: unknown) => {
   console.error(err instanceof DatabaseUnreachable ? err.message : `ingest failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)
   if (process.env.DEBUG === '1' && err instanceof Error) console.error(err.stack)
   process.exit(1)

@@ -12,9 +12,9 @@ export function parseCli<O extends Options>(name: string, usage: string, options
     const parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } },
       allowPositionals: opts.positionals ?? false, strict: true })
     if ((parsed.values as { help?: boolean }).help) { process.stdout.write(usage.trimEnd() + '\n'); process.exit(0) }
-    return parsed as never
+    return parsed
   } catch (e) {
-    process.stderr.write(`${name}: ${(e as Error).message.split('\n')[0].replace(/\. To specify a positional.*$/, '')} (see ${name} --help)\n`)
+    process.stderr.write(`${name}: ${(e as Error).message.replace(/\n[^]*$/, '').replace(/\. To specify a positional.*$/, '')} (see ${name} --help)\n`)
     process.exit(2)
   }
 }

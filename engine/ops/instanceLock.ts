@@ -75,8 +75,8 @@ function askHolder(name: string): Promise<InstanceInfo | null> {
     let buf = ''
     const done = (v: InstanceInfo | null) => { clearTimeout(t); sock.destroy(); res(v) }
     const t = setTimeout(() => done(null), 1000)
-    sock.on('data', d => { buf += d })
-    sock.on('end', () => { try { done(JSON.parse(buf) as InstanceInfo) } catch { done(null) } })
+    sock.on('data', d => { buf += d.toString() })
+    sock.on('end', () => { try { done(JSON.parse(buf) as InstanceInfo) } catch { done(null) } })   // not an engine's answer
     sock.on('error', () => done(null))
   })
 }

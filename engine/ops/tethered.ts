@@ -12,7 +12,7 @@ export interface Tethered {
   guard: ChildProcess
   /** the child's own pid, once the guard has started it */
   pid: Promise<number>
-  /** the child's exit status (128 + n after signal n), when the guard reports it */
+  /** the child's exit status (128 + n after signal n), when the guard reports it; never rejects */
   exited: Promise<number>
   /** SIGTERM the child (the guard does it when we close its pipe), wait for it; SIGKILL it after graceMs */
   stop(graceMs?: number): Promise<number>
@@ -42,7 +42,7 @@ export function spawnTethered(name: string, file: string, args: string[], opts: 
   guard.stdin!.on('error', () => {})                 // closing the pipe of a guard that already left is not an error
   const pid = readPid(guard.stdio[4] as Readable)
   const exited = new Promise<number>(resolve => guard.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1))))
-  pid.catch(() => {})
+  pid.catch(() => {})        // not unhandled while nobody asks: whoever awaits the pid gets the rejection
   const done = () => guard.exitCode !== null || guard.signalCode !== null
   return {
     guard, pid, exited,
@@ -75,7 +75,7 @@ function readPid(stream: Readable): Promise<number> {
 }
 
 function killQuietly(pid: number, signal: NodeJS.Signals): void {
-  try { process.kill(pid, signal) } catch { /* already gone */ }
+  try { process.kill(pid, signal) } catch (e) { if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e }   // ESRCH: already gone
 }
 
 /** Calls back once per complete line of a stream (a chunk may end mid-line). */

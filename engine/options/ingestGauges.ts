@@ -13,7 +13,7 @@ export function ingestGauges({ metrics, sql, log }: EngineContext): void {
   let states: IngestState[] = []
   let reading: Promise<void> | undefined
   const refresh = (): Promise<void> => {
-    reading ??= ingestStates(sql).then(s => { states = s }, err => log.debug({ err }, 'ingest state not readable'))
+    reading ??= ingestStates(sql).then(s => { states = s }, (err: unknown) => log.debug({ err }, 'ingest state not readable'))
       .finally(() => { reading = undefined })
     let timer: NodeJS.Timeout | undefined
     const late = new Promise<void>(resolve => { timer = setTimeout(resolve, READ_TIMEOUT_MS); timer.unref() })

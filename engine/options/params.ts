@@ -21,7 +21,7 @@ export function underlyingParam(q: URLSearchParams): string | null {
 }
 
 export function expiryParam(q: URLSearchParams): string {
-  const e = parseExpiryDay(q.get('expiry')!.trim())
+  const e = parseExpiryDay((q.get('expiry') ?? '').trim())
   if (!e) throw Errors.badRequest('Invalid expiry (YYYYMMDD)')
   return e.day
 }
@@ -56,14 +56,14 @@ export function venueParam(q: URLSearchParams): 'VENUE_A' | 'VENUE_B' | null {
 }
 
 export function strikeParam(q: URLSearchParams): number {
-  const raw = q.get('strike')!.trim()
+  const raw = (q.get('strike') ?? '').trim()
   const n = Number(raw)
   if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(n) || n <= 0) throw Errors.badRequest('Invalid strike (a positive number)')
   return n
 }
 
 export function isCallParam(q: URLSearchParams): boolean {
-  const raw = q.get('isCall')!.trim()
+  const raw = (q.get('isCall') ?? '').trim()
   if (raw === 'true') return true
   if (raw === 'false') return false
   throw Errors.badRequest('Invalid isCall (true or false)')

@@ -43,7 +43,7 @@ export function createBatcher<I, O>(run: BatchRunner<I, O>, { maxBatch = 64, con
           observe?.((left - batch[0]!.at) / 1000, (performance.now() - left) / 1000, batch.length)
           batch.forEach((b, i) => b.resolve(outs[i] as O))
         },
-        e => batch.forEach(b => b.reject(e)),
+        (e: unknown) => batch.forEach(b => b.reject(e)),
       ).finally(() => { trips.delete(trip); if (waiting.length) schedule() })
       trips.add(trip)
     }

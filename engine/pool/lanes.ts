@@ -53,6 +53,7 @@ export function createRouteLane(threads: number, nice = 0): RouteLane {
     // A thread stopped while Node still loads its module (a require of an ES module, cut midway) takes the whole
     // process down, and the route threads load theirs as they start: a ping answered by each means it is loaded.
     async close() {
+      // a ping that fails is a thread already gone or broken: nothing to wait for, the close stops it either way
       const pings = Array.from({ length: threads }, () => pool.run(ROUTE_TASK, { ping: true }).catch(() => null))
       await Promise.race([Promise.all(pings), new Promise(r => setTimeout(r, LOADED_WITHIN_MS).unref())])
       await pool.close()

@@ -45,7 +45,7 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
     onWarn: (msg, detail) => log.warn(detail, msg),
   })
   const admission = new Admission(c.RELAY_ADMISSION_MS)
-  const rfqs = createRfqService({ sql, book, verifyFill, admission, flow })   // the one lifecycle, shared with the REST API
+  const rfqs = createRfqService({ sql, book, verifyFill, admission, log, flow })   // the one lifecycle, shared with the REST API
   const index = new LiveIndex(book.events)   // the pollers' read model, kept from the book's events
   // a cluster node listens before it reads the store, so nothing created in between is missed
   const cluster = c.NATS_URL ? await (await import('../cluster/module.js')).clusterModule(ctx, { book, domain }) : undefined
@@ -65,7 +65,8 @@ export async function relayModule(ctx: EngineContext, { verifyFill }: { verifyFi
     cleanup.stop()
     sockets.close()
     index.close()
-    await book.unstored.flush(2000)   // one more try; what is still unstored, the next start's TTL cleanup ends
+    // one more try; what is still unstored, the next start's TTL cleanup ends
+    if (!await book.unstored.flush(2000)) log.warn({ unstored: book.unstored.waiting }, 'RFQ ends not stored at shutdown: the next start ends them')
     await writer.flush()      // every accepted quote is committed (and its word sent) before Postgres and NATS close
     await cluster?.close()
   })

@@ -54,7 +54,8 @@ export interface RfqService {
   submitQuote: RfqDirectory['submitQuote']
 }
 
-export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFill?: FillVerifier; admission?: Admission; flow?: FlowMetrics }): RfqService {
+export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFill?: FillVerifier; admission?: Admission;
+  log?: { warn(o: object, m: string): void }; flow?: FlowMetrics }): RfqService {
   const { sql, book } = deps
 
   /** Live first (it has the quotes), then storage; undefined when unknown or unseen by `viewer`. */
@@ -105,7 +106,10 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
       if (!cancelledAt) return refuse('NOT_OPEN', { status: await statusNow(id, 'CANCELLED') })
       book.events.publish({ type: 'rfq.cancelled', rfqId: id, cancelledAt })
     }
-    if (proof.kind === 'agent') await logActivity(sql, { agentId: proof.agent.id, action: 'rfq.cancel', rfqId: id }).catch(() => {})
+    if (proof.kind === 'agent') {
+      await logActivity(sql, { agentId: proof.agent.id, action: 'rfq.cancel', rfqId: id })
+        .catch((err: unknown) => deps.log?.warn({ err, rfqId: id }, 'agent activity not logged'))      // the cancel stands
+    }
     return { ok: true, cancelledAt }
   }
 

@@ -17,6 +17,7 @@ export function cancelHandler(deps: { rfqs: RfqService; auth: AgentAuth }): Hand
   return async req => {
     const id = req.params.id!
     const proof = await proofOf(req, id, deps.auth)
+    // the key was judged just above (proofOf); should a second read of it fail, the caller sees as anyone does
     const viewer = await viewerOf(req, deps.auth).catch(() => ANONYMOUS)
     const outcome = await deps.rfqs.cancel(id, proof, { viewer })
     if (!outcome.ok) throw apiReply(outcome, 'cancel')

@@ -32,7 +32,7 @@ export function createRfqHandler(deps: { sql: Sql; book: RfqDirectory; tokens: T
     const outcome = await deps.book.create(rfq, { maxActive: deps.maxActive })
     if (!outcome.ok) throw apiReply(outcome)
     await logActivity(deps.sql, { agentId: agent.id, action: 'rfq.create', rfqId: rfq.id, detail: { visibility: rfq.visibility, kind: rfq.kind } })
-      .catch(err => deps.log.warn({ err, rfqId: rfq.id }, 'agent activity not logged'))
+      .catch((err: unknown) => deps.log.warn({ err, rfqId: rfq.id }, 'agent activity not logged'))
     return created({ rfqId: rfq.id, shareToken: rfq.shareToken, expiry: rfq.expiry, ttlSeconds: c.ttlSeconds, activeCount: outcome.activeCount })
   }
 }

@@ -24,7 +24,7 @@ export function fillHandler(deps: { rfqs: RfqService }): Handler {
 
 function parseFill(body: unknown): FillBody {
   if (!isPlainObject(body)) throw Errors.invalidJson()
-  const b = body as Record<string, unknown>
+  const b = body
   if (!isTxHash(b.txHash)) throw Errors.badRequest(FillErrors.txHash)
   if (!isAddress(b.maker)) throw Errors.badRequest(FillErrors.maker)
   const amountIn = parseU256(b.amountIn), amountOut = parseU256(b.amountOut)

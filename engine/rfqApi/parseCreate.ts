@@ -29,7 +29,7 @@ export interface CreateRequest {
 
 export async function parseCreate(body: unknown, tokens: TokenRegistry): Promise<CreateRequest> {
   if (!isPlainObject(body)) throw Errors.invalidJson()
-  const b = body as Record<string, unknown>
+  const b = body
   const tokenIn = await token(b.tokenIn, 'tokenIn', tokens)
   const tokenOut = await token(b.tokenOut, 'tokenOut', tokens)
   if (tokenIn.address === tokenOut.address) throw Errors.badRequest('tokenIn and tokenOut must be different')
@@ -59,7 +59,7 @@ export async function parseCreate(body: unknown, tokens: TokenRegistry): Promise
     tokenIn, tokenOut, kind, ttlSeconds: ttl, visibility,
     amountIn: kind === 0 ? amountIn! : null,
     amountOut: kind === 1 ? amountOut! : null,
-    allowedMakers: [...new Set(makers.map(m => (m as string).toLowerCase() as Address))],
+    allowedMakers: [...new Set(makers.map(m => m.toLowerCase() as Address))],
   }
 }
 

@@ -16,7 +16,7 @@ export async function call<T>(method: string, url: string, body?: unknown, apiKe
     headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
-  const parsed = await res.json().catch(() => null)
+  const parsed = await res.json().catch(() => null)      // a body that is not JSON: the refusal names the status alone
   if (!res.ok) throw new ApiRefusal(res.status, parsed as { error?: string; code?: string } | null, `${method} ${url}`)
   return parsed as T
 }
@@ -24,9 +24,9 @@ export async function call<T>(method: string, url: string, body?: unknown, apiKe
 export interface Registered { agentId: string; apiKey: string; agentWallet: string }
 
 /** Registers an agent owned by `ownerKey` whose wallet is `agent` (a key: its address; or the address itself). */
-export async function registerAgent(api: string, ownerKey: Hex, agent: Hex | Address, name = 'sandbox-agent', roles = ['taker', 'monitor']): Promise<Registered> {
+export async function registerAgent(api: string, ownerKey: Hex, agent: Hex /* the agent's private key, or its address */, name = 'sandbox-agent', roles = ['taker', 'monitor']): Promise<Registered> {
   const owner = privateKeyToAccount(ownerKey)
-  const agentWallet = agent.length === 42 ? agent : privateKeyToAccount(agent as Hex).address
+  const agentWallet = agent.length === 42 ? agent : privateKeyToAccount(agent).address
   const timestamp = Math.floor(Date.now() / 1000)
   const fields = { name, ownerWallet: owner.address.toLowerCase(), agentWallet: agentWallet.toLowerCase(), roles, timestamp }
   const signature = await owner.signMessage({ message: registrationMessage(fields) })
@@ -59,7 +59,8 @@ export async function fillOnChain(rpcUrl: string, chainId: number, spotRfq: Addr
   const receipt = await pub.waitForTransactionReceipt({ hash: txHash, pollingInterval: 50 })
   if (receipt.status !== 'success') throw new Error(`fill reverted: ${txHash}`)
   const [event] = parseEventLogs({ abi, logs: receipt.logs, eventName: 'QuoteFilled' }) as unknown as { args: { quoteHash: Hex } }[]
-  return { txHash, quoteHash: event!.args.quoteHash }
+  if (!event) throw new Error(`fill ${txHash} succeeded without a QuoteFilled event: not SpotRFQ's fill`)
+  return { txHash, quoteHash: event.args.quoteHash }
 }
 
 export interface AgentFillReply { success: true; rfqId: string; txHash: string; fill: { id: string; improvementBps: number; takerPoints: number; makerPoints: number } }
@@ -73,9 +74,10 @@ export function recordAgentFill(api: string, apiKey: string, rfqId: string, q: R
 export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined>, timeoutMs = 10_000, everyMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const v = await probe().catch(() => null)
+    let last: unknown
+    const v = await probe().catch((e: unknown) => { last = e; return null })     // not yet: probed again until the deadline
     if (v) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last instanceof Error ? ` (last: ${last.message})` : ''}`)
     await new Promise(r => setTimeout(r, everyMs))
   }
 }

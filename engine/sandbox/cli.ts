@@ -49,7 +49,7 @@ async function sandbox(): Promise<SandboxState> {
 }
 
 async function run(): Promise<void> {
-  switch (cmd) {
+  switch (cmd ?? '') {
     case 'register': {
       const name = values.name ?? `sandbox-${Date.now()}`
       const roles = (values.roles ?? 'taker,monitor').split(',').map(r => r.trim()).filter(Boolean)
@@ -91,7 +91,7 @@ async function run(): Promise<void> {
   }
 }
 
-run().catch(e => {
+run().catch((e: unknown) => {
   process.stderr.write(failureLine(e) + '\n')
   if (process.env.DEBUG === '1' && e instanceof Error) process.stderr.write(e.stack + '\n')
   process.exit(e instanceof CliFailure && e.code === 'USAGE' ? 2 : 1)

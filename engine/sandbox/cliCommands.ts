@@ -2,7 +2,7 @@
 // stderr, and fails with a CliFailure (one line, a code, the next step). Used by cli.ts only.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createPublicClient, http, parseEventLogs, parseUnits, type Address, type Hex } from 'viem'
+import { createPublicClient, http, parseEventLogs, parseUnits, TransactionReceiptNotFoundError, type Address, type Hex } from 'viem'
 import { foundry } from 'viem/chains'
 import { registerAgent, bestQuote, fillOnChain, call, type RelayQuote } from './agentClient.js'
 import { preflight, revertFailure, type TokenInfo } from './chainChecks.js'
@@ -26,7 +26,7 @@ export function requireKey(): string {
   return key
 }
 
-export async function register(api: string, ownerKey: Hex, agent: Hex | Address, name: string, roles: string[]): Promise<void> {
+export async function register(api: string, ownerKey: Hex, agent: Hex /* the agent's private key, or its address */, name: string, roles: string[]): Promise<void> {
   const r = await registerAgent(api, ownerKey, agent, name, roles)
   process.stdout.write(r.apiKey + '\n')
   say(`agent ${r.agentId} registered (wallet ${r.agentWallet}, roles ${roles.join(', ')}); keep the key: it is shown once`)
@@ -73,7 +73,9 @@ export async function fill(s: SandboxState, key: string, rfqId: string, shareTok
 export async function record(s: SandboxState, key: string, rfqId: string, txHash: Hex): Promise<void> {
   await checkKey(s.urls.api, key)
   const client = createPublicClient({ chain: { ...foundry, id: s.chainId }, transport: http(s.urls.rpc) })
-  const receipt = await client.getTransactionReceipt({ hash: txHash }).catch(() => null)
+  // no such transaction is the user's to fix (below); a chain that does not answer is not that, and says so itself
+  const receipt = await client.getTransactionReceipt({ hash: txHash })
+    .catch((e: unknown) => { if (e instanceof TransactionReceiptNotFoundError) return null; throw e })
   if (!receipt || receipt.status !== 'success') throw new CliFailure('NO_FILL_TX', `${txHash} is not a settled transaction on the sandbox chain`, 'give the txHash that `cli.js fill` printed')
   const [event] = parseEventLogs({ abi: spotRfqArtifact().abi, logs: receipt.logs, eventName: 'QuoteFilled' }) as unknown as { args: { maker: Address; tokenIn: Address; amountIn: bigint; amountOut: bigint } }[]
   if (!event) throw new CliFailure('NO_FILL_TX', `${txHash} has no SpotRFQ QuoteFilled event`, 'give the txHash that `cli.js fill` printed')
@@ -108,10 +110,10 @@ async function checkKey(api: string, key: string): Promise<void> {
 /** The fill rule as the API states it (docs/rfq-api.md): FILLED, CANCELLED and EXPIRED RFQs are not filled. */
 async function requireFillable(api: string, key: string, rfqId: string): Promise<void> {
   const url = `${api}/api/v1/rfqs/${encodeURIComponent(rfqId)}`
-  const detail = await call<{ status: string; fillTxHash?: string | null }>('GET', url).catch(e => {
+  const detail = await call<{ status: string; fillTxHash?: string | null }>('GET', url).catch((e: unknown) => {
     if (e instanceof ApiRefusal && e.status === 404) return call<{ status: string }>('GET', url, undefined, key)   // private: its agent sees it
     throw e
-  }).catch(e => {
+  }).catch((e: unknown) => {
     if (e instanceof ApiRefusal && e.status === 404) throw new CliFailure('RFQ_NOT_FOUND', `no RFQ ${rfqId} (or a private one this KEY did not create)`, 'check the id: `cli.js last` prints the last one')
     throw e
   })

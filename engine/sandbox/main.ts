@@ -50,16 +50,16 @@ async function main(): Promise<void> {
     process.on(sig, () => {
       if (stopping) return
       stopping = true
-      sandbox.stop().then(() => lock.release()).then(() => process.exit(0), err => { log.error({ err }, 'sandbox stop failed'); process.exit(1) })
+      sandbox.stop().then(() => lock.release()).then(() => process.exit(0), (err: unknown) => { log.error({ err }, 'sandbox stop failed'); process.exit(1) })
     })
   }
   // last: whoever waits for the banner may signal at once, and the handlers must already be there
   process.stdout.write(sandboxBanner(sandbox, values.dir))
 }
 
-main().catch(err => {
+main().catch((err: unknown) => {
   const known = err instanceof ConfigError || err instanceof AlreadyRunning || err instanceof PortInUse
-  console.error(known ? (err as Error).message : `sandbox failed to start: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)
+  console.error(known ? err.message : `sandbox failed to start: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)
   if (process.env.DEBUG === '1' && err instanceof Error) console.error(err.stack)
   process.exit(err instanceof ConfigError ? 2 : 1)
 })

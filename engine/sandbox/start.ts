@@ -75,7 +75,7 @@ export async function startSandbox({ dir, rpcPort = 0, env = process.env, log, r
 
     maker = await startSandboxMaker(venue, urls.relayWs, venue.accounts.maker.privateKey, 5n,
       (rfqId, ok, detail) => log.info({ rfqId, ok, detail }, 'sandbox maker quote'))
-    const timer = setInterval(() => { refreshPools().catch(err => log.warn({ err }, 'pool refresh failed')) }, refreshEveryMs)
+    const timer = setInterval(() => { refreshPools().catch((err: unknown) => log.warn({ err }, 'pool refresh failed')) }, refreshEveryMs)
     timer.unref()
 
     const running = { engine, maker }
@@ -83,14 +83,15 @@ export async function startSandbox({ dir, rpcPort = 0, env = process.env, log, r
       venue, anvil, engine, urls, maker, files, refreshPools,
       async stop() {
         clearInterval(timer)
-        await running.maker.close().catch(() => {})
+        await running.maker.close().catch((err: unknown) => log.warn({ err }, 'sandbox maker did not close cleanly'))
         await running.engine.stop()
         await anvil.stop()
       },
     }
   } catch (e) {
-    await maker?.close().catch(() => {})
-    await engine?.stop().catch(() => {})
+    // undoing a failed start: its own error is the one to report, what the undoing meets is logged
+    await maker?.close().catch((err: unknown) => log.warn({ err }, 'sandbox maker did not close cleanly'))
+    await engine?.stop().catch((err: unknown) => log.warn({ err }, 'engine did not stop cleanly'))
     await anvil.stop()
     throw e
   }

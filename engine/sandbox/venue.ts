@@ -37,7 +37,7 @@ export function clientsFor(rpcUrl: string, key: Hex, chainId = 31337): DeployCli
   const account = privateKeyToAccount(key)
   return {
     wallet: createWalletClient({ account, chain, transport: http(rpcUrl) }),
-    public: createPublicClient({ chain, transport: http(rpcUrl) }) as DeployClients['public'],
+    public: createPublicClient({ chain, transport: http(rpcUrl) }),
   }
 }
 

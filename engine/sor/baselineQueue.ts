@@ -75,7 +75,7 @@ export function storeServerBaselines(d: BaselineDeps): ServerBaselines {
   const miss = (rfqId: string, code: MissCode, reason: string) => {
     stats.missing[code] = (stats.missing[code] ?? 0) + 1
     const stored = recordBaselineMiss(sql, { rfqId, code, reason })
-    track(stored.catch(err => log.warn({ err, rfqId, code }, 'baseline miss not stored')))
+    track(stored.catch((err: unknown) => log.warn({ err, rfqId, code }, 'baseline miss not stored')))
   }
 
   const received = (rfq: Rfq) => {
@@ -127,7 +127,7 @@ export function storeServerBaselines(d: BaselineDeps): ServerBaselines {
     stats.searches++
     track(routeFinder.quoteAmounts({ tokenIn: group.tokenIn, tokenOut: group.tokenOut, explain: false }, amounts)
       .then(outcomes => Promise.all(fresh.map(j => store(j, outcomes[amounts.indexOf(j.amountIn)]!))).then(() => {}))
-      .catch(err => {
+      .catch((err: unknown) => {
         const context = { tokenIn: group.tokenIn, tokenOut: group.tokenOut, rfqs: fresh.map(j => j.rfqId) }
         log.error({ err, ...context }, 'server-side baseline search failed')
         for (const j of fresh) miss(j.rfqId, 'ERROR', err instanceof Error ? err.message : String(err))

@@ -32,7 +32,7 @@ export function describe(r: SorRefusal): string {
 }
 
 type Without<T> = T extends unknown ? Omit<T, 'ok'> : never
-export const fail = (r: Without<SorRefusal>): SorFailure => new SorFailure({ ok: false, ...r } as SorRefusal)
+export const fail = (r: Without<SorRefusal>): SorFailure => new SorFailure({ ok: false, ...r })
 
 /** Runs a domain step; a SorFailure becomes its outcome, anything else stays an error (a bug or an outage). */
 export async function outcomeOf<T>(step: () => Promise<T>): Promise<SorOutcome<T>> {

@@ -96,7 +96,7 @@ export function followChain(d: FollowDeps): { stop(): Promise<void>; step(): Pro
     running = tick().then(() => {
       if (failures) d.log.info({ after: failures }, 'sor: following the chain again')
       failures = 0
-    }, async err => {
+    }, async (err: unknown) => {
       if (failures === 0) d.log.warn({ err: (err as Error).message }, 'sor: following the chain failed; reloading')
       try {
         stats.rpcCalls++

@@ -30,7 +30,7 @@ export function readProtocolsFile(file: string): Omit<Protocol, 'lastScannedBloc
   let doc: unknown
   try { doc = JSON.parse(readFileSync(file, 'utf8')) } catch (e) { throw new ProtocolsFileError(`${file}: not JSON (${(e as Error).message})`) }
   // an array of entries, or {protocols: [...]} (room for a note beside them)
-  const parsed = Array.isArray(doc) ? z.array(protocolEntry).safeParse(doc) : z.object({ protocols: z.array(protocolEntry) }).passthrough().safeParse(doc)
+  const parsed = Array.isArray(doc) ? z.array(protocolEntry).safeParse(doc) : z.looseObject({ protocols: z.array(protocolEntry) }).safeParse(doc)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
     throw new ProtocolsFileError(`${file}: ${issue.path.join('.')}: ${issue.message}`)

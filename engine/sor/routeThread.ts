@@ -38,7 +38,7 @@ if (channel) {
     switch (msg.type) {
       case 'snapshot': case 'delta': replicaOf(msg.graph).receive(msg); report(); break
       case 'drop': replicas.delete(msg.graph); report(); break
-      default: break                                  // the engine's own words ('hello', 'need') are not for us
+      case 'hello': case 'need': case 'stats': break   // the threads' own words to the engine, not for a thread
     }
   }
   channel.postMessage({ type: 'hello' } satisfies GraphMessage)

@@ -27,7 +27,7 @@ export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorServ
   // registry does not know goes on to the pool graph (a tracked pool's token may be quoted with a warning)
   const resolve = async (given: string, side: 'tokenIn' | 'tokenOut'): Promise<Address> => {
     const r = await tokens.resolve(given)
-    if (r.ok) return r.token.address as Address
+    if (r.ok) return r.token.address
     if (isAddress(given) && (r.code === 'TOKEN_UNKNOWN' || r.code === 'CHAIN_UNAVAILABLE')) return given.toLowerCase() as Address
     if (r.code === 'TOKEN_UNKNOWN') throw apiReply({ ok: false, code: 'TOKEN_NOT_FOUND', given })
     throw tokenReply(r, side, config.CHAIN_ID)

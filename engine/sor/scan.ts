@@ -96,7 +96,7 @@ async function scanStable(d: ScanDeps, p: Protocol, head: number): Promise<{ rep
       d.log.warn({ protocol: p.slug, pool: address, error: coins.ok ? (fee as { error: string }).error : coins.error }, 'sor scan: registered stable pool unreadable, skipped')
       return
     }
-    pools.push({ address, protocol: p.slug, poolType: 'stable', tokens: (coins.result as string[]).map(lower), fee: Number(fee.result as bigint), tickSpacing: null, createdBlock: null })
+    pools.push({ address, protocol: p.slug, poolType: 'stable', tokens: (coins.result as string[]).map(lower), fee: Number(fee.result), tickSpacing: null, createdBlock: null })
   })
   const added = await insertPools(d.sql, pools)
   await setLastScannedBlock(d.sql, p.slug, head)

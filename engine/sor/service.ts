@@ -145,7 +145,11 @@ export async function createSorService(d: SorDeps) {
     const wanted: [number, number] = zeroForOne ? [Math.max(lo, from - grow), to] : [from, Math.min(hi, to + grow)]
     if (wanted[0] === from && wanted[1] === to) return false
     const { states, failed } = await loadPoolStates(client, [tracked], { blockNumber: graph.asOfBlock, multicallAddress: config.MULTICALL_ADDRESS,
-      wordsAround: config.SOR_V3_WORDS, wordRanges: new Map([[address, wanted]]) }).catch(() => ({ states: [], failed: [{}] }))
+      wordsAround: config.SOR_V3_WORDS, wordRanges: new Map([[address, wanted]]) }).catch((err: unknown) => {
+      // the quote goes on with the words it has (its fit says how far they reach)
+      log.warn({ err, pool: address, words: wanted }, 'sor: more V3 bitmap words not read')
+      return { states: [], failed: [{}] }
+    })
     if (failed.length || !states[0]) return false
     graph.wordRanges.set(address, wanted)
     graph.replaceState(states[0])

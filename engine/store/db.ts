@@ -27,6 +27,6 @@ export function connect(url: string, { max = 10, onnotice = () => {} }: DbOption
       // int8 counts and ids fit comfortably in a JS number for everything we store as int8
       bigint: { to: 20, from: [20], serialize: (x: number | bigint) => x.toString(), parse: (x: string) => Number(x) },
     },
-  }) as unknown as Sql
+  })
 }
 

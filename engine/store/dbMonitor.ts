@@ -8,7 +8,9 @@ export interface DbMonitor {
   stop(): void
 }
 
-export function monitorDatabase(sql: Sql, { intervalMs = 1000, timeoutMs = 2000 } = {}): DbMonitor {
+/** `log`: told once when the database stops answering (with why) and once when it is back, not at every ping. */
+export function monitorDatabase(sql: Sql, { intervalMs = 1000, timeoutMs = 2000, log }:
+  { intervalMs?: number; timeoutMs?: number; log?: { warn(o: object, m: string): void; info(o: object, m: string): void } } = {}): DbMonitor {
   let up = true
   let running = false
   const ping = async () => {
@@ -17,15 +19,17 @@ export function monitorDatabase(sql: Sql, { intervalMs = 1000, timeoutMs = 2000 
     let timer: NodeJS.Timeout | undefined
     try {
       await Promise.race([sql`select 1`, new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('ping timed out')), timeoutMs) })])
+      if (!up) log?.info({}, 'database answers again')
       up = true
-    } catch {
+    } catch (err) {
+      if (up) log?.warn({ err }, 'database does not answer: health reads degraded until it does')
       up = false
     } finally {
       clearTimeout(timer)
       running = false
     }
   }
-  const timer = setInterval(ping, intervalMs)
+  const timer = setInterval(() => void ping(), intervalMs)      // ping catches its own errors: it cannot reject
   timer.unref()
   return { get up() { return up }, stop: () => clearInterval(timer) }
 }

@@ -100,7 +100,7 @@ function startPostmaster(place: ClusterPlace, port: number, flags: string[], onL
       { ...place.user, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'ignore', 'pipe'] })
     let tail = ''
     let ready = false
-    child.stderr!.on('data', d => {
+    child.stderr.on('data', d => {
       const text = String(d)
       onLog(text)
       if (!ready) tail = (tail + text).slice(-2000)
@@ -166,11 +166,11 @@ export function isPostmasterOf(pid: number, dir: string): boolean {
   try {
     const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
     return /(^|\/)postgres$/.test(argv[0] ?? '') && argv.includes(resolve(dir))
-  } catch { return false }
+  } catch { return false }          // no such process (or not ours to read): not that postmaster
 }
 
 function alive(pid: number): boolean {
-  try { process.kill(pid, 0); return true } catch { return false }
+  try { process.kill(pid, 0); return true } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM' }   // EPERM: there, not ours
 }
 
 export function freePort(): Promise<number> {

@@ -81,6 +81,9 @@ function sharedCopy(packaged: string): string {
   rmSync(tmp, { recursive: true, force: true })
   cpSync(packaged, tmp, { recursive: true, verbatimSymlinks: true })
   execFileSync('chmod', ['-R', 'a+rX', tmp])
-  try { renameSync(tmp, target) } catch { rmSync(tmp, { recursive: true, force: true }) }   // another start won the race
+  try { renameSync(tmp, target) } catch (e) {
+    rmSync(tmp, { recursive: true, force: true })
+    if (!existsSync(target)) throw e                     // else another start won the race: its copy serves
+  }
   return target
 }

@@ -48,7 +48,7 @@ export function createQuoteWriter(sql: Sql, { maxBatch = 2000, maxInFlight = 2, 
         if (result === 'closed') throw new RfqClosedError('RFQ closed before the quote was stored')
       },
       // the actor only sees a code: UNAVAILABLE tells a maker to retry, anything else is an internal error
-      err => { throw isUnavailable(err) ? Object.assign(new Error('database unavailable', { cause: err }), { code: 'UNAVAILABLE' }) : err }),
+      (err: unknown) => { throw isUnavailable(err) ? Object.assign(new Error('database unavailable', { cause: err }), { code: 'UNAVAILABLE' }) : err }),
     flush: () => batcher.flush(),
     get stats() { return { commits: stats.batches, quotes: stats.items, maxBatch: stats.maxBatch } },
   }
@@ -87,6 +87,9 @@ async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<QuoteCommitRes
     select rfq_id, maker from ins
     union all select id, null from open`
   const inserted = new Set<string>(), open = new Set<string>()
-  for (const row of result) row.maker === null ? open.add(row.rfq_id) : inserted.add(`${row.rfq_id} ${row.maker}`)
+  for (const row of result) {
+    if (row.maker === null) open.add(row.rfq_id)
+    else inserted.add(`${row.rfq_id} ${row.maker}`)
+  }
   return quotes.map(q => inserted.has(`${q.rfqId} ${q.quote.maker}`) ? 'stored' : open.has(q.rfqId) ? 'duplicate' : 'closed')
 }

@@ -8,7 +8,7 @@ export function databaseUnreachable(url: string, e: unknown): DatabaseUnreachabl
   const err = e as { code?: string; message?: string }
   const at = where(url)
   const why = (() => {
-    switch (err.code) {
+    switch (err.code ?? '') {
       case 'ECONNREFUSED': return 'connection refused: is PostgreSQL running there, and listening on TCP at that address and port?'
       case 'ENOTFOUND': case 'EAI_AGAIN': return 'no such host: check the host name'
       case 'ETIMEDOUT': case 'CONNECT_TIMEOUT': case 'EHOSTUNREACH': case 'ENETUNREACH':

@@ -58,7 +58,7 @@ async function readAt(client: PublicClient, calls: Call[], blockNumber: bigint, 
       ({ status: 'success'; result: unknown } | { status: 'failure'; error: unknown })[]
     return out.map((r): Read => r.status === 'success' ? { ok: true, result: r.result } : { ok: false, error: r.error })
   }
-  return Promise.all(calls.map(c => client.readContract({ ...c, args: [], blockNumber } as never)
+  return Promise.all(calls.map(c => client.readContract({ ...c, args: [], blockNumber })
     .then((result): Read => ({ ok: true, result }), (error: unknown): Read => ({ ok: false, error }))))
 }
 

@@ -5,7 +5,7 @@ import { EventBus } from '../../actors/events.js'
 import { LiveIndex } from '../../actors/liveIndex.js'
 import type { AcceptedQuote, Address, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
 
-const A = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address
+const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
 const rfq = (id: string, createdMs: number, expirySec = 4_000_000_000): Rfq => ({ id, taker: A(1), tokenIn: A(2), tokenOut: A(3), kind: 0, amountIn: 1n, amountOut: null,
   expiry: expirySec, visibility: 'public', allowedMakers: [], shareToken: null, createdAt: new Date(createdMs), agentId: null })
 const quote = (rfqId: string, maker: number): AcceptedQuote => ({ rfqId, signature: '0x', receivedAt: new Date(), quote: {

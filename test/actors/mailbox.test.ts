@@ -69,7 +69,7 @@ test('past its failure intensity an actor stops and escalates', async () => {
   const escalated: string[] = []
   const sys = new ActorSystem({ supervision: { intensity: 2, periodMs: 10_000 }, onEscalate: n => escalated.push(n) })
   const a = sys.spawn('fragile', recorder, [])
-  for (let i = 0; i < 3; i++) await a.ask(replyTo => ({ type: 'Boom', replyTo }), 1000).catch(() => {})
+  for (let i = 0; i < 3; i++) await a.ask(replyTo => ({ type: 'Boom', replyTo }), 1000).catch(() => {})   // each Boom fails by design
   assert.deepEqual(escalated, ['fragile'])
   assert.equal(a.stopped, true)
   assert.throws(() => a.tell({ type: 'Add', n: 1 }), ActorStopped)

@@ -8,7 +8,7 @@ import type { AcceptedQuote, Address, QuoteJson, Rfq } from '../../actors/rfqTyp
 
 const T_IN = '0x1111111111111111111111111111111111111111' as Address
 const T_OUT = '0x2222222222222222222222222222222222222222' as Address
-const maker = (i: number) => `0x${i.toString(16).padStart(40, 'a')}` as Address
+const maker = (i: number): Address => `0x${i.toString(16).padStart(40, 'a')}`
 
 function rfq(id = 'rfq_1'): Rfq {
   const now = Date.now()

@@ -96,11 +96,11 @@ describe('POST /api/v1/agent/rfqs/:id/fill', () => {
     const [a, b] = [await newRfq(), await newRfq()]
     const body = fillBody()
     const rs = await Promise.all([fill(a, body), fill(b, body)])
-    assert.deepEqual(rs.map(r => r.status).sort(), [200, 409])
+    assert.deepEqual(rs.map(r => r.status).sort((a, b) => a - b), [200, 409])
     assert.equal(rs.find(r => r.status === 409)!.body.error, 'Fill already recorded for this transaction')
     const statuses = (await t.db.sql`select status from rfqs where id in (${a}, ${b}) order by status`).map(r => r.status)
     assert.deepEqual(statuses, ['FILLED', 'OPEN'])
-    const loser = rs[0]!.status === 409 ? a : b
+    const loser = rs[0].status === 409 ? a : b
     assert.equal((await get(t.api, `/api/v1/rfqs/${loser}`)).body.status, 'OPEN', 'the loser is still open in its actor')
     await post(t.api, `/api/v1/rfqs/${loser}/cancel`, {}, taker.headers)
   })
@@ -109,7 +109,7 @@ describe('POST /api/v1/agent/rfqs/:id/fill', () => {
     for (let i = 0; i < 10; i++) {
       const id = await newRfq()
       const [f, c] = await Promise.all([fill(id, fillBody()), post(t.api, `/api/v1/rfqs/${id}/cancel`, {}, taker.headers)])
-      assert.deepEqual([f.status, c.status].sort(), [200, 409], `${f.status} ${JSON.stringify(f.body)} / ${c.status} ${JSON.stringify(c.body)}`)
+      assert.deepEqual([f.status, c.status].sort((a, b) => a - b), [200, 409], `${f.status} ${JSON.stringify(f.body)} / ${c.status} ${JSON.stringify(c.body)}`)
       const [row] = await t.db.sql`select status, fill_tx_hash from rfqs where id = ${id}`
       const fills = (await t.db.sql`select count(*)::int as n from fills where rfq_id = ${id}`)[0]!.n
       if (f.status === 200) {
@@ -127,7 +127,7 @@ describe('POST /api/v1/agent/rfqs/:id/fill', () => {
     const stored = 'rfq_' + randomBytes(16).toString('hex')     // in storage only, still before its expiry
     await t.db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility, status) values (${stored}, ${taker.agent.address}, ${WETH}, ${USDC}, 0, 5, ${nowSec() + 100}, 'private', 'OPEN')`
     const rs = await Promise.all([fill(stored, fillBody()), fill(stored, fillBody())])
-    assert.deepEqual(rs.map(r => r.status).sort(), [200, 409])
+    assert.deepEqual(rs.map(r => r.status).sort((a, b) => a - b), [200, 409])
     const [row] = await t.db.sql`select status, fill_tx_hash from rfqs where id = ${stored}`
     assert.equal(row!.status, 'FILLED')
     const [f] = await t.db.sql`select is_private from fills where tx_hash = ${row!.fill_tx_hash}`

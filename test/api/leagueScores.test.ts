@@ -46,7 +46,7 @@ async function assertFresh(): Promise<number> {
 }
 
 test('after concurrent fills, backdated fills, judged makers and a base turn, the scores equal a fresh rescoring', async () => {
-  const makers = [addr(0x5001), addr(0x5002), addr(0x5003)], takers = [addr(0x6001), addr(0x6002), makers[0]!]
+  const makers = [addr(0x5001), addr(0x5002), addr(0x5003)] as const, takers = [addr(0x6001), addr(0x6002), makers[0]] as const
   // the 7d and 30d bases exist before the fills, so the trigger maintains those periods too
   for (const period of ['7d', '30d']) assert.equal((await get(t.api, `/api/v1/league?period=${period}`)).status, 200)
   const posts = Array.from({ length: 40 }, (_, i) => post(t.api, '/api/v1/fills', fillBody({
@@ -55,14 +55,14 @@ test('after concurrent fills, backdated fills, judged makers and a base turn, th
   assert.ok(await assertFresh() > 0)
 
   // a backdated fill drops the bases it falls before; the next league read rebuilds them with their scores
-  await recordFill(t.db.sql, { txHash: `0x${'ab'.repeat(32)}` as `0x${string}`, taker: takers[0] as `0x${string}`, maker: makers[1] as `0x${string}`,
+  await recordFill(t.db.sql, { txHash: `0x${'ab'.repeat(32)}`, taker: takers[0] as `0x${string}`, maker: makers[1] as `0x${string}`,
     tokenIn: TOKEN_A as `0x${string}`, tokenOut: TOKEN_B as `0x${string}`, amountIn: 1n, amountOut: 1n, amountInUsd: 5000, visibility: 'public', rfqId: null },
     { filledAt: new Date(Date.now() - 10 * 86400_000) })
   const read = async (period: string) => (await get(t.api, `/api/v1/league?period=${period}&limit=100`)).body
   const [d7, d30, all] = [await read('7d'), await read('30d'), await read('all')]
   const notionalOf = (b: any, a: string) => b.entries.find((e: any) => e.address === a)?.filledNotional
-  assert.equal(notionalOf(d30, makers[1]!) - notionalOf(d7, makers[1]!), 5000)
-  assert.equal(notionalOf(all, makers[1]!), notionalOf(d30, makers[1]!))
+  assert.equal(notionalOf(d30, makers[1]) - notionalOf(d7, makers[1]), 5000)
+  assert.equal(notionalOf(all, makers[1]), notionalOf(d30, makers[1]))
 
   // a maker judged by an expired RFQ: reliability changes in the same transaction as the status
   await t.db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility) values ('ls-1', ${takers[0]}, ${TOKEN_A}, ${TOKEN_B}, 0, 10, 0, 'public')`

@@ -29,7 +29,7 @@ describe('OpenAPI', () => {
     assert.deepEqual(servers.map(x => x.url), ['/', `http://{host}:${t.engine.ctx.config.TERMINAL_PORT}`, `http://{host}:${t.engine.ctx.config.RELAY_PORT}`])
     for (const [path, item] of Object.entries(r.body.paths as Record<string, Record<string, { responses: object }>>)) {
       assert.ok(path.startsWith('/'), path)
-      for (const m of ['get', 'post']) if (item[m]) assert.ok(Object.keys(item[m]!.responses).length >= 1, `${m} ${path}`)
+      for (const m of ['get', 'post']) if (item[m]) assert.ok(Object.keys(item[m].responses).length >= 1, `${m} ${path}`)
     }
   })
 
@@ -41,7 +41,7 @@ describe('OpenAPI', () => {
       for (const p of op.params ?? []) if (p.in === 'path') path = path.replace(`{${p.name}}`, String(p.example))
       const query = new URLSearchParams()
       for (const p of op.params ?? []) if (p.in === 'query' && p.required) query.set(p.name, p.name === 'rfqId' ? rfqId : String(p.example))
-      const url = base[op.surface] + path + (query.size ? `?${query}` : '')
+      const url = base[op.surface] + path + (query.size ? `?${query.toString()}` : '')
       const match = t.engine.ctx.surfaces[op.surface].match(op.method.toUpperCase(), path)
       if (match.kind !== 'found' || match.pattern !== colon(op.path)) { problems.push(`${op.method.toUpperCase()} ${op.path} on ${op.surface}: not routed`); continue }
       const ctl = new AbortController()

@@ -21,7 +21,7 @@ const value = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
   fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null),
   fc.bigInt({ min: -(1n << 300n), max: 1n << 300n }).map(String),
-  fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), maxLength: 140 }).map(h => '0x' + h),
+  fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'.split('')), maxLength: 140 }).map(h => '0x' + h),
   fc.constantFrom('WETH', 'usdc', '0x', '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', 'private', 'public', '', ' ', '\n', '1e18', '-1', 'taker'),
 )
 

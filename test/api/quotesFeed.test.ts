@@ -24,7 +24,7 @@ describe('REST quotes and the SSE feed', () => {
   test('POST /api/v1/quotes: accepted quotes show in the detail and are broadcast on the relay', async () => {
     const ws = new WebSocket(t.relayWs)
     const frames: any[] = []
-    ws.on('message', d => frames.push(JSON.parse(d.toString())))
+    ws.on('message', d => frames.push(JSON.parse((d as Buffer).toString())))
     await new Promise(r => ws.once('open', r))
     try {
       const { rfqId } = await newRfq()
@@ -103,7 +103,7 @@ describe('REST quotes and the SSE feed', () => {
       const cancelled = await feed.waitFor(e => e.event === 'rfq.cancelled' && e.data.rfqId === rfqId)
       assert.ok(Date.parse(cancelled.data.cancelledAt))
       const ids = [created, quoted, cancelled].map(e => Number(e.id))
-      assert.ok(ids[0]! < ids[1]! && ids[1]! < ids[2]!, `ids increase: ${ids}`)
+      assert.ok(ids[0]! < ids[1]! && ids[1]! < ids[2]!, `ids increase: ${ids.join(', ')}`)
       await feed.waitFor(e => e.comment?.startsWith('heartbeat') === true, 3000)
       await feed.close()
 

@@ -265,7 +265,7 @@ describe('RFQ endpoints', () => {
     const id = 'rfq_' + 'c'.repeat(32)
     await t.db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility) values (${id}, ${taker.agent.address}, ${WETH}, ${USDC}, 0, 5, ${nowSec() + 100}, 'public')`
     const rs = await Promise.all([1, 2, 3].map(() => post(t.api, `/api/v1/rfqs/${id}/cancel`, {}, taker.headers)))
-    assert.deepEqual(rs.map(x => x.status).sort(), [200, 409, 409])
+    assert.deepEqual(rs.map(x => x.status).sort((a, b) => a - b), [200, 409, 409])
     assert.equal((await t.db.sql`select status from rfqs where id = ${id}`)[0]!.status, 'CANCELLED')
   })
 

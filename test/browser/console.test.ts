@@ -20,6 +20,7 @@ import { watchContext, watchPage, type Watch } from './watch.js'
 import { ingestSynthetic, loadRoutes, recordFills, MAKERS } from './fixtures.js'
 import { inkOfSeries } from './ink.js'
 import { upsertToken } from '../../engine/store/tokens.js'
+import { byJson } from '../helpers/order.js'
 
 /** the page's document, inside functions Playwright runs in the browser (this program has no DOM types) */
 declare const document: any
@@ -129,7 +130,7 @@ describe('the web console in Chromium', () => {
     await view('league')
     for (const m of MAKERS) await page.locator(`tr[data-address="${m}"]`).waitFor({ timeout: 5000 })
     const rows = await page.locator('tbody tr[data-address]').evaluateAll(trs => trs.map(tr => tr.getAttribute('data-address')))
-    assert.deepEqual([...rows].sort(), [...MAKERS, liveMaker.address].sort())
+    assert.deepEqual([...rows].sort(byJson), [...MAKERS, liveMaker.address].sort(byJson))
     assert.equal(await page.locator('figure[aria-label*="average improvement"] canvas').count() > 0, true)
     await page.locator(`tr[data-address="${MAKERS[2]}"]`).focus()
     await page.keyboard.press('Enter')

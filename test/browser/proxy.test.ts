@@ -177,7 +177,7 @@ function kitEnv(port: number): Record<string, string> {
   const env: Record<string, string> = {}
   for (const k of ['PUBLIC_TERMINAL_URL', 'PUBLIC_RELAY_URL', 'CORS_ORIGIN', 'TRUST_PROXY', 'TRUST_PROXY_HOPS']) {
     assert.ok(set[k], `deploy/engine.env.example sets ${k}`)
-    env[k] = local(set[k]!)
+    env[k] = local(set[k])
   }
   return env
 }

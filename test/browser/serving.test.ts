@@ -79,7 +79,7 @@ describe('the console on the API port', () => {
     assert.deepEqual(served({ PUBLIC_RELAY_URL: 'http://127.0.0.1:9000/relay' }),
       { terminal: null, relay: 'http://127.0.0.1:9000/relay', relayWs: 'ws://127.0.0.1:9000/relay' })
     for (const [name, bad] of [['PUBLIC_TERMINAL_URL', 'wss://terminal.example.com'], ['PUBLIC_TERMINAL_URL', 'terminal.example.com'],
-      ['PUBLIC_RELAY_URL', 'ftp://relay.example.com'], ['PUBLIC_RELAY_URL', 'https://relay.example.com/?x=1']]) {
+      ['PUBLIC_RELAY_URL', 'ftp://relay.example.com'], ['PUBLIC_RELAY_URL', 'https://relay.example.com/?x=1']] as const) {
       const named = (e: Error) => e instanceof ConfigError && e.message.startsWith(`invalid configuration: ${name}=`) && !e.message.includes(';')
       assert.throws(() => loadConfig({ [name]: bad }), named, `${name}=${bad}`)
     }

@@ -28,7 +28,7 @@ function cluster() {
 }
 
 const quoteOf = (rfq: Rfq, maker: string): AcceptedQuote => ({
-  rfqId: rfq.id, signature: `0x${maker.slice(2).padEnd(130, '0')}` as AcceptedQuote['signature'], receivedAt: new Date(),
+  rfqId: rfq.id, signature: `0x${maker.slice(2).padEnd(130, '0')}`, receivedAt: new Date(),
   quote: { maker: maker as AcceptedQuote['quote']['maker'], taker: rfq.taker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
     amountIn: rfq.amountIn!.toString(), amountOut: '1', expiry: rfq.expiry, nonce: '1', deadline: rfq.expiry },
 })

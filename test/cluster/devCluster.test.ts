@@ -18,7 +18,7 @@ const ENTRY = join(repoRoot, 'dist/engine/cluster/devCluster.js')
 const FREE_PORTS = ['--api-port', '0', '--terminal-port', '0', '--relay-port', '0', '--nats-port', '0']
 
 interface Row { id: string; api: string; terminal: string; relay: string; pid: number }
-interface Cluster { child: ChildProcess; out(): string; err(): string; exited: Promise<number>; rows: Row[]; nats: string; database: string }
+interface Cluster { child: ChildProcess; out: () => string; err: () => string; exited: Promise<number>; rows: Row[]; nats: string; database: string }
 
 function baseEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const { NODE_TEST_CONTEXT: _, DATABASE_URL: __, ...env } = process.env
@@ -29,15 +29,15 @@ function baseEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
 async function startCluster(args: string[], env: NodeJS.ProcessEnv): Promise<Cluster> {
   const child = spawn(process.execPath, [ENTRY, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = '', err = ''
-  child.stdout!.on('data', d => { out += d })
-  child.stderr!.on('data', d => { err += d })
+  child.stdout.on('data', d => { out += d })
+  child.stderr.on('data', d => { err += d })
   const exited = new Promise<number>(r => child.once('exit', (code, sig) => r(code ?? (sig ? 128 : 1))))
   await new Promise<void>((resolve, reject) => {
     const iv = setInterval(() => { if (/^Each node's log lines start with its NODE_ID\./m.test(out)) { clearInterval(iv); resolve() } }, 25)
-    exited.then(code => { clearInterval(iv); reject(new Error(`the cluster exited (${code}) before its table: ${err}${out.slice(-2000)}`)) })
+    void exited.then(code => { clearInterval(iv); reject(new Error(`the cluster exited (${code}) before its table: ${err}${out.slice(-2000)}`)) })
   })
   const rows = [...out.matchAll(/^ {2}(node-\d+)\s+(http:\/\/\S+)\s+(http:\/\/\S+)\s+(ws:\/\/\S+)\s+(\d+)$/gm)]
-    .map(m => ({ id: m[1], api: m[2], terminal: m[3], relay: m[4], pid: Number(m[5]) }))
+    .map(([, id = '', api = '', terminal = '', relay = '', pid]) => ({ id, api, terminal, relay, pid: Number(pid) }))
   return { child, out: () => out, err: () => err, exited, rows,
     nats: /^ {2}nats\s+(tls:\/\/\S+)/m.exec(out)?.[1] ?? '', database: /^ {2}database\s+(.+)$/m.exec(out)?.[1] ?? '' }
 }
@@ -89,7 +89,7 @@ test('cluster --help explains itself; a bad option or value is one line and exit
   assert.match(help.stdout, /node-2 3010\/3011\/8081/)
   for (const args of [['--no-such-option'], ['--nodes', 'ten'], ['--api-port', '70000']]) {
     const r = spawnSync(process.execPath, [ENTRY, ...args], { env, encoding: 'utf8', timeout: 10_000 })
-    assert.equal(r.status, 2, `${args}: ${r.stdout}${r.stderr}`)
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`)
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr)
     assert.match(r.stderr, /see cluster --help/)
   }
@@ -105,7 +105,7 @@ test('3 nodes on DATABASE_URL and one nats-server: one table, prefixed logs, a d
       const { rows, out } = cluster
       assert.deepEqual(rows.map(r => r.id), ['node-1', 'node-2', 'node-3'], out())
       const ports = rows.flatMap(r => [r.api, r.terminal, r.relay].map(u => new URL(u).port))
-      assert.equal(new Set(ports).size, 9, `every surface of every node on a port of its own: ${ports}`)
+      assert.equal(new Set(ports).size, 9, `every surface of every node on a port of its own: ${ports.join(' ')}`)
       for (const r of rows) {
         assert.equal(await status(`${r.api}/api/v1/health`), 200, `${r.id} api`)
         assert.equal(await status(`${r.terminal}/health`), 200, `${r.id} terminal`)
@@ -136,14 +136,15 @@ test('3 nodes on DATABASE_URL and one nats-server: one table, prefixed logs, a d
       assert.match(second.stderr.trim(), new RegExp(`^cluster already running \\(pid ${cluster.child.pid}, ports node-1 \\d+`))
 
       const [node1, node2, node3] = rows
+      assert.ok(node1 && node2 && node3, 'three nodes in the table')
       process.kill(node2.pid, 'SIGKILL')
       await until('node-2 reported', () => /^cluster \| node-2 exited \(status 137\); node-1, node-3 keep running$/m.test(out()))
       assert.equal(await status(`${node1.api}/api/v1/health`), 200)
       assert.equal(await status(`${node3.api}/api/v1/health`), 200)
 
       const children = descendants(cluster.child.pid!)
-      assert.ok(children.includes(node1.pid) && children.includes(node3.pid), `the nodes are ours: ${children}`)
-      const natsPids = children.filter(p => /(^|\/)nats-server$/.test(readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0')[0]))
+      assert.ok(children.includes(node1.pid) && children.includes(node3.pid), `the nodes are ours: ${children.join(' ')}`)
+      const natsPids = children.filter(p => /(^|\/)nats-server$/.test(readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0', 1)[0] ?? ''))
       assert.equal(natsPids.length, 1, 'one nats-server')
       cluster.child.kill('SIGINT')
       assert.equal(await cluster.exited, 0, cluster.out().slice(-3000) + cluster.err())
@@ -160,9 +161,10 @@ test('3 nodes on DATABASE_URL and one nats-server: one table, prefixed logs, a d
 test('without DATABASE_URL: an embedded PostgreSQL under DIR/pg, stopped after the nodes; every child gone on SIGINT',
   { timeout: 120_000 }, async () => {
     await withCluster(['--nodes', '1'], baseEnv({}), async cluster => {
-      assert.deepEqual(cluster.rows.map(r => r.id), ['node-1'])
+      const [node1, ...others] = cluster.rows
+      assert.deepEqual([node1?.id, others], ['node-1', []])
       assert.match(cluster.database, /^embedded PostgreSQL under .*\/pg \(postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/rfq\)$/)
-      assert.equal(await status(`${cluster.rows[0].api}/api/v1/health`), 200)
+      assert.equal(await status(`${node1?.api}/api/v1/health`), 200)
       const children = descendants(cluster.child.pid!)
       assert.ok(children.some(p => /(^|\/)postgres\0/.test(readFileSync(`/proc/${p}/cmdline`, 'utf8'))), 'the postmaster is below us')
       cluster.child.kill('SIGINT')
@@ -175,7 +177,7 @@ test('kill -9 of the dev cluster: its nodes, nats-server and PostgreSQL go too (
   { timeout: 120_000 }, async () => {
     await withCluster(['--nodes', '1'], baseEnv({}), async cluster => {
       const children = descendants(cluster.child.pid!)
-      assert.ok(children.length >= 4, `a node, nats-server, PostgreSQL and their guards: ${children}`)
+      assert.ok(children.length >= 4, `a node, nats-server, PostgreSQL and their guards: ${children.join(' ')}`)
       cluster.child.kill('SIGKILL')
       await cluster.exited
       await until('every child gone', () => children.every(p => !alive(p)), 20_000)

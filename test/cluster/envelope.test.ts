@@ -50,7 +50,7 @@ test('a sealed message opens only as its own node, channel and shape; every othe
   const bytes = seal(key.privateKey, 'events', 'n1', 42, 7, events)
   assert.deepEqual(open(n1, 'events', bytes), { origin: 'n1', epoch: 42, seq: 7, body: events } satisfies Opened)
   for (let i = 0; i < bytes.length; i += 13) {             // any byte altered, signature or payload
-    const altered = Buffer.from(bytes); altered[i] ^= 0x01
+    const altered = Buffer.from(bytes); altered.writeUInt8(altered.readUInt8(i) ^ 0x01, i)
     assert.equal(open(n1, 'events', altered), 'bad_signature', `byte ${i}`)
   }
   assert.equal(open(n2, 'events', bytes), 'bad_signature', 'under another node\'s subject')

@@ -64,10 +64,10 @@ test('nodes that all held an RFQ which expired during an outage store its end on
     for (const n of nodes) assert.equal(n.child.exitCode, null, 'healed by the running nodes: no restart')
     for (const n of nodes) assert.equal((await get(n.relay, `/quotes?rfqId=${rfq.id}`)).body.status, 'EXPIRED')
   } finally {
-    await Promise.all(nodes.map(n => n.child.exitCode === null ? n.term() : undefined))
+    await Promise.all(nodes.filter(n => n.child.exitCode === null).map(n => n.term()))
     await sql?.end()
     await nats.close()
-    await server.stop().catch(() => {})
+    await server.stop().catch(() => {})     // stopped already if the test got that far
     for (const d of [pgDir, ...dirs]) rmSync(d, { recursive: true, force: true })
   }
 })

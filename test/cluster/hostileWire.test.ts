@@ -70,7 +70,7 @@ describe('a hostile wire: three nodes, one PostgreSQL, nats-server as a venue ru
   })
   after(async () => {
     await ops?.close()
-    await Promise.all(nodes.map(n => n.child.exitCode === null ? n.term() : undefined))
+    await Promise.all(nodes.filter(n => n.child.exitCode === null).map(n => n.term()))
     await sniff.close()
     await nats.close()
     await db.drop()
@@ -91,8 +91,8 @@ describe('a hostile wire: three nodes, one PostgreSQL, nats-server as a venue ru
   }
   const openAll = () => Promise.all(nodes.map(n => Client.open(n.relayWs)))
   /** a forged RFQ as the wire carries one: the forger knows the format, not the key */
-  const forgedRfq = (over: Partial<Rfq> = {}): Rfq => ({ id: `rfq_${hex(16)}`, taker: taker.agent.address.toLowerCase() as Rfq['taker'], tokenIn: WETH as Rfq['tokenIn'],
-    tokenOut: USDC as Rfq['tokenOut'], kind: 0, amountIn: BigInt(AMOUNT), amountOut: null, expiry: nowSec() + 300, visibility: 'public', allowedMakers: [],
+  const forgedRfq = (over: Partial<Rfq> = {}): Rfq => ({ id: `rfq_${hex(16)}`, taker: taker.agent.address.toLowerCase() as Rfq['taker'], tokenIn: WETH,
+    tokenOut: USDC, kind: 0, amountIn: BigInt(AMOUNT), amountOut: null, expiry: nowSec() + 300, visibility: 'public', allowedMakers: [],
     shareToken: null, createdAt: new Date(), agentId: taker.agentId, ...over })
   const created = (rfq: Rfq) => toWire({ type: 'rfq.created', rfq, shareTokenHash: null })!
   /** what ops sends as n1: signed with its own key under n1's subject, unsigned, or under a key no node has */
@@ -106,7 +106,7 @@ describe('a hostile wire: three nodes, one PostgreSQL, nats-server as a venue ru
       const sock = tcp(nats.server.port, '127.0.0.1')
       let buf = ''
       sock.on('data', d => {
-        buf += d
+        buf += d.toString()
         if (buf.includes('\r\n') && !buf.includes('CONNECT-SENT')) {
           buf += 'CONNECT-SENT'
           sock.write(`CONNECT {"verbose":true,"pedantic":false}\r\nPUB ${subjectOf(TEST_VENUE, keyOf('n1').publicKey, 'events')} 2\r\nhi\r\nPING\r\n`)
@@ -257,7 +257,7 @@ describe('a hostile wire: three nodes, one PostgreSQL, nats-server as a venue ru
     const n4 = await nats.connectAs('n4')
     const speak = speaker(n4, 'n4', keyOf('n4'))
     const values = fc.sample(fc.jsonValue({ maxDepth: 3 }), { numRuns: 100, seed: 28 })
-    values.forEach(v => speak.send('nodes', Number.isSafeInteger(v) ? String(v) : v))
+    values.forEach(v => speak.send('nodes', typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : v))
     values.forEach(v => speak.send('events', { v }))
     values.forEach(v => speak.send('events', [{ t: 'created', rfq: v }, { t: 'cancelled', id: v, at: v }, [v, v, v]]))
     await n4.flush(); await n4.close(); await ops.flush()

@@ -51,7 +51,7 @@ test('the store sync runs one pass at a time and queues at most one more, howeve
 test('the outbox sends its events in order, in batches of at most MAX_BATCH, and the rest on the next turn', async () => {
   const sent: WireEvent[][] = []
   const outbox = new Outbox(events => { sent.push(events) }, 0)
-  const events = Array.from({ length: MAX_BATCH + 3 }, (_, i) => ({ t: 'cancelled', id: `rfq_${i}`, at: i }) as WireEvent)
+  const events = Array.from({ length: MAX_BATCH + 3 }, (_, i): WireEvent => ({ t: 'cancelled', id: `rfq_${i}`, at: i }))
   for (const e of events) outbox.push(e)
   assert.deepEqual(sent.map(b => b.length), [MAX_BATCH], 'a full batch leaves at once')
   await new Promise(r => setImmediate(r))

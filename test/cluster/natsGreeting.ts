@@ -9,13 +9,14 @@ export function natsGreeting(port: number, host = '127.0.0.1'): Promise<Record<s
     let buf = ''
     const timer = setTimeout(() => { sock.destroy(); reject(new Error(`no INFO from ${host}:${port}: ${JSON.stringify(buf)}`)) }, 5000)
     sock.on('data', d => {
-      buf += d
+      buf += d.toString()
       const end = buf.indexOf('\r\n')
       if (end < 0) return
       clearTimeout(timer)
       sock.destroy()
       const m = /^INFO (\{.*\})\s*$/.exec(buf.slice(0, end))
-      m ? resolve(JSON.parse(m[1])) : reject(new Error(`not a NATS greeting: ${JSON.stringify(buf.slice(0, end))}`))
+      if (m?.[1]) resolve(JSON.parse(m[1]))
+      else reject(new Error(`not a NATS greeting: ${JSON.stringify(buf.slice(0, end))}`))
     })
     sock.on('error', e => { clearTimeout(timer); reject(e) })
   })

@@ -94,9 +94,9 @@ test('the server dies with the process that started it, even when that process i
   const parent = spawn(process.execPath, ['--input-type=module', '-e',
     `const { startNatsServer } = await import(${JSON.stringify(module)}); const s = await startNatsServer(); console.log(s.pid, s.port); setInterval(() => {}, 1000)`],
   { env, stdio: ['ignore', 'pipe', 'inherit'] })
-  const [pid, port] = await new Promise<number[]>((resolve, reject) => {
+  const [pid, port] = await new Promise<[number, number]>((resolve, reject) => {
     let out = ''
-    parent.stdout!.on('data', d => { out += d; const m = /^(\d+) (\d+)\n/.exec(out); if (m) resolve([Number(m[1]), Number(m[2])]) })
+    parent.stdout.on('data', d => { out += d; const m = /^(\d+) (\d+)\n/.exec(out); if (m) resolve([Number(m[1]), Number(m[2])]) })
     parent.on('exit', code => reject(new Error(`the parent exited (${code}) before starting nats-server: ${out}`)))
   })
   try {
@@ -112,7 +112,7 @@ test('a server nobody stops neither keeps its process alive nor outlives it', { 
     `const { startNatsServer } = await import(${JSON.stringify(module)}); const s = await startNatsServer(); console.log(s.pid, s.port)`],
   { env, stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''
-  parent.stdout!.on('data', d => { out += d })
+  parent.stdout.on('data', d => { out += d })
   const code = await new Promise<number | null>(resolve => parent.on('exit', resolve))
   assert.equal(code, 0, out)
   const pid = Number(/^(\d+) \d+\n/.exec(out)?.[1])

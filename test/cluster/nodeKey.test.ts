@@ -41,7 +41,7 @@ test('nodeKey.js: a key for the owner only, the two lines that admit it, a kept 
   assert.ok(bin, NATS_MISSING)
   const conf = join(dir, 'nats.conf')
   writeFileSync(conf, `authorization {\n  users: [\n    ${user}\n  ]\n}\n`)
-  const check = spawnSync(bin!, ['-t', '-c', conf], { encoding: 'utf8' })
+  const check = spawnSync(bin, ['-t', '-c', conf], { encoding: 'utf8' })
   assert.equal(check.status, 0, check.stdout + check.stderr)
   const nats = await startNatsServer({ args: ['-c', conf] })
   const db = await testDatabase('n')

@@ -51,7 +51,7 @@ describe('a cluster of three nodes is one venue', () => {
     for (const n of nodes) await waitFor(async () => (await get(n.relay, '/health')).body.cluster?.peers?.length, len => len === 2, 10_000)
   })
   after(async () => {
-    await Promise.all(nodes.map(n => n.child.exitCode === null ? n.term() : undefined))
+    await Promise.all(nodes.filter(n => n.child.exitCode === null).map(n => n.term()))
     await voice?.close()
     await nats.close()
     await db.drop()

@@ -12,9 +12,12 @@ import { startTestEngine, type TestEngine } from '../helpers/engine.js'
 import { repoRoot } from '../../engine/paths.js'
 import { Client, account, createRfq } from '../relay/helpers.js'
 import { documented, messagesOf, servedDocument } from './conformance.js'
+import { byJson } from '../helpers/order.js'
 
 const Ajv = AjvModule.default ?? AjvModule
 const CONTRACT = '0x5fbdb2315678afecb367f032d93f642f64180aa3'
+/** spectral's DiagnosticSeverity.Error (its enum comes in two copies of @stoplight/types, which do not compare) */
+const isError = (d: { severity: number }) => d.severity === 0
 
 describe('the relay AsyncAPI document', () => {
   let t: TestEngine
@@ -32,7 +35,7 @@ describe('the relay AsyncAPI document', () => {
     assert.equal(doc.asyncapi, '3.0.0')
     const { document, diagnostics } = await new Parser().parse(JSON.stringify(doc))
     assert.deepEqual(
-      diagnostics.filter(d => d.severity === 0).map(d => `${d.path.join('.')}: ${d.message}`),
+      diagnostics.filter(isError).map(d => `${d.path.join('.')}: ${d.message}`),
       [],
     )
     assert.ok(document, 'parsed')
@@ -41,15 +44,15 @@ describe('the relay AsyncAPI document', () => {
         .messages()
         .all()
         .map(m => m.name())
-        .sort(),
+        .sort(byJson),
       Object.values(doc.components.messages)
         .map((m: any) => m.name)
-        .sort(),
+        .sort(byJson),
     )
     // and a broken one is refused: the check can fail
     const broken = structuredClone(doc)
     broken.operations.receiveQuoteSubmit.action = 'fly'
-    assert.ok((await new Parser().parse(JSON.stringify(broken))).diagnostics.some(d => d.severity === 0))
+    assert.ok((await new Parser().parse(JSON.stringify(broken))).diagnostics.some(isError))
   })
 
   test("it is the document the tests check frames with, for this relay's domain", async () => {
@@ -63,7 +66,7 @@ describe('the relay AsyncAPI document', () => {
 
   test('every message has an example, and every example passes its own schema', () => {
     const ajv = new Ajv({ strict: false })
-    for (const [name, m] of Object.entries(doc.components.messages) as [string, any][]) {
+    for (const [name, m] of Object.entries<any>(doc.components.messages)) {
       assert.ok(m.examples?.length, `${name} has an example`)
       const validate = ajv.compile(m.payload)
       for (const e of m.examples)
@@ -113,7 +116,7 @@ describe('the relay AsyncAPI document', () => {
       ),
     })
     assert.equal(
-      (await recoverTypedDataAddress({ ...typed(ex.quote), signature: ex.signature } as never)).toLowerCase(),
+      (await recoverTypedDataAddress({ ...typed(ex.quote), signature: ex.signature })).toLowerCase(),
       ex.quote.maker,
     )
     // a viem account signs from the document's types and domain only; the relay broadcasts it
@@ -131,7 +134,7 @@ describe('the relay AsyncAPI document', () => {
       deadline: Math.floor(Date.now() / 1000) + 60,
     }
     const c = await Client.open(t.relayWs)
-    c.send('QUOTE_SUBMIT', { rfqId: rfq.id, quote, signature: await maker.signTypedData(typed(quote) as never) })
+    c.send('QUOTE_SUBMIT', { rfqId: rfq.id, quote, signature: await maker.signTypedData(typed(quote)) })
     const b = await c.next(f => f.type === 'QUOTE_BROADCAST' && f.data.rfqId === rfq.id)
     assert.equal(b.data.quote.maker, quote.maker)
     await c.close()

@@ -85,5 +85,5 @@ export function inbound(frame: unknown): { known: boolean; valid: boolean; rules
   const type = (frame as { type?: unknown } | null)?.type
   const m = typeof type === 'string' ? inn.get(type) : undefined
   if (!m) return { known: false, valid: false, rules: [] }
-  return { known: true, valid: m.validate(frame) as boolean, rules: m.rules }
+  return { known: true, valid: m.validate(frame), rules: m.rules }
 }

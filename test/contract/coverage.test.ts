@@ -145,7 +145,7 @@ describe('every type and code of the relay AsyncAPI document is sent, in JSON an
   test('a full pipeline: BUSY with a retry hint', { timeout: 60_000 }, async () => {
     const rfq = await createRfq(t, { expiry: Math.floor(Date.now() / 1000) + 120 })
     const frames = presignQuotes(
-      domainOf(t) as never,
+      domainOf(t),
       [
         {
           rfqId: rfq.id,

@@ -57,10 +57,10 @@ test(
       },
     })
     let out = ''
-    child.stdout!.on('data', d => {
+    child.stdout.on('data', d => {
       out += d
     })
-    child.stderr!.on('data', d => {
+    child.stderr.on('data', d => {
       out += d
     })
     try {

@@ -28,7 +28,8 @@ async function newQuote(over: Partial<QuoteMessage> = {}): Promise<QuoteMessage>
   }
 }
 
-function sign(quote: QuoteMessage, { domain = domainOf(stage.spotRfq), types = quoteTypes as typeof quoteTypes | typeof swappedTypes } = {}): Promise<Hex> {
+function sign(quote: QuoteMessage, { domain = domainOf(stage.spotRfq), types = quoteTypes }:
+  { domain?: ReturnType<typeof domainOf>; types?: typeof quoteTypes | typeof swappedTypes } = {}): Promise<Hex> {
   return stage.accounts.maker.signTypedData({ domain: { ...domain, chainId: BigInt(domain.chainId) }, types, primaryType: 'Quote', message: quote })
 }
 
@@ -63,7 +64,7 @@ test('a viem-signed fill moves exact amounts both ways and emits QuoteFilled wit
   const receipt = await fill(quote, await sign(quote))
   const after = await Promise.all([balanceOf(pc, tokenIn, accounts.taker.address), balanceOf(pc, tokenIn, accounts.maker.address),
     balanceOf(pc, tokenOut, accounts.taker.address), balanceOf(pc, tokenOut, accounts.maker.address)])
-  assert.deepEqual(after, [before[0]! - quote.amountIn, before[1]! + quote.amountIn, before[2]! + quote.amountOut, before[3]! - quote.amountOut])
+  assert.deepEqual(after, [before[0] - quote.amountIn, before[1] + quote.amountIn, before[2] + quote.amountOut, before[3] - quote.amountOut])
   assert.equal(before[0], SUPPLY_IN)
   assert.equal(before[3], SUPPLY_OUT)
 

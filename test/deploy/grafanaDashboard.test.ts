@@ -39,8 +39,8 @@ test('every query runs on the chosen data source and nodes', () => {
   for (const p of graphs) {
     assert.ok(p.targets?.length, `${p.title} has queries`)
     assert.equal(p.datasource?.uid, '${datasource}')
-    assert.equal(new Set(p.targets!.map(t => t.refId)).size, p.targets!.length, `${p.title}: unique refIds`)
-    for (const t of p.targets!) {
+    assert.equal(new Set(p.targets.map(t => t.refId)).size, p.targets.length, `${p.title}: unique refIds`)
+    for (const t of p.targets) {
       assert.equal(t.datasource.uid, '${datasource}')
       assert.match(t.expr, /instance=~"\$instance"/, `${p.title}: ${t.expr} follows the node picker`)
     }

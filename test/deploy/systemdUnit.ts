@@ -12,10 +12,10 @@ export function parseUnit(text: string): Unit {
     const line = raw.trim()
     if (!line || line.startsWith('#') || line.startsWith(';')) continue
     const header = /^\[(.+)\]$/.exec(line)
-    if (header) { unit.set(header[1], section = new Map()); continue }
-    const m = /^([A-Za-z0-9]+)=(.*)$/.exec(line)
-    if (!m || !section) throw new Error(`not a unit line: ${line}`)
-    section.set(m[1], [...section.get(m[1]) ?? [], m[2].trim()])
+    if (header?.[1]) { unit.set(header[1], section = new Map()); continue }
+    const [, key, value] = /^([A-Za-z0-9]+)=(.*)$/.exec(line) ?? []
+    if (key === undefined || value === undefined || !section) throw new Error(`not a unit line: ${line}`)
+    section.set(key, [...section.get(key) ?? [], value.trim()])
   }
   return unit
 }
@@ -47,14 +47,14 @@ export function parseEnvFile(text: string): EnvFile {
   const file: EnvFile = { set: {}, commented: {} }
   for (const raw of text.split('\n')) {
     const line = raw.trim()
-    const on = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line)
-    if (on) {
-      if (on[1] in file.set) throw new Error(`${on[1]} is set twice`)
-      file.set[on[1]] = on[2]
+    const [, key, value] = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line) ?? []
+    if (key !== undefined && value !== undefined) {
+      if (key in file.set) throw new Error(`${key} is set twice`)
+      file.set[key] = value
       continue
     }
-    const off = /^#\s*([A-Z][A-Z0-9_]*)=(\S*)$/.exec(line)
-    if (off) file.commented[off[1]] = off[2]
+    const [, offKey, offValue] = /^#\s*([A-Z][A-Z0-9_]*)=(\S*)$/.exec(line) ?? []
+    if (offKey !== undefined && offValue !== undefined) file.commented[offKey] = offValue
     else if (line && !line.startsWith('#')) throw new Error(`not an environment line: ${line}`)
   }
   return file

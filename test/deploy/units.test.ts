@@ -39,9 +39,10 @@ describe('every ExecStart names something this build has', () => {
       const unit = units.get(file)!
       const exec = values(unit, 'Service', 'ExecStart')
       assert.equal(exec.length, 1)
-      const [node, script, ...rest] = exec[0].split(/\s+/)
+      const [node, script, ...rest] = (exec[0] ?? '').split(/\s+/)
       assert.equal(node, '/usr/bin/node')
       assert.deepEqual(rest, [])
+      assert.ok(script !== undefined, 'ExecStart names a script')
       assert.ok(script.startsWith(INSTALL), `${script} is under ${INSTALL}`)
       assert.equal(value(unit, 'Service', 'WorkingDirectory'), INSTALL.slice(0, -1))
       const built = script.slice(INSTALL.length)
@@ -61,7 +62,7 @@ describe('every ExecStart names something this build has', () => {
     assert.ok(bin, NATS_MISSING)
     for (const line of [...values(unit, 'Service', 'ExecStartPre'), ...values(unit, 'Service', 'ExecStart')]) {
       const m = /^(\S+) (?:-t )?-c (\S+)$/.exec(line)
-      assert.ok(m, line)
+      assert.ok(m?.[2], line)
       assert.equal(m[1], DEBIAN_NATS_SERVER)
       const conf = join(deploy, 'nats', basename(m[2]))
       assert.ok(existsSync(conf), `${m[2]} ships as deploy/nats/${basename(m[2])}`)
@@ -75,9 +76,9 @@ describe('every ExecStart names something this build has', () => {
       // as shipped, and with each commented example block (authorization, a 3-server cluster) switched on
       const blocksOn = conf.replace(/^# ([a-z_]+ \{\n(?:#.*\n)*?)# \}$/gm, (_, body: string) => body.replace(/^# ?/gm, '') + '}')
       assert.notEqual(blocksOn, conf, 'the example blocks are there')
-      for (const [name, text] of [['as-shipped.conf', conf], ['blocks-on.conf', blocksOn]]) {
+      for (const [name, text] of [['as-shipped.conf', conf], ['blocks-on.conf', blocksOn]] as const) {
         writeFileSync(join(dir, name), text)
-        const r: SpawnSyncReturns<string> = spawnSync(bin!, ['-t', '-c', join(dir, name)], { encoding: 'utf8' })
+        const r: SpawnSyncReturns<string> = spawnSync(bin, ['-t', '-c', join(dir, name)], { encoding: 'utf8' })
         assert.equal(r.status, 0, `${name}: ${r.stdout}${r.stderr}`)
       }
       assert.match(blocksOn, /^authorization \{$/m)
@@ -130,7 +131,7 @@ describe('hardening', () => {
 
   test('engine@.service: a data directory per instance, room for many sockets, and a stop that outlasts the drain', () => {
     const unit = units.get('engine@.service')!
-    assert.match(Object.fromEntries(environment(unit)).DATA_DIR, /%i$/, 'each node takes the engine lock of its own directory')
+    assert.match(Object.fromEntries(environment(unit)).DATA_DIR ?? '', /%i$/, 'each node takes the engine lock of its own directory')
     assert.ok(Number(value(unit, 'Service', 'LimitNOFILE')) >= 65536)
     assert.equal(value(unit, 'Service', 'KillSignal'), 'SIGTERM')
     assert.equal(value(unit, 'Service', 'RestartPreventExitStatus'), '2', 'a bad variable is not retried')
@@ -200,10 +201,10 @@ describe('every variable exists in the config schema, and the examples load', ()
     assert.deepEqual(values(unit, 'Service', 'LoadCredential'), ['node.nk:/etc/rfq-engine/node-%i.nk'])
     assert.equal(one.CLUSTER_NODE_KEY_FILE, '%d/node.nk')
     const listed = [...parsePeers(shared.CLUSTER_PEERS!).values()].map(p => p.id)
-    assert.ok(listed.includes(one.NODE_ID!) && listed.includes(two.NODE_ID!), `CLUSTER_PEERS names both: ${listed}`)
+    assert.ok(listed.includes(one.NODE_ID) && listed.includes(two.NODE_ID), `CLUSTER_PEERS names both: ${listed.join(' ')}`)
     assert.notEqual(one.DATA_DIR, two.DATA_DIR)
     const ports = [one.API_PORT, one.TERMINAL_PORT, one.RELAY_PORT, two.API_PORT, two.TERMINAL_PORT, two.RELAY_PORT]
-    assert.equal(new Set(ports).size, 6, `${ports}`)
+    assert.equal(new Set(ports).size, 6, ports.join(' '))
     assert.equal(one.DATABASE_URL, two.DATABASE_URL)
     assert.equal(one.NATS_URL, two.NATS_URL)
   })

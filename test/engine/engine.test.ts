@@ -66,7 +66,7 @@ test('the public limiter answers 429 with Retry-After in seconds', async () => {
     statuses.push(r.status)
     if (r.status === 429) { retryAfter = r.headers.get('retry-after'); assert.equal(((await r.json()) as any).error, 'Rate limit exceeded') } else await r.arrayBuffer()
   }
-  assert.ok(statuses.includes(429), `statuses ${statuses}`)
+  assert.ok(statuses.includes(429), `statuses ${statuses.join(' ')}`)
   assert.ok(retryAfter && Number(retryAfter) >= 1 && Number(retryAfter) <= 60, `retry-after ${retryAfter}`)
   // health is for probes and stays reachable
   assert.equal((await fetch(`${t.api}/health`)).status, 200)

@@ -32,7 +32,7 @@ test('agent limits through a PostgreSQL outage: the node\'s windows answer, coun
     assert.equal(await engine.term(), 0)
   } finally {
     engine.child.kill('SIGKILL')
-    await server.stop().catch(() => {})
+    await server.stop().catch(() => {})     // stopped already if the test got that far
     rmSync(pgDir, { recursive: true, force: true }); rmSync(dataDir, { recursive: true, force: true })
   }
 })

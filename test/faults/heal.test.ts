@@ -59,7 +59,7 @@ test('an RFQ that expires while PostgreSQL is down has its end stored once it re
     sql = postgres(url, { max: 3, onnotice: () => {} })
     const row = async (id: string) => (await sql!`select status, ended_at, ended_by from rfqs where id = ${id}`)[0]!
     const deadline = Date.now() + 20_000
-    while ((await row(soon.id).catch(() => ({ status: 'unreadable' }))).status !== 'EXPIRED' && Date.now() < deadline) await sleep(100)
+    while ((await row(soon.id).catch(() => ({ status: 'unreadable' /* the store is still down */ }))).status !== 'EXPIRED' && Date.now() < deadline) await sleep(100)
     const healed = await row(soon.id)
     assert.deepEqual([healed.status, healed.ended_by, healed.ended_at?.toISOString()], ['EXPIRED', 'engine', new Date(soon.expiry * 1000).toISOString()],
       'stored by the engine, at its own expiry')
@@ -82,7 +82,7 @@ test('an RFQ that expires while PostgreSQL is down has its end stored once it re
   } finally {
     engine.child.kill('SIGKILL')
     await sql?.end()
-    await server.stop().catch(() => {})
+    await server.stop().catch(() => {})     // stopped already if the test got that far
     rmSync(pgDir, { recursive: true, force: true }); rmSync(dataDir, { recursive: true, force: true })
   }
 })

@@ -42,9 +42,9 @@ for (const round of [1, 2]) {
         while (firing) {
           const txHash = hex(32)
           const r = await fetch(`${engine.api}/api/v1/fills`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({
-            txHash, taker: hex(20), maker: hex(20), tokenIn: hex(20), tokenOut: hex(20), amountIn: '1', amountOut: '2', amountInUsd: 1 }) }).catch(() => undefined)
+            txHash, taker: hex(20), maker: hex(20), tokenIn: hex(20), tokenOut: hex(20), amountIn: '1', amountOut: '2', amountInUsd: 1 }) }).catch(() => undefined)   // the engine is being killed: no answer
           if (r?.status === 200) acknowledgedFills.push(txHash)
-          await r?.arrayBuffer().catch(() => {})
+          await r?.arrayBuffer().catch(() => {})      // the body only frees the socket; a cut one is as good
         }
       })()
       for (const f of frames) submitter.send('QUOTE_SUBMIT', f)       // the burst

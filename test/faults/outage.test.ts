@@ -111,7 +111,7 @@ test('PostgreSQL stopped and started under load', { timeout: 120_000 }, async ()
   } finally {
     engine.child.kill('SIGKILL'); other.child.kill('SIGKILL')
     await nats.close()
-    await server.stop().catch(() => {})
+    await server.stop().catch(() => {})     // stopped already if the test got that far
     rmSync(pgDir, { recursive: true, force: true }); rmSync(dataDir, { recursive: true, force: true })
   }
 })

@@ -31,8 +31,8 @@ export function spawnEngine(env: Record<string, string>): Promise<EngineProc> {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = '', err = ''
-  child.stdout!.on('data', c => { out += c })
-  child.stderr!.on('data', c => { err += c })
+  child.stdout.on('data', c => { out += c })
+  child.stderr.on('data', c => { err += c })
   const exited = new Promise<number>(r => child.once('exit', (code, sig) => r(code ?? (sig ? 128 : 1))))
   return new Promise((resolve, reject) => {
     const iv = setInterval(() => {
@@ -49,7 +49,7 @@ export function spawnEngine(env: Record<string, string>): Promise<EngineProc> {
         kill9: () => { child.kill('SIGKILL'); return exited },
       })
     }, 20)
-    exited.then(code => { clearInterval(iv); reject(Object.assign(new Error(`engine exited ${code} before listening: ${err.trim()}`), { code, stderr: err })) })
+    void exited.then(code => { clearInterval(iv); reject(Object.assign(new Error(`engine exited ${code} before listening: ${err.trim()}`), { code, stderr: err })) })
   })
 }
 

@@ -9,7 +9,6 @@ import { newAgent, post } from '../api/agentKit.js'
 import { Client, account, makeQuote, sign, domainOf, makeRfq } from '../relay/helpers.js'
 import { ActorSystem } from '../../actors/mailbox.js'
 import { RfqBook } from '../../actors/book.js'
-import type { Rfq } from '../../actors/rfqTypes.js'
 
 const hex = (n: number) => `0x${randomBytes(n).toString('hex')}`
 
@@ -35,7 +34,7 @@ describe('refused requests harm nothing', () => {
     assert.equal(row!.status, 'OPEN')
 
     const d = await (await fetch(`${t.api}/api/v1/rfqs/${b}`)).json() as any
-    const rfq = { ...makeRfq(), id: b, taker: d.rfq.taker, tokenIn: d.rfq.tokenIn.address, tokenOut: d.rfq.tokenOut.address, expiry: d.rfq.expiry } as Rfq
+    const rfq = { ...makeRfq(), id: b, taker: d.rfq.taker, tokenIn: d.rfq.tokenIn.address, tokenOut: d.rfq.tokenOut.address, expiry: d.rfq.expiry }
     const c = await Client.open(t.relayWs)
     const maker = account(), q = makeQuote(maker, rfq)
     c.send('QUOTE_SUBMIT', { rfqId: b, quote: q, signature: await sign(maker, domainOf(t), q) })

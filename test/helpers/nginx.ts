@@ -93,7 +93,7 @@ export async function startNginx(site: string, probe: { host: string; port: numb
   for (const s of [proc.guard.stdout!, proc.guard.stderr!]) s.on('data', (c: Buffer) => { out += c.toString() })
   const log = () => out + readIf(join(dir, 'error.log'))
   let exited = false
-  proc.exited.then(() => { exited = true })
+  void proc.exited.then(() => { exited = true })
   for (let i = 0; !(await accepts(probe.host, probe.port)); i++) {
     if (exited || i > 200) {
       await proc.stop(2000)

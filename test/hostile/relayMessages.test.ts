@@ -28,7 +28,7 @@ const message = fc.record({ type: fc.oneof(fc.constantFrom(...TYPES), field), da
 
 /** Near misses: a QUOTE_SUBMIT for the live RFQ that its schema accepts but for one field, or that only the
  *  rules refuse (a past deadline, another pair or taker, a bound, a signer that is not the maker). */
-const hexOf = (n: number) => fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: n, maxLength: n })
+const hexOf = (n: number) => fc.string({ unit: fc.constantFrom(...'0123456789abcdef'.split('')), minLength: n, maxLength: n })
 function nearMiss(rfq: Rfq) {
   const now = Math.floor(Date.now() / 1000)
   const edge = fc.constantFrom<unknown>('0', '1', '01', (1n << 256n).toString(), ((1n << 256n) - 1n).toString(), 1, now - 5, now + 600,

@@ -11,6 +11,7 @@ import { connect } from 'node:net'
 import { startTestEngine, type TestEngine } from '../helpers/engine.js'
 import { newAgent } from '../api/agentKit.js'
 import { body, pathParam, pct, query } from './arbitraries.js'
+import { byJson } from '../helpers/order.js'
 
 type Surface = 'api' | 'terminal' | 'relay'
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 40)
@@ -28,7 +29,7 @@ describe('hostile input: every route of every route table', () => {
     key = (await newAgent(t.api, ['taker', 'maker', 'monitor'])).key
   })
   after(async () => {
-    const rows = [...counts].sort().map(([group, c]) => `${group.padEnd(48)} ${['2xx', '3xx', '4xx', '5xx'].map(k => `${k} ${String(c[k] ?? 0).padStart(4)}`).join('  ')}`)
+    const rows = [...counts].sort(byJson).map(([group, c]) => `${group.padEnd(48)} ${['2xx', '3xx', '4xx', '5xx'].map(k => `${k} ${String(c[k] ?? 0).padStart(4)}`).join('  ')}`)
     console.log(`hostile HTTP requests by route group and status class:\n${rows.join('\n')}`)
     await t.stop()
   })

@@ -25,7 +25,7 @@ const RFQS = 4
 
 let nats: SecureNats
 let db: TestDatabase
-let nodes: EngineProc[] = []
+const nodes: EngineProc[] = []
 let prom: Prometheus
 let clients: Client[] = []
 const hostOf = (n: EngineProc) => `127.0.0.1:${n.ports.api}`
@@ -44,7 +44,7 @@ before(async () => {
 after(async () => {
   await Promise.all(clients.map(c => c.close()))
   await prom?.stop()
-  await Promise.all(nodes.map(n => n.child.exitCode === null ? n.term() : undefined))
+  await Promise.all(nodes.filter(n => n.child.exitCode === null).map(n => n.term()))
   await nats?.close()
   await db?.drop()
 })

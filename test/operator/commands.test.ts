@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { repoRoot } from '../../engine/paths.js'
 import { acquireInstanceLock } from '../../engine/ops/instanceLock.js'
+import { byJson } from '../helpers/order.js'
 
 /** Every entry point: a source under engine/, bench/ or examples/ that reads its arguments or runs as a main. */
 function entryPoints(): string[] {
@@ -81,8 +82,8 @@ describe('commands explain themselves', () => {
     assert.equal(r.status, 0, r.stderr)
     const listed = r.stdout.trimEnd().split('\n').map(l => /^ {2}make (\S+)\s+\S/.exec(l)?.[1])
     const makefile = readFileSync(join(repoRoot, 'Makefile'), 'utf8')
-    const targets = [...makefile.matchAll(/^([a-z]+):/gm)].map(m => m[1]).filter(t => t !== 'all')
-    assert.deepEqual(listed.sort(), targets.sort())
+    const targets = [...makefile.matchAll(/^([a-z-]+):/gm)].map(m => m[1]).filter(t => t !== 'all')
+    assert.deepEqual(listed.sort(byJson), targets.sort(byJson))
   })
 
   test('the cluster bench with an unreachable database: one line naming the cause, exit 1, no stack', () => {
@@ -113,20 +114,28 @@ describe('commands explain themselves', () => {
     } finally { await held.release(); rmSync(dir, { recursive: true, force: true }) }
   })
 
-  test('the lock file is in sync with package.json (npm ci installs it as is; a fresh build rewrites nothing)', () => {
-    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'))
-    const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8'))
-    const root = lock.packages['']
-    assert.equal(lock.name, pkg.name)
-    assert.equal(root.version, pkg.version)
-    assert.deepEqual(root.dependencies ?? {}, pkg.dependencies ?? {})
-    assert.deepEqual(root.devDependencies ?? {}, pkg.devDependencies ?? {})
-    for (const name of [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)]) {
-      assert.ok(lock.packages[`node_modules/${name}`], `${name} is locked`)
-    }
-    assert.match(readFileSync(join(repoRoot, 'Makefile'), 'utf8'), /^\tnpm ci /m)
+  test('each lock file is in sync with its package.json (npm ci installs it as is; a fresh build rewrites nothing)', () => {
+    // the engine's, and the linter's own (lint/: typescript-eslint on the TypeScript API it loads)
+    for (const dir of ['.', 'lint']) inSync(dir)
+    const makefile = readFileSync(join(repoRoot, 'Makefile'), 'utf8')
+    assert.match(makefile, /^\tnpm ci /m)
+    assert.match(makefile, /^\tnpm ci --prefix lint /m)
   })
 })
+
+// npm ci refuses a lock file that disagrees with its package.json: caught here, not on a fresh clone
+function inSync(dir: string): void {
+  const pkg = JSON.parse(readFileSync(join(repoRoot, dir, 'package.json'), 'utf8'))
+  const lock = JSON.parse(readFileSync(join(repoRoot, dir, 'package-lock.json'), 'utf8'))
+  const root = lock.packages['']
+  assert.equal(lock.name, pkg.name)
+  assert.equal(root.version, pkg.version)
+  assert.deepEqual(root.dependencies ?? {}, pkg.dependencies ?? {})
+  assert.deepEqual(root.devDependencies ?? {}, pkg.devDependencies ?? {})
+  for (const name of [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.devDependencies ?? {})]) {
+    assert.ok(lock.packages[`node_modules/${name}`], `${dir}: ${name} is locked`)
+  }
+}
 
 test('make run ends its start with a banner: every surface, OpenAPI, metrics, where the data lives, the next step', async () => {
   const { spawnEngine } = await import('../faults/process.js')

@@ -202,7 +202,7 @@ test('strike detail: latest snapshot, last trade, 1-hour figures, spot', async (
 test('strike detail: every field null when there is no data for the instrument', async () => {
   for (const q of ['underlying=BTC&expiry=20241227&strike=123&isCall=true', 'underlying=DOGE&expiry=20241227&strike=100000&isCall=true',
     'underlying=BTC&expiry=20241228&strike=100000&isCall=true']) {
-    const r = await get(t.terminal, '/options/strike-detail?' + q)
+    const r = await get(t.terminal, '/options/strike-detail?' + q.toString())
     assert.equal(r.status, 200)
     assert.deepEqual(r.body, { instrument: null, bid: null, ask: null, mark: null, iv: null, lastTrade: null, volume1h: null, tradeCount1h: null, spot: null })
   }
@@ -215,10 +215,12 @@ test('strike detail: missing or invalid parameters are 400', async () => {
     ['strike=-5', 'Invalid strike (a positive number)'], ['strike=abc', 'Invalid strike (a positive number)'], ['strike=0', 'Invalid strike (a positive number)'],
   ]
   for (const [over, error] of bad) {
-    const q = new URLSearchParams({ underlying: 'BTC', expiry: '20241227', strike: '100000', isCall: 'true' })
+    // a Record, not a literal: a literal's `strike` would be read as String.prototype.strike (deprecated)
+    const base: Record<string, string> = { underlying: 'BTC', expiry: '20241227', strike: '100000', isCall: 'true' }
+    const q = new URLSearchParams(base)
     const [k, v] = over.split('=') as [string, string]
     q.set(k, v)
-    const r = await get(t.terminal, '/options/strike-detail?' + q)
+    const r = await get(t.terminal, '/options/strike-detail?' + q.toString())
     assert.equal(r.status, 400, over)
     assert.deepEqual(r.body, { error }, over)
   }

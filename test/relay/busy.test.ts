@@ -7,6 +7,7 @@ import { startTestEngine, type TestEngine } from '../helpers/engine.js'
 import { Client, createRfq, domainOf, waitFor } from './helpers.js'
 import { freshMakers, presignQuotes } from '../../bench/lib/presign.js'
 import { Admission } from '../../engine/rfq/admission.js'
+import { byJson } from '../helpers/order.js'
 
 let t: TestEngine
 before(async () => { t = await startTestEngine({ RATE_LIMIT_PER_MIN: '100000000', RELAY_ADMISSION_MS: '2', POOL_THREADS: '1' }) })
@@ -17,7 +18,7 @@ test('a flood gets BUSY (with retryAfterMs), never a lost or duplicated accepted
   const makers = freshMakers(60)
   const deadline = Math.floor(Date.now() / 1000) + 120
   const terms = rfqs.map(r => ({ rfqId: r.id, taker: r.taker, tokenIn: r.tokenIn, tokenOut: r.tokenOut, amountIn: r.amountIn!, expiry: r.expiry }))
-  const frames = presignQuotes(domainOf(t) as never, terms, makers, 2400, deadline)
+  const frames = presignQuotes(domainOf(t), terms, makers, 2400, deadline)
   const flood = frames.slice(0, 2300), later = frames.slice(2300)
 
   const observer = await Client.open(t.relayWs)
@@ -39,7 +40,7 @@ test('a flood gets BUSY (with retryAfterMs), never a lost or duplicated accepted
   assert.equal(new Set(broadcast).size, broadcast.length, 'no quote broadcast twice')
   assert.equal(broadcast.length + busy.length, flood.length, 'every quote answered exactly once')
   const stored = await t.db.sql`select rfq_id || ':' || maker as k from quotes where rfq_id in ${t.db.sql(rfqs.map(r => r.id))}`
-  assert.deepEqual(stored.map(r => r.k).sort(), [...broadcast].sort(), 'stored exactly the broadcast quotes')
+  assert.deepEqual(stored.map(r => r.k).sort(byJson), [...broadcast].sort(byJson), 'stored exactly the broadcast quotes')
 
   // the flood has drained: quotes are admitted again (one at a time, as a maker quoting a market would)
   for (const [i, f] of later.entries()) {

@@ -34,7 +34,7 @@ test('past N messages a minute per IP (PING counts, across sockets): one ERROR, 
 
 test('an idle client is pinged; one that never answers is closed, one that answers PONG stays', async () => {
   const silent = await open(), polite = await open()
-  polite.ws.on('message', raw => { if (JSON.parse(String(raw)).type === 'PING') polite.ws.send(JSON.stringify({ type: 'PONG', data: {} })) })
+  polite.ws.on('message', raw => { if (JSON.parse((raw as Buffer).toString()).type === 'PING') polite.ws.send(JSON.stringify({ type: 'PONG', data: {} })) })
   assert.deepEqual(await silent.nextOf('PING', 3000), { type: 'PING', data: {} })
   const code = await silent.closed
   assert.equal(code, 4000)

@@ -50,7 +50,7 @@ test('the heal stores EXPIRED by the engine where the RFQ is still open, once, a
   await persistStatus(db.sql, cancelled, { status: 'CANCELLED', at: new Date() })
   const ends = [{ rfqId: open, at }, { rfqId: cancelled, at }, { rfqId: 'rfq_never_stored', at }]
   const stored = await Promise.all([storeEnds(db.sql, ends), storeEnds(db.sql, ends)])
-  assert.deepEqual(stored.sort(), [0, 1], 'two nodes offering the same ends: one stores, the other finds nothing open')
+  assert.deepEqual(stored.sort((a, b) => a - b), [0, 1], 'two nodes offering the same ends: one stores, the other finds nothing open')
   assert.deepEqual(await row(open), { status: 'EXPIRED', ended_at: at, ended_by: 'engine' })
   assert.equal((await row(cancelled)).status, 'CANCELLED', 'an end stored otherwise stands')
   assert.deepEqual(await judged(maker), {}, 'the engine\'s end and the taker\'s cancel judge no maker')

@@ -24,8 +24,8 @@ function start(args: string[], env: Record<string, string>): Proc {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = '', err = ''
-  child.stdout!.on('data', c => { out += c })
-  child.stderr!.on('data', c => { err += c })
+  child.stdout.on('data', c => { out += c })
+  child.stderr.on('data', c => { err += c })
   return { child, out: () => out, err: () => err, exited: new Promise(r => child.once('exit', (code, sig) => r(code ?? (sig ? 128 : 1)))) }
 }
 

@@ -12,6 +12,7 @@ import { startSandbox, type Sandbox } from '../../engine/sandbox/start.js'
 import { registerAgent, createRfq, bestQuote, fillOnChain, recordAgentFill, waitFor, type RelayQuote } from '../../engine/sandbox/agentClient.js'
 import { usdValue } from '../../engine/sandbox/venue.js'
 import { testDatabase, type TestDatabase } from '../helpers/db.js'
+import { byJson } from '../helpers/order.js'
 
 let sb: Sandbox
 let db: TestDatabase
@@ -136,8 +137,8 @@ test('the registry is the venue\'s own list: each symbol once, every label disti
   assert.equal(r.status, 200)
   const tokens = r.body.tokens as { address: string; symbol: string; source: string; label: string }[]
   // the venue's deployments, and nothing else: no mainnet placeholder shares a symbol with them
-  assert.deepEqual(tokens.map(t => [t.symbol, t.address, t.source, t.label]).sort(),
-    Object.entries(venue.tokens).map(([symbol, t]) => [symbol, t.address, 'list', symbol]).sort())
+  assert.deepEqual(tokens.map(t => [t.symbol, t.address, t.source, t.label]).sort(byJson),
+    Object.entries(venue.tokens).map(([symbol, t]) => [symbol, t.address, 'list', symbol]).sort(byJson))
   // what a picker shows first: a pair the route finder can route
   const [a, b] = tokens
   const q = await get(`${urls.api}/api/v1/sor/quote?tokenIn=${a!.address}&tokenOut=${b!.address}&amountIn=1000000&explain=false`)

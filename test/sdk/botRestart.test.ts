@@ -20,7 +20,7 @@ function startBot(args: string[]): { child: ChildProcess; out: () => string; exi
   const { NODE_TEST_CONTEXT: _, ...env } = process.env
   const child = spawn(process.execPath, [join(repoRoot, 'dist/examples/maker-bot.js'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
-  child.stdout!.on('data', d => { out += d }); child.stderr!.on('data', d => { out += d })
+  child.stdout.on('data', d => { out += d }); child.stderr.on('data', d => { out += d })
   return { child, out: () => out, exited: new Promise(r => child.once('exit', c => r(c ?? 1))) }
 }
 

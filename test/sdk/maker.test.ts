@@ -13,7 +13,7 @@ import type { ClientFault, Hex, RfqBroadcast, SubmitResult } from '../../sdk/typ
 import { outbound } from '../contract/conformance.js'
 
 let t: TestEngine
-const key = () => `0x${randomBytes(32).toString('hex')}` as Hex
+const key = (): Hex => `0x${randomBytes(32).toString('hex')}`
 const clients: MakerClient[] = []
 const violations: string[] = []
 const client = (o: Partial<ConstructorParameters<typeof MakerClient>[0]> = {}) => {
@@ -49,7 +49,7 @@ test('msgpack makers exchange the same messages; the client pings on its interva
   await m.connect()
   await m.ping()
   const rfq = await createRfq(t)
-  const r = await m.quote(rfq.id, m.quoteFor({ rfqId: rfq.id, rfq: { ...rfq, amountIn: '1', amountOut: null } } as RfqBroadcast, { amountIn: 1n, amountOut: 2n }))
+  const r = await m.quote(rfq.id, m.quoteFor({ rfqId: rfq.id, rfq: { ...rfq, amountIn: '1', amountOut: null } }, { amountIn: 1n, amountOut: 2n }))
   assert.equal(r.ok, true)
   await new Promise(r => setTimeout(r, 200))
   assert.ok(types.filter(x => x === 'PONG').length >= 3, `PONGs: ${types.join(',')}`)

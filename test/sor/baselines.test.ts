@@ -14,7 +14,7 @@ const graph = syntheticGraph(2000)
 const [hub0, hub1] = [graph.tokens[0]!, graph.tokens[1]!]
 const units = (t: typeof hub0, n: number) => graph.raw(n, t.decimals)
 // a registry token that no pool trades: searched, and no route
-const ISOLATED = `0x${'cd'.repeat(20)}` as Address
+const ISOLATED: Address = `0x${'cd'.repeat(20)}`
 const seed = async ({ sql }: { sql: Parameters<typeof seedGraph>[0] }) => {
   await seedGraph(sql, graph)
   await sql`insert into tokens (chain_id, address, symbol, decimals) values (31337, ${ISOLATED}, 'ISO', 18)`
@@ -73,7 +73,7 @@ describe('coalesced, bounded, and never dropped silently', () => {
   })
 
   test('what the route finder cannot give is stored with its reason: exact output, an unknown token, no route', async () => {
-    const lone = `0x${'ab'.repeat(20)}` as Address
+    const lone: Address = `0x${'ab'.repeat(20)}`
     const exactOut = await create(t, { tokenIn: hub0.address, tokenOut: hub1.address, kind: 1, amountIn: null, amountOut: 10n ** 9n })
     const unknown = await create(t, { tokenIn: lone, tokenOut: hub1.address, amountIn: 10n ** 18n })
     const none = await create(t, { tokenIn: ISOLATED, tokenOut: hub1.address, amountIn: 10n ** 18n })

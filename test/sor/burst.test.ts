@@ -36,7 +36,7 @@ test('quotes are validated while a burst of 150 RFQ creations waits for its base
 
   await t.engine.modules.baselines.settled()
   const ids = burst.map(r => r.id)
-  const [{ n: baselines }] = await t.db.sql`select count(*)::int as n from baselines where rfq_id = any(${ids})`
+  const [{ n: baselines }] = await t.db.sql`select count(*)::int as n from baselines where rfq_id = any(${ids})` as unknown as [{ n: number }]
   const misses = await t.db.sql`select code, count(*)::int as n from baseline_misses where rfq_id = any(${ids}) group by code`
   const missed = misses.reduce((a, m) => a + (m.n as number), 0)
   assert.equal(baselines + missed, burst.length, `${baselines} baselines and ${missed} misses (${JSON.stringify(misses)}) for ${burst.length} RFQs`)

@@ -52,7 +52,7 @@ export async function deployWorld(): Promise<World> {
   const account = privateKeyToAccount(ANVIL_KEY_0)
   const clients: DeployClients = {
     wallet: createWalletClient({ account, chain: foundry, transport, pollingInterval: 20 }),
-    public: createPublicClient({ chain: foundry, transport, pollingInterval: 20 }) as DeployClients['public'],
+    public: createPublicClient({ chain: foundry, transport, pollingInterval: 20 }),
   }
   const me = account.address.toLowerCase() as Address
   try {

@@ -13,6 +13,7 @@ import { refusedStart } from '../faults/process.js'
 import { startTestEngine, type TestEngine } from '../helpers/engine.js'
 import { newAgent, post, get } from '../api/agentKit.js'
 import { repoRoot } from '../../engine/paths.js'
+import { byJson } from '../helpers/order.js'
 
 const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'
 const dir = mkdtempSync(join(tmpdir(), 'lists-'))
@@ -38,7 +39,7 @@ test('lists ship for Ethereum and seven other EVM chains, each with WETH and USD
   assert.equal(mainnet.source, '@uniswap/default-token-list')
   const pkg = JSON.parse(readFileSync(join(uniswapListFile(), '../../package.json'), 'utf8'))
   assert.equal(mainnet.version, pkg.version, 'the list\'s own version is the pinned package\'s')
-  assert.deepEqual(mainnet.tokens.filter(t => t.address === WETH || t.address === USDC).map(t => [t.symbol, t.decimals]).sort(), [['USDC', 6], ['WETH', 18]])
+  assert.deepEqual(mainnet.tokens.filter(t => t.address === WETH || t.address === USDC).map(t => [t.symbol, t.decimals]).sort(byJson), [['USDC', 6], ['WETH', 18]])
 })
 
 describe('a malformed list: one line naming the file and the entry', () => {
@@ -101,7 +102,7 @@ describe('mainnet\'s list served (CHAIN_ID=1, no chain): two tokens named LIT', 
     const tokens = r.body.tokens as { address: string; symbol: string; label: string; source: string; name: string }[]
     assert.equal(tokens.length, loadTokenList({ CHAIN_ID: 1, TOKENS_FILE: undefined }).tokens.length)
     assert.equal(new Set(tokens.map(x => x.label)).size, tokens.length, 'no two labels alike')
-    assert.deepEqual(tokens.filter(x => x.symbol === 'LIT').map(x => [x.label, x.name]).sort(),
+    assert.deepEqual(tokens.filter(x => x.symbol === 'LIT').map(x => [x.label, x.name]).sort(byJson),
       [['LIT (0x232c…4ee2)', 'Lighter'], ['LIT (0xb594…9723)', 'Litentry']])
     assert.deepEqual(tokens.find(x => x.address === WETH), { address: WETH, symbol: 'WETH', decimals: 18, name: 'Wrapped Ether', source: 'list', label: 'WETH' })
   })

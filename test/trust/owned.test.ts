@@ -94,10 +94,10 @@ test('startup warns when relay cancel is open (the local-chain default), and not
   const { testDatabase } = await import('../helpers/db.js')
   const { mkdtempSync, rmSync } = await import('node:fs')
   const { tmpdir } = await import('node:os')
-  const { join } = await import('node:path')
+  const path = await import('node:path')
   const db = await testDatabase('w')
   for (const [mode, warns] of [['', true], ['signature', false]] as const) {
-    const dir = mkdtempSync(join(tmpdir(), 'engine-'))
+    const dir = mkdtempSync(path.join(tmpdir(), 'engine-'))
     const e = await spawnEngine({ DATA_DIR: dir, DATABASE_URL: db.url, RELAY_CANCEL_AUTH: mode })
     await new Promise(r => setTimeout(r, 100))
     assert.equal(/relay CANCEL_REQUEST is open/.test(e.stdout() + e.stderr()), warns, `RELAY_CANCEL_AUTH=${mode || '(default)'}`)

@@ -80,7 +80,7 @@ export function Health() {
 
 /** a surface's card, named with where this page reaches it (its public host behind a proxy) */
 function Surface<T extends { status: string }>({ name, at, s, detail }:
-  { name: string; at: string; s: Loaded<T>; detail(d: T): string }) {
+  { name: string; at: string; s: Loaded<T>; detail: (d: T) => string }) {
   const up = s.data?.status === 'ok' && !s.error
   return (
     <article class="card surface" aria-labelledby={`s-${name}`} data-surface={name}>

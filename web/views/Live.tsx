@@ -74,7 +74,7 @@ function sizeOf(e: Engine, r: LiveRfq): string {
     : `${units(r.amountIn, tokenOf(e, r.tokenIn).decimals)} ${symbolOf(tokenOf(e, r.tokenIn))}`
 }
 
-function RfqRow({ e, r, now, selected, onSelect }: { e: Engine; r: LiveRfq; now: number; selected: boolean; onSelect(): void }) {
+function RfqRow({ e, r, now, selected, onSelect }: { e: Engine; r: LiveRfq; now: number; selected: boolean; onSelect: () => void }) {
   const best = bestQuote(r)
   const first = firstQuoteMs(r)
   const left = r.expiry * 1000 - now
@@ -94,7 +94,7 @@ function RfqRow({ e, r, now, selected, onSelect }: { e: Engine; r: LiveRfq; now:
 interface Detail { status: string; fillTxHash?: string | null }
 interface Performance { improvementBps: number; rfqAmountOut: string; baselineAmountOut: string; baselineSource: string }
 
-function RfqDetail({ e, r, now, onEnded }: { e: Engine; r: LiveRfq; now: number; onEnded(status: string): void }) {
+function RfqDetail({ e, r, now, onEnded }: { e: Engine; r: LiveRfq; now: number; onEnded: (status: string) => void }) {
   const inn = tokenOf(e, r.tokenIn), out = tokenOf(e, r.tokenOut)
   const headers: Record<string, string> = r.shareToken ? { 'x-share-token': r.shareToken } : {}
   // the relay does not broadcast fills: the API's detail says how the RFQ ended, asked every 5 s while shown

@@ -25,7 +25,7 @@ export function Options() {
   )
 }
 
-function KeyForm({ has, onKey }: { has: boolean; onKey(k: string): void }) {
+function KeyForm({ has, onKey }: { has: boolean; onKey: (k: string) => void }) {
   const [text, setText] = useState('')
   return (
     <form class="bar" onSubmit={ev => { ev.preventDefault(); onKey(text.trim()); setText('') }}>

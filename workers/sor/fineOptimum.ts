@@ -49,7 +49,7 @@ function waterFill(paths: readonly Path[], amountIn: bigint, chunks: number): Sp
   const slice = amountIn / BigInt(chunks)
   const a = paths.map(() => 0n), outs = paths.map(() => 0n)
   a[0] = amountIn - slice * BigInt(chunks) // the indivisible rest starts on the first leg
-  outs[0] = a[0]! > 0n ? simulatePath(paths[0]!, a[0]!) : 0n
+  outs[0] = a[0] > 0n ? simulatePath(paths[0]!, a[0]) : 0n
   if (slice > 0n) {
     const gain = paths.map((p, j) => simulatePath(p, a[j]! + slice) - outs[j]!)
     for (let c = 0; c < chunks; c++) {

@@ -6,7 +6,6 @@
 // the winner is integerised and polished with exact simulations, and the answer is the best
 // exact outcome among it, the best single route and the 5%-step split, so it is never worse
 // than either floor. It asks its candidate source only for leaders (candidates.ts), never for all.
-import type { Address } from './types.js'
 import type { Path } from './graph.js'
 import { pathPools } from './graph.js'
 import { simulatePath, type Curve } from './path.js'

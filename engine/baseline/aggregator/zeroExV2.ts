@@ -31,7 +31,7 @@ export function zeroExV2Adapter(o: ZeroExV2Options): AggregatorAdapter {
       const text = await res.text()
       if (text.length > MAX_BODY) return { ok: false, error: 'Aggregator response too large' }
       let body: unknown
-      try { body = JSON.parse(text) } catch { body = undefined }
+      try { body = JSON.parse(text) } catch { body = undefined }      // not JSON: judged by its status below
       if (!res.ok) {
         const msg = typeof (body as { message?: unknown })?.message === 'string' ? `: ${(body as { message: string }).message.slice(0, 200)}` : ''
         return { ok: false, error: `Aggregator HTTP ${res.status}${msg}` }

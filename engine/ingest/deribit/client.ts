@@ -20,7 +20,7 @@ export function deribitClient({ baseUrl, timeoutMs }: { baseUrl: string; timeout
       for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v))
       let res: Response
       try {
-        res = await fetch(`${base}/${method}?${q}`, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } })
+        res = await fetch(`${base}/${method}?${q.toString()}`, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } })
       } catch (e) {
         throw new DeribitError(method, `request failed: ${(e as Error).message}`)
       }

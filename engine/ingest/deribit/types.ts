@@ -88,7 +88,8 @@ export type DeribitMethod =
 
 /** One call and its answer: a line of a recording (INGEST_FILE), or what the live source just fetched. */
 export interface RecordedCall {
-  method: DeribitMethod | string
+  /** a DeribitMethod when the live source recorded it; a hand-made recording may name any other */
+  method: string
   params?: Record<string, unknown>
   result: unknown
 }

@@ -51,7 +51,7 @@ export async function runDeribitSource(o: DeribitSourceOptions): Promise<void> {
         const error = (e as Error).message
         o.log.warn({ currency, err: error, failures: failures + 1 }, 'ingest: deribit poll failed')
         o.metrics.error(currency)
-        await recordError(o.sql, { source: 'deribit', currency, error }).catch(err => o.log.error({ err }, 'ingest: cannot record the error'))
+        await recordError(o.sql, { source: 'deribit', currency, error }).catch((err: unknown) => o.log.error({ err }, 'ingest: cannot record the error'))
       }
     }
     failures = failed ? failures + 1 : 0

@@ -92,10 +92,12 @@ function newestTimestamp(calls: RecordedCall[]): number {
   let max = -Infinity
   const see = (x: unknown) => { if (typeof x === 'number' && Number.isFinite(x) && x > max) max = x }
   for (const c of calls) {
-    const r = c.result as any
-    if (c.method === 'public/get_last_trades_by_currency') for (const t of r?.trades ?? []) see(t?.timestamp)
+    // a recording is hand-editable: every level may be missing, so each is read optionally
+    const r = c.result as { trades?: { timestamp?: unknown }[]; timestamp?: unknown } | { creation_timestamp?: unknown }[] | undefined
+    if (Array.isArray(r)) {
+      if (c.method === 'public/get_book_summary_by_currency') for (const s of r) see(s?.creation_timestamp)
+    } else if (c.method === 'public/get_last_trades_by_currency') for (const t of r?.trades ?? []) see(t?.timestamp)
     else if (c.method === 'public/ticker') see(r?.timestamp)
-    else if (c.method === 'public/get_book_summary_by_currency') for (const s of Array.isArray(r) ? r : []) see(s?.creation_timestamp)
   }
   return Number.isFinite(max) ? max : Date.now()
 }

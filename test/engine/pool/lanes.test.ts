@@ -37,12 +37,12 @@ test('a quote batch is verified while a route search holds the route thread: the
   const stop = new AbortController()
   try {
     const counter = new SharedArrayBuffer(4), count = new Int32Array(counter)
-    const search = lanes.route.run(SPIN, { ms: 120_000, counter }, { signal: stop.signal }).catch((e: Error) => e.name)
+    const search = lanes.route.run(SPIN, { ms: 120_000, counter }, { signal: stop.signal }).catch((e: unknown) => (e as Error).name)
     while (Atomics.load(count, 0) === 0) await new Promise(r => setTimeout(r, 5))     // the search holds its thread
     const account = privateKeyToAccount(MAKER_KEY)
     const items = await Promise.all(Array.from({ length: 20 }, async (_, i) => {
       const q = makeQuote(account.address.toLowerCase() as `0x${string}`, { nonce: BigInt(i) })
-      const signature = await account.signTypedData({ domain: { ...domain, chainId: BigInt(domain.chainId) } as never, types: quoteTypes, primaryType: 'Quote', message: q as never })
+      const signature = await account.signTypedData({ domain: { ...domain, chainId: BigInt(domain.chainId) }, types: quoteTypes, primaryType: 'Quote', message: q })
       return { quote: toJson(q), signature }
     }))
     const batcher = createBatcher<typeof items[number], string | null>(batch => lanes.sig.run('sig/verifyQuotes', { domain, items: batch }), { maxBatch: 64 })

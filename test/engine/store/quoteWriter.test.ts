@@ -8,7 +8,7 @@ import { insertRfq } from '../../../engine/store/rfqs.js'
 import { createQuoteWriter, DuplicateQuoteError } from '../../../engine/store/quotes.js'
 import type { AcceptedQuote, Address, Rfq } from '../../../actors/rfqTypes.js'
 
-const A = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address
+const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
 
 function rfq(id: string): Rfq {
   return { id, taker: A(1), tokenIn: A(2), tokenOut: A(3), kind: 0, amountIn: 10n, amountOut: null, expiry: Math.floor(Date.now() / 1000) + 60,
@@ -31,8 +31,8 @@ describe('quote writer (group commit)', () => {
     await first.write(quote('rfq_a', 10))
     const second = createQuoteWriter(db.sql)             // another writer: another node, or a replay after restart
     const results = await Promise.allSettled([second.write(quote('rfq_a', 10)), second.write(quote('rfq_a', 11)), second.write(quote('rfq_a', 12))])
-    assert.equal(results[0]!.status, 'rejected')
-    assert.ok((results[0] as PromiseRejectedResult).reason instanceof DuplicateQuoteError)
+    assert.equal(results[0].status, 'rejected')
+    assert.ok(results[0].reason instanceof DuplicateQuoteError)
     assert.deepEqual(results.slice(1).map(r => r.status), ['fulfilled', 'fulfilled'])
     const [row] = await db.sql`select quote_count, status from rfqs where id = 'rfq_a'`
     assert.equal(row!.quote_count, 3)

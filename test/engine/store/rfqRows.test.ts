@@ -11,7 +11,7 @@ import { createQuoteWriter } from '../../../engine/store/quotes.js'
 import { RFQ_STATUSES, isLive, isOpen, toUnixSeconds } from '../../../workers/values/index.js'
 import type { AcceptedQuote, Address, Rfq } from '../../../actors/rfqTypes.js'
 
-const A = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address
+const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
 
 describe('the rfqs table: one mapper, one lifetime rule', () => {
   let db: TestDatabase

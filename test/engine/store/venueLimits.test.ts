@@ -11,7 +11,7 @@ import { hitAgentRate } from '../../../engine/store/agentRate.js'
 import { insertRfqCapped } from '../../../engine/store/rfqs.js'
 import type { Address, Rfq } from '../../../actors/rfqTypes.js'
 
-const A = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address
+const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
 
 describe('per-account limits arbitrated by the store', () => {
   let db: TestDatabase

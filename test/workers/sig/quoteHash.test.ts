@@ -28,7 +28,7 @@ test('quote digest equals viem hashTypedData', () => {
 })
 
 test('digest equals viem hashTypedData for arbitrary fields, including 0 and 2^256-1', () => {
-  const addr = fc.uint8Array({ minLength: 20, maxLength: 20 }).map(b => `0x${Buffer.from(b).toString('hex')}` as Address)
+  const addr = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b): Address => `0x${Buffer.from(b).toString('hex')}`)
   const uint = fc.oneof(fc.constantFrom(0n, 1n, MAX), fc.bigInt({ min: 0n, max: MAX }))
   fc.assert(fc.property(addr, addr, addr, addr, uint, uint, uint, uint, uint,
     (maker, taker, tokenIn, tokenOut, amountIn, amountOut, expiry, nonce, deadline) => {

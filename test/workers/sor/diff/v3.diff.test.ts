@@ -76,7 +76,7 @@ async function onChainSwap(pool: Address, zeroForOne: boolean, amount: bigint): 
   try {
     const { result } = await chain.clients.public.simulateContract({
       address: callee, abi: calleeAbi(), functionName: 'swap', args: [pool, zeroForOne, amount, limit, chain.me], account: chain.me })
-    return result as [bigint, bigint]
+    return result
   } catch {
     return undefined
   }

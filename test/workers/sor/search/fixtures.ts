@@ -5,7 +5,7 @@ import { getSqrtRatioAtTick } from '../../../../workers/sor/v3/tickMath.js'
 import { v3PoolFromPositions, type V3Position } from '../../../../workers/sor/v3/poolFromPositions.js'
 
 export const token = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
-export const poolAddress = (n: number): Address => `0x${(0xa0000 + n).toString(16).padStart(40, 'f')}` as Address
+export const poolAddress = (n: number): Address => `0x${(0xa0000 + n).toString(16).padStart(40, 'f')}`
 
 export function v2(address: Address, a: Address, b: Address, reserveA: bigint, reserveB: bigint, feePpm = 3000): V2Pool {
   return a < b

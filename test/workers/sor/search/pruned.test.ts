@@ -52,7 +52,7 @@ const arbGraph = fc.tuple(fc.array(arbPool, { minLength: 1, maxLength: 90, size:
     poolMeta[pool.address] = { protocol: PROTOCOLS[n % PROTOCOLS.length]!, poolType: pool.kind, fee: 3000 }
   })
   // an exact twin of the first pool: equal values everywhere, decided by path order alone
-  if (twin) { const t = { ...pools[0]!, address: poolAddress(99) } as PoolState; pools.push(t); poolMeta[t.address] = poolMeta[pools[0]!.address]! }
+  if (twin) { const t = { ...pools[0]!, address: poolAddress(99) }; pools.push(t); poolMeta[t.address] = poolMeta[pools[0]!.address]! }
   return { pools, poolMeta }
 })
 
@@ -109,7 +109,7 @@ test('a graph changed pool by pool answers as one built afresh from the same poo
     // new states for pools already there (same addresses, same coins), as following the chain delivers them
     const next = pools.map((p, i) => {
       const o = other.pools[i]
-      return o && o.kind === p.kind && JSON.stringify(tokensOf(o)) === JSON.stringify(tokensOf(p)) ? { ...o, address: p.address } as PoolState : p
+      return o && o.kind === p.kind && JSON.stringify(tokensOf(o)) === JSON.stringify(tokensOf(p)) ? { ...o, address: p.address } : p
     })
     for (const p of next) graph.set(p, poolMeta[p.address])
     graph.remove(next[0]!.address)

@@ -23,8 +23,8 @@ const poolArb = fc.record({
   tick: fc.integer({ min: -200_000, max: 200_000 }),
   positions: fc.array(fc.record({ lower: fc.integer({ min: -800, max: 700 }), width: fc.integer({ min: 1, max: 800 }), liquidity: fc.bigInt({ min: 1n, max: 1n << 90n }) }), { minLength: 1, maxLength: 5 }),
 }).map(({ tier: [fee, spacing], tick, positions }) => {
-  const c = compress(tick, spacing!)
-  return { fee: fee!, spacing: spacing!, tick, positions: positions.map(p => ({ lower: (c + p.lower) * spacing!, upper: (c + p.lower + p.width) * spacing!, liquidity: p.liquidity })) }
+  const c = compress(tick, spacing)
+  return { fee: fee, spacing: spacing, tick, positions: positions.map(p => ({ lower: (c + p.lower) * spacing, upper: (c + p.lower + p.width) * spacing, liquidity: p.liquidity })) }
 })
 const amount = fc.tuple(fc.integer({ min: 0, max: 110 }), fc.bigInt({ min: 0n, max: (1n << 64n) - 1n })).map(([e, m]) => 1n + ((m << BigInt(e)) >> 64n))
 
