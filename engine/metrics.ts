@@ -23,7 +23,11 @@ export interface Metrics {
 
 // prom-client's defaults export these three levels as gauges named `_total`; the same counts, by type,
 // are `nodejs_active_handles`, `nodejs_active_requests` and `nodejs_active_resources`.
-const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']
+const MISNAMED_DEFAULTS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+]
 
 export function createMetrics(): Metrics {
   const registry = new Registry()
@@ -34,28 +38,68 @@ export function createMetrics(): Metrics {
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 100 })
   for (const name of MISNAMED_DEFAULTS) registry.removeSingleMetric(name)
   const registers = [registry]
-  const httpRequests = new Counter({ name: 'http_requests_total', help: 'HTTP requests by surface, route, method and status', labelNames: ['surface', 'route', 'method', 'status'] as const, registers })
-  const httpLatency = new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP request latency by route', labelNames: ['surface', 'route', 'method'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1], registers })
+  const httpRequests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by surface, route, method and status',
+    labelNames: ['surface', 'route', 'method', 'status'] as const,
+    registers,
+  })
+  const httpLatency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by route',
+    labelNames: ['surface', 'route', 'method'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers,
+  })
   return {
-    registry, httpRequests, httpLatency, flow: createFlowMetrics(registry),
+    registry,
+    httpRequests,
+    httpLatency,
+    flow: createFlowMetrics(registry),
     gauge(name, help, collect) {
-      new Gauge({ name, help, registers, collect() { this.set(collect()) } })
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(collect())
+        },
+      })
     },
     gaugeBy(name, help, label, collect) {
-      new Gauge({ name, help, labelNames: [label], registers, collect() {
-        for (const [value, n] of collect()) this.set({ [label]: value }, n)
-      } })
+      new Gauge({
+        name,
+        help,
+        labelNames: [label],
+        registers,
+        collect() {
+          for (const [value, n] of collect()) this.set({ [label]: value }, n)
+        },
+      })
     },
     // reset then inc: a counter has no set, and a collect runs whole before the scrape reads the value
     counter(name, help, collect) {
-      new Counter({ name, help, registers, collect() { this.reset(); this.inc(collect()) } })
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset()
+          this.inc(collect())
+        },
+      })
     },
     counterBy(name, help, label, collect) {
-      new Counter({ name, help, labelNames: [label], registers, collect() {
-        this.reset()
-        for (const [value, n] of collect()) this.inc({ [label]: value }, n)
-      } })
+      new Counter({
+        name,
+        help,
+        labelNames: [label],
+        registers,
+        collect() {
+          this.reset()
+          for (const [value, n] of collect()) this.inc({ [label]: value }, n)
+        },
+      })
     },
   }
 }

@@ -36,7 +36,10 @@ export class RemoteEvents {
         this.received++
         if (event.type === 'rfq.quoted') this.deps.applied?.(event.quote.receivedAt.getTime())
       } catch (err) {
-        if (!(err instanceof UnknownRfq)) { drops.drop('bad_event', { from: origin, err }); continue }
+        if (!(err instanceof UnknownRfq)) {
+          drops.drop('bad_event', { from: origin, err })
+          continue
+        }
         this.received++
         unknown ??= new Set()
         if (unknown.has(err.rfqId)) continue

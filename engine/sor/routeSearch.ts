@@ -12,7 +12,9 @@ import type { GraphFeed } from './graphFeed.js'
 import { fail } from './errors.js'
 
 export interface SearchDeps {
-  routePool: WorkerPool; feed: GraphFeed; config: Pick<Config, 'SOR_QUOTE_TIMEOUT_MS'>
+  routePool: WorkerPool
+  feed: GraphFeed
+  config: Pick<Config, 'SOR_QUOTE_TIMEOUT_MS'>
   /** each search that answered, with its time on the lane (queue wait included), in seconds */
   searched?(seconds: number): void
 }
@@ -39,8 +41,15 @@ export async function searchRoutes(d: SearchDeps, q: SearchQuery, amounts: bigin
   const ms = d.config.SOR_QUOTE_TIMEOUT_MS
   const abort = new AbortController()
   const task: RouteTask = {
-    graph: d.feed.id, version: d.feed.version, tokenIn: q.tokenIn, tokenOut: q.tokenOut, amounts,
-    maxHops: q.maxHops, maxRoutes: q.maxRoutes, maxSplit: q.maxSplit, ...(q.slugs ? { slugs: q.slugs } : {}),
+    graph: d.feed.id,
+    version: d.feed.version,
+    tokenIn: q.tokenIn,
+    tokenOut: q.tokenOut,
+    amounts,
+    maxHops: q.maxHops,
+    maxRoutes: q.maxRoutes,
+    maxSplit: q.maxSplit,
+    ...(q.slugs ? { slugs: q.slugs } : {}),
     deadline: Date.now() + ms,
   }
   const started = performance.now()
@@ -53,7 +62,10 @@ export async function searchRoutes(d: SearchDeps, q: SearchQuery, amounts: bigin
       reject(fail({ code: 'SEARCH_TIMEOUT', ms }))
     }, ms)
   })
-  void run.then(() => clearTimeout(backstop), () => clearTimeout(backstop))
+  void run.then(
+    () => clearTimeout(backstop),
+    () => clearTimeout(backstop),
+  )
   try {
     const out = await Promise.race([run, late])
     d.searched?.((performance.now() - started) / 1000)

@@ -13,11 +13,19 @@ export interface Database {
   close(): Promise<void>
 }
 
-export async function openDatabase(opts: { url?: string; dataDir: string; log: Logger; max?: number }): Promise<Database> {
+export async function openDatabase(opts: {
+  url?: string
+  dataDir: string
+  log: Logger
+  max?: number
+}): Promise<Database> {
   let url = opts.url
   let stopServer: (() => Promise<void>) | undefined
   if (!url) {
-    const server = await startEmbeddedPostgres({ dataDir: opts.dataDir, onLog: line => opts.log.debug({ pg: line.trim() }, 'postgres') })
+    const server = await startEmbeddedPostgres({
+      dataDir: opts.dataDir,
+      onLog: line => opts.log.debug({ pg: line.trim() }, 'postgres'),
+    })
     url = await server.database('rfq')
     stopServer = () => server.stop()
     opts.log.info({ port: server.port, dataDir: opts.dataDir }, 'embedded PostgreSQL started')
@@ -32,7 +40,9 @@ export async function openDatabase(opts: { url?: string; dataDir: string; log: L
     throw opts.url && connectionFailure(e) ? databaseUnreachable(opts.url, e) : e
   }
   return {
-    sql, url, embedded: !!stopServer,
+    sql,
+    url,
+    embedded: !!stopServer,
     async close() {
       await sql.end({ timeout: 5 })
       await stopServer?.()

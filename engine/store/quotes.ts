@@ -36,21 +36,38 @@ type QuoteCommitResult = 'stored' | 'duplicate' | 'closed'
 
 // A few commits may overlap (each on its own connection): quote inserts and count increments
 // commute, and overlapping hides one commit's round trip and fsync behind another's.
-export function createQuoteWriter(sql: Sql, { maxBatch = 2000, maxInFlight = 2, observe }:
-  { maxBatch?: number; maxInFlight?: number; observe?: (seconds: number, quotes: number) => void } = {}): QuoteWriter {
-  const batcher = createBatcher<AcceptedQuote, QuoteCommitResult>(quotes => commit(sql, quotes), { maxBatch, concurrency: maxInFlight,
-    ...(observe ? { observe: (_wait: number, trip: number, n: number) => observe(trip, n) } : {}) })
+export function createQuoteWriter(
+  sql: Sql,
+  {
+    maxBatch = 2000,
+    maxInFlight = 2,
+    observe,
+  }: { maxBatch?: number; maxInFlight?: number; observe?: (seconds: number, quotes: number) => void } = {},
+): QuoteWriter {
+  const batcher = createBatcher<AcceptedQuote, QuoteCommitResult>(quotes => commit(sql, quotes), {
+    maxBatch,
+    concurrency: maxInFlight,
+    ...(observe ? { observe: (_wait: number, trip: number, n: number) => observe(trip, n) } : {}),
+  })
   const stats = batcher.stats
   return {
-    write: q => batcher.submit(q).then(
-      result => {
-        if (result === 'duplicate') throw new DuplicateQuoteError('Duplicate quote from this maker for this RFQ')
-        if (result === 'closed') throw new RfqClosedError('RFQ closed before the quote was stored')
-      },
-      // the actor only sees a code: UNAVAILABLE tells a maker to retry, anything else is an internal error
-      (err: unknown) => { throw isUnavailable(err) ? Object.assign(new Error('database unavailable', { cause: err }), { code: 'UNAVAILABLE' }) : err }),
+    write: q =>
+      batcher.submit(q).then(
+        result => {
+          if (result === 'duplicate') throw new DuplicateQuoteError('Duplicate quote from this maker for this RFQ')
+          if (result === 'closed') throw new RfqClosedError('RFQ closed before the quote was stored')
+        },
+        // the actor only sees a code: UNAVAILABLE tells a maker to retry, anything else is an internal error
+        (err: unknown) => {
+          throw isUnavailable(err)
+            ? Object.assign(new Error('database unavailable', { cause: err }), { code: 'UNAVAILABLE' })
+            : err
+        },
+      ),
     flush: () => batcher.flush(),
-    get stats() { return { commits: stats.batches, quotes: stats.items, maxBatch: stats.maxBatch } },
+    get stats() {
+      return { commits: stats.batches, quotes: stats.items, maxBatch: stats.maxBatch }
+    },
   }
 }
 
@@ -65,9 +82,22 @@ export function createQuoteWriter(sql: Sql, { maxBatch = 2000, maxInFlight = 2, 
  * quotes already being stored.
  */
 async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<QuoteCommitResult[]> {
-  const rows = JSON.stringify(quotes.map(({ rfqId, quote: q, signature, receivedAt }) => [
-    rfqId, q.maker, q.taker, q.tokenIn, q.tokenOut, q.amountIn, q.amountOut, q.expiry, q.nonce, q.deadline, signature, receivedAt,
-  ]))
+  const rows = JSON.stringify(
+    quotes.map(({ rfqId, quote: q, signature, receivedAt }) => [
+      rfqId,
+      q.maker,
+      q.taker,
+      q.tokenIn,
+      q.tokenOut,
+      q.amountIn,
+      q.amountOut,
+      q.expiry,
+      q.nonce,
+      q.deadline,
+      signature,
+      receivedAt,
+    ]),
+  )
   // on conflict: a replay of a stored quote, or another node's quote of the same maker: not stored, and its
   // writer is told so instead of being acknowledged
   const result = await sql<{ rfq_id: string; maker: string | null }[]>`
@@ -86,10 +116,13 @@ async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<QuoteCommitRes
       from c where rfqs.id = c.rfq_id)
     select rfq_id, maker from ins
     union all select id, null from open`
-  const inserted = new Set<string>(), open = new Set<string>()
+  const inserted = new Set<string>(),
+    open = new Set<string>()
   for (const row of result) {
     if (row.maker === null) open.add(row.rfq_id)
     else inserted.add(`${row.rfq_id} ${row.maker}`)
   }
-  return quotes.map(q => inserted.has(`${q.rfqId} ${q.quote.maker}`) ? 'stored' : open.has(q.rfqId) ? 'duplicate' : 'closed')
+  return quotes.map(q =>
+    inserted.has(`${q.rfqId} ${q.quote.maker}`) ? 'stored' : open.has(q.rfqId) ? 'duplicate' : 'closed',
+  )
 }

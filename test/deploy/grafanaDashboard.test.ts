@@ -8,17 +8,27 @@ import { join } from 'node:path'
 import { repoRoot } from '../../engine/paths.js'
 
 interface Panel {
-  id: number; type: string; title: string; gridPos: { x: number; y: number; w: number; h: number }
-  datasource?: { uid: string }; targets?: { expr: string; refId: string; datasource: { uid: string } }[]
+  id: number
+  type: string
+  title: string
+  gridPos: { x: number; y: number; w: number; h: number }
+  datasource?: { uid: string }
+  targets?: { expr: string; refId: string; datasource: { uid: string } }[]
 }
-const dash = JSON.parse(readFileSync(join(repoRoot, 'deploy/grafana/rfq-venue.json'), 'utf8')) as
-  { uid: string; title: string; panels: Panel[]; templating: { list: { name: string; type: string }[] } }
+const dash = JSON.parse(readFileSync(join(repoRoot, 'deploy/grafana/rfq-venue.json'), 'utf8')) as {
+  uid: string
+  title: string
+  panels: Panel[]
+  templating: { list: { name: string; type: string }[] }
+}
 const doc = readFileSync(join(repoRoot, 'docs/operations.md'), 'utf8')
 const graphs = dash.panels.filter(p => p.type !== 'row')
 
 test('the sections a venue needs, each a row', () => {
-  assert.deepEqual(dash.panels.filter(p => p.type === 'row').map(p => p.title),
-    ['Relay', 'Database', 'Signer pool', 'Route finder', 'Cluster', 'Options ingestion'])
+  assert.deepEqual(
+    dash.panels.filter(p => p.type === 'row').map(p => p.title),
+    ['Relay', 'Database', 'Signer pool', 'Route finder', 'Cluster', 'Options ingestion'],
+  )
 })
 
 test('unique ids, and panels inside the grid that never overlap', () => {
@@ -27,15 +37,22 @@ test('unique ids, and panels inside the grid that never overlap', () => {
   for (const p of dash.panels) {
     const g = p.gridPos
     assert.ok(g.x >= 0 && g.w > 0 && g.x + g.w <= 24, `${p.title} inside the grid`)
-    for (let x = g.x; x < g.x + g.w; x++) for (let y = g.y; y < g.y + g.h; y++) {
-      assert.ok(!cells.has(`${x},${y}`), `${p.title} overlaps another panel at ${x},${y}`)
-      cells.add(`${x},${y}`)
-    }
+    for (let x = g.x; x < g.x + g.w; x++)
+      for (let y = g.y; y < g.y + g.h; y++) {
+        assert.ok(!cells.has(`${x},${y}`), `${p.title} overlaps another panel at ${x},${y}`)
+        cells.add(`${x},${y}`)
+      }
   }
 })
 
 test('every query runs on the chosen data source and nodes', () => {
-  assert.deepEqual(dash.templating.list.map(v => [v.name, v.type]), [['datasource', 'datasource'], ['instance', 'query']])
+  assert.deepEqual(
+    dash.templating.list.map(v => [v.name, v.type]),
+    [
+      ['datasource', 'datasource'],
+      ['instance', 'query'],
+    ],
+  )
   for (const p of graphs) {
     assert.ok(p.targets?.length, `${p.title} has queries`)
     assert.equal(p.datasource?.uid, '${datasource}')

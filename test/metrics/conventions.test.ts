@@ -14,7 +14,11 @@ import { startSecureNats, type SecureNats } from '../cluster/secureNats.js'
 
 export function promtoolCheck(text: string): string {
   try {
-    return execFileSync(findBinary('promtool', 'PROMTOOL_BIN'), ['check', 'metrics'], { input: text, encoding: 'utf8', stdio: 'pipe' })
+    return execFileSync(findBinary('promtool', 'PROMTOOL_BIN'), ['check', 'metrics'], {
+      input: text,
+      encoding: 'utf8',
+      stdio: 'pipe',
+    })
   } catch (e) {
     const x = e as { stdout?: string; stderr?: string }
     return `${x.stdout ?? ''}${x.stderr ?? ''}` || String(e)
@@ -29,8 +33,12 @@ const scrape = async (api: string) => {
 
 describe('a single node', () => {
   let t: TestEngine
-  before(async () => { t = await startTestEngine() })
-  after(async () => { await t?.stop() })
+  before(async () => {
+    t = await startTestEngine()
+  })
+  after(async () => {
+    await t?.stop()
+  })
 
   test('promtool check metrics prints nothing for /metrics', async () => {
     assert.equal(promtoolCheck(await scrape(t.api)), '')
@@ -39,8 +47,14 @@ describe('a single node', () => {
   test('no family exported as a gauge ends in _total, and every counter does', async () => {
     const types = [...(await scrape(t.api)).matchAll(/^# TYPE (\S+) (\S+)$/gm)].map(m => [m[1]!, m[2]!] as const)
     assert.ok(types.length > 50, 'a full scrape')
-    assert.deepEqual(types.filter(([n, ty]) => ty !== 'counter' && n.endsWith('_total')), [])
-    assert.deepEqual(types.filter(([n, ty]) => ty === 'counter' && !n.endsWith('_total')), [])
+    assert.deepEqual(
+      types.filter(([n, ty]) => ty !== 'counter' && n.endsWith('_total')),
+      [],
+    )
+    assert.deepEqual(
+      types.filter(([n, ty]) => ty === 'counter' && !n.endsWith('_total')),
+      [],
+    )
   })
 
   test('a malformed scrape request is a 4xx like any other route', async () => {
@@ -61,9 +75,12 @@ describe('a cluster node', () => {
     nats = await startSecureNats(['n1', 'n2'])
     t = await startTestEngine({ ...nats.env('n1'), DATA_DIR: mkdtempSync(join(tmpdir(), 'metrics-n1-')) })
   })
-  after(async () => { await t?.stop(); await nats?.close() })
+  after(async () => {
+    await t?.stop()
+    await nats?.close()
+  })
 
-  test('promtool check metrics prints nothing for /metrics, the cluster\'s families included', async () => {
+  test("promtool check metrics prints nothing for /metrics, the cluster's families included", async () => {
     const text = await scrape(t.api)
     assert.match(text, /^# TYPE cluster_peers gauge$/m)
     assert.match(text, /^# TYPE cluster_apply_lag_seconds histogram$/m)

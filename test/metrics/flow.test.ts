@@ -10,7 +10,10 @@ const series = async (r: Registry, name: string) => (await r.metrics()).split('\
 test('codes and frame types from outside the fixed sets do not make new series', async () => {
   const r = new Registry()
   const flow = createFlowMetrics(r)
-  const before = { quotes: (await series(r, 'relay_quotes_total{')).length, frames: (await series(r, 'relay_frames_total{')).length }
+  const before = {
+    quotes: (await series(r, 'relay_quotes_total{')).length,
+    frames: (await series(r, 'relay_frames_total{')).length,
+  }
   assert.equal(before.quotes, QUOTE_OUTCOMES.length)
   assert.equal(before.frames, FRAME_TYPES.length)
   for (let i = 0; i < 1000; i++) {

@@ -5,11 +5,13 @@ const KEYWORDS = new Set(['and', 'or', 'unless', 'bool', 'offset', 'inf', 'nan']
 
 /** the metric names a PromQL expression selects (functions, label names, strings and ranges left out) */
 export function metricNames(expr: string): string[] {
-  const bare = expr.replace(/"(?:[^"\\]|\\.)*"/g, '""')
+  const bare = expr
+    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
     .replace(/\{[^}]*\}/g, ' ')
     .replace(/\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, ' ')
     .replace(/\[[^\]]*\]/g, ' ')
-  return [...bare.matchAll(/(?<![\w.$])([a-zA-Z_:][a-zA-Z0-9_:]*)\b(?!\s*\()/g)].map(m => m[1]!)
+  return [...bare.matchAll(/(?<![\w.$])([a-zA-Z_:][a-zA-Z0-9_:]*)\b(?!\s*\()/g)]
+    .map(m => m[1]!)
     .filter(n => !KEYWORDS.has(n.toLowerCase()))
 }
 

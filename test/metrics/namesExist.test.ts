@@ -23,14 +23,25 @@ before(async () => {
   t = await startTestEngine({ ...nats.env('n1'), DATA_DIR: mkdtempSync(join(tmpdir(), 'names-n1-')) })
   names = exported(await (await fetch(`${t.api}/metrics`)).text())
 })
-after(async () => { await t?.stop(); await nats?.close() })
+after(async () => {
+  await t?.stop()
+  await nats?.close()
+})
 
-const missing = (exprs: string[]) => [...new Set(exprs.flatMap(metricNames))].filter(n => !PROMETHEUS_OWN.has(n) && !names.has(n))
+const missing = (exprs: string[]) =>
+  [...new Set(exprs.flatMap(metricNames))].filter(n => !PROMETHEUS_OWN.has(n) && !names.has(n))
 
 test('metricNames reads names out of PromQL, and nothing else', () => {
-  assert.deepEqual(metricNames('histogram_quantile(0.99, sum by (instance, le) (rate(a_seconds_bucket{x=~"b_c"}[5m]))) > 0.25'),
-    ['a_seconds_bucket'])
-  assert.deepEqual(metricNames('x_total / y_total or z == 0 and scalar(count(up{job="j"})) - 1'), ['x_total', 'y_total', 'z', 'up'])
+  assert.deepEqual(
+    metricNames('histogram_quantile(0.99, sum by (instance, le) (rate(a_seconds_bucket{x=~"b_c"}[5m]))) > 0.25'),
+    ['a_seconds_bucket'],
+  )
+  assert.deepEqual(metricNames('x_total / y_total or z == 0 and scalar(count(up{job="j"})) - 1'), [
+    'x_total',
+    'y_total',
+    'z',
+    'up',
+  ])
 })
 
 test('every metric the alert rules name is on /metrics', () => {
@@ -39,7 +50,7 @@ test('every metric the alert rules name is on /metrics', () => {
   assert.deepEqual(missing(exprs), [])
 })
 
-test('every metric the dashboard\'s queries name is on /metrics', () => {
+test("every metric the dashboard's queries name is on /metrics", () => {
   const dash = JSON.parse(read('deploy/grafana/rfq-venue.json')) as { panels: { targets?: { expr: string }[] }[] }
   const exprs = dash.panels.flatMap(p => p.targets ?? []).map(x => x.expr)
   assert.ok(exprs.length > 25)
@@ -47,14 +58,24 @@ test('every metric the dashboard\'s queries name is on /metrics', () => {
 })
 
 // backticked names with a metric's prefix, in every doc; what shares a prefix but is no metric is named here
-const PREFIX = /^(relay|rfq|cluster|sor|options_ingest|http|database|actor|process|nodejs|worker_pool|route_pool|engine)_/
+const PREFIX =
+  /^(relay|rfq|cluster|sor|options_ingest|http|database|actor|process|nodejs|worker_pool|route_pool|engine)_/
 const NOT_METRICS = new Set([
-  'sor_protocols', 'sor_pools', 'sor_pool_state',            // tables (docs/route-finder.md)
-  'rfq_', 'rfq_live_',                                       // id and key prefixes (docs/rfq-api.md)
+  'sor_protocols',
+  'sor_pools',
+  'sor_pool_state', // tables (docs/route-finder.md)
+  'rfq_',
+  'rfq_live_', // id and key prefixes (docs/rfq-api.md)
 ])
 
 test('every metric the docs name is on /metrics (the docs-truth test)', () => {
-  const docs = [...readdirSync(join(repoRoot, 'docs')).filter(f => f.endsWith('.md')).map(f => `docs/${f}`), 'README.md', 'deploy/README.md']
+  const docs = [
+    ...readdirSync(join(repoRoot, 'docs'))
+      .filter(f => f.endsWith('.md'))
+      .map(f => `docs/${f}`),
+    'README.md',
+    'deploy/README.md',
+  ]
   const named = new Map<string, string>()
   for (const doc of docs) {
     for (const [, name] of read(doc).matchAll(/`([a-z][a-z0-9_]*)(?:\{[^`]*\})?`/g)) {
@@ -62,5 +83,8 @@ test('every metric the docs name is on /metrics (the docs-truth test)', () => {
     }
   }
   assert.ok(named.size > 40, `the docs name metrics: ${named.size}`)
-  assert.deepEqual([...named].filter(([n]) => !names.has(n)).map(([n, doc]) => `${n} (${doc})`), [])
+  assert.deepEqual(
+    [...named].filter(([n]) => !names.has(n)).map(([n, doc]) => `${n} (${doc})`),
+    [],
+  )
 })

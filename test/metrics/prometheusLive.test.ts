@@ -33,12 +33,24 @@ const hostOf = (n: EngineProc) => `127.0.0.1:${n.ports.api}`
 before(async () => {
   nats = await startSecureNats(['n1', 'n2'])
   db = await testDatabase('p')
-  const env = { DATABASE_URL: db.url, FILL_VERIFY: 'off', RATE_LIMIT_PER_MIN: '100000', PUBLIC_RATE_LIMIT_PER_MIN: '100000',
-    AGENT_RATE_PER_MIN: '100000', AGENT_RATE_PER_HOUR: '1000000', MAX_ACTIVE_RFQS_PER_WALLET: '1000' }
+  const env = {
+    DATABASE_URL: db.url,
+    FILL_VERIFY: 'off',
+    RATE_LIMIT_PER_MIN: '100000',
+    PUBLIC_RATE_LIMIT_PER_MIN: '100000',
+    AGENT_RATE_PER_MIN: '100000',
+    AGENT_RATE_PER_HOUR: '1000000',
+    MAX_ACTIVE_RFQS_PER_WALLET: '1000',
+  }
   for (const id of ['n1', 'n2']) {
     nodes.push(await spawnEngine({ ...env, ...nats.env(id), DATA_DIR: mkdtempSync(join(tmpdir(), `prom-${id}-`)) }))
   }
-  for (const n of nodes) await waitFor(async () => (await get(n.relay, '/health')).body.cluster?.peers?.length, len => len === 1, 10_000)
+  for (const n of nodes)
+    await waitFor(
+      async () => (await get(n.relay, '/health')).body.cluster?.peers?.length,
+      len => len === 1,
+      10_000,
+    )
   prom = await startPrometheus(nodes.map(hostOf), { kit: true })
 })
 after(async () => {
@@ -63,14 +75,26 @@ const byNode = async (expr: string) =>
   Object.fromEntries((await prom.query(expr)).map(s => [s.metric.instance!, Number(s.value[1])]))
 
 const quoteFor = async (maker: PrivateKeyAccount, expiry: number, signer = maker) => {
-  const quote: Quote = { maker: maker.address.toLowerCase() as Quote['maker'], taker: ZERO, tokenIn: WETH, tokenOut: USDC, amountIn: AMOUNT,
-    amountOut: String(2_500_000_000 + Math.floor(Math.random() * 1e6)), expiry, nonce: String(Math.floor(Math.random() * 1e12)),
-    deadline: Math.floor(Date.now() / 1000) + 120 }
+  const quote: Quote = {
+    maker: maker.address.toLowerCase() as Quote['maker'],
+    taker: ZERO,
+    tokenIn: WETH,
+    tokenOut: USDC,
+    amountIn: AMOUNT,
+    amountOut: String(2_500_000_000 + Math.floor(Math.random() * 1e6)),
+    expiry,
+    nonce: String(Math.floor(Math.random() * 1e12)),
+    deadline: Math.floor(Date.now() / 1000) + 120,
+  }
   return { quote, signature: await sign(signer, DOMAIN, quote) }
 }
 
-test('both nodes are scraped with the kit\'s config', async () => {
-  const up = await until('both nodes up', () => byNode('up{job="rfq-engine"}'), v => Object.keys(v).length === 2)
+test("both nodes are scraped with the kit's config", async () => {
+  const up = await until(
+    'both nodes up',
+    () => byNode('up{job="rfq-engine"}'),
+    v => Object.keys(v).length === 2,
+  )
   assert.deepEqual(up, Object.fromEntries(nodes.map(n => [hostOf(n), 1])))
 })
 
@@ -79,26 +103,45 @@ test('driven quotes show in the latency histogram, and the outcome counters matc
   clients = await Promise.all(nodes.map(n => Client.open(n.relayWs)))
   const [a, b] = [account(), account()]
   for (let i = 0; i < RFQS; i++) {
-    const r = await post(nodes[0]!.api, '/api/v1/agent/rfqs', { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: AMOUNT, ttlSeconds: 120 }, taker.headers)
+    const r = await post(
+      nodes[0]!.api,
+      '/api/v1/agent/rfqs',
+      { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: AMOUNT, ttlSeconds: 120 },
+      taker.headers,
+    )
     assert.equal(r.status, 201, JSON.stringify(r.body))
     const { rfqId, expiry } = r.body as { rfqId: string; expiry: number }
     for (const c of clients) await c.next(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === rfqId, 5000)
     // n1: a's quote (accepted), then a's again (DUPLICATE_QUOTE); n2: b's (accepted), then one b did not sign
     clients[0]!.send('QUOTE_SUBMIT', { rfqId, ...(await quoteFor(a, expiry)) })
-    await clients[0]!.next(f => f.type === 'QUOTE_BROADCAST' && f.data.rfqId === rfqId && f.data.quote.maker === a.address.toLowerCase())
+    await clients[0]!.next(
+      f => f.type === 'QUOTE_BROADCAST' && f.data.rfqId === rfqId && f.data.quote.maker === a.address.toLowerCase(),
+    )
     assert.equal((await clients[0]!.error({ rfqId, ...(await quoteFor(a, expiry)) })).code, 'DUPLICATE_QUOTE')
     clients[1]!.send('QUOTE_SUBMIT', { rfqId, ...(await quoteFor(b, expiry)) })
-    await clients[1]!.next(f => f.type === 'QUOTE_BROADCAST' && f.data.rfqId === rfqId && f.data.quote.maker === b.address.toLowerCase())
-    assert.equal((await clients[1]!.error({ rfqId, ...(await quoteFor(b, expiry, account())) })).code, 'INVALID_SIGNATURE')
+    await clients[1]!.next(
+      f => f.type === 'QUOTE_BROADCAST' && f.data.rfqId === rfqId && f.data.quote.maker === b.address.toLowerCase(),
+    )
+    assert.equal(
+      (await clients[1]!.error({ rfqId, ...(await quoteFor(b, expiry, account())) })).code,
+      'INVALID_SIGNATURE',
+    )
   }
   const [n1, n2] = nodes.map(hostOf) as [string, string]
   // a scrape after the last refusal holds them all (each node counts the submissions it answered)
-  await until('the scrapes', () => byNode('sum by (instance) (relay_quotes_total)'), v => v[n1] === 2 * RFQS && v[n2] === 2 * RFQS)
+  await until(
+    'the scrapes',
+    () => byNode('sum by (instance) (relay_quotes_total)'),
+    v => v[n1] === 2 * RFQS && v[n2] === 2 * RFQS,
+  )
   assert.deepEqual(await byNode('relay_quotes_total{outcome="ACCEPTED"}'), { [n1]: RFQS, [n2]: RFQS })
   assert.deepEqual(await byNode('relay_quotes_total{outcome="DUPLICATE_QUOTE"}'), { [n1]: RFQS, [n2]: 0 })
   assert.deepEqual(await byNode('relay_quotes_total{outcome="INVALID_SIGNATURE"}'), { [n1]: 0, [n2]: RFQS })
-  assert.deepEqual(await byNode('sum by (instance) (relay_quotes_total{outcome!~"ACCEPTED|DUPLICATE_QUOTE|INVALID_SIGNATURE"})'),
-    { [n1]: 0, [n2]: 0 }, 'nothing else counted')
+  assert.deepEqual(
+    await byNode('sum by (instance) (relay_quotes_total{outcome!~"ACCEPTED|DUPLICATE_QUOTE|INVALID_SIGNATURE"})'),
+    { [n1]: 0, [n2]: 0 },
+    'nothing else counted',
+  )
   // the histogram times the accepted quotes: one observation each, every one inside the buckets
   assert.deepEqual(await byNode('relay_quote_duration_seconds_count'), { [n1]: RFQS, [n2]: RFQS })
   assert.deepEqual(await byNode('relay_quote_duration_seconds_bucket{le="+Inf"}'), { [n1]: RFQS, [n2]: RFQS })
@@ -107,18 +150,43 @@ test('driven quotes show in the latency histogram, and the outcome counters matc
   const seconds = Number(p99[0]!.value[1])
   assert.ok(seconds > 0 && seconds <= 5, `a p99 inside the buckets: ${seconds}`)
   // each node applied the other's quotes: the cluster's apply lag has them
-  assert.deepEqual(await until('apply lag', () => byNode('cluster_apply_lag_seconds_count'), v => v[n1] === RFQS && v[n2] === RFQS),
-    { [n1]: RFQS, [n2]: RFQS })
+  assert.deepEqual(
+    await until(
+      'apply lag',
+      () => byNode('cluster_apply_lag_seconds_count'),
+      v => v[n1] === RFQS && v[n2] === RFQS,
+    ),
+    { [n1]: RFQS, [n2]: RFQS },
+  )
 })
 
 test('a killed node makes EngineNodeDown pending or firing, and its survivor ClusterPeerMissing', async () => {
   const [n1, n2] = nodes.map(hostOf) as [string, string]
-  assert.deepEqual((await prom.alerts()).filter(a => a.labels.alertname === 'EngineNodeDown'), [], 'quiet while both are up')
+  assert.deepEqual(
+    (await prom.alerts()).filter(a => a.labels.alertname === 'EngineNodeDown'),
+    [],
+    'quiet while both are up',
+  )
   await clients[1]!.close()
   await nodes[1]!.kill9()
-  const down = await until('EngineNodeDown', () => prom.alerts(), as => as.some(a => a.labels.alertname === 'EngineNodeDown'))
-  assert.deepEqual(down.filter(a => a.labels.alertname === 'EngineNodeDown').map(a => [a.labels.instance, ['pending', 'firing'].includes(a.state)]),
-    [[n2, true]])
-  const missing = await until('ClusterPeerMissing', () => prom.alerts(), as => as.some(a => a.labels.alertname === 'ClusterPeerMissing'))
-  assert.deepEqual(missing.filter(a => a.labels.alertname === 'ClusterPeerMissing').map(a => a.labels.instance), [n1])
+  const down = await until(
+    'EngineNodeDown',
+    () => prom.alerts(),
+    as => as.some(a => a.labels.alertname === 'EngineNodeDown'),
+  )
+  assert.deepEqual(
+    down
+      .filter(a => a.labels.alertname === 'EngineNodeDown')
+      .map(a => [a.labels.instance, ['pending', 'firing'].includes(a.state)]),
+    [[n2, true]],
+  )
+  const missing = await until(
+    'ClusterPeerMissing',
+    () => prom.alerts(),
+    as => as.some(a => a.labels.alertname === 'ClusterPeerMissing'),
+  )
+  assert.deepEqual(
+    missing.filter(a => a.labels.alertname === 'ClusterPeerMissing').map(a => a.labels.instance),
+    [n1],
+  )
 })
