@@ -19,17 +19,20 @@ export interface BatcherOptions {
   maxBatch?: number
   /** trips allowed at once: about the pool's thread count, or the commits that may overlap */
   concurrency?: number
+  /** each trip that ended: how long its first item waited to leave, the trip's own time, and its size (seconds) */
+  observe?(waitSeconds: number, tripSeconds: number, items: number): void
 }
 
 interface Waiting<I, O> {
   item: I
+  at: number
   resolve(o: O): void
   reject(e: unknown): void
 }
 
 export function createBatcher<I, O>(
   run: BatchRunner<I, O>,
-  { maxBatch = 64, concurrency = 2 }: BatcherOptions = {},
+  { maxBatch = 64, concurrency = 2, observe }: BatcherOptions = {},
 ): Batcher<I, O> {
   // a queue read from `head`: a trip takes its batch without copying what stays behind (thousands may wait)
   let waiting: Waiting<I, O>[] = []
@@ -53,12 +56,14 @@ export function createBatcher<I, O>(
       }
       const items = new Array<I>(batch.length)
       for (let i = 0; i < batch.length; i++) items[i] = batch[i]!.item
+      const leftAt = performance.now()
       const trip: Promise<void> = run(items)
         .then(
           outs => {
             stats.batches++
             stats.items += batch.length
             stats.maxBatch = Math.max(stats.maxBatch, batch.length)
+            observe?.((leftAt - batch[0]!.at) / 1000, (performance.now() - leftAt) / 1000, batch.length)
             batch.forEach((b, i) => b.resolve(outs[i] as O))
           },
           (e: unknown) => batch.forEach(b => b.reject(e)),
@@ -80,7 +85,7 @@ export function createBatcher<I, O>(
   return {
     submit(item) {
       return new Promise<O>((resolve, reject) => {
-        waiting.push({ item, resolve, reject })
+        waiting.push({ item, at: observe ? performance.now() : 0, resolve, reject })
         schedule()
       })
     },

@@ -13,9 +13,13 @@ export interface BookStore extends Pick<BookDeps, 'store' | 'clusterStore'> {
   writer: QuoteWriter
 }
 
-/** `cluster`: this node is one of a venue's (NATS_URL set), so its cluster sync reads the shared store. */
-export function bookStore(sql: Sql, opts: { commitsInFlight: number; cluster: boolean }): BookStore {
-  const writer = createQuoteWriter(sql, { maxInFlight: opts.commitsInFlight })
+/** `cluster`: this node is one of a venue's (NATS_URL set), so its cluster sync reads the shared store;
+ * `observe`: each group commit's time and size, for the flow metrics. */
+export function bookStore(
+  sql: Sql,
+  opts: { commitsInFlight: number; cluster: boolean; observe?: (seconds: number, quotes: number) => void },
+): BookStore {
+  const writer = createQuoteWriter(sql, { maxInFlight: opts.commitsInFlight, observe: opts.observe })
   return {
     writer,
     store: {

@@ -21,6 +21,7 @@ import { refuse, Rollback, type RfqOutcome, type Refusal } from './outcomes.js'
 import { newRfqId, newShareToken, type RfqRequest } from './request.js'
 import { RelayErrors, refuseQuote } from '../../actors/errors.js'
 import { isLive, isOpen, toUnixSeconds } from '../../workers/values/index.js'
+import type { FlowMetrics } from '../metrics/flow.js'
 
 /** An RFQ as `find` found it: its live view when the book holds it, else its stored row; who may see and own it. */
 export interface FoundRfq {
@@ -78,6 +79,7 @@ export interface RfqServiceDeps {
   /** a creator's cap on active RFQs (MAX_ACTIVE_RFQS_PER_WALLET); none when absent */
   maxActive?: number
   log?: Pick<Logger, 'warn'>
+  flow?: FlowMetrics // each quote's verdict and latency, for /metrics
 }
 
 export function createRfqService(deps: RfqServiceDeps): RfqService {
@@ -256,27 +258,38 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
     return refuse('NOT_FILLABLE', { status: status ?? now ?? (r ? effectiveStatus(r.status, r.expiry) : 'FILLED') })
   }
 
-  /** Every quote, from the relay or REST, passes the same admission control before the book. */
+  /**
+   * Every quote, from the relay or REST, passes the same admission control before the book, and its verdict and
+   * latency are counted (/metrics). No async wrapper on the hot path: one reaction, whatever the outcome, leaves
+   * admission and observes the verdict.
+   */
   function submitQuote(...a: Parameters<RfqDirectory['submitQuote']>): Promise<QuoteVerdict> {
-    const admission = deps.admission
-    if (!admission) return book.submitQuote(...a)
-    const entry = admission.tryEnter()
-    if (!entry.ok) return Promise.resolve(refuseQuote(RelayErrors.busy(entry.retryAfterMs)))
-    // no async wrapper on the hot path: one reaction that leaves, whatever the outcome
+    const { admission, flow } = deps
+    const started = flow ? performance.now() : 0
+    const entry = admission?.tryEnter()
+    if (entry && !entry.ok) {
+      const busy = refuseQuote(RelayErrors.busy(entry.retryAfterMs))
+      flow?.quote(busy.code, started)
+      return Promise.resolve(busy)
+    }
     let answer: Promise<QuoteVerdict>
     try {
       answer = book.submitQuote(...a)
     } catch (e) {
-      admission.leave()
+      admission?.leave()
+      flow?.quote('INTERNAL', started) // a throw, which the caller answers INTERNAL
       return Promise.reject(e instanceof Error ? e : new Error(String(e)))
     }
+    if (!admission && !flow) return answer
     return answer.then(
       v => {
-        admission.leave()
+        admission?.leave()
+        flow?.quote(v.ok ? undefined : v.code, started)
         return v
       },
       (e: unknown) => {
-        admission.leave()
+        admission?.leave()
+        flow?.quote('INTERNAL', started)
         throw e
       },
     )
