@@ -17,7 +17,7 @@ export const RelayErrors = {
   invalidMaker: () => e('INVALID_MAKER', 'Invalid maker address'),
   tokenInMismatch: () => e('TOKEN_IN_MISMATCH', 'Quote rejected: tokenIn does not match RFQ'),
   tokenOutMismatch: () => e('TOKEN_OUT_MISMATCH', 'Quote rejected: tokenOut does not match RFQ'),
-  takerMismatch: () => e('TAKER_MISMATCH', 'Quote rejected: taker must be the RFQ\'s taker or the zero address'),
+  takerMismatch: () => e('TAKER_MISMATCH', "Quote rejected: taker must be the RFQ's taker or the zero address"),
   deadlinePast: () => e('DEADLINE_PAST', 'Quote rejected: Deadline is in the past'),
   amountInZero: () => e('AMOUNT_IN_ZERO', 'Quote rejected: amountIn must be > 0'),
   amountOutZero: () => e('AMOUNT_OUT_ZERO', 'Quote rejected: amountOut must be > 0'),
@@ -30,12 +30,15 @@ export const RelayErrors = {
   // cancellation
   cancelMissingRfqId: () => e('MISSING_RFQ_ID', 'Missing rfqId'),
   cancelNotFound: () => e('RFQ_NOT_FOUND', 'RFQ not found or already expired'),
-  cancelSignatureRequired: () => e('CANCEL_SIGNATURE_REQUIRED', 'Cancel rejected: signature required (EIP-191 by the RFQ taker)'),
+  cancelSignatureRequired: () =>
+    e('CANCEL_SIGNATURE_REQUIRED', 'Cancel rejected: signature required (EIP-191 by the RFQ taker)'),
   cancelNotTaker: () => e('CANCEL_NOT_TAKER', 'Cancel rejected: signature does not match RFQ taker'),
   // general
   rateLimited: (max: number) => e('RATE_LIMITED', `Rate limit exceeded (max ${max} msg/min)`),
-  busy: (retryAfterMs: number) =>
-    ({ ...e('BUSY', `Busy: more than the admitted work is in flight; retry in ${retryAfterMs} ms`), retryAfterMs }),
+  busy: (retryAfterMs: number) => ({
+    ...e('BUSY', `Busy: more than the admitted work is in flight; retry in ${retryAfterMs} ms`),
+    retryAfterMs,
+  }),
   // a frame its message's schema refuses where no rule above names the fault (the relay's AsyncAPI contract)
   invalidMessage: (type: string, detail: string) => e('INVALID_MESSAGE', `Invalid ${type}: ${detail}`),
   unknownType: (type: string) => e('UNKNOWN_MESSAGE_TYPE', `Unknown message type: ${type}`),

@@ -49,35 +49,48 @@ export interface SpawnOptions {
 export class MailboxFull extends Error {
   override name = 'MailboxFull'
   readonly code = 'MAILBOX_FULL'
-  constructor(actor: string, capacity: number) { super(`mailbox of ${actor} is full (${capacity} messages)`) }
+  constructor(actor: string, capacity: number) {
+    super(`mailbox of ${actor} is full (${capacity} messages)`)
+  }
 }
 export class AskTimeout extends Error {
   override name = 'AskTimeout'
   readonly code = 'ASK_TIMEOUT'
-  constructor(actor: string, ms: number) { super(`${actor} did not reply within ${ms} ms`) }
+  constructor(actor: string, ms: number) {
+    super(`${actor} did not reply within ${ms} ms`)
+  }
 }
 export class ActorStopped extends Error {
   override name = 'ActorStopped'
   readonly code = 'ACTOR_STOPPED'
-  constructor(actor: string) { super(`${actor} has stopped`) }
+  constructor(actor: string) {
+    super(`${actor} has stopped`)
+  }
 }
 
 const defaultSupervision: Supervision = { intensity: 10, periodMs: 10_000 }
-const YIELD_EVERY = 64          // messages handled before giving the event loop a turn
+const YIELD_EVERY = 64 // messages handled before giving the event loop a turn
 
 /** Owns every actor it spawned: their depths for metrics, and a drain for shutdown. */
 export class ActorSystem {
   /** what the system reads of its actors, whatever their state and messages */
   private readonly actors = new Set<Pick<Actor<unknown, never>, 'depth' | 'busy' | 'stopNow'>>()
-  constructor(private readonly defaults: SpawnOptions = {}, readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly defaults: SpawnOptions = {},
+    readonly now: () => number = Date.now,
+  ) {}
 
   spawn<S, M>(name: string, behavior: Behavior<S, M>, initial: S, opts: SpawnOptions = {}): ActorRef<M> {
-    const actor = new Actor<S, M>(name, behavior, initial, { ...this.defaults, ...opts }, this.now, a => this.actors.delete(a))
+    const actor = new Actor<S, M>(name, behavior, initial, { ...this.defaults, ...opts }, this.now, a =>
+      this.actors.delete(a),
+    )
     this.actors.add(actor)
     return actor
   }
 
-  get size(): number { return this.actors.size }
+  get size(): number {
+    return this.actors.size
+  }
   get totalDepth(): number {
     let n = 0
     for (const a of this.actors) n += a.depth
@@ -99,7 +112,11 @@ export class ActorSystem {
   }
 }
 
-interface Pending { resolve(v: unknown): void; reject(e: unknown): void; timer: NodeJS.Timeout }
+interface Pending {
+  resolve(v: unknown): void
+  reject(e: unknown): void
+  timer: NodeJS.Timeout
+}
 
 class Actor<S, M> implements ActorRef<M> {
   private queue: M[] = []
@@ -115,32 +132,59 @@ class Actor<S, M> implements ActorRef<M> {
   private readonly capacity: number
   private readonly ctx: ActorContext<M>
 
-  constructor(readonly name: string, private readonly behavior: Behavior<S, M>, private state: S,
-    private readonly opts: SpawnOptions, private readonly clock: () => number, private readonly onGone: (a: Actor<S, M>) => void) {
+  constructor(
+    readonly name: string,
+    private readonly behavior: Behavior<S, M>,
+    private state: S,
+    private readonly opts: SpawnOptions,
+    private readonly clock: () => number,
+    private readonly onGone: (a: Actor<S, M>) => void,
+  ) {
     this.capacity = opts.capacity ?? 10_000
     this.ctx = {
       self: this,
       now: clock,
       pipeToSelf: (work, toMessage) => {
-        work.then(r => toMessage(r), (e: unknown) => toMessage(e instanceof Error ? e : new Error(String(e))))
-          .then(m => { if (!this.isStopped) this.enqueue(m) }, (e: unknown) => this.opts.onError?.(this.name, e))
+        work
+          .then(
+            r => toMessage(r),
+            (e: unknown) => toMessage(e instanceof Error ? e : new Error(String(e))),
+          )
+          .then(
+            m => {
+              if (!this.isStopped) this.enqueue(m)
+            },
+            (e: unknown) => this.opts.onError?.(this.name, e),
+          )
       },
       setTimer: (key, delayMs, msg) => {
         this.ctx.cancelTimer(key)
-        const t = setTimeout(() => { this.timers.delete(key); if (!this.isStopped) this.enqueue(msg) }, delayMs)
+        const t = setTimeout(() => {
+          this.timers.delete(key)
+          if (!this.isStopped) this.enqueue(msg)
+        }, delayMs)
         t.unref?.()
         this.timers.set(key, t)
       },
       cancelTimer: key => {
         const t = this.timers.get(key)
-        if (t) { clearTimeout(t); this.timers.delete(key) }
+        if (t) {
+          clearTimeout(t)
+          this.timers.delete(key)
+        }
       },
-      stop: () => { this.stopRequested = true },
+      stop: () => {
+        this.stopRequested = true
+      },
     }
   }
 
-  get depth(): number { return this.queue.length - this.head }
-  get stopped(): boolean { return this.isStopped }
+  get depth(): number {
+    return this.queue.length - this.head
+  }
+  get stopped(): boolean {
+    return this.isStopped
+  }
 
   tell(msg: M): void {
     if (this.isStopped) throw new ActorStopped(this.name)
@@ -151,18 +195,32 @@ class Actor<S, M> implements ActorRef<M> {
     return new Promise<R>((resolve, reject) => {
       if (this.isStopped) return reject(new ActorStopped(this.name))
       let msg!: M
-      const settle = (fn: () => void) => { const p = this.pending.get(msg); if (p) { clearTimeout(p.timer); this.pending.delete(msg) } fn() }
+      const settle = (fn: () => void) => {
+        const p = this.pending.get(msg)
+        if (p) {
+          clearTimeout(p.timer)
+          this.pending.delete(msg)
+        }
+        fn()
+      }
       msg = make(value => settle(() => resolve(value)))
       const timer = setTimeout(() => settle(() => reject(new AskTimeout(this.name, timeoutMs))), timeoutMs)
       this.pending.set(msg, { resolve, reject, timer })
-      try { this.enqueue(msg) } catch (e) { settle(() => reject(e instanceof Error ? e : new Error(String(e)))) }
+      try {
+        this.enqueue(msg)
+      } catch (e) {
+        settle(() => reject(e instanceof Error ? e : new Error(String(e))))
+      }
     })
   }
 
   private enqueue(msg: M): void {
     if (this.depth >= this.capacity) throw new MailboxFull(this.name, this.capacity)
     this.queue.push(msg)
-    if (!this.running) { this.running = true; queueMicrotask(() => void this.run()) }
+    if (!this.running) {
+      this.running = true
+      queueMicrotask(() => void this.run())
+    }
   }
 
   /** Never rejects (so `void this.run()`): a message that fails goes to the supervision, in `failed`. */
@@ -170,8 +228,11 @@ class Actor<S, M> implements ActorRef<M> {
     let handled = 0
     while (this.head < this.queue.length && !this.isStopped) {
       const msg = this.queue[this.head]!
-      this.queue[this.head++] = undefined as M          // let the message be collected
-      if (this.head > 1024 && this.head * 2 > this.queue.length) { this.queue = this.queue.slice(this.head); this.head = 0 }
+      this.queue[this.head++] = undefined as M // let the message be collected
+      if (this.head > 1024 && this.head * 2 > this.queue.length) {
+        this.queue = this.queue.slice(this.head)
+        this.head = 0
+      }
       this.busy = true
       try {
         const next = this.behavior.receive(this.state, msg, this.ctx)
@@ -181,16 +242,26 @@ class Actor<S, M> implements ActorRef<M> {
       } finally {
         this.busy = false
       }
-      if (this.stopRequested) { this.stopNow(); break }
+      if (this.stopRequested) {
+        this.stopNow()
+        break
+      }
       if (++handled % YIELD_EVERY === 0) await new Promise(r => setImmediate(r))
     }
     this.running = false
-    if (this.head < this.queue.length && !this.isStopped) { this.running = true; queueMicrotask(() => void this.run()) }
+    if (this.head < this.queue.length && !this.isStopped) {
+      this.running = true
+      queueMicrotask(() => void this.run())
+    }
   }
 
   private failed(msg: M, e: unknown): void {
     const p = this.pending.get(msg)
-    if (p) { clearTimeout(p.timer); this.pending.delete(msg); p.reject(e) }
+    if (p) {
+      clearTimeout(p.timer)
+      this.pending.delete(msg)
+      p.reject(e)
+    }
     this.opts.onError?.(this.name, e)
     const { intensity, periodMs } = this.opts.supervision ?? defaultSupervision
     this.failures ??= new FailureWindow(intensity, periodMs)
@@ -205,10 +276,17 @@ class Actor<S, M> implements ActorRef<M> {
     this.isStopped = true
     for (const t of this.timers.values()) clearTimeout(t)
     this.timers.clear()
-    for (const [, p] of this.pending) { clearTimeout(p.timer); p.reject(new ActorStopped(this.name)) }
+    for (const [, p] of this.pending) {
+      clearTimeout(p.timer)
+      p.reject(new ActorStopped(this.name))
+    }
     this.pending.clear()
     this.queue = []
     this.head = 0
-    try { this.behavior.onStop?.(this.state) } finally { this.onGone(this) }
+    try {
+      this.behavior.onStop?.(this.state)
+    } finally {
+      this.onGone(this)
+    }
   }
 }

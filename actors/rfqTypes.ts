@@ -2,13 +2,13 @@
 // code say to each other about live RFQs. The RfqBook (actors/book.ts) implements RfqDirectory.
 import type { EventBus } from './events.js'
 
-export type Address = `0x${string}`   // lowercase
+export type Address = `0x${string}` // lowercase
 export type Hex = `0x${string}`
 
 import type { RfqStatus } from '../workers/values/index.js'
 export type { RfqStatus }
 export type Visibility = 'public' | 'private'
-export type RfqKind = 0 | 1           // 0 EXACT_IN, 1 EXACT_OUT
+export type RfqKind = 0 | 1 // 0 EXACT_IN, 1 EXACT_OUT
 
 /**
  * Who ended an RFQ (its status says how): its taker (a cancel or a fill), its own expiry while the venue served
@@ -23,19 +23,26 @@ export interface Rfq {
   tokenIn: Address
   tokenOut: Address
   kind: RfqKind
-  amountIn: bigint | null             // set for EXACT_IN
-  amountOut: bigint | null            // set for EXACT_OUT
-  expiry: number                      // unix seconds
+  amountIn: bigint | null // set for EXACT_IN
+  amountOut: bigint | null // set for EXACT_OUT
+  expiry: number // unix seconds
   visibility: Visibility
-  allowedMakers: Address[]            // private RFQs only
-  shareToken: string | null           // private RFQs only; never broadcast
+  allowedMakers: Address[] // private RFQs only
+  shareToken: string | null // private RFQs only; never broadcast
   createdAt: Date
   /** the agent that created it, when created through the agent API */
   agentId: string | null
 }
 
 /** An RFQ's terms as its quotes carry them (amounts as decimal strings): built once per RFQ, shared by its quotes. */
-export interface QuoteTerms { id: string; taker: Address; tokenIn: Address; tokenOut: Address; amountIn: string | null; amountOut: string | null }
+export interface QuoteTerms {
+  id: string
+  taker: Address
+  tokenIn: Address
+  tokenOut: Address
+  amountIn: string | null
+  amountOut: string | null
+}
 
 /** A quote exactly as the maker sent it (JSON-safe: amounts as decimal strings). */
 export interface QuoteJson {
@@ -122,14 +129,23 @@ type RfqEventBody =
   | { type: 'rfq.filled'; rfqId: string; txHash: string }
   /** `endedAt`: the RFQ's own expiry, or when the engine ended it; expiry ends stay on their node (each node's timer) */
   | { type: 'rfq.expired'; rfqId: string; endedAt: Date; endedBy: 'expiry' | 'engine' }
-  | { type: 'fill.recorded'; fill: { id: string; txHash: string; rfqId: string | null; improvementBps: number; takerPoints: number; makerPoints: number }
+  | {
+      type: 'fill.recorded'
+      fill: {
+        id: string
+        txHash: string
+        rfqId: string | null
+        improvementBps: number
+        takerPoints: number
+        makerPoints: number
+      }
       /** the fill's visibility, for the visibility rule (not part of the event's data) */
-      visibility: Visibility }
+      visibility: Visibility
+    }
 
 /** `activeCount`: the creator's active RFQs, this one included when it was taken (the store's count under a cap) */
 export type CreateOutcome =
-  | { ok: true; activeCount: number }
-  | { ok: false; code: 'TOO_MANY_ACTIVE'; activeCount: number }
+  { ok: true; activeCount: number } | { ok: false; code: 'TOO_MANY_ACTIVE'; activeCount: number }
 
 export type FillOutcome<R> =
   | { ok: true; result: R }

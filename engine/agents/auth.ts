@@ -34,18 +34,26 @@ export function agentOf(req: Req): Agent {
   return a
 }
 
-export function createAgentAuth(sql: Sql, limits: { perMinute: number; perHour: number; failuresPerMinute?: number }, registry: LimitRegistry,
-  databaseUp: () => boolean = () => true): AgentAuth {
+export function createAgentAuth(
+  sql: Sql,
+  limits: { perMinute: number; perHour: number; failuresPerMinute?: number },
+  registry: LimitRegistry,
+  databaseUp: () => boolean = () => true,
+): AgentAuth {
   const byHash = new Map<string, Agent>()
   // The per-agent limits are the spec's numbers for an account, so they hold exactly for the venue: PostgreSQL
   // grants each request (engine/store/agentRate.ts). This node's own windows (shared with its peers, give or take
   // a batch) record the grants too and answer alone only while the database does not.
-  const local = new MultiWindowLimiter([registry.register('agent.minute', new SlidingWindowLimiter(limits.perMinute, 60_000)),
-    registry.register('agent.hour', new SlidingWindowLimiter(limits.perHour, 3_600_000))])
+  const local = new MultiWindowLimiter([
+    registry.register('agent.minute', new SlidingWindowLimiter(limits.perMinute, 60_000)),
+    registry.register('agent.hour', new SlidingWindowLimiter(limits.perHour, 3_600_000)),
+  ])
   const rate = async (agentId: string) => {
     if (!databaseUp()) return local.hit(agentId)
     let v
-    try { v = await hitAgentRate(sql, agentId, limits) } catch (e) {
+    try {
+      v = await hitAgentRate(sql, agentId, limits)
+    } catch (e) {
       if (!isUnavailable(e)) throw e
       return local.hit(agentId)
     }
@@ -55,7 +63,10 @@ export function createAgentAuth(sql: Sql, limits: { perMinute: number; perHour: 
   // An unknown key costs a database lookup: an address that keeps presenting bad keys is refused
   // before the lookup, for a minute, once it has failed this many times.
   const failures = registry.register('auth.failures', new SlidingWindowLimiter(limits.failuresPerMinute ?? 20, 60_000))
-  const failed = (ip: string, text: string) => { failures.hit(ip); return Errors.unauthorized(text) }
+  const failed = (ip: string, text: string) => {
+    failures.hit(ip)
+    return Errors.unauthorized(text)
+  }
 
   async function authenticate(header: string | undefined, ip: string): Promise<{ agent: Agent; keyHash: string }> {
     const blocked = failures.peek(ip)
@@ -86,7 +97,10 @@ export function createAgentAuth(sql: Sql, limits: { perMinute: number; perHour: 
       if (req.headers.authorization === undefined) return undefined
       return (await authenticate(req.headers.authorization, req.ip)).agent
     },
-    sweep: () => { local.sweep(); failures.sweep() },
+    sweep: () => {
+      local.sweep()
+      failures.sweep()
+    },
   }
 }
 

@@ -29,10 +29,19 @@ export const RegisterErrors = {
   walletTaken: 'agentWallet is already registered to another owner',
 } as const
 
-export interface Registered extends Agent { apiKey: string }
+export interface Registered extends Agent {
+  apiKey: string
+}
 
 /** A registration as the wire gave it, checked for shape (parseRegistration) but not yet proven. */
-export interface Registration { name: string; ownerWallet: `0x${string}`; agentWallet: `0x${string}`; roles: Role[]; timestamp: number; signature: string }
+export interface Registration {
+  name: string
+  ownerWallet: `0x${string}`
+  agentWallet: `0x${string}`
+  roles: Role[]
+  timestamp: number
+  signature: string
+}
 
 export type RegisterOutcome =
   | { ok: true; agent: Registered }
@@ -48,24 +57,42 @@ export function parseRegistration(body: unknown, nowSec = toUnixSeconds(Date.now
   const b = body
   const name = b.name
   // control characters would let a name forge the message's other lines
-  if (typeof name !== 'string' || !name.trim() || name.length > 64 || /[\u0000-\u001f\u007f]/.test(name)) throw Errors.badRequest(RegisterErrors.name)
+  if (typeof name !== 'string' || !name.trim() || name.length > 64 || /[\u0000-\u001f\u007f]/.test(name))
+    throw Errors.badRequest(RegisterErrors.name)
   if (!isAddress(b.ownerWallet)) throw Errors.badRequest(RegisterErrors.ownerWallet)
   if (!isAddress(b.agentWallet)) throw Errors.badRequest(RegisterErrors.agentWallet)
   const roles = b.roles
-  if (!Array.isArray(roles) || !roles.length || !roles.every(r => ROLES.includes(r as Role)) || new Set(roles).size !== roles.length) {
+  if (
+    !Array.isArray(roles) ||
+    !roles.length ||
+    !roles.every(r => ROLES.includes(r as Role)) ||
+    new Set(roles).size !== roles.length
+  ) {
     throw Errors.badRequest(RegisterErrors.roles)
   }
   if (typeof b.signature !== 'string' || !b.signature) throw Errors.badRequest(RegisterErrors.signature)
   const timestamp = unixSeconds(b.timestamp)
   if (timestamp === null) throw Errors.badRequest(RegisterErrors.timestamp)
   if (Math.abs(nowSec - timestamp) > SIGNATURE_WINDOW_SECS) throw Errors.badRequest(RegisterErrors.expired)
-  return { name, ownerWallet: b.ownerWallet.toLowerCase() as `0x${string}`, agentWallet: b.agentWallet.toLowerCase() as `0x${string}`,
-    roles: roles as Role[], timestamp, signature: b.signature }
+  return {
+    name,
+    ownerWallet: b.ownerWallet.toLowerCase() as `0x${string}`,
+    agentWallet: b.agentWallet.toLowerCase() as `0x${string}`,
+    roles: roles as Role[],
+    timestamp,
+    signature: b.signature,
+  }
 }
 
 /** The domain step: the owner's signature proves the registration; the key is made here, only its hash kept. */
 export async function registerAgent(sql: Sql, r: Registration): Promise<RegisterOutcome> {
-  const message = registrationMessage({ name: r.name, ownerWallet: r.ownerWallet, agentWallet: r.agentWallet, roles: r.roles, timestamp: r.timestamp })
+  const message = registrationMessage({
+    name: r.name,
+    ownerWallet: r.ownerWallet,
+    agentWallet: r.agentWallet,
+    roles: r.roles,
+    timestamp: r.timestamp,
+  })
   const sig = parseSignature(r.signature)
   if (!sig.ok) return { ok: false, code: 'SIGNATURE_INVALID', reason: `signature ${sig.reason}` }
   const digest = personalMessageDigest(message)
@@ -74,10 +101,19 @@ export async function registerAgent(sql: Sql, r: Registration): Promise<Register
   if (recovered !== r.ownerWallet) return { ok: false, code: 'SIGNATURE_MISMATCH', expected: r.ownerWallet, recovered }
 
   const apiKey = generateApiKey()
-  const outcome = await insertAgent(sql, {
-    id: newAgentId(), name: r.name, ownerWallet: r.ownerWallet, agentWallet: r.agentWallet, roles: r.roles, keyHash: hashApiKey(apiKey),
-    messageDigest: Buffer.from(digest).toString('hex'),
-  }, MAX_AGENTS_PER_OWNER)
+  const outcome = await insertAgent(
+    sql,
+    {
+      id: newAgentId(),
+      name: r.name,
+      ownerWallet: r.ownerWallet,
+      agentWallet: r.agentWallet,
+      roles: r.roles,
+      keyHash: hashApiKey(apiKey),
+      messageDigest: Buffer.from(digest).toString('hex'),
+    },
+    MAX_AGENTS_PER_OWNER,
+  )
   if (!outcome.ok) {
     if (outcome.reason === 'wallet_taken') return { ok: false, code: 'AGENT_WALLET_TAKEN' }
     return outcome.reason === 'replayed' ? { ok: false, code: 'SIGNATURE_REPLAYED' } : { ok: false, code: 'MAX_AGENTS' }
@@ -91,4 +127,3 @@ function unixSeconds(x: unknown): number | null {
   if (typeof x === 'string' && /^\d{1,15}$/.test(x)) return Number(x)
   return null
 }
-

@@ -26,23 +26,43 @@ export function agentRoutes({ surfaces, sql, config, limits }: EngineContext, au
     const outcome = await registerAgent(sql, parseRegistration(req.body))
     if (!outcome.ok) throw apiReply(outcome)
     const a = outcome.agent
-    return created({ agentId: a.id, name: a.name, ownerWallet: a.ownerWallet, agentWallet: a.agentWallet, roles: a.roles, apiKey: a.apiKey,
-      createdAt: a.createdAt.toISOString() })
+    return created({
+      agentId: a.id,
+      name: a.name,
+      ownerWallet: a.ownerWallet,
+      agentWallet: a.agentWallet,
+      roles: a.roles,
+      apiKey: a.apiKey,
+      createdAt: a.createdAt.toISOString(),
+    })
   })
 
-  surfaces.api.get('/api/v1/agent/auth', guarded(auth.requireAgent(), req => {
-    const a = agentOf(req)
-    return ok({ authenticated: true, agentId: a.id, name: a.name, ownerWallet: a.ownerWallet, agentWallet: a.agentWallet, roles: a.roles,
-      createdAt: a.createdAt.toISOString(), rateLimit: { perMinute: auth.limits.perMinute, perHour: auth.limits.perHour } })
-  }))
+  surfaces.api.get(
+    '/api/v1/agent/auth',
+    guarded(auth.requireAgent(), req => {
+      const a = agentOf(req)
+      return ok({
+        authenticated: true,
+        agentId: a.id,
+        name: a.name,
+        ownerWallet: a.ownerWallet,
+        agentWallet: a.agentWallet,
+        roles: a.roles,
+        createdAt: a.createdAt.toISOString(),
+        rateLimit: { perMinute: auth.limits.perMinute, perHour: auth.limits.perHour },
+      })
+    }),
+  )
 
-  surfaces.api.get('/api/v1/agent/activity', guarded(auth.requireAgent(), async req => {
-    const limit = intParam(req.query, 'limit', 50, 1, 100)
-    if (limit === null) throw Errors.badRequest('limit must be an integer from 1 to 100')
-    const items = await recentActivity(sql, agentOf(req).id, limit)
-    return ok({ items: items.map(i => ({ ...i, at: i.at.toISOString() })) })
-  }))
+  surfaces.api.get(
+    '/api/v1/agent/activity',
+    guarded(auth.requireAgent(), async req => {
+      const limit = intParam(req.query, 'limit', 50, 1, 100)
+      if (limit === null) throw Errors.badRequest('limit must be an integer from 1 to 100')
+      const items = await recentActivity(sql, agentOf(req).id, limit)
+      return ok({ items: items.map(i => ({ ...i, at: i.at.toISOString() })) })
+    }),
+  )
 
   return { sweep: () => registrations.sweep() }
 }
-

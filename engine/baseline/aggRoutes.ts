@@ -19,16 +19,30 @@ export function aggRoutes({ surfaces }: EngineContext, o: AggRouteOptions): void
     const q = req.query
     const missing = ['sellToken', 'buyToken', 'sellAmount'].filter(k => !q.get(k))
     if (missing.length) throw Errors.badRequest(`Missing required params: ${missing.join(', ')}`)
-    const sellToken = q.get('sellToken')!, buyToken = q.get('buyToken')!
+    const sellToken = q.get('sellToken')!,
+      buyToken = q.get('buyToken')!
     if (!isAddress(sellToken) || !isAddress(buyToken)) throw Errors.badRequest('Invalid token address format')
     const sellAmount = parseU256(q.get('sellAmount'))
-    if (sellAmount === null || sellAmount === 0n) throw Errors.badRequest('Invalid sellAmount: must be a positive integer (raw units)')
+    if (sellAmount === null || sellAmount === 0n)
+      throw Errors.badRequest('Invalid sellAmount: must be a positive integer (raw units)')
     const started = performance.now()
-    const result = await priceWithin(o, { sellToken: sellToken.toLowerCase(), buyToken: buyToken.toLowerCase(), sellAmount })
+    const result = await priceWithin(o, {
+      sellToken: sellToken.toLowerCase(),
+      buyToken: buyToken.toLowerCase(),
+      sellAmount,
+    })
     const computeTimeMs = Math.round(performance.now() - started)
-    return ok(result.ok
-      ? { source: o.adapter!.id, outputAmount: result.outputAmount.toString(), route: result.route, computeTimeMs, error: null }
-      : { source: o.adapter?.id ?? o.id, outputAmount: null, route: [], computeTimeMs, error: result.error })
+    return ok(
+      result.ok
+        ? {
+            source: o.adapter!.id,
+            outputAmount: result.outputAmount.toString(),
+            route: result.route,
+            computeTimeMs,
+            error: null,
+          }
+        : { source: o.adapter?.id ?? o.id, outputAmount: null, route: [], computeTimeMs, error: result.error },
+    )
   })
 }
 

@@ -32,21 +32,47 @@ export function benchmarkRoutes({ surfaces, sql }: EngineContext, o: { clientSou
       throw new HttpError(404, 'No baseline or fill found for this RFQ', body)
     }
     // A fill recorded before its baseline arrived was not benchmarked then: report it against the baseline now.
-    const bps = p.benchmarkAvailable ? p.improvementBps
-      : improvementBps({ kind: p.kind, rfqAmountIn: p.rfqAmountIn, rfqAmountOut: p.rfqAmountOut, baselineAmountIn: p.baselineAmountIn, baselineAmountOut: p.baselineAmountOut })
-    return ok({ rfqId, improvementBps: bps, rfqAmountOut: p.rfqAmountOut.toString(), baselineAmountOut: p.baselineAmountOut.toString(),
-      baselineSource: p.baselineSource === 'sor' ? 'sor' : o.clientSourceId, computedAt: (p.benchmarkAvailable ? p.filledAt : new Date()).toISOString() })
+    const bps = p.benchmarkAvailable
+      ? p.improvementBps
+      : improvementBps({
+          kind: p.kind,
+          rfqAmountIn: p.rfqAmountIn,
+          rfqAmountOut: p.rfqAmountOut,
+          baselineAmountIn: p.baselineAmountIn,
+          baselineAmountOut: p.baselineAmountOut,
+        })
+    return ok({
+      rfqId,
+      improvementBps: bps,
+      rfqAmountOut: p.rfqAmountOut.toString(),
+      baselineAmountOut: p.baselineAmountOut.toString(),
+      baselineSource: p.baselineSource === 'sor' ? 'sor' : o.clientSourceId,
+      computedAt: (p.benchmarkAvailable ? p.filledAt : new Date()).toISOString(),
+    })
   })
 
   surfaces.api.get('/api/v1/rfq/performance-summary', async req => {
     const window = req.query.get('window') ?? '7d'
     if (!Object.hasOwn(WINDOWS, window)) throw Errors.badRequest('Invalid window (24h, 7d or 30d)')
-    const tokenIn = req.query.get('tokenIn') ?? undefined, tokenOut = req.query.get('tokenOut') ?? undefined
-    if ((tokenIn !== undefined && !isAddress(tokenIn)) || (tokenOut !== undefined && !isAddress(tokenOut))) throw Errors.badRequest('Invalid token address format')
+    const tokenIn = req.query.get('tokenIn') ?? undefined,
+      tokenOut = req.query.get('tokenOut') ?? undefined
+    if ((tokenIn !== undefined && !isAddress(tokenIn)) || (tokenOut !== undefined && !isAddress(tokenOut)))
+      throw Errors.badRequest('Invalid token address format')
     const since = new Date(Date.now() - WINDOWS[window as keyof typeof WINDOWS])
-    const s = await performanceSummary(sql, { window, since, tokenIn: tokenIn?.toLowerCase(), tokenOut: tokenOut?.toLowerCase() })
-    return ok({ window, totalFills: s.totalFills, avgImprovementBps: round(s.avgImprovementBps), medianImprovementBps: round(s.medianImprovementBps),
-      totalVolumeUsd: roundTo(s.totalVolumeUsd, 2), pctBetterThanBaseline: round(s.pctBetterThanBaseline) })
+    const s = await performanceSummary(sql, {
+      window,
+      since,
+      tokenIn: tokenIn?.toLowerCase(),
+      tokenOut: tokenOut?.toLowerCase(),
+    })
+    return ok({
+      window,
+      totalFills: s.totalFills,
+      avgImprovementBps: round(s.avgImprovementBps),
+      medianImprovementBps: round(s.medianImprovementBps),
+      totalVolumeUsd: roundTo(s.totalVolumeUsd, 2),
+      pctBetterThanBaseline: round(s.pctBetterThanBaseline),
+    })
   })
 }
 

@@ -35,8 +35,12 @@ Options:
   --dir DIR            the cluster's data (default .data/cluster): DIR/pg, DIR/node-N, DIR/tls, DIR/keys`
 
 const { values } = parseCli('cluster', USAGE, {
-  nodes: { type: 'string' }, 'api-port': { type: 'string' }, 'terminal-port': { type: 'string' },
-  'relay-port': { type: 'string' }, 'nats-port': { type: 'string' }, dir: { type: 'string' },
+  nodes: { type: 'string' },
+  'api-port': { type: 'string' },
+  'terminal-port': { type: 'string' },
+  'relay-port': { type: 'string' },
+  'nats-port': { type: 'string' },
+  dir: { type: 'string' },
 })
 
 class UsageError extends Error {}
@@ -44,30 +48,54 @@ class UsageError extends Error {}
 function number(name: keyof typeof values, fallback: number, min: number, max: number): number {
   const raw = values[name]
   const n = raw === undefined ? fallback : Number(raw)
-  if (typeof raw === 'boolean' || !Number.isInteger(n) || n < min || n > max) throw new UsageError(`cluster: --${name} must be an integer from ${min} to ${max} (see cluster --help)`)
+  if (typeof raw === 'boolean' || !Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`cluster: --${name} must be an integer from ${min} to ${max} (see cluster --help)`)
   return n
 }
 
-interface Running { lock?: InstanceLock; nats?: NatsServer; db?: DevDatabase; creds?: DevCredentials; nodes: DevNode[] }
+interface Running {
+  lock?: InstanceLock
+  nats?: NatsServer
+  db?: DevDatabase
+  creds?: DevCredentials
+  nodes: DevNode[]
+}
 const running: Running = { nodes: [] }
 let shuttingDown: Promise<never> | undefined
-const print = (line: string) => { process.stdout.write(line + '\n') }
+const print = (line: string) => {
+  process.stdout.write(line + '\n')
+}
 
 async function main(): Promise<void> {
   const count = number('nodes', 3, 1, 9)
-  const base = { api: number('api-port', 3000, 0, 65535), terminal: number('terminal-port', 3001, 0, 65535), relay: number('relay-port', 8080, 0, 65535) }
+  const base = {
+    api: number('api-port', 3000, 0, 65535),
+    terminal: number('terminal-port', 3001, 0, 65535),
+    relay: number('relay-port', 8080, 0, 65535),
+  }
   const natsPort = number('nats-port', 4222, 0, 65535)
   const dir = resolve(values.dir ?? join(repoRoot, '.data/cluster'))
-  if (!findNatsServer()) { console.error(NATS_MISSING); process.exit(1) }
+  if (!findNatsServer()) {
+    console.error(NATS_MISSING)
+    process.exit(1)
+  }
   // one dev cluster per directory: a second one must not stop the first one's PostgreSQL
   running.lock = await acquireInstanceLock('cluster', dir)
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => { void shutdown(0, sig) })
+  for (const sig of ['SIGINT', 'SIGTERM'] as const)
+    process.on(sig, () => {
+      void shutdown(0, sig)
+    })
 
   const ids = Array.from({ length: count }, (_, k) => `node-${k + 1}`)
   running.creds = devCredentials(dir, ids)
   // its errors and warnings join the log; a fatal one ends the start, whose one line quotes it
-  running.nats = await startNatsServer({ port: natsPort, args: ['-c', running.creds.natsConfig],
-    onLine: l => { if (/\[(ERR|WRN)\]/.test(l)) print(`nats   | ${l}`) } })
+  running.nats = await startNatsServer({
+    port: natsPort,
+    args: ['-c', running.creds.natsConfig],
+    onLine: l => {
+      if (/\[(ERR|WRN)\]/.test(l)) print(`nats   | ${l}`)
+    },
+  })
   watchNats(running.nats)
   running.db = await startDevDatabase(dir, process.env)
   const env = (i: number): NodeJS.ProcessEnv => {
@@ -75,12 +103,16 @@ async function main(): Promise<void> {
     const port = (p: number, step: number) => String(p === 0 ? 0 : p + step * (i - 1))
     return {
       ...inherited,
-      NATS_URL: natsUrl(running.nats!), ...running.creds!.env(`node-${i}`),
-      DATABASE_URL: running.db!.url, DATA_DIR: join(dir, `node-${i}`),
-      HOST: inherited.HOST || '127.0.0.1',                         // a cluster to try: this machine only, unless asked
-      API_PORT: port(base.api, 10), TERMINAL_PORT: port(base.terminal, 10), RELAY_PORT: port(base.relay, 1),
-      LOG_FORMAT: inherited.LOG_FORMAT || 'pretty',                // read by a person, in a terminal, behind a prefix
-      POOL_THREADS: inherited.POOL_THREADS || '1',                 // N engines share this machine's cores
+      NATS_URL: natsUrl(running.nats!),
+      ...running.creds!.env(`node-${i}`),
+      DATABASE_URL: running.db!.url,
+      DATA_DIR: join(dir, `node-${i}`),
+      HOST: inherited.HOST || '127.0.0.1', // a cluster to try: this machine only, unless asked
+      API_PORT: port(base.api, 10),
+      TERMINAL_PORT: port(base.terminal, 10),
+      RELAY_PORT: port(base.relay, 1),
+      LOG_FORMAT: inherited.LOG_FORMAT || 'pretty', // read by a person, in a terminal, behind a prefix
+      POOL_THREADS: inherited.POOL_THREADS || '1', // N engines share this machine's cores
       // the options ingestion is one per venue, not one per node: only node-1 may start it
       INGEST_SOURCE: i === 1 ? inherited.INGEST_SOURCE : 'off',
     }
@@ -90,7 +122,7 @@ async function main(): Promise<void> {
     running.nodes.push(node)
     watchNode(node)
   }
-  await start(1)                                                   // alone: it applies the migrations
+  await start(1) // alone: it applies the migrations
   await Promise.all(Array.from({ length: count - 1 }, (_, k) => start(k + 2)))
   running.nodes.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }))
   running.lock.setPorts(Object.fromEntries(running.nodes.map(n => [n.id, Number(new URL(n.urls.api).port)])))
@@ -104,13 +136,25 @@ function table({ nats, db, creds, nodes }: Running, dir: string): string {
   const header = ['', 'api', 'terminal', 'relay', 'pid']
   const rows = [header, ...nodes.map(n => [n.id, n.urls.api, n.urls.terminal, n.urls.relay, String(n.pid)])]
   const widths = header.map((_, c) => Math.max(...rows.map(r => r[c]?.length ?? 0)))
-  const line = (r: string[]) => '  ' + r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('   ').trimEnd()
-  return ['', `Cluster is up: ${nodes.length} nodes, one NATS server, one database (data in ${shortPath(dir)}).`, '',
-    ...rows.map(line), '',
-    `  nats       ${natsUrl(nats!)}   (pid ${nats!.pid}; TLS, CA ${shortPath(creds!.caFile)}; `
-      + `a node's key: ${shortPath(join(dir, 'keys'))}/<NODE_ID>.nk)`,
-    `  database   ${db!.describe}`, '',
-    'Each node\'s log lines start with its NODE_ID. Ctrl-C stops the nodes, then nats-server, then PostgreSQL.', ''].join('\n')
+  const line = (r: string[]) =>
+    '  ' +
+    r
+      .map((cell, c) => cell.padEnd(widths[c] ?? 0))
+      .join('   ')
+      .trimEnd()
+  return [
+    '',
+    `Cluster is up: ${nodes.length} nodes, one NATS server, one database (data in ${shortPath(dir)}).`,
+    '',
+    ...rows.map(line),
+    '',
+    `  nats       ${natsUrl(nats!)}   (pid ${nats!.pid}; TLS, CA ${shortPath(creds!.caFile)}; ` +
+      `a node's key: ${shortPath(join(dir, 'keys'))}/<NODE_ID>.nk)`,
+    `  database   ${db!.describe}`,
+    '',
+    "Each node's log lines start with its NODE_ID. Ctrl-C stops the nodes, then nats-server, then PostgreSQL.",
+    '',
+  ].join('\n')
 }
 
 /** DIR as typed from here when it is below the working directory, else in full */
@@ -125,7 +169,9 @@ function watchNode(node: DevNode): void {
     if (shuttingDown) return
     running.nodes = running.nodes.filter(n => n !== node)
     const left = running.nodes.map(n => n.id)
-    print(`cluster | ${node.id} exited (status ${code}); ${left.length ? `${left.join(', ')} keep${left.length === 1 ? 's' : ''} running` : 'no node is left: stopping'}`)
+    print(
+      `cluster | ${node.id} exited (status ${code}); ${left.length ? `${left.join(', ')} keep${left.length === 1 ? 's' : ''} running` : 'no node is left: stopping'}`,
+    )
     if (!left.length) void shutdown(1)
   })
 }
@@ -133,9 +179,15 @@ function watchNode(node: DevNode): void {
 /** nats-server gone by itself: the nodes keep serving their own clients; the cluster is degraded. */
 function watchNats(nats: NatsServer): void {
   const timer = setInterval(() => {
-    try { process.kill(nats.pid, 0) } catch {        // signal 0 only asks whether it is there: it is not
+    try {
+      process.kill(nats.pid, 0)
+    } catch {
+      // signal 0 only asks whether it is there: it is not
       clearInterval(timer)
-      if (!shuttingDown) print(`cluster | nats-server (pid ${nats.pid}) exited: the nodes keep serving their own clients, the cluster is degraded`)
+      if (!shuttingDown)
+        print(
+          `cluster | nats-server (pid ${nats.pid}) exited: the nodes keep serving their own clients, the cluster is degraded`,
+        )
     }
   }, 1000)
   timer.unref()
@@ -143,7 +195,7 @@ function watchNats(nats: NatsServer): void {
 
 /** Nodes first (each drains), then nats-server, then PostgreSQL; exit 0 when every node stopped cleanly. */
 function shutdown(code: number, signal?: string): Promise<never> {
-  return shuttingDown ??= (async () => {
+  return (shuttingDown ??= (async () => {
     if (signal) print(`cluster | ${signal}: stopping ${running.nodes.map(n => n.id).join(', ') || 'what started'}`)
     const stopped = await Promise.all(running.nodes.map(async n => ({ id: n.id, status: await n.stop() })))
     for (const { id, status } of stopped) if (status !== 0) print(`cluster | ${id} stopped with status ${status}`)
@@ -151,14 +203,17 @@ function shutdown(code: number, signal?: string): Promise<never> {
     await running.db?.stop()
     await running.lock?.release()
     process.exit(stopped.some(s => s.status !== 0) ? 1 : code)
-  })()
+  })())
 }
 
 main().catch(async (err: unknown) => {
-  if (shuttingDown) return                                         // a signal during the start: shutdown exits
+  if (shuttingDown) return // a signal during the start: shutdown exits
   const known = err instanceof UsageError || err instanceof AlreadyRunning
   console.error(known ? err.message : `cluster failed to start: ${err instanceof Error ? err.message : String(err)}`)
-  if (err instanceof Error && /in use/.test(err.message)) console.error('other ports: make cluster ARGS="--api-port P --terminal-port P --relay-port P --nats-port P" (0: free ones)')
+  if (err instanceof Error && /in use/.test(err.message))
+    console.error(
+      'other ports: make cluster ARGS="--api-port P --terminal-port P --relay-port P --nats-port P" (0: free ones)',
+    )
   if (process.env.DEBUG === '1' && err instanceof Error) console.error(err.stack)
   if (err instanceof UsageError) process.exit(2)
   await shutdown(1)

@@ -35,68 +35,133 @@ export interface DevCredentialOptions {
 }
 
 export function devCredentials(dir: string, ids: string[], opts: DevCredentialOptions = {}): DevCredentials {
-  const tls = join(dir, 'tls'), keys = join(dir, 'keys')
+  const tls = join(dir, 'tls'),
+    keys = join(dir, 'keys')
   mkdirSync(tls, { recursive: true, mode: 0o700 })
   mkdirSync(keys, { recursive: true, mode: 0o700 })
-  const ca = join(tls, 'ca.pem'), caKey = join(tls, 'ca-key.pem')
+  const ca = join(tls, 'ca.pem'),
+    caKey = join(tls, 'ca-key.pem')
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
   if (!existsSync(ca) || !existsSync(caKey)) {
-    openssl(tls, ['-x509', ...ec, '-keyout', caKey, '-out', ca, '-days', '3650', '-subj', '/CN=rfq-engine throw-away cluster CA',
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'])
+    openssl(tls, [
+      '-x509',
+      ...ec,
+      '-keyout',
+      caKey,
+      '-out',
+      ca,
+      '-days',
+      '3650',
+      '-subj',
+      '/CN=rfq-engine throw-away cluster CA',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ])
   }
   const leaf = (name: string, subject: string, extensions: string[]) => {
-    const cert = join(tls, `${name}.pem`), key = join(tls, `${name}-key.pem`)
+    const cert = join(tls, `${name}.pem`),
+      key = join(tls, `${name}-key.pem`)
     if (!existsSync(cert) || !existsSync(key)) {
-      openssl(tls, ['-x509', '-CA', ca, '-CAkey', caKey, ...ec, '-keyout', key, '-out', cert, '-days', '825',
-        '-subj', `/CN=${subject}`, ...['basicConstraints=critical,CA:FALSE', ...extensions].flatMap(e => ['-addext', e])])
+      openssl(tls, [
+        '-x509',
+        '-CA',
+        ca,
+        '-CAkey',
+        caKey,
+        ...ec,
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '825',
+        '-subj',
+        `/CN=${subject}`,
+        ...['basicConstraints=critical,CA:FALSE', ...extensions].flatMap(e => ['-addext', e]),
+      ])
     }
     return { cert, key }
   }
-  const server = leaf('nats-server', 'nats-server', ['subjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost',
-    'extendedKeyUsage=serverAuth'])
-  const clients = new Map(opts.clientCertificates
-    ? ids.map(id => [id, leaf(`client-${id}`, id, ['extendedKeyUsage=clientAuth'])]) : [])
+  const server = leaf('nats-server', 'nats-server', [
+    'subjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost',
+    'extendedKeyUsage=serverAuth',
+  ])
+  const clients = new Map(
+    opts.clientCertificates ? ids.map(id => [id, leaf(`client-${id}`, id, ['extendedKeyUsage=clientAuth'])]) : [],
+  )
 
   const keyFile = (id: string) => join(keys, `${id}.nk`)
-  const publicKeys = new Map(ids.map(id => {
-    const file = keyFile(id)
-    if (!existsSync(file)) writeFileSync(file, `${new TextDecoder().decode(createUser().getSeed())}\n`, { mode: 0o600 })
-    return [id, nodeKeyFromSeed(readFileSync(file, 'utf8')).publicKey]
-  }))
+  const publicKeys = new Map(
+    ids.map(id => {
+      const file = keyFile(id)
+      if (!existsSync(file))
+        writeFileSync(file, `${new TextDecoder().decode(createUser().getSeed())}\n`, { mode: 0o600 })
+      return [id, nodeKeyFromSeed(readFileSync(file, 'utf8')).publicKey]
+    }),
+  )
   const natsConfig = join(dir, 'nats.conf')
-  writeFileSync(natsConfig, [
-    '# made by engine/cluster/devCredentials.ts for a cluster on this machine; remade at every start',
-    'tls {',
-    `  cert_file: "${server.cert}"`,
-    `  key_file: "${server.key}"`,
-    `  ca_file: "${ca}"`,
-    ...(opts.clientCertificates ? ['  verify: true'] : []),
-    '  timeout: 2',
-    '}',
-    'authorization {',
-    '  users: [',
-    ...[...publicKeys].map(([id, key]) => `    ${natsUser(id, key)}`),
-    ...(opts.users ?? []).map(u => `    ${u}`),
-    '  ]',
-    '}',
-    '',
-  ].join('\n'), { mode: 0o600 })
+  writeFileSync(
+    natsConfig,
+    [
+      '# made by engine/cluster/devCredentials.ts for a cluster on this machine; remade at every start',
+      'tls {',
+      `  cert_file: "${server.cert}"`,
+      `  key_file: "${server.key}"`,
+      `  ca_file: "${ca}"`,
+      ...(opts.clientCertificates ? ['  verify: true'] : []),
+      '  timeout: 2',
+      '}',
+      'authorization {',
+      '  users: [',
+      ...[...publicKeys].map(([id, key]) => `    ${natsUser(id, key)}`),
+      ...(opts.users ?? []).map(u => `    ${u}`),
+      '  ]',
+      '}',
+      '',
+    ].join('\n'),
+    { mode: 0o600 },
+  )
   const peers = [...publicKeys].map(([id, key]) => `${id}:${key}`).join(',')
-  const publicKey = (id: string) => publicKeys.get(id) ?? (() => { throw new Error(`no key made for ${id}`) })()
+  const publicKey = (id: string) =>
+    publicKeys.get(id) ??
+    (() => {
+      throw new Error(`no key made for ${id}`)
+    })()
   return {
-    caFile: ca, natsConfig, peers, keyFile, publicKey,
+    caFile: ca,
+    natsConfig,
+    peers,
+    keyFile,
+    publicKey,
     env: id => {
       const client = clients.get(id)
-      return { NODE_ID: id, CLUSTER_NODE_KEY_FILE: keyFile(id), CLUSTER_PEERS: peers, NATS_TLS_CA_FILE: ca,
-        ...(client ? { NATS_TLS_CERT_FILE: client.cert, NATS_TLS_KEY_FILE: client.key } : {}) }
+      return {
+        NODE_ID: id,
+        CLUSTER_NODE_KEY_FILE: keyFile(id),
+        CLUSTER_PEERS: peers,
+        NATS_TLS_CA_FILE: ca,
+        ...(client ? { NATS_TLS_CERT_FILE: client.cert, NATS_TLS_KEY_FILE: client.key } : {}),
+      }
     },
   }
 }
 
 /** The openssl binary: OPENSSL_BIN, then PATH, then Debian's place; null when none is executable. */
 export function findOpenssl(env: NodeJS.ProcessEnv = process.env): string | null {
-  const onPath = (env.PATH ?? '').split(delimiter).filter(Boolean).map(d => join(d, 'openssl'))
-  const executable = (p: string) => { try { accessSync(p, constants.X_OK); return statSync(p).isFile() } catch { return false } }
+  const onPath = (env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .map(d => join(d, 'openssl'))
+  const executable = (p: string) => {
+    try {
+      accessSync(p, constants.X_OK)
+      return statSync(p).isFile()
+    } catch {
+      return false
+    }
+  }
   return [env.OPENSSL_BIN, ...onPath, '/usr/bin/openssl'].find(p => !!p && executable(p)) ?? null
 }
 

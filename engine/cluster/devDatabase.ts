@@ -13,17 +13,28 @@ export interface DevDatabase {
 }
 
 export async function startDevDatabase(dir: string, env: NodeJS.ProcessEnv): Promise<DevDatabase> {
-  if (env.DATABASE_URL) return { url: env.DATABASE_URL, describe: `DATABASE_URL ${redact(env.DATABASE_URL)}`, stop: async () => {} }
+  if (env.DATABASE_URL)
+    return { url: env.DATABASE_URL, describe: `DATABASE_URL ${redact(env.DATABASE_URL)}`, stop: async () => {} }
   const { NODE_TEST_CONTEXT: _, ...childEnv } = env
-  const child = spawn(process.execPath, [join(repoRoot, 'dist/engine/cluster/devPostgres.js'), '--dir', dir],
-    { env: childEnv, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [join(repoRoot, 'dist/engine/cluster/devPostgres.js'), '--dir', dir], {
+    env: childEnv,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
   child.stdin.on('error', () => {})
   const exited = new Promise<number>(r => child.once('exit', (code, signal) => r(code ?? (signal ? 128 : 1))))
   let errors = ''
-  child.stderr.on('data', d => { errors += d })
+  child.stderr.on('data', d => {
+    errors += d
+  })
   const url = await new Promise<string>((resolve, reject) => {
-    eachLine(child.stdout, line => { const url = /^ready (\S+)$/.exec(line)?.[1]; if (url) resolve(url) })
-    void exited.then(code => reject(new Error(errors.trim() || `cluster PostgreSQL exited (${code}) before it was ready`)))
+    eachLine(child.stdout, line => {
+      const url = /^ready (\S+)$/.exec(line)?.[1]
+      if (url) resolve(url)
+    })
+    void exited.then(code =>
+      reject(new Error(errors.trim() || `cluster PostgreSQL exited (${code}) before it was ready`)),
+    )
   })
   return {
     url,
@@ -41,5 +52,7 @@ export function redact(url: string): string {
     const u = new URL(url)
     if (u.password) u.password = '***'
     return u.toString()
-  } catch { return '(unparsable URL)' }
+  } catch {
+    return '(unparsable URL)'
+  }
 }

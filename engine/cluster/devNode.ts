@@ -18,7 +18,11 @@ export interface DevNode {
 const START_TIMEOUT_MS = 120_000
 
 /** Starts a node and resolves once its banner says it is up; rejects with its last words if it exits first. */
-export async function startDevNode(id: string, env: NodeJS.ProcessEnv, print: (line: string) => void): Promise<DevNode> {
+export async function startDevNode(
+  id: string,
+  env: NodeJS.ProcessEnv,
+  print: (line: string) => void,
+): Promise<DevNode> {
   const proc = spawnTethered(`${id}-guard`, process.execPath, [join(repoRoot, 'dist/engine/main.js')], { env })
   const banner: string[] = []
   const lastWords: string[] = []
@@ -29,7 +33,7 @@ export async function startDevNode(id: string, env: NodeJS.ProcessEnv, print: (l
     if (inBanner) {
       banner.push(line)
       if (/^RFQ engine \S+ is up\.$/.test(line)) up = true
-      if (/^\s+curl -s /.test(line)) inBanner = false         // the banner's last line
+      if (/^\s+curl -s /.test(line)) inBanner = false // the banner's last line
       return
     }
     if (!line.trim()) return
@@ -40,19 +44,36 @@ export async function startDevNode(id: string, env: NodeJS.ProcessEnv, print: (l
   eachLine(proc.guard.stderr!, l => onLine(l, 'err'))
 
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${id} did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS)
-    const poll = setInterval(() => { if (up) { clearInterval(poll); clearTimeout(timer); resolve() } }, 20)
+    const timer = setTimeout(
+      () => reject(new Error(`${id} did not start within ${START_TIMEOUT_MS / 1000} s`)),
+      START_TIMEOUT_MS,
+    )
+    const poll = setInterval(() => {
+      if (up) {
+        clearInterval(poll)
+        clearTimeout(timer)
+        resolve()
+      }
+    }, 20)
     void proc.exited.then(code => {
-      clearInterval(poll); clearTimeout(timer)
-      reject(new Error(`${id} exited (${code}) before it was up${lastWords.length ? `: ${lastWords.join(' | ')}` : ''}`))
+      clearInterval(poll)
+      clearTimeout(timer)
+      reject(
+        new Error(`${id} exited (${code}) before it was up${lastWords.length ? `: ${lastWords.join(' | ')}` : ''}`),
+      )
     })
-  }).catch(async (e: unknown) => { await proc.stop(); throw e })
+  }).catch(async (e: unknown) => {
+    await proc.stop()
+    throw e
+  })
 
   const text = banner.join('\n')
   // the surfaces' URLs from the banner's own lines (engine/ops/banner.ts), as test/faults/process.ts reads them
   const url = (surface: string) => new RegExp(`^${surface} \\([^)]*\\)\\s*(\\S+)`, 'm').exec(text)?.[1] ?? '?'
   return {
-    id, pid: await proc.pid, exited: proc.exited,
+    id,
+    pid: await proc.pid,
+    exited: proc.exited,
     urls: { api: url('api'), terminal: url('terminal'), relay: url('relay') },
     stop: (graceMs = 20_000) => proc.stop(graceMs),
   }

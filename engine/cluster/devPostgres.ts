@@ -6,12 +6,16 @@ import { resolve } from 'node:path'
 import { startEmbeddedPostgres } from '../store/embedded.js'
 import { parseCli } from '../ops/cli.js'
 
-const { values } = parseCli('cluster-postgres', `Usage: node dist/engine/cluster/devPostgres.js --dir DIR
+const { values } = parseCli(
+  'cluster-postgres',
+  `Usage: node dist/engine/cluster/devPostgres.js --dir DIR
 
 The embedded PostgreSQL of \`make cluster\` (started by it; not meant to be run by hand). Starts the server
-under DIR/pg, makes the database rfq, prints "ready <url>" and runs until SIGTERM or until stdin closes.`, {
-  dir: { type: 'string' },
-})
+under DIR/pg, makes the database rfq, prints "ready <url>" and runs until SIGTERM or until stdin closes.`,
+  {
+    dir: { type: 'string' },
+  },
+)
 
 async function main(): Promise<void> {
   if (!values.dir) throw new Error('--dir is required')
@@ -20,11 +24,14 @@ async function main(): Promise<void> {
   const stop = () => {
     if (stopping) return
     stopping = true
-    server.stop().then(() => process.exit(0), () => process.exit(1))
+    server.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    )
   }
   process.on('SIGTERM', stop)
   process.on('SIGINT', stop)
-  process.stdin.on('end', stop)                     // the dev cluster is gone, however it went
+  process.stdin.on('end', stop) // the dev cluster is gone, however it went
   process.stdin.on('error', stop)
   process.stdin.resume()
   const url = await server.database('rfq')

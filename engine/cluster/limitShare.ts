@@ -8,7 +8,11 @@ import type { ClusterLink } from './link.js'
 export const SHARE_EVERY_MS = 100
 type Batch = [limiter: string, key: string, hits: number][]
 
-export function shareLimits(link: Pick<ClusterLink, 'channel'>, registry: LimitRegistry, everyMs = SHARE_EVERY_MS): { stop(): void; readonly absorbed: number } {
+export function shareLimits(
+  link: Pick<ClusterLink, 'channel'>,
+  registry: LimitRegistry,
+  everyMs = SHARE_EVERY_MS,
+): { stop(): void; readonly absorbed: number } {
   let pending = new Map<string, Map<string, number>>()
   let absorbed = 0
   const send = link.channel('limits', batch => {
@@ -16,7 +20,8 @@ export function shareLimits(link: Pick<ClusterLink, 'channel'>, registry: LimitR
       if (!Array.isArray(entry)) continue
       const [limiter, key, hits] = entry
       // another node's word, but still checked: a malformed entry never reaches a limiter
-      if (typeof limiter !== 'string' || typeof key !== 'string' || !Number.isInteger(hits) || hits < 1 || hits > 1e7) continue
+      if (typeof limiter !== 'string' || typeof key !== 'string' || !Number.isInteger(hits) || hits < 1 || hits > 1e7)
+        continue
       sharing.absorb(limiter, key, hits)
       absorbed += hits
     }
@@ -34,5 +39,10 @@ export function shareLimits(link: Pick<ClusterLink, 'channel'>, registry: LimitR
     send(batch)
   }, everyMs)
   timer.unref()
-  return { stop: () => clearInterval(timer), get absorbed() { return absorbed } }
+  return {
+    stop: () => clearInterval(timer),
+    get absorbed() {
+      return absorbed
+    },
+  }
 }

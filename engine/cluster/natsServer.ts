@@ -44,7 +44,14 @@ export interface NatsServerOptions {
 
 /** The nats-server binary: NATS_SERVER_BIN, then PATH, then Debian's place; null when none is executable. */
 export function findNatsServer(env: NodeJS.ProcessEnv = process.env): string | null {
-  const candidates = [env.NATS_SERVER_BIN, ...(env.PATH ?? '').split(delimiter).filter(Boolean).map(dir => join(dir, 'nats-server')), DEBIAN_NATS_SERVER]
+  const candidates = [
+    env.NATS_SERVER_BIN,
+    ...(env.PATH ?? '')
+      .split(delimiter)
+      .filter(Boolean)
+      .map(dir => join(dir, 'nats-server')),
+    DEBIAN_NATS_SERVER,
+  ]
   return candidates.find(p => !!p && executable(p)) ?? null
 }
 
@@ -56,29 +63,56 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
   if (!bin || !executable(bin)) throw new Error(NATS_MISSING)
   const host = opts.host ?? '127.0.0.1'
   const tempStore = opts.jetstream && !opts.storeDir ? mkdtempSync(join(tmpdir(), 'nats-js-')) : undefined
-  const args = ['-a', host, '-p', String(opts.port || -1), ...(opts.jetstream ? ['-js', '-sd', opts.storeDir ?? tempStore!] : []), ...(opts.args ?? [])]
+  const args = [
+    '-a',
+    host,
+    '-p',
+    String(opts.port || -1),
+    ...(opts.jetstream ? ['-js', '-sd', opts.storeDir ?? tempStore!] : []),
+    ...(opts.args ?? []),
+  ]
   // unref: a server a test forgot to stop never keeps its process alive (and goes when that process exits)
   const proc = spawnTethered('nats-guard', bin, args, { unref: true })
   let log = ''
   for (const stream of [proc.guard.stdout!, proc.guard.stderr!]) {
-    stream.on('data', (chunk: Buffer) => { log = (log + chunk.toString()).slice(-LOG_LIMIT) })
+    stream.on('data', (chunk: Buffer) => {
+      log = (log + chunk.toString()).slice(-LOG_LIMIT)
+    })
     if (opts.onLine) eachLine(stream, opts.onLine)
   }
-  const cleanup = () => { if (tempStore) rmSync(tempStore, { recursive: true, force: true }) }
+  const cleanup = () => {
+    if (tempStore) rmSync(tempStore, { recursive: true, force: true })
+  }
   void proc.exited.then(cleanup)
 
   let pid = 0
-  proc.pid.then(p => { pid = p }, () => {})
+  proc.pid.then(
+    p => {
+      pid = p
+    },
+    () => {},
+  )
   let port: number
   try {
     // the poll's timer is what keeps us alive meanwhile (the child's pipes do not: unref)
     port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`nats-server did not listen within ${READY_TIMEOUT_MS / 1000} s: ${tail(log)}`)), READY_TIMEOUT_MS)
+      const timer = setTimeout(
+        () => reject(new Error(`nats-server did not listen within ${READY_TIMEOUT_MS / 1000} s: ${tail(log)}`)),
+        READY_TIMEOUT_MS,
+      )
       const poll = setInterval(() => {
         const m = /Listening for client connections on \S+:(\d+)/.exec(log)
-        if (m && pid) { clearInterval(poll); clearTimeout(timer); resolve(Number(m[1])) }
+        if (m && pid) {
+          clearInterval(poll)
+          clearTimeout(timer)
+          resolve(Number(m[1]))
+        }
       }, 10)
-      void proc.exited.then(code => { clearInterval(poll); clearTimeout(timer); reject(new Error(`nats-server exited (${code}) before listening: ${tail(log)}`)) })
+      void proc.exited.then(code => {
+        clearInterval(poll)
+        clearTimeout(timer)
+        reject(new Error(`nats-server exited (${code}) before listening: ${tail(log)}`))
+      })
     })
   } catch (e) {
     await proc.stop(2000)
@@ -86,20 +120,34 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
   }
   return {
     url: `nats://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
-    port, pid,
-    stop: async () => { await proc.stop() },
-    kill9: async () => { await proc.kill9() },
+    port,
+    pid,
+    stop: async () => {
+      await proc.stop()
+    },
+    kill9: async () => {
+      await proc.kill9()
+    },
     log: () => log,
   }
 }
 
 function executable(path: string): boolean {
-  try { accessSync(path, constants.X_OK); return statSync(path).isFile() } catch { return false }
+  try {
+    accessSync(path, constants.X_OK)
+    return statSync(path).isFile()
+  } catch {
+    return false
+  }
 }
 
 /** What to quote when it failed: its fatal and error lines when it wrote some (without pid and time), else its last lines. */
 function tail(log: string): string {
-  const lines = log.trim().split('\n').filter(Boolean).map(l => l.replace(/^\[\d+\] \S+ \S+ /, ''))
+  const lines = log
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map(l => l.replace(/^\[\d+\] \S+ \S+ /, ''))
   const errors = lines.filter(l => /^\[(FTL|ERR)\]/.test(l))
   return (errors.length ? errors : lines).slice(-5).join(' | ') || '(no output)'
 }

@@ -32,7 +32,10 @@ export class RemoteEvents {
         sync?.applyRemote(fromWire(wired, termsOf))
         this.received++
       } catch (err) {
-        if (!(err instanceof UnknownRfq)) { drops.drop('bad_event', { from: origin, err }); continue }
+        if (!(err instanceof UnknownRfq)) {
+          drops.drop('bad_event', { from: origin, err })
+          continue
+        }
         this.received++
         unknown ??= new Set()
         if (unknown.has(err.rfqId)) continue

@@ -10,7 +10,10 @@ import { recordFill } from './record.js'
 import type { FillVerifier } from '../chain/verifyFill.js'
 import { apiReply } from '../replies/api.js'
 
-export function fillRoutes({ surfaces, sql }: EngineContext, deps: { events?: EventBus<RfqEvent>; verifyFill?: FillVerifier }): void {
+export function fillRoutes(
+  { surfaces, sql }: EngineContext,
+  deps: { events?: EventBus<RfqEvent>; verifyFill?: FillVerifier },
+): void {
   surfaces.api.post('/api/v1/fills', async req => {
     const input = parseFillBody(req.body)
     const verified = await deps.verifyFill?.(input)

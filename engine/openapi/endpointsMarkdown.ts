@@ -10,13 +10,20 @@ import { parseCli } from '../ops/cli.js'
 const SURFACES = [
   { surface: 'api', title: 'API (`API_PORT`, default 3000)' },
   { surface: 'terminal', title: 'Terminal: options market data (`TERMINAL_PORT`, default 3001)' },
-  { surface: 'relay', title: 'Relay REST (`RELAY_PORT`, default 8080; the WebSocket is on the same port: docs/relay.md)' },
+  {
+    surface: 'relay',
+    title: 'Relay REST (`RELAY_PORT`, default 8080; the WebSocket is on the same port: docs/relay.md)',
+  },
 ] as const
 
 export function endpointsMarkdown(): string {
-  const out = ['# Endpoints', '',
+  const out = [
+    '# Endpoints',
+    '',
     'Generated from `engine/openapi/document.ts` by `make docs`; a test keeps this page equal to the route tables.',
-    'The full schemas are in the OpenAPI document at `GET /api/v1/openapi.json`.', '']
+    'The full schemas are in the OpenAPI document at `GET /api/v1/openapi.json`.',
+    '',
+  ]
   for (const { surface, title } of SURFACES) {
     out.push(`## ${title}`, '', '| method | path | auth | what |', '|---|---|---|---|')
     for (const op of operations.filter(o => o.surface === surface)) {
@@ -32,9 +39,13 @@ function cell(text: string): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  parseCli('endpointsMarkdown.js', `Usage: node dist/engine/openapi/endpointsMarkdown.js   (or: make docs)
+  parseCli(
+    'endpointsMarkdown.js',
+    `Usage: node dist/engine/openapi/endpointsMarkdown.js   (or: make docs)
 
 Rewrites docs/endpoints.md from the OpenAPI operations in engine/openapi/document.ts. Takes no options;
-test/docs/truth.test.ts fails when the file and the route tables disagree.`, {})
+test/docs/truth.test.ts fails when the file and the route tables disagree.`,
+    {},
+  )
   writeFileSync(join(repoRoot, 'docs/endpoints.md'), endpointsMarkdown())
 }

@@ -5,7 +5,11 @@ import { VERSION } from '../version.js'
 import { nodeIdOf } from '../cluster/nodeId.js'
 import { parseNatsUrl } from '../cluster/natsUrl.js'
 
-export function banner(config: Config, ports: { api: number; terminal: number; relay: number }, database: 'embedded' | 'url'): string {
+export function banner(
+  config: Config,
+  ports: { api: number; terminal: number; relay: number },
+  database: 'embedded' | 'url',
+): string {
   const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST
   const api = `http://${host}:${ports.api}`
   return [
@@ -18,7 +22,9 @@ export function banner(config: Config, ports: { api: number; terminal: number; r
     `  metrics    ${api}/metrics`,
     `  feed       ${api}/api/v1/feed            (server-sent events)`,
     `  data       ${database === 'embedded' ? `embedded PostgreSQL under ${config.DATA_DIR}` : 'PostgreSQL at DATABASE_URL'}`,
-    ...(config.NATS_URL ? [`  cluster    node ${nodeIdOf(config)} on ${parseNatsUrl(config.NATS_URL).redacted}   (docs/cluster.md)`] : []),
+    ...(config.NATS_URL
+      ? [`  cluster    node ${nodeIdOf(config)} on ${parseNatsUrl(config.NATS_URL).redacted}   (docs/cluster.md)`]
+      : []),
     '',
     'Next: register an agent and ask for a price (docs/rfq-api.md), or try the whole venue with `make sandbox`.',
     `  curl -s ${api}/api/v1/tokens`,

@@ -7,7 +7,9 @@ import type { TokenList } from '../tokens/tokenList.js'
 import { checkSettings } from './settings.js'
 import { prepareTokenList } from '../tokens/prepare.js'
 
-export interface Preflight { tokenList: TokenList }
+export interface Preflight {
+  tokenList: TokenList
+}
 
 export async function preflight(config: Config, log: Logger): Promise<Preflight> {
   await checkSettings(config)

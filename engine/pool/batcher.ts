@@ -21,9 +21,16 @@ export interface BatcherOptions {
   concurrency?: number
 }
 
-interface Waiting<I, O> { item: I; resolve(o: O): void; reject(e: unknown): void }
+interface Waiting<I, O> {
+  item: I
+  resolve(o: O): void
+  reject(e: unknown): void
+}
 
-export function createBatcher<I, O>(run: BatchRunner<I, O>, { maxBatch = 64, concurrency = 2 }: BatcherOptions = {}): Batcher<I, O> {
+export function createBatcher<I, O>(
+  run: BatchRunner<I, O>,
+  { maxBatch = 64, concurrency = 2 }: BatcherOptions = {},
+): Batcher<I, O> {
   let waiting: Waiting<I, O>[] = []
   const trips = new Set<Promise<void>>()
   let scheduled = false
@@ -34,27 +41,49 @@ export function createBatcher<I, O>(run: BatchRunner<I, O>, { maxBatch = 64, con
     while (waiting.length && trips.size < concurrency) {
       const batch = waiting.slice(0, maxBatch)
       waiting = waiting.slice(batch.length)
-      const trip: Promise<void> = run(batch.map(b => b.item)).then(
-        outs => {
-          stats.batches++; stats.items += batch.length; stats.maxBatch = Math.max(stats.maxBatch, batch.length)
-          batch.forEach((b, i) => b.resolve(outs[i] as O))
-        },
-        (e: unknown) => batch.forEach(b => b.reject(e)),
-      ).finally(() => { trips.delete(trip); if (waiting.length) schedule() })
+      const trip: Promise<void> = run(batch.map(b => b.item))
+        .then(
+          outs => {
+            stats.batches++
+            stats.items += batch.length
+            stats.maxBatch = Math.max(stats.maxBatch, batch.length)
+            batch.forEach((b, i) => b.resolve(outs[i] as O))
+          },
+          (e: unknown) => batch.forEach(b => b.reject(e)),
+        )
+        .finally(() => {
+          trips.delete(trip)
+          if (waiting.length) schedule()
+        })
       trips.add(trip)
     }
   }
-  const schedule = () => { if (!scheduled) { scheduled = true; setImmediate(send) } }
+  const schedule = () => {
+    if (!scheduled) {
+      scheduled = true
+      setImmediate(send)
+    }
+  }
 
   return {
     submit(item) {
-      return new Promise<O>((resolve, reject) => { waiting.push({ item, resolve, reject }); schedule() })
+      return new Promise<O>((resolve, reject) => {
+        waiting.push({ item, resolve, reject })
+        schedule()
+      })
     },
     async flush() {
-      while (trips.size || waiting.length) { send(); await Promise.allSettled(trips) }
+      while (trips.size || waiting.length) {
+        send()
+        await Promise.allSettled(trips)
+      }
     },
-    get inFlight() { return trips.size },
-    get waiting() { return waiting.length },
+    get inFlight() {
+      return trips.size
+    },
+    get waiting() {
+      return waiting.length
+    },
     stats,
   }
 }

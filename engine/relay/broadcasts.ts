@@ -9,11 +9,22 @@ export type Channel = 'rfqs' | 'quotes'
 
 /** The spec's RFQ_BROADCAST data: plain address strings, amounts as strings (null when absent). */
 export function rfqBroadcast(rfq: Rfq): RelayMessage {
-  return { type: 'RFQ_BROADCAST', data: { rfqId: rfq.id, rfq: {
-    taker: rfq.taker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
-    amountIn: rfq.amountIn === null ? null : rfq.amountIn.toString(), amountOut: rfq.amountOut === null ? null : rfq.amountOut.toString(),
-    kind: rfq.kind, expiry: rfq.expiry, visibility: rfq.visibility,
-  } } }
+  return {
+    type: 'RFQ_BROADCAST',
+    data: {
+      rfqId: rfq.id,
+      rfq: {
+        taker: rfq.taker,
+        tokenIn: rfq.tokenIn,
+        tokenOut: rfq.tokenOut,
+        amountIn: rfq.amountIn === null ? null : rfq.amountIn.toString(),
+        amountOut: rfq.amountOut === null ? null : rfq.amountOut.toString(),
+        kind: rfq.kind,
+        expiry: rfq.expiry,
+        visibility: rfq.visibility,
+      },
+    },
+  }
 }
 
 export function quoteBroadcast(q: AcceptedQuote): RelayMessage {
@@ -23,14 +34,23 @@ export function quoteBroadcast(q: AcceptedQuote): RelayMessage {
 export function broadcast(app: TemplatedApp, book: RfqBook, event: RfqEvent): void {
   let rfqId: string
   let channel: Channel
-  if (event.type === 'rfq.created') { rfqId = event.rfq.id; channel = 'rfqs' }
-  else if (event.type === 'rfq.quoted') { rfqId = event.rfqId; channel = 'quotes' }
-  else return
+  if (event.type === 'rfq.created') {
+    rfqId = event.rfq.id
+    channel = 'rfqs'
+  } else if (event.type === 'rfq.quoted') {
+    rfqId = event.rfqId
+    channel = 'quotes'
+  } else return
   const live = book.peek(rfqId)
-  const topic = live?.shareTokenHash ? `share:${live.shareTokenHash}` : live?.rfq.visibility === 'private' ? null : channel
-  if (topic === null) return                       // private without a token (restored): nobody may see it
+  const topic = live?.shareTokenHash
+    ? `share:${live.shareTokenHash}`
+    : live?.rfq.visibility === 'private'
+      ? null
+      : channel
+  if (topic === null) return // private without a token (restored): nobody may see it
   // the message is built only when someone listens (a cluster node applies every other node's quotes)
-  const json = app.numSubscribers(`json:${topic}`) > 0, msgpack = app.numSubscribers(`msgpack:${topic}`) > 0
+  const json = app.numSubscribers(`json:${topic}`) > 0,
+    msgpack = app.numSubscribers(`msgpack:${topic}`) > 0
   if (!json && !msgpack) return
   const frames = lazyFrames(event.type === 'rfq.created' ? rfqBroadcast(event.rfq) : quoteBroadcast(event.quote))
   if (json) app.publish(`json:${topic}`, frames('json'), false)

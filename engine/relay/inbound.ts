@@ -37,9 +37,13 @@ export function onFrame(deps: InboundDeps, ws: RelaySocket, frame: ArrayBuffer, 
       const contract = { wellFormed: inbound.wellFormed, residual: inbound.residual }
       return void submitQuote(deps, ws, session, inbound.data, contract)
     }
-    case 'CANCEL_REQUEST': return void cancelRequest(deps, ws, session, inbound.data)
-    case 'PING': return send(ws, session, { type: 'PONG', data: {} })
-    case 'PONG': return
-    case 'SUBSCRIBE': return void subscribe(deps, ws, session, inbound.data)
+    case 'CANCEL_REQUEST':
+      return void cancelRequest(deps, ws, session, inbound.data)
+    case 'PING':
+      return send(ws, session, { type: 'PONG', data: {} })
+    case 'PONG':
+      return
+    case 'SUBSCRIBE':
+      return void subscribe(deps, ws, session, inbound.data)
   }
 }

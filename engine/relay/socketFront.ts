@@ -49,27 +49,44 @@ export function mountSocketFront(app: TemplatedApp, options: SocketFrontOptions)
   const limiter = options.limits.register('relay.ws', new FixedWindowLimiter(options.rateLimitPerMin, 60_000))
   const sockets = new Set<RelaySocket>()
   const counts = new ConnectionCounts(options.maxConnectionsPerIp)
-  const inbound: InboundDeps = { book, rfqs: options.rfqs, cancelAuth: options.cancelAuth, log,
-    charge: ip => limiter.hit(ip), rateLimitPerMin: options.rateLimitPerMin }
+  const inbound: InboundDeps = {
+    book,
+    rfqs: options.rfqs,
+    cancelAuth: options.cancelAuth,
+    log,
+    charge: ip => limiter.hit(ip),
+    rateLimitPerMin: options.rateLimitPerMin,
+  }
 
   app.ws<SocketSession>('/*', {
     compression: uWS.DISABLED,
     maxPayloadLength: options.maxPayload,
     maxBackpressure: options.maxBackpressure,
-    closeOnBackpressureLimit: 1,      // a client that cannot keep up is closed, not silently skipped
-    idleTimeout: 0,                   // liveness is the spec's PING/PONG (liveness.ts)
+    closeOnBackpressureLimit: 1, // a client that cannot keep up is closed, not silently skipped
+    idleTimeout: 0, // liveness is the spec's PING/PONG (liveness.ts)
     upgrade(res, req, context) {
       // req is gone after this synchronous part: copy everything first
       const query = new URLSearchParams(req.getQuery() ?? '')
       const headers: Record<string, string> = {}
-      req.forEach((name, value) => { headers[name] = value })
+      req.forEach((name, value) => {
+        headers[name] = value
+      })
       const ip = clientIp(res, headers, options.trustProxy, options.trustProxyHops)
       if (!counts.hasRoom(ip)) return refuseTooMany(res, counts.max)
       const asked = readUpgrade(query, headers)
-      const session: SocketSession = { ip, enc: asked.enc, channels: asked.channels, shares: new Map(),
-        lastSeen: Date.now(), awaitingPong: false, limitedUntil: 0, closed: false }
+      const session: SocketSession = {
+        ip,
+        enc: asked.enc,
+        channels: asked.channels,
+        shares: new Map(),
+        lastSeen: Date.now(),
+        awaitingPong: false,
+        limitedUntil: 0,
+        closed: false,
+      }
       if (asked.shareToken) session.shares.set(hashShareToken(asked.shareToken), asked.shareToken)
-      const key = headers['sec-websocket-key'] ?? '', extensions = headers['sec-websocket-extensions'] ?? ''
+      const key = headers['sec-websocket-key'] ?? '',
+        extensions = headers['sec-websocket-extensions'] ?? ''
       res.upgrade(session, key, asked.protocol, extensions, context)
     },
     open(ws) {
@@ -87,12 +104,16 @@ export function mountSocketFront(app: TemplatedApp, options: SocketFrontOptions)
     },
     message(ws, frame, isBinary) {
       // a throw here would take the whole process (and every port) down: a bug answers one ERROR instead
-      try { onFrame(inbound, ws, frame, isBinary) } catch (err) {
+      try {
+        onFrame(inbound, ws, frame, isBinary)
+      } catch (err) {
         log.error({ err }, 'relay message handler failed')
         sendError(ws, ws.getUserData(), RelayErrors.internalMessage())
       }
     },
-    drain() { /* uWS buffers up to maxBackpressure; past it the socket is closed */ },
+    drain() {
+      /* uWS buffers up to maxBackpressure; past it the socket is closed */
+    },
     close(ws) {
       const session = ws.getUserData()
       session.closed = true
@@ -107,7 +128,9 @@ export function mountSocketFront(app: TemplatedApp, options: SocketFrontOptions)
   sweeper.unref()
 
   return {
-    get connected() { return sockets.size },
+    get connected() {
+      return sockets.size
+    },
     close() {
       pinger.stop()
       clearInterval(sweeper)

@@ -26,8 +26,13 @@ export interface VerbDeps {
 }
 
 /** `contract`: the schema's verdict on the frame (relay/contract/validate.ts), for the RFQ's actor */
-export async function submitQuote(deps: VerbDeps, ws: RelaySocket, session: SocketSession, data: Record<string, unknown>,
-  contract: SubmitOptions): Promise<void> {
+export async function submitQuote(
+  deps: VerbDeps,
+  ws: RelaySocket,
+  session: SocketSession,
+  data: Record<string, unknown>,
+  contract: SubmitOptions,
+): Promise<void> {
   const rfqId = typeof data.rfqId === 'string' ? data.rfqId : undefined
   try {
     const shareToken = await tokenForQuote(deps.book, ws, session, data.shareToken, rfqId)
@@ -48,25 +53,40 @@ export async function submitQuote(deps: VerbDeps, ws: RelaySocket, session: Sock
  * on the token's topic), else the socket's own token for that RFQ. A cluster node the RFQ's word has not reached reads
  * it first, to know which.
  */
-async function tokenForQuote(book: RfqBook, ws: RelaySocket, session: SocketSession, sent: unknown, rfqId?: string):
-  Promise<string | undefined> {
-  if (typeof sent === 'string' && sent) { addShare(ws, session, sent); return sent }
+async function tokenForQuote(
+  book: RfqBook,
+  ws: RelaySocket,
+  session: SocketSession,
+  sent: unknown,
+  rfqId?: string,
+): Promise<string | undefined> {
+  if (typeof sent === 'string' && sent) {
+    addShare(ws, session, sent)
+    return sent
+  }
   if (!rfqId || !session.shares.size) return undefined
   if (!book.peek(rfqId)) await book.adopt(rfqId)
   const hash = book.peek(rfqId)?.shareTokenHash
   return hash ? session.shares.get(hash) : undefined
 }
 
-export async function cancelRequest(deps: VerbDeps, ws: RelaySocket, session: SocketSession,
-  data: Record<string, unknown>): Promise<void> {
+export async function cancelRequest(
+  deps: VerbDeps,
+  ws: RelaySocket,
+  session: SocketSession,
+  data: Record<string, unknown>,
+): Promise<void> {
   const rfqId = data.rfqId
   if (typeof rfqId !== 'string' || !rfqId) return sendError(ws, session, RelayErrors.cancelMissingRfqId())
   // this socket's share tokens, and one sent with the request, make it a viewer of those private RFQs
   const sent = typeof data.shareToken === 'string' && data.shareToken ? [hashShareToken(data.shareToken)] : []
   const viewer = { shareTokenHashes: [...session.shares.keys(), ...sent], agentId: null }
   try {
-    const outcome = await deps.rfqs.cancel(rfqId, relayCancelProof(deps.cancelAuth, rfqId, data.signature),
-      { viewer, liveOnly: true, mustSee: true })
+    const outcome = await deps.rfqs.cancel(rfqId, relayCancelProof(deps.cancelAuth, rfqId, data.signature), {
+      viewer,
+      liveOnly: true,
+      mustSee: true,
+    })
     if (!outcome.ok) sendError(ws, session, relayRefusal(outcome), rfqId)
   } catch (err) {
     deps.log.error({ err, rfqId }, 'cancel failed')
@@ -74,8 +94,12 @@ export async function cancelRequest(deps: VerbDeps, ws: RelaySocket, session: So
   }
 }
 
-export async function subscribe(deps: VerbDeps, ws: RelaySocket, session: SocketSession, data: Record<string, unknown>):
-  Promise<void> {
+export async function subscribe(
+  deps: VerbDeps,
+  ws: RelaySocket,
+  session: SocketSession,
+  data: Record<string, unknown>,
+): Promise<void> {
   if (Array.isArray(data.channels)) setChannels(ws, session, new Set(data.channels.filter(isChannel)))
   const rfqIds: string[] = []
   if (typeof data.shareToken === 'string' && data.shareToken) {
@@ -84,18 +108,25 @@ export async function subscribe(deps: VerbDeps, ws: RelaySocket, session: Socket
       const id = await announceShared(deps.book, ws, session, data.shareToken)
       if (id) rfqIds.push(id)
     } catch (err) {
-      deps.log.error({ err }, 'SUBSCRIBE could not look up its share token\'s RFQ')   // answered, without that RFQ
+      deps.log.error({ err }, "SUBSCRIBE could not look up its share token's RFQ") // answered, without that RFQ
     }
   }
   send(ws, session, { type: 'SUBSCRIBED', data: { channels: [...session.channels], rfqIds } })
 }
 
 /** SUBSCRIBE's token: its live RFQ is announced to this socket (on the token's topic already); its id. */
-async function announceShared(book: RfqBook, ws: RelaySocket, session: SocketSession, token: string):
-  Promise<string | undefined> {
+async function announceShared(
+  book: RfqBook,
+  ws: RelaySocket,
+  session: SocketSession,
+  token: string,
+): Promise<string | undefined> {
   // the RFQ was announced before this maker had its token: announce it again, to this socket only
   const rfq = book.rfqForShareToken(token)
-  if (rfq) { send(ws, session, rfqBroadcast(rfq)); return rfq.id }
+  if (rfq) {
+    send(ws, session, rfqBroadcast(rfq))
+    return rfq.id
+  }
   // a cluster node the creation's word has not reached yet reads it from the store (the creator's answer,
   // and so the token, can beat the word); joining the book announced it on the token's topic, to this socket
   return (await book.adoptShared(token))?.id

@@ -5,11 +5,22 @@ import { RelayErrors, type RelayError } from '../../actors/errors.js'
 
 export function relayRefusal(r: Refusal): RelayError {
   switch (r.code) {
-    case 'CANCEL_SIGNATURE_REQUIRED': return RelayErrors.cancelSignatureRequired()
-    case 'NOT_TAKER': case 'CANCEL_NOT_TAKER': return RelayErrors.cancelNotTaker()
+    case 'CANCEL_SIGNATURE_REQUIRED':
+      return RelayErrors.cancelSignatureRequired()
+    case 'NOT_TAKER':
+    case 'CANCEL_NOT_TAKER':
+      return RelayErrors.cancelNotTaker()
     // unknown, unseen, ended or no longer open; the rest are the API's proofs and fills, which a relay cancel never meets
-    case 'NOT_FOUND': case 'NOT_OPEN': case 'NO_PROOF': case 'BAD_TIMESTAMP': case 'SIGNATURE_EXPIRED':
-    case 'NOT_FILLABLE': case 'DUPLICATE_FILL': case 'FILL_UNVERIFIED': case 'CHAIN_UNAVAILABLE': case 'TOO_MANY_ACTIVE':
+    case 'NOT_FOUND':
+    case 'NOT_OPEN':
+    case 'NO_PROOF':
+    case 'BAD_TIMESTAMP':
+    case 'SIGNATURE_EXPIRED':
+    case 'NOT_FILLABLE':
+    case 'DUPLICATE_FILL':
+    case 'FILL_UNVERIFIED':
+    case 'CHAIN_UNAVAILABLE':
+    case 'TOO_MANY_ACTIVE':
       return RelayErrors.cancelNotFound()
   }
 }

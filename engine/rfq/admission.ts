@@ -13,14 +13,18 @@
 // The limit never drops below one full signature batch (MIN_LIMIT), so the pipeline always has enough in
 // it to batch well. Latency, unlike an estimated cost per quote, already includes everything the process
 // does meanwhile (refusing a flood included), and it is exactly what makers feel.
-export interface AdmissionStats { inFlight: number; limit: number; refused: number }
+export interface AdmissionStats {
+  inFlight: number
+  limit: number
+  refused: number
+}
 
 const MIN_LIMIT = 64
 const MAX_LIMIT = 100_000
 const BASE_BUCKET_MS = 5000
 
 export class Admission {
-  private entered: number[] = []          // entry times, oldest first (answers come roughly in order)
+  private entered: number[] = [] // entry times, oldest first (answers come roughly in order)
   private head = 0
   private limit: number
   private lastCut = -Infinity
@@ -28,11 +32,17 @@ export class Admission {
   private base = { previous: Infinity, current: Infinity, since: -Infinity }
 
   /** `boundMs` 0 admits everything. */
-  constructor(private readonly boundMs: number, initialLimit = 256, private readonly now: () => number = () => performance.now()) {
+  constructor(
+    private readonly boundMs: number,
+    initialLimit = 256,
+    private readonly now: () => number = () => performance.now(),
+  ) {
     this.limit = Math.max(MIN_LIMIT, initialLimit)
   }
 
-  private get inFlight(): number { return this.entered.length - this.head }
+  private get inFlight(): number {
+    return this.entered.length - this.head
+  }
 
   /** ok, or the milliseconds after which to try again. */
   tryEnter(): { ok: true } | { ok: false; retryAfterMs: number } {
@@ -48,7 +58,10 @@ export class Admission {
   leave(): void {
     const t = this.now()
     const waited = t - this.entered[this.head++]!
-    if (this.head > 1024 && this.head * 2 > this.entered.length) { this.entered = this.entered.slice(this.head); this.head = 0 }
+    if (this.head > 1024 && this.head * 2 > this.entered.length) {
+      this.entered = this.entered.slice(this.head)
+      this.head = 0
+    }
     const queued = waited - this.baseLatency(t, waited)
     if (queued <= this.boundMs) this.limit = Math.min(MAX_LIMIT, this.limit + 1)
     else if (t - this.lastCut >= this.boundMs) {

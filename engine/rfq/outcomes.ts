@@ -36,5 +36,7 @@ export const refuse = <C extends Refusal['code']>(code: C, more?: Omit<Extract<R
  * marked); the service catches it and answers the refusal. Never leaves the service.
  */
 export class Rollback extends Error {
-  constructor(readonly refusal: Refusal) { super(refusal.code) }
+  constructor(readonly refusal: Refusal) {
+    super(refusal.code)
+  }
 }

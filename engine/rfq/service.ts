@@ -38,9 +38,19 @@ export type CancelProof =
   /** the proof could not even be read; answered only once the caller may know the RFQ exists */
   | { kind: 'refused'; refusal: Refusal }
 
-export interface CancelOptions { viewer: Viewer; liveOnly?: boolean; mustSee?: boolean }
+export interface CancelOptions {
+  viewer: Viewer
+  liveOnly?: boolean
+  mustSee?: boolean
+}
 
-export interface FillBody { txHash: `0x${string}`; maker: `0x${string}`; amountIn: bigint; amountOut: bigint; amountInUsd: number }
+export interface FillBody {
+  txHash: `0x${string}`
+  maker: `0x${string}`
+  amountIn: bigint
+  amountOut: bigint
+  amountInUsd: number
+}
 
 export interface RfqService {
   find(id: string, viewer?: Viewer): Promise<FoundRfq | undefined>
@@ -53,8 +63,13 @@ export interface RfqService {
   submitQuote: RfqDirectory['submitQuote']
 }
 
-export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFill?: FillVerifier; admission?: Admission;
-  log?: { warn(o: object, m: string): void } }): RfqService {
+export function createRfqService(deps: {
+  sql: Sql
+  book: RfqDirectory
+  verifyFill?: FillVerifier
+  admission?: Admission
+  log?: { warn(o: object, m: string): void }
+}): RfqService {
   const { sql, book } = deps
 
   /** Live first (it has the quotes), then storage; undefined when unknown or unseen by `viewer`. */
@@ -62,14 +77,22 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
     const peeked = book.peek(id)
     if (peeked && viewer && !canSee({ ...peeked.rfq, shareTokenHash: peeked.shareTokenHash }, viewer)) return undefined
     const live = await book.describe(id)
-    if (live) return { live, row: undefined, taker: live.rfq.taker, expiry: live.rfq.expiry, access: { ...live.rfq, shareTokenHash: peeked?.shareTokenHash ?? null } }
+    if (live)
+      return {
+        live,
+        row: undefined,
+        taker: live.rfq.taker,
+        expiry: live.rfq.expiry,
+        access: { ...live.rfq, shareTokenHash: peeked?.shareTokenHash ?? null },
+      }
     const row = await rfqById(sql, id)
     if (!row || (viewer && !canSee(row, viewer))) return undefined
     // open in the store, not live here: a cluster node the creation's word has not reached yet (a taker may
     // create at one node and cancel or fill at another within a millisecond); it joins this node's book
-    if (isLive(row.status, row.expiry, Date.now()) && await book.adopt?.(id)) {
+    if (isLive(row.status, row.expiry, Date.now()) && (await book.adopt?.(id))) {
       const adopted = await book.describe(id)
-      if (adopted) return { live: adopted, row: undefined, taker: adopted.rfq.taker, expiry: adopted.rfq.expiry, access: row }
+      if (adopted)
+        return { live: adopted, row: undefined, taker: adopted.rfq.taker, expiry: adopted.rfq.expiry, access: row }
     }
     return { live: undefined, row, taker: row.taker, expiry: row.expiry, access: row }
   }
@@ -87,7 +110,7 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
   }
 
   async function cancel(id: string, proof: CancelProof, opts: CancelOptions): Promise<Outcome<{ cancelledAt: Date }>> {
-    const found = await find(id)                 // no viewer: ownership decides, visibility only shapes the refusal
+    const found = await find(id) // no viewer: ownership decides, visibility only shapes the refusal
     if (!found || (opts.liveOnly && !found.live)) return refuse('NOT_FOUND')
     if ((opts.mustSee || proof.kind === 'open') && !canSee(found.access, opts.viewer)) return refuse('NOT_FOUND')
     const denied = ownership(proof, found)
@@ -100,14 +123,15 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
       else if (outcome.reason === 'not_open') return refuse('NOT_OPEN', { status: outcome.status })
     }
     if (!cancelledAt) {
-      if (opts.liveOnly) return refuse('NOT_FOUND')      // it left the book meanwhile: the relay cancels live RFQs only
+      if (opts.liveOnly) return refuse('NOT_FOUND') // it left the book meanwhile: the relay cancels live RFQs only
       cancelledAt = await cancelPersisted(sql, id)
       if (!cancelledAt) return refuse('NOT_OPEN', { status: await statusNow(id, 'CANCELLED') })
       book.events.publish({ type: 'rfq.cancelled', rfqId: id, cancelledAt })
     }
     if (proof.kind === 'agent') {
-      await logActivity(sql, { agentId: proof.agent.id, action: 'rfq.cancel', rfqId: id })
-        .catch((err: unknown) => deps.log?.warn({ err, rfqId: id }, 'agent activity not logged'))      // the cancel stands
+      await logActivity(sql, { agentId: proof.agent.id, action: 'rfq.cancel', rfqId: id }).catch((err: unknown) =>
+        deps.log?.warn({ err, rfqId: id }, 'agent activity not logged'),
+      ) // the cancel stands
     }
     return { ok: true, cancelledAt }
   }
@@ -117,12 +141,22 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
     if (!found) return refuse('NOT_FOUND')
     if (!ownsRfq(agent, { agentId: found.access.agentId, taker: found.taker })) {
       // bound to the agent that created it; a private RFQ this agent may not see is simply not found
-      return canSee(found.access, { shareTokenHashes: [], agentId: agent.id }) ? refuse('NOT_TAKER') : refuse('NOT_FOUND')
+      return canSee(found.access, { shareTokenHashes: [], agentId: agent.id })
+        ? refuse('NOT_TAKER')
+        : refuse('NOT_FOUND')
     }
     const rfq = found.live?.rfq ?? found.row!
     const input: FillInput = {
-      txHash: body.txHash, taker: rfq.taker, maker: body.maker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
-      amountIn: body.amountIn, amountOut: body.amountOut, amountInUsd: body.amountInUsd, visibility: rfq.visibility, rfqId: id,
+      txHash: body.txHash,
+      taker: rfq.taker,
+      maker: body.maker,
+      tokenIn: rfq.tokenIn,
+      tokenOut: rfq.tokenOut,
+      amountIn: body.amountIn,
+      amountOut: body.amountOut,
+      amountInUsd: body.amountInUsd,
+      visibility: rfq.visibility,
+      rfqId: id,
     }
     let happenedAt = toUnixSeconds(Date.now())
     if (deps.verifyFill) {
@@ -130,24 +164,32 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
       if (!verified.ok) return verified
       happenedAt = verified.minedAt
     }
-    const activity = { agentId: agent.id, action: 'rfq.fill', rfqId: id, detail: { txHash: body.txHash, maker: body.maker } }
-    const commit = () => sql.begin(async tx => {
-      // the conditional update is the rule: not FILLED, not CANCELLED, and happened before the expiry
-      if (!await markFilled(tx, id, body.txHash, happenedAt)) throw new Rollback(await notFillable(tx, id, body.txHash, happenedAt))
-      const recorded = await recordFill(tx, input)
-      if (!recorded.ok) throw new Rollback(recorded)
-      await logActivity(tx, activity)
-      return recorded.fill
-    })
+    const activity = {
+      agentId: agent.id,
+      action: 'rfq.fill',
+      rfqId: id,
+      detail: { txHash: body.txHash, maker: body.maker },
+    }
+    const commit = () =>
+      sql.begin(async tx => {
+        // the conditional update is the rule: not FILLED, not CANCELLED, and happened before the expiry
+        if (!(await markFilled(tx, id, body.txHash, happenedAt)))
+          throw new Rollback(await notFillable(tx, id, body.txHash, happenedAt))
+        const recorded = await recordFill(tx, input)
+        if (!recorded.ok) throw new Rollback(recorded)
+        await logActivity(tx, activity)
+        return recorded.fill
+      })
     try {
       let record: FillRecord | undefined
       if (found.live && happenedAt < found.expiry) {
-        const outcome = await book.fill(id, body.txHash, commit)      // inside the actor's turn
+        const outcome = await book.fill(id, body.txHash, commit) // inside the actor's turn
         if (outcome.ok) record = outcome.result
-        else if (outcome.reason === 'not_open') return await notFillable(sql, id, body.txHash, happenedAt, outcome.status)
+        else if (outcome.reason === 'not_open')
+          return await notFillable(sql, id, body.txHash, happenedAt, outcome.status)
       }
       if (!record) {
-        record = await commit()                                           // not live: the stored row decides
+        record = await commit() // not live: the stored row decides
         book.events.publish({ type: 'rfq.filled', rfqId: id, txHash: body.txHash })
       }
       book.events.publish(fillRecordedEvent(record, id, rfq.visibility))
@@ -159,7 +201,13 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
   }
 
   /** The refusal for a fill the conditional update did not take: the duplicate txHash first, then the RFQ's state. */
-  async function notFillable(tx: Tx, id: string, txHash: string, happenedAt: number, status?: RfqStatus): Promise<Refusal> {
+  async function notFillable(
+    tx: Tx,
+    id: string,
+    txHash: string,
+    happenedAt: number,
+    status?: RfqStatus,
+  ): Promise<Refusal> {
     if (await fillExists(tx, txHash)) return refuse('DUPLICATE_FILL')
     const r = status ? undefined : await rfqById(tx, id)
     const now = r && (isOpen(r.status) || r.status === 'EXPIRED') && r.expiry <= happenedAt ? 'EXPIRED' : undefined
@@ -185,9 +233,13 @@ export function createRfqService(deps: { sql: Sql; book: RfqDirectory; verifyFil
 /** The ownership rule (actors/visibility.ts ownsRfq) for each kind of proof; undefined when it holds. */
 function ownership(proof: CancelProof, rfq: FoundRfq): Refusal | undefined {
   switch (proof.kind) {
-    case 'open': return undefined
-    case 'refused': return proof.refusal
-    case 'agent': return ownsRfq(proof.agent, { agentId: rfq.access.agentId, taker: rfq.taker }) ? undefined : refuse('NOT_TAKER')
-    case 'signer': return proof.address === rfq.taker ? undefined : refuse('NOT_TAKER')
+    case 'open':
+      return undefined
+    case 'refused':
+      return proof.refusal
+    case 'agent':
+      return ownsRfq(proof.agent, { agentId: rfq.access.agentId, taker: rfq.taker }) ? undefined : refuse('NOT_TAKER')
+    case 'signer':
+      return proof.address === rfq.taker ? undefined : refuse('NOT_TAKER')
   }
 }

@@ -7,7 +7,9 @@ import { hashShareToken } from '../../actors/book.js'
 import type { Viewer } from '../../actors/visibility.js'
 
 export async function viewerOf(req: Req, auth: Pick<AgentAuth, 'optionalAgent'>): Promise<Viewer> {
-  const tokens = [req.query.get('shareToken'), req.headers['x-share-token']].filter((t): t is string => typeof t === 'string' && t.length > 0 && t.length <= 256)
+  const tokens = [req.query.get('shareToken'), req.headers['x-share-token']].filter(
+    (t): t is string => typeof t === 'string' && t.length > 0 && t.length <= 256,
+  )
   const agent = await auth.optionalAgent(req)
   return { shareTokenHashes: tokens.map(hashShareToken), agentId: agent?.id ?? null }
 }

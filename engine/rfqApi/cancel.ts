@@ -31,9 +31,14 @@ async function proofOf(req: Req, id: string, auth: AgentAuth): Promise<CancelPro
   if (agent) return { kind: 'agent', agent }
   const b = req.body ?? {}
   if (!isPlainObject(b) || b.signature === undefined) return { kind: 'refused', refusal: refuse('NO_PROOF') }
-  const ts = typeof b.timestamp === 'number' && Number.isSafeInteger(b.timestamp) ? b.timestamp
-    : typeof b.timestamp === 'string' && /^\d{1,15}$/.test(b.timestamp) ? Number(b.timestamp) : null
+  const ts =
+    typeof b.timestamp === 'number' && Number.isSafeInteger(b.timestamp)
+      ? b.timestamp
+      : typeof b.timestamp === 'string' && /^\d{1,15}$/.test(b.timestamp)
+        ? Number(b.timestamp)
+        : null
   if (ts === null) return { kind: 'refused', refusal: refuse('BAD_TIMESTAMP') }
-  if (Math.abs(toUnixSeconds(Date.now()) - ts) > SIGNATURE_WINDOW_SECS) return { kind: 'refused', refusal: refuse('SIGNATURE_EXPIRED') }
+  if (Math.abs(toUnixSeconds(Date.now()) - ts) > SIGNATURE_WINDOW_SECS)
+    return { kind: 'refused', refusal: refuse('SIGNATURE_EXPIRED') }
   return { kind: 'signer', address: recoverPersonalSigner(cancelMessage(id, ts), b.signature) }
 }

@@ -10,9 +10,18 @@ export type Tokens = Map<string, TokenView>
 /** A list item (public list and the agent db listing). */
 export function rowItem(r: RfqRow, tokens: Tokens, nowMs?: number) {
   return {
-    id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
-    amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility,
-    ...end(effectiveEnd(r, nowMs)), quoteCount: r.quoteCount, createdAt: r.createdAt.toISOString(),
+    id: r.id,
+    taker: r.taker,
+    tokenIn: token(tokens, r.tokenIn),
+    tokenOut: token(tokens, r.tokenOut),
+    kind: r.kind,
+    amountIn: r.amountIn,
+    amountOut: r.amountOut,
+    expiry: r.expiry,
+    visibility: r.visibility,
+    ...end(effectiveEnd(r, nowMs)),
+    quoteCount: r.quoteCount,
+    createdAt: r.createdAt.toISOString(),
   }
 }
 
@@ -20,9 +29,18 @@ export function rowItem(r: RfqRow, tokens: Tokens, nowMs?: number) {
 export function liveItem(v: RfqView, tokens: Tokens, nowMs?: number) {
   const r = v.rfq
   return {
-    id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
-    amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility,
-    ...end(liveEnd(v, nowMs)), quoteCount: v.quoteCount, createdAt: r.createdAt.toISOString(),
+    id: r.id,
+    taker: r.taker,
+    tokenIn: token(tokens, r.tokenIn),
+    tokenOut: token(tokens, r.tokenOut),
+    kind: r.kind,
+    amountIn: r.amountIn,
+    amountOut: r.amountOut,
+    expiry: r.expiry,
+    visibility: r.visibility,
+    ...end(liveEnd(v, nowMs)),
+    quoteCount: v.quoteCount,
+    createdAt: r.createdAt.toISOString(),
   }
 }
 
@@ -30,8 +48,17 @@ export function liveItem(v: RfqView, tokens: Tokens, nowMs?: number) {
 export function liveDetail(v: RfqView, tokens: Tokens, nowMs?: number) {
   const r = v.rfq
   return {
-    rfq: { id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
-      amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility },
+    rfq: {
+      id: r.id,
+      taker: r.taker,
+      tokenIn: token(tokens, r.tokenIn),
+      tokenOut: token(tokens, r.tokenOut),
+      kind: r.kind,
+      amountIn: r.amountIn,
+      amountOut: r.amountOut,
+      expiry: r.expiry,
+      visibility: r.visibility,
+    },
     quotes: v.quotes.map(q => ({ maker: q.quote.maker, amountOut: q.quote.amountOut, signature: q.signature })),
     ...end(liveEnd(v, nowMs)),
     quoteCount: v.quoteCount,
@@ -41,8 +68,18 @@ export function liveDetail(v: RfqView, tokens: Tokens, nowMs?: number) {
 /** GET /api/v1/rfqs/:id from storage. */
 export function persistedDetail(r: RfqRow, tokens: Tokens, nowMs?: number) {
   return {
-    rfq: { id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
-      amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility, createdAt: r.createdAt.toISOString() },
+    rfq: {
+      id: r.id,
+      taker: r.taker,
+      tokenIn: token(tokens, r.tokenIn),
+      tokenOut: token(tokens, r.tokenOut),
+      kind: r.kind,
+      amountIn: r.amountIn,
+      amountOut: r.amountOut,
+      expiry: r.expiry,
+      visibility: r.visibility,
+      createdAt: r.createdAt.toISOString(),
+    },
     ...end(effectiveEnd(r, nowMs)),
     quoteCount: r.quoteCount,
     fillTxHash: r.fillTxHash,

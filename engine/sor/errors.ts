@@ -16,18 +16,26 @@ export type SorOutcome<T> = { ok: true; value: T } | SorRefusal
 
 /** Raised inside the domain, caught at the service's entry points (never crosses a surface). */
 export class SorFailure extends Error {
-  constructor(readonly refusal: SorRefusal) { super(describe(refusal)) }
+  constructor(readonly refusal: SorRefusal) {
+    super(describe(refusal))
+  }
 }
 
 /** The words for a refusal (the spec's where it has them): health shows them, replies carry them. */
 export function describe(r: SorRefusal): string {
   switch (r.code) {
-    case 'TOKEN_NOT_FOUND': return `Token ${r.given} not found in registry`
-    case 'NO_CHAIN': return 'Route finder has no chain: RPC_URL is not configured'
-    case 'CHAIN_UNAVAILABLE': return r.reason
-    case 'SEARCH_TIMEOUT': return `Route search timed out after ${r.ms} ms`
-    case 'SEARCH_BUSY': return `Route finder is busy: ${r.waiting} searches are waiting; retry shortly`
-    case 'PROTOCOLS_INVALID': return `Protocols file invalid: ${r.detail}`
+    case 'TOKEN_NOT_FOUND':
+      return `Token ${r.given} not found in registry`
+    case 'NO_CHAIN':
+      return 'Route finder has no chain: RPC_URL is not configured'
+    case 'CHAIN_UNAVAILABLE':
+      return r.reason
+    case 'SEARCH_TIMEOUT':
+      return `Route search timed out after ${r.ms} ms`
+    case 'SEARCH_BUSY':
+      return `Route finder is busy: ${r.waiting} searches are waiting; retry shortly`
+    case 'PROTOCOLS_INVALID':
+      return `Protocols file invalid: ${r.detail}`
   }
 }
 

@@ -10,7 +10,10 @@ export type { RouteFinder }
 export type { SorQuote } from './quote.js'
 export type { QuoteParams } from './quoteParams.js'
 
-export async function sorModule(ctx: EngineContext, { tokens }: { tokens: Pick<TokenRegistry, 'resolve'> }): Promise<{ routeFinder: RouteFinder }> {
+export async function sorModule(
+  ctx: EngineContext,
+  { tokens }: { tokens: Pick<TokenRegistry, 'resolve'> },
+): Promise<{ routeFinder: RouteFinder }> {
   const log = ctx.log.child({ module: 'sor' })
   const sor = await createSorService({ config: ctx.config, sql: ctx.sql, routePool: ctx.routePool, log })
   sorRoutes(ctx, sor, tokens)

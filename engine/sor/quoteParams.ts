@@ -27,10 +27,16 @@ export interface QuoteParams {
  * with 0x must be a well-formed address (400 otherwise); a symbol is resolved by the caller through the
  * token registry (404 `Token X not found in registry` when it is not there).
  */
-export function parseQuoteQuery(q: URLSearchParams): Required<Omit<QuoteParams, 'slugs' | 'tokenIn' | 'tokenOut'>> & { tokenIn: string; tokenOut: string; slugs: string[] } {
-  const tokenIn = q.get('tokenIn')?.trim() ?? '', tokenOut = q.get('tokenOut')?.trim() ?? '', amount = q.get('amountIn')?.trim() ?? ''
+export function parseQuoteQuery(q: URLSearchParams): Required<Omit<QuoteParams, 'slugs' | 'tokenIn' | 'tokenOut'>> & {
+  tokenIn: string
+  tokenOut: string
+  slugs: string[]
+} {
+  const tokenIn = q.get('tokenIn')?.trim() ?? '',
+    tokenOut = q.get('tokenOut')?.trim() ?? '',
+    amount = q.get('amountIn')?.trim() ?? ''
   if (!tokenIn || !tokenOut || !amount) throw SorErrors.missingParams()
-  const wellFormed = (t: string) => t.toLowerCase().startsWith('0x') ? isAddress(t) : t.length <= 32
+  const wellFormed = (t: string) => (t.toLowerCase().startsWith('0x') ? isAddress(t) : t.length <= 32)
   if (!wellFormed(tokenIn) || !wellFormed(tokenOut)) throw SorErrors.invalidAddress()
   if (tokenIn.toLowerCase() === tokenOut.toLowerCase()) throw SorErrors.sameToken()
   const amountIn = parseU256(amount)
@@ -45,8 +51,15 @@ export function parseQuoteQuery(q: URLSearchParams): Required<Omit<QuoteParams, 
   const slugs = parseSlugs(q.get('slugs'))
   const explain = parseBool(q.get('explain'), true)
   return {
-    tokenIn, tokenOut, amountIn,
-    maxHops: maxHops as 1 | 2, maxRoutes, maxSplit, slugs, explain, given: { tokenIn, tokenOut },
+    tokenIn,
+    tokenOut,
+    amountIn,
+    maxHops: maxHops as 1 | 2,
+    maxRoutes,
+    maxSplit,
+    slugs,
+    explain,
+    given: { tokenIn, tokenOut },
   }
 }
 
@@ -60,7 +73,10 @@ function int(q: URLSearchParams, name: string, def: number, min: number, max: nu
 
 function parseSlugs(raw: string | null): string[] {
   if (raw === null || raw.trim() === '') return []
-  const slugs = raw.split(',').map(s => s.trim()).filter(Boolean)
+  const slugs = raw
+    .split(',')
+    .map(s => s.trim())
+    .filter(Boolean)
   if (!slugs.every(s => /^[a-z0-9][a-z0-9._-]{0,63}$/i.test(s))) throw SorErrors.slugs()
   return [...new Set(slugs.map(s => s.toLowerCase()))]
 }

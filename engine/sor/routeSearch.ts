@@ -11,7 +11,11 @@ import type { Found, RouteTask, RouteTaskResult } from './graphMessages.js'
 import type { GraphFeed } from './graphFeed.js'
 import { fail } from './errors.js'
 
-export interface SearchDeps { routePool: WorkerPool; feed: GraphFeed; config: Pick<Config, 'SOR_QUOTE_TIMEOUT_MS'> }
+export interface SearchDeps {
+  routePool: WorkerPool
+  feed: GraphFeed
+  config: Pick<Config, 'SOR_QUOTE_TIMEOUT_MS'>
+}
 
 export interface SearchQuery {
   tokenIn: Address
@@ -35,8 +39,15 @@ export async function searchRoutes(d: SearchDeps, q: SearchQuery, amounts: bigin
   const ms = d.config.SOR_QUOTE_TIMEOUT_MS
   const abort = new AbortController()
   const task: RouteTask = {
-    graph: d.feed.id, version: d.feed.version, tokenIn: q.tokenIn, tokenOut: q.tokenOut, amounts,
-    maxHops: q.maxHops, maxRoutes: q.maxRoutes, maxSplit: q.maxSplit, ...(q.slugs ? { slugs: q.slugs } : {}),
+    graph: d.feed.id,
+    version: d.feed.version,
+    tokenIn: q.tokenIn,
+    tokenOut: q.tokenOut,
+    amounts,
+    maxHops: q.maxHops,
+    maxRoutes: q.maxRoutes,
+    maxSplit: q.maxSplit,
+    ...(q.slugs ? { slugs: q.slugs } : {}),
     deadline: Date.now() + ms,
   }
   const run = d.routePool.run<RouteTask, RouteTaskResult<Found>>(ROUTE_TASK, task, { signal: abort.signal })
@@ -48,7 +59,10 @@ export async function searchRoutes(d: SearchDeps, q: SearchQuery, amounts: bigin
       reject(fail({ code: 'SEARCH_TIMEOUT', ms }))
     }, ms)
   })
-  void run.then(() => clearTimeout(backstop), () => clearTimeout(backstop))
+  void run.then(
+    () => clearTimeout(backstop),
+    () => clearTimeout(backstop),
+  )
   try {
     const out = await Promise.race([run, late])
     if (out.timedOut) throw fail({ code: 'SEARCH_TIMEOUT', ms })

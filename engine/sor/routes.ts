@@ -11,8 +11,11 @@ import { SorErrors, type SorOutcome } from './errors.js'
 import { apiReply, tokenReply } from '../replies/api.js'
 import { isAddress } from '../../workers/values/index.js'
 
-
-export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorService, tokens: Pick<TokenRegistry, 'resolve'>): void {
+export function sorRoutes(
+  { surfaces, sql, config }: EngineContext,
+  sor: SorService,
+  tokens: Pick<TokenRegistry, 'resolve'>,
+): void {
   const api = surfaces.api
   const tokenMap = async (addresses: Address[]): Promise<Map<string, Token>> =>
     new Map((await tokensByAddresses(sql, config.CHAIN_ID, addresses)).map(t => [t.address, t]))
@@ -28,7 +31,8 @@ export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorServ
   const resolve = async (given: string, side: 'tokenIn' | 'tokenOut'): Promise<Address> => {
     const r = await tokens.resolve(given)
     if (r.ok) return r.token.address
-    if (isAddress(given) && (r.code === 'TOKEN_UNKNOWN' || r.code === 'CHAIN_UNAVAILABLE')) return given.toLowerCase() as Address
+    if (isAddress(given) && (r.code === 'TOKEN_UNKNOWN' || r.code === 'CHAIN_UNAVAILABLE'))
+      return given.toLowerCase() as Address
     if (r.code === 'TOKEN_UNKNOWN') throw apiReply({ ok: false, code: 'TOKEN_NOT_FOUND', given })
     throw tokenReply(r, side, config.CHAIN_ID)
   }
@@ -36,7 +40,11 @@ export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorServ
     const p = parseQuoteQuery(req.query)
     const [tokenIn, tokenOut] = [await resolve(p.tokenIn, 'tokenIn'), await resolve(p.tokenOut, 'tokenOut')]
     if (tokenIn === tokenOut) throw SorErrors.sameToken()
-    return ok(value(await sor.routeFinder.quote({ ...p, tokenIn, tokenOut, given: { tokenIn: p.tokenIn, tokenOut: p.tokenOut } })))
+    return ok(
+      value(
+        await sor.routeFinder.quote({ ...p, tokenIn, tokenOut, given: { tokenIn: p.tokenIn, tokenOut: p.tokenOut } }),
+      ),
+    )
   })
 
   api.get('/api/v1/sor/protocols', () => ok({ protocols: sor.protocols }))
@@ -54,7 +62,9 @@ export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorServ
   api.get('/api/v1/sor/pools', async req => {
     const protocol = req.query.get('protocol')?.trim() || null
     const token = optionalAddress(req.query, 'token')
-    const pools = [...sor.graph.pools.values()].filter(p => (!protocol || p.protocol === protocol) && (!token || p.tokens.includes(token)))
+    const pools = [...sor.graph.pools.values()].filter(
+      p => (!protocol || p.protocol === protocol) && (!token || p.tokens.includes(token)),
+    )
     const tokens = await tokenMap([...new Set(pools.flatMap(p => p.tokens))])
     return ok({ total: pools.length, pools: pools.map(p => poolView(p, sor.graph, tokens)) })
   })
@@ -63,26 +73,44 @@ export function sorRoutes({ surfaces, sql, config }: EngineContext, sor: SorServ
 
   api.get('/api/v1/sor/pool-state', req => {
     const g = sor.graph
-    const head = { asOfBlock: g.asOfBlock === null ? null : String(g.asOfBlock), refreshedAt: g.refreshedAt === null ? null : new Date(g.refreshedAt).toISOString() }
+    const head = {
+      asOfBlock: g.asOfBlock === null ? null : String(g.asOfBlock),
+      refreshedAt: g.refreshedAt === null ? null : new Date(g.refreshedAt).toISOString(),
+    }
     const address = optionalAddress(req.query, 'address')
     if (address) {
       const p = g.pools.get(address)
       if (!p) throw SorErrors.poolNotTracked(address)
       return ok({ ...head, ...stateView(p, g.states.get(address)) })
     }
-    const states = [...g.pools.values()].filter(p => g.states.has(p.address)).map(p => stateView(p, g.states.get(p.address)))
+    const states = [...g.pools.values()]
+      .filter(p => g.states.has(p.address))
+      .map(p => stateView(p, g.states.get(p.address)))
     return ok({ ...head, count: states.length, states })
   })
 
-  api.get('/api/v1/sor/health', () => ok(healthView(sor.graph, {
-    rpcConfigured: !!sor.client, protocols: sor.protocols.length, staleAfterSecs: config.SOR_STALE_AFTER_SECS, lastScan: sor.lastScan, follow: sor.follow,
-  })))
+  api.get('/api/v1/sor/health', () =>
+    ok(
+      healthView(sor.graph, {
+        rpcConfigured: !!sor.client,
+        protocols: sor.protocols.length,
+        staleAfterSecs: config.SOR_STALE_AFTER_SECS,
+        lastScan: sor.lastScan,
+        follow: sor.follow,
+      }),
+    ),
+  )
 
   api.get('/api/v1/sor/coverage', async () => {
     const g = sor.graph
     const tokens = await tokenMap(g.tokens())
     const pairs = coverage(g, tokens)
-    return ok({ asOfBlock: g.asOfBlock === null ? null : String(g.asOfBlock), tokens: new Set(pairs.flatMap(p => [p.tokenA.address, p.tokenB.address])).size, pairCount: pairs.length, pairs })
+    return ok({
+      asOfBlock: g.asOfBlock === null ? null : String(g.asOfBlock),
+      tokens: new Set(pairs.flatMap(p => [p.tokenA.address, p.tokenB.address])).size,
+      pairCount: pairs.length,
+      pairs,
+    })
   })
 }
 

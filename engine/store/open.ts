@@ -33,7 +33,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let stopServer: (() => Promise<void>) | undefined
   let socketUrl: string | undefined
   if (!url) {
-    const server = await startEmbeddedPostgres({ dataDir: opts.dataDir, onLog: line => opts.log.debug({ pg: line.trim() }, 'postgres') })
+    const server = await startEmbeddedPostgres({
+      dataDir: opts.dataDir,
+      onLog: line => opts.log.debug({ pg: line.trim() }, 'postgres'),
+    })
     url = await server.database('rfq')
     if (server.socketDir) socketUrl = `${url}?host=${encodeURIComponent(server.socketDir)}`
     stopServer = () => server.stop()
@@ -53,7 +56,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const own: Sql[] = []
   const partitions = keepPartitionsAhead(sql, { retentionDays: opts.quotesRetentionDays ?? 0, log: opts.log })
   return {
-    sql, url, embedded: !!stopServer,
+    sql,
+    url,
+    embedded: !!stopServer,
     connect(max) {
       const pool = connect(socketUrl ?? url, { max })
       own.push(pool)

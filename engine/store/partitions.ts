@@ -9,25 +9,37 @@ import { runRetention, type RetentionRun } from './retention.js'
 /** The tables partitioned by day, each with its key: what `ensurePartitions` keeps ahead. */
 export const DAILY: readonly { table: string; key: string }[] = [{ table: 'quotes', key: 'rfq_day' }]
 
-const LOCK = 7318202       // beside the migrations' 7318201
+const LOCK = 7318202 // beside the migrations' 7318201
 const DAY_MS = 86_400_000
 
 export const dayOf = (at: Date | number): string => new Date(at).toISOString().slice(0, 10)
 export const partitionName = (table: string, day: string) => `${table}_p${day.replaceAll('-', '')}`
 
 /** Makes the partitions of `now`'s UTC day and the `ahead` days after it that are missing; returns those it made. */
-export async function ensurePartitions(sql: Sql, { now = Date.now(), ahead = 3 }: { now?: number; ahead?: number } = {}): Promise<string[]> {
+export async function ensurePartitions(
+  sql: Sql,
+  { now = Date.now(), ahead = 3 }: { now?: number; ahead?: number } = {},
+): Promise<string[]> {
   const made: string[] = []
   await sql.begin(async tx => {
     await tx`select pg_advisory_xact_lock(${LOCK})`
     for (const { table, key } of DAILY) {
-      const existing = new Set((await tx`
+      const existing = new Set(
+        (
+          await tx`
         select c.relname from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent
-        where p.relname = ${table}`).map(r => r.relname as string))
+        where p.relname = ${table}`
+        ).map(r => r.relname as string),
+      )
       for (let i = 0; i <= ahead; i++) {
-        const day = dayOf(now + i * DAY_MS), next = dayOf(now + (i + 1) * DAY_MS), name = partitionName(table, day)
+        const day = dayOf(now + i * DAY_MS),
+          next = dayOf(now + (i + 1) * DAY_MS),
+          name = partitionName(table, day)
         if (existing.has(name)) continue
-        const [held] = await tx.unsafe(`select 1 from ${table}_default where ${key} >= $1 and ${key} < $2 limit 1`, [day, next])
+        const [held] = await tx.unsafe(`select 1 from ${table}_default where ${key} >= $1 and ${key} < $2 limit 1`, [
+          day,
+          next,
+        ])
         if (held) continue
         await tx.unsafe(`create table ${name} partition of ${table} for values from ('${day}') to ('${next}')`)
         made.push(name)
@@ -47,8 +59,10 @@ export interface Upkeep {
  * Every `everyMs`: partitions made ahead, then the days past retention dropped (retention.ts). A failure (the database
  * down) is logged and waits for the next turn.
  */
-export function keepPartitionsAhead(sql: Sql, { everyMs = 3_600_000, retentionDays = 0, log }:
-  { everyMs?: number; retentionDays?: number; log: Logger }): Upkeep {
+export function keepPartitionsAhead(
+  sql: Sql,
+  { everyMs = 3_600_000, retentionDays = 0, log }: { everyMs?: number; retentionDays?: number; log: Logger },
+): Upkeep {
   let lastRetention: RetentionRun | undefined
   const turn = async () => {
     try {
@@ -57,10 +71,17 @@ export function keepPartitionsAhead(sql: Sql, { everyMs = 3_600_000, retentionDa
         lastRetention = await runRetention(sql, { days: retentionDays })
         if (lastRetention.dropped.length || lastRetention.skipped.length) log.info(lastRetention, 'quote retention')
       }
-    } catch (err) { log.warn({ err }, 'partition upkeep failed: tried again at the next turn') }
+    } catch (err) {
+      log.warn({ err }, 'partition upkeep failed: tried again at the next turn')
+    }
   }
   void turn()
   const timer = setInterval(() => void turn(), everyMs)
   timer.unref()
-  return { get lastRetention() { return lastRetention }, stop: () => clearInterval(timer) }
+  return {
+    get lastRetention() {
+      return lastRetention
+    },
+    stop: () => clearInterval(timer),
+  }
 }

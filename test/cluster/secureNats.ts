@@ -37,15 +37,22 @@ export async function startSecureNats(ids: string[], opts: DevCredentialOptions 
   const creds = devCredentials(dir, ids, opts)
   const run = (port?: number) => startNatsServer({ port, args: ['-c', creds.natsConfig] })
   const s: SecureNats = {
-    server: await run(), url: '', creds,
+    server: await run(),
+    url: '',
+    creds,
     env: (id, url = s.url) => ({ NATS_URL: url, ...creds.env(id) }),
     connectAs: async who => {
       const seed = typeof who === 'string' ? nodeKeyFromSeed(readFileSync(creds.keyFile(who), 'utf8')).seed : who.seed
       return connect({ servers: s.url, authenticator: nkeyAuthenticator(seed), tls: { caFile: creds.caFile } })
     },
     stop: () => s.server.stop(),
-    start: async () => { s.server = await run(s.server.port) },
-    close: async () => { await s.server.stop(); rmSync(dir, { recursive: true, force: true }) },
+    start: async () => {
+      s.server = await run(s.server.port)
+    },
+    close: async () => {
+      await s.server.stop()
+      rmSync(dir, { recursive: true, force: true })
+    },
   }
   s.url = `tls://127.0.0.1:${s.server.port}`
   return s
@@ -58,7 +65,12 @@ export function extraUser(publish: string, subscribe = publish): { key: NodeKey;
 }
 
 /** Speaks as node `id`, signed with `key` (a forger's, if it is not `id`'s), under `key`'s subjects or `subjectKey`'s. */
-export function speaker(nc: NatsConnection, id: string, key: NodeKey, opts: { epoch?: number; subjectKey?: string } = {}) {
+export function speaker(
+  nc: NatsConnection,
+  id: string,
+  key: NodeKey,
+  opts: { epoch?: number; subjectKey?: string } = {},
+) {
   const seqs: Record<Channel, number> = { events: 0, nodes: 0, limits: 0 }
   const epoch = opts.epoch ?? Date.now()
   return {
@@ -70,7 +82,9 @@ export function speaker(nc: NatsConnection, id: string, key: NodeKey, opts: { ep
     },
     /** the last number sent on a channel */
     last: (channel: Channel) => seqs[channel],
-    raw(channel: Channel, bytes: Uint8Array): void { nc.publish(subjectOf(TEST_VENUE, opts.subjectKey ?? key.publicKey, channel), bytes) },
+    raw(channel: Channel, bytes: Uint8Array): void {
+      nc.publish(subjectOf(TEST_VENUE, opts.subjectKey ?? key.publicKey, channel), bytes)
+    },
   }
 }
 
@@ -78,6 +92,7 @@ export function speaker(nc: NatsConnection, id: string, key: NodeKey, opts: { ep
 export async function dropped(api: string): Promise<Record<string, number> & { all: number }> {
   const text = await (await fetch(`${api}/metrics`)).text()
   const byReason: Record<string, number> = {}
-  for (const m of text.matchAll(/^cluster_messages_dropped_total\{reason="(\w+)"\} (\d+)$/gm)) byReason[m[1]!] = Number(m[2])
+  for (const m of text.matchAll(/^cluster_messages_dropped_total\{reason="(\w+)"\} (\d+)$/gm))
+    byReason[m[1]!] = Number(m[2])
   return Object.assign(byReason, { all: Object.values(byReason).reduce((a, b) => a + b, 0) })
 }

@@ -8,14 +8,18 @@ import { join } from 'node:path'
 import { repoRoot } from '../../engine/paths.js'
 
 function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap(n => { const p = join(dir, n); return statSync(p).isDirectory() ? sources(p) : n.endsWith('.ts') ? [p] : [] })
+  return readdirSync(dir).flatMap(n => {
+    const p = join(dir, n)
+    return statSync(p).isDirectory() ? sources(p) : n.endsWith('.ts') ? [p] : []
+  })
 }
 
 test('the error-code table equals the codes in the code', () => {
   const inCode = new Set<string>()
   for (const floor of ['engine', 'actors', 'workers', 'sdk']) {
     for (const file of sources(join(repoRoot, floor))) {
-      for (const m of readFileSync(file, 'utf8').matchAll(/(?:code: |code = |\be\()'([A-Z][A-Z0-9_]+)'/g)) inCode.add(m[1]!)
+      for (const m of readFileSync(file, 'utf8').matchAll(/(?:code: |code = |\be\()'([A-Z][A-Z0-9_]+)'/g))
+        inCode.add(m[1]!)
     }
   }
   const doc = readFileSync(join(repoRoot, 'docs/errors.md'), 'utf8')

@@ -43,23 +43,37 @@ async function until<T>(what: string, f: () => Promise<T>, ok: (v: T) => boolean
   }
 }
 
-test('the doc\'s rules are a valid Prometheus rules file', () => {
+test("the doc's rules are a valid Prometheus rules file", () => {
   assert.ok(exprOf('ServerErrors') && exprOf('OptionsIngestionStale'), 'both rules are in docs/operations.md')
   const out = execFileSync(findBinary('promtool', 'PROMTOOL_BIN'), ['check', 'rules', ruleFile], { encoding: 'utf8' })
   assert.match(out, /SUCCESS: 2 rules found/)
 })
 
-test('the 5xx selector and ServerErrors find the engine\'s 503s', async () => {
+test("the 5xx selector and ServerErrors find the engine's 503s", async () => {
   // a route that answers 503 on an engine without a chain (the route finder's scan: NO_CHAIN), all along
-  const provoke = () => fetch(`${t.api}/api/v1/sor/pools/scan`, { method: 'POST' }).then(r => assert.equal(r.status, 503))
+  const provoke = () =>
+    fetch(`${t.api}/api/v1/sor/pools/scan`, { method: 'POST' }).then(r => assert.equal(r.status, 503))
   await provoke()
-  errors = setInterval(() => { void provoke() }, 200)
+  errors = setInterval(() => {
+    void provoke()
+  }, 200)
   const selector = /`(http_requests_total\{status=~"5\.\."\})`/.exec(doc)?.[1]
   assert.ok(selector, 'the doc names the selector')
-  const found = await until('the selector', () => prom.query(selector), r => r.length > 0)
-  assert.deepEqual(found.map(s => [s.metric.route, s.metric.status]), [['/api/v1/sor/pools/scan', '503']])
+  const found = await until(
+    'the selector',
+    () => prom.query(selector),
+    r => r.length > 0,
+  )
+  assert.deepEqual(
+    found.map(s => [s.metric.route, s.metric.status]),
+    [['/api/v1/sor/pools/scan', '503']],
+  )
   assert.deepEqual(await prom.query('http_requests_total{status="5xx"}'), [], 'the old selector matches nothing')
-  await until('ServerErrors', () => prom.query(exprOf('ServerErrors')!), r => r.length === 1)
+  await until(
+    'ServerErrors',
+    () => prom.query(exprOf('ServerErrors')!),
+    r => r.length === 1,
+  )
   clearInterval(errors)
 })
 
@@ -67,15 +81,25 @@ test('OptionsIngestionStale fires while ingestion never ran (no "0 s ago"), and 
   const metrics = await (await fetch(`${t.api}/metrics`)).text()
   assert.match(metrics, /^options_ingest_last_success_timestamp_seconds 0$/m)
   assert.doesNotMatch(metrics, /^options_ingest_last_success_age_seconds /m, 'no age: never is not "0 s ago"')
-  await until('OptionsIngestionStale while never', () => prom.query(exprOf('OptionsIngestionStale')!), r => r.length === 1)
+  await until(
+    'OptionsIngestionStale while never',
+    () => prom.query(exprOf('OptionsIngestionStale')!),
+    r => r.length === 1,
+  )
   // a real ingestion run (a replay of the shipped recording) into the engine's database
   const { NODE_TEST_CONTEXT: _, ...env } = process.env
-  const child = spawn(process.execPath, [join(repoRoot, 'dist/engine/ingest/main.js')],
-    { env: { ...env, DATABASE_URL: t.db.url, INGEST_SOURCE: 'replay', INGEST_FILE: SAMPLE, LOG_LEVEL: 'warn' }, stdio: 'ignore' })
+  const child = spawn(process.execPath, [join(repoRoot, 'dist/engine/ingest/main.js')], {
+    env: { ...env, DATABASE_URL: t.db.url, INGEST_SOURCE: 'replay', INGEST_FILE: SAMPLE, LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  })
   assert.equal(await new Promise(r => child.once('exit', r)), 0)
   const after = await (await fetch(`${t.api}/metrics`)).text()
   const ts = Number(/^options_ingest_last_success_timestamp_seconds (\S+)$/m.exec(after)?.[1])
   assert.ok(Math.abs(ts - Date.now() / 1000) < 120, `a recent last success: ${ts}`)
   assert.match(after, /^options_ingest_last_success_age_seconds \d/m)
-  await until('OptionsIngestionStale after a run', () => prom.query(exprOf('OptionsIngestionStale')!), r => r.length === 0)
+  await until(
+    'OptionsIngestionStale after a run',
+    () => prom.query(exprOf('OptionsIngestionStale')!),
+    r => r.length === 0,
+  )
 })

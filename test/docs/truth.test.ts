@@ -36,7 +36,8 @@ describe('documentation', () => {
     const wrong: string[] = []
     for (const [name, def] of configRows()) {
       const unset = /^unset\b/.test(def)
-      if (unset !== (defaults[name] === undefined)) wrong.push(`${name}: README "${def}", schema ${JSON.stringify(defaults[name])}`)
+      if (unset !== (defaults[name] === undefined))
+        wrong.push(`${name}: README "${def}", schema ${JSON.stringify(defaults[name])}`)
     }
     assert.deepEqual(wrong, [])
   })
@@ -48,7 +49,10 @@ describe('documentation', () => {
   test('every docs/ page the README links to exists', () => {
     const links = [...readme.matchAll(/\]\((docs\/[^)#]+)/g)].map(m => m[1]!)
     assert.ok(links.length >= 5, 'the README links into docs/')
-    assert.deepEqual(links.filter(l => !existsSync(join(repoRoot, l))), [])
+    assert.deepEqual(
+      links.filter(l => !existsSync(join(repoRoot, l))),
+      [],
+    )
   })
 })
 
@@ -58,5 +62,8 @@ test('one version: package.json, the lock, the newest CHANGELOG entry, OpenAPI i
   const changelog = readFileSync(join(repoRoot, 'CHANGELOG.md'), 'utf8')
   const newest = /^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}$/m.exec(changelog)?.[1]
   const { openapiDocument } = await import('../../engine/openapi/document.js')
-  assert.deepEqual([lock.version, newest, (openapiDocument() as { info: { version: string } }).info.version], [pkg.version, pkg.version, pkg.version])
+  assert.deepEqual(
+    [lock.version, newest, (openapiDocument() as { info: { version: string } }).info.version],
+    [pkg.version, pkg.version, pkg.version],
+  )
 })

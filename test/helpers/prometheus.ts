@@ -10,8 +10,22 @@ import { spawnTethered } from '../../engine/ops/tethered.js'
 const MISSING = 'prometheus not found: install it (apt-get install prometheus) or set PROMETHEUS_BIN'
 
 export function findBinary(name: 'prometheus' | 'promtool', envVar: string): string {
-  const candidates = [process.env[envVar], ...(process.env.PATH ?? '').split(delimiter).filter(Boolean).map(d => join(d, name)), `/usr/bin/${name}`]
-  const found = candidates.find(p => { try { accessSync(p!, constants.X_OK); return !!p } catch { return false } })
+  const candidates = [
+    process.env[envVar],
+    ...(process.env.PATH ?? '')
+      .split(delimiter)
+      .filter(Boolean)
+      .map(d => join(d, name)),
+    `/usr/bin/${name}`,
+  ]
+  const found = candidates.find(p => {
+    try {
+      accessSync(p!, constants.X_OK)
+      return !!p
+    } catch {
+      return false
+    }
+  })
   if (!found) throw new Error(MISSING.replace('prometheus not found', `${name} not found`))
   return found
 }
@@ -27,30 +41,61 @@ export async function startPrometheus(targets: string[], opts: { ruleFile?: stri
   const bin = findBinary('prometheus', 'PROMETHEUS_BIN')
   const dir = mkdtempSync(join(tmpdir(), 'prometheus-'))
   const config = join(dir, 'prometheus.yml')
-  writeFileSync(config, [
-    'global: { scrape_interval: 1s, evaluation_interval: 1s }',
-    ...(opts.ruleFile ? ['rule_files: [' + JSON.stringify(opts.ruleFile) + ']'] : []),
-    'scrape_configs:',
-    '  - job_name: rfq-engine',
-    '    metrics_path: /metrics',
-    `    static_configs: [{ targets: ${JSON.stringify(targets)} }]`,
-  ].join('\n') + '\n')
+  writeFileSync(
+    config,
+    [
+      'global: { scrape_interval: 1s, evaluation_interval: 1s }',
+      ...(opts.ruleFile ? ['rule_files: [' + JSON.stringify(opts.ruleFile) + ']'] : []),
+      'scrape_configs:',
+      '  - job_name: rfq-engine',
+      '    metrics_path: /metrics',
+      `    static_configs: [{ targets: ${JSON.stringify(targets)} }]`,
+    ].join('\n') + '\n',
+  )
   const port = await freePort()
-  const proc = spawnTethered('prometheus-guard', bin, [`--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'data')}`,
-    `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], { unref: true })
+  const proc = spawnTethered(
+    'prometheus-guard',
+    bin,
+    [
+      `--config.file=${config}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--log.level=warn',
+    ],
+    { unref: true },
+  )
   let log = ''
-  proc.guard.stderr!.on('data', c => { log = (log + c).slice(-4000) })
+  proc.guard.stderr!.on('data', c => {
+    log = (log + c).slice(-4000)
+  })
   const url = `http://127.0.0.1:${port}`
-  const stop = async () => { await proc.stop(); rmSync(dir, { recursive: true, force: true }) }
+  const stop = async () => {
+    await proc.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
   for (let i = 0; ; i++) {
-    if (await fetch(`${url}/-/ready`).then(r => r.ok, () => false)) break
-    if (i > 200) { await stop(); throw new Error(`prometheus did not become ready: ${log}`) }
+    if (
+      await fetch(`${url}/-/ready`).then(
+        r => r.ok,
+        () => false,
+      )
+    )
+      break
+    if (i > 200) {
+      await stop()
+      throw new Error(`prometheus did not become ready: ${log}`)
+    }
     await new Promise(r => setTimeout(r, 50))
   }
   return {
-    url, stop,
+    url,
+    stop,
     async query(expr) {
-      const r = await (await fetch(`${url}/api/v1/query?query=${encodeURIComponent(expr)}`)).json() as { status: string; error?: string; data: { result: never[] } }
+      const r = (await (await fetch(`${url}/api/v1/query?query=${encodeURIComponent(expr)}`)).json()) as {
+        status: string
+        error?: string
+        data: { result: never[] }
+      }
       if (r.status !== 'success') throw new Error(`${expr}: ${r.error}`)
       return r.data.result
     },
@@ -59,9 +104,11 @@ export async function startPrometheus(targets: string[], opts: { ruleFile?: stri
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const s = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
+    const s = createServer()
+      .once('error', reject)
+      .listen(0, '127.0.0.1', () => {
+        const port = (s.address() as { port: number }).port
+        s.close(() => resolve(port))
+      })
   })
 }

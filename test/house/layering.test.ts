@@ -18,8 +18,12 @@ function sources(dir: string): string[] {
 /** Every relative import of a file, resolved to a repo-relative path. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8')
-  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/g), ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)]
-    .map(m => m[1]!).filter(s => s.startsWith('.'))
+  const specs = [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/g),
+    ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ]
+    .map(m => m[1]!)
+    .filter(s => s.startsWith('.'))
   return specs.map(s => relative(repoRoot, resolve(dirname(file), s)))
 }
 
@@ -37,7 +41,8 @@ describe('the house', () => {
     test(`${floor}/ imports nothing of ${banned.join(', ')}`, () => {
       const bad: string[] = []
       for (const file of sources(join(repoRoot, floor))) {
-        for (const target of importsOf(file)) if (banned.includes(floorOf(target))) bad.push(`${relative(repoRoot, file)} -> ${target}`)
+        for (const target of importsOf(file))
+          if (banned.includes(floorOf(target))) bad.push(`${relative(repoRoot, file)} -> ${target}`)
       }
       assert.deepEqual(bad, [])
     })
@@ -66,6 +71,9 @@ describe('the house', () => {
 
   test('the check sees imports (it would catch an upward one)', () => {
     const engineFile = join(repoRoot, 'engine/app.ts')
-    assert.ok(importsOf(engineFile).some(t => floorOf(t) === 'actors'), 'engine/app.ts imports actors/')
+    assert.ok(
+      importsOf(engineFile).some(t => floorOf(t) === 'actors'),
+      'engine/app.ts imports actors/',
+    )
   })
 })

@@ -26,19 +26,32 @@ const SHAPE = /^([A-Z0-9_]+)-(\d{1,2})([A-Z]{3})(\d{2})-(\d+(?:d\d+)?)-([CP])$/
 export function parseOptionName(venueName: string): OptionName | null {
   const m = SHAPE.exec(venueName)
   if (!m) return null
-  const [, prefix, day, mon, yy, strikeText, cp] = m as unknown as [string, string, string, string, string, string, 'C' | 'P']
+  const [, prefix, day, mon, yy, strikeText, cp] = m as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    'C' | 'P',
+  ]
   const month = MONTHS.indexOf(mon)
   if (month < 0) return null
   const year = 2000 + Number(yy)
   const d = Number(day)
   const expiryTs = new Date(Date.UTC(year, month, d, 8))
-  if (expiryTs.getUTCDate() !== d) return null                  // 31FEB25 and the like
+  if (expiryTs.getUTCDate() !== d) return null // 31FEB25 and the like
   const strike = Number(strikeText.replace('d', '.'))
   if (!Number.isFinite(strike) || strike <= 0) return null
   const expiryDay = `${year}${String(month + 1).padStart(2, '0')}${String(d).padStart(2, '0')}`
   const underlying = prefix
   return {
-    venueName, underlying, expiryDay, expiryTs, strike, isCall: cp === 'C',
+    venueName,
+    underlying,
+    expiryDay,
+    expiryTs,
+    strike,
+    isCall: cp === 'C',
     name: canonicalName(underlying, expiryDay, strike, cp === 'C'),
     pricedInUnderlying: !prefix.includes('_'),
   }

@@ -45,7 +45,13 @@ export interface DeribitTicker {
   mark_iv?: number | null
   open_interest?: number | null
   greeks?: { delta?: number; gamma?: number; vega?: number; theta?: number; rho?: number }
-  stats?: { volume?: number | null; volume_usd?: number | null; high?: number | null; low?: number | null; price_change?: number | null }
+  stats?: {
+    volume?: number | null
+    volume_usd?: number | null
+    high?: number | null
+    low?: number | null
+    price_change?: number | null
+  }
   state?: string
 }
 

@@ -32,8 +32,7 @@ const explain = new Map<string, ValidateFunction>(specs.map(s => [s.type, thorou
 
 /** The verdict on one decoded frame. */
 export function checkInbound(msg: unknown): Inbound {
-  if (!isPlainObject(msg))
-    return fail(RelayErrors.parseError('expected an object {type, data}'))
+  if (!isPlainObject(msg)) return fail(RelayErrors.parseError('expected an object {type, data}'))
   const { type, data } = msg as { type?: unknown; data?: unknown }
   const validate = typeof type === 'string' ? check.get(type) : undefined
   // never stringify a client's value: a deeply nested one overflows the stack, a bigint throws
@@ -54,7 +53,8 @@ export function checkInbound(msg: unknown): Inbound {
       )
     case 'SUBSCRIBE':
       return fail(RelayErrors.invalidMessage(t, detail(errors)))
-    case 'PING': case 'PONG':
+    case 'PING':
+    case 'PONG':
       return { ok: true, type: t, data: d } // any data
   }
 }
