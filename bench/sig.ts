@@ -9,6 +9,7 @@ import { recoverTypedDataAddress } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { domainSeparator } from '../workers/sig/quoteHash.js'
 import { recoverQuoteSigner } from '../workers/sig/recoverQuoteSigner.js'
+import { quoteTypes } from '../sdk/sign.js'
 import type { Domain, QuoteJson, QuoteMessage } from '../workers/sig/types.js'
 import type { SignedQuote } from '../workers/sig/verifyQuotes.task.js'
 
@@ -21,19 +22,8 @@ const domain: Domain = {
   chainId: 31337,
   verifyingContract: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
 }
-const types = {
-  Quote: [
-    { name: 'maker', type: 'address' },
-    { name: 'taker', type: 'address' },
-    { name: 'tokenIn', type: 'address' },
-    { name: 'tokenOut', type: 'address' },
-    { name: 'amountIn', type: 'uint256' },
-    { name: 'amountOut', type: 'uint256' },
-    { name: 'expiry', type: 'uint256' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'deadline', type: 'uint256' },
-  ],
-} as const
+// the SDK's field order (the spec's): the incumbent library signs and recovers over the same types a maker uses
+const types = quoteTypes
 
 interface Fixture {
   message: QuoteMessage

@@ -19,6 +19,19 @@ const obj = (properties: Record<string, unknown>, required: string[] = Object.ke
 })
 const nullable = (s: object) => ({ oneOf: [s, { type: 'null' }] })
 
+/** An RFQ's terms, first in every REST shape of it (engine/rfqApi/views.ts builds them the same way). */
+const rfqTerms = {
+  id: str,
+  taker: address,
+  tokenIn: ref('Token'),
+  tokenOut: ref('Token'),
+  kind: { enum: [0, 1] },
+  amountIn: nullable(bigint),
+  amountOut: nullable(bigint),
+  expiry: int,
+  visibility: { enum: ['public', 'private'] },
+}
+
 export const schemas = {
   Error: {
     ...obj({ error: str }),
@@ -46,15 +59,7 @@ export const schemas = {
       'the venue could not serve); null while open',
   },
   RfqListItem: obj({
-    id: str,
-    taker: address,
-    tokenIn: ref('Token'),
-    tokenOut: ref('Token'),
-    kind: { enum: [0, 1] },
-    amountIn: nullable(bigint),
-    amountOut: nullable(bigint),
-    expiry: int,
-    visibility: { enum: ['public', 'private'] },
+    ...rfqTerms,
     status: ref('RfqStatus'),
     endedAt: nullable(iso),
     endedBy: ref('RfqEndedBy'),
@@ -64,15 +69,7 @@ export const schemas = {
   RfqPage: obj({ items: { type: 'array', items: ref('RfqListItem') }, nextCursor: nullable(str) }),
   RfqLiveDetail: obj({
     rfq: obj({
-      id: str,
-      taker: address,
-      tokenIn: ref('Token'),
-      tokenOut: ref('Token'),
-      kind: { enum: [0, 1] },
-      amountIn: nullable(bigint),
-      amountOut: nullable(bigint),
-      expiry: int,
-      visibility: str,
+      ...rfqTerms,
     }),
     quotes: { type: 'array', items: obj({ maker: address, amountOut: bigint, signature: str }) },
     status: ref('RfqStatus'),
@@ -82,15 +79,7 @@ export const schemas = {
   }),
   RfqPersistedDetail: obj({
     rfq: obj({
-      id: str,
-      taker: address,
-      tokenIn: ref('Token'),
-      tokenOut: ref('Token'),
-      kind: { enum: [0, 1] },
-      amountIn: nullable(bigint),
-      amountOut: nullable(bigint),
-      expiry: int,
-      visibility: str,
+      ...rfqTerms,
       createdAt: iso,
     }),
     status: ref('RfqStatus'),

@@ -4,6 +4,7 @@
 import { createPublicClient, createWalletClient, http, parseEventLogs, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
+import type { QuoteJson } from '../../actors/rfqTypes.js'
 import { registrationMessage } from '../agents/message.js'
 import { spotRfqArtifact } from '../chain/spotRfq.js'
 import { onChainQuote } from './chainChecks.js'
@@ -62,17 +63,7 @@ export function createRfq(api: string, apiKey: string, body: Record<string, unkn
 }
 
 export interface RelayQuote {
-  quote: {
-    maker: Address
-    taker: Address
-    tokenIn: Address
-    tokenOut: Address
-    amountIn: string
-    amountOut: string
-    expiry: number
-    nonce: string
-    deadline: number
-  }
+  quote: QuoteJson
   signature: Hex
 }
 

@@ -12,9 +12,9 @@ import postgres from 'postgres'
 import { startEmbeddedPostgres, freePort } from '../../engine/store/embedded.js'
 import { startSecureNats } from './secureNats.js'
 import { spawnEngine, type EngineProc } from '../faults/process.js'
-import { get, newAgent, post } from '../api/agentKit.js'
+import { get, newAgent } from '../api/agentKit.js'
+import { createAgentRfq } from '../api/agentRfq.js'
 import { Client, account, makeQuote, sign, waitFor, ZERO } from '../relay/helpers.js'
-import type { Rfq } from '../../actors/rfqTypes.js'
 
 const domain = { name: 'SpotRFQ', version: '1', chainId: 31337, verifyingContract: ZERO }
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms))
@@ -56,21 +56,7 @@ test(
           10_000,
         )
       const taker = await newAgent(a.api, ['taker'])
-      const created = await post(
-        a.api,
-        '/api/v1/agent/rfqs',
-        { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1000', ttlSeconds: 10 },
-        taker.headers,
-      )
-      assert.equal(created.status, 201)
-      const d = (await get(a.api, `/api/v1/rfqs/${created.body.rfqId}`)).body
-      const rfq = {
-        id: created.body.rfqId,
-        taker: d.rfq.taker,
-        tokenIn: d.rfq.tokenIn.address,
-        tokenOut: d.rfq.tokenOut.address,
-        expiry: d.rfq.expiry,
-      } as Rfq
+      const rfq = await createAgentRfq(a.api, taker, { ttlSeconds: 10 })
       const maker = account()
       const c = await Client.open(b.relayWs) // quoted at the node that did not create it
       const q = makeQuote(maker, rfq)

@@ -334,16 +334,21 @@ describe('a hostile wire: three nodes, one PostgreSQL, nats-server as a venue ru
     await waitFor(allDropped, all => all.every((d, i) => d.bad_signature! >= (before[i]!.bad_signature ?? 0) + 5), 3000)
 
     for (const rfq of [lone, ...capFill]) assert.equal(await listedAnywhere(rfq.id), false, rfq.id)
+    const victimRfqs: string[] = []
     for (const n of nodes) {
       assert.equal((await get(n.api, `/api/v1/rfqs/${lone.id}`)).status, 404)
-      assert.equal((await createRfq(n, victim)).status, 201, `the victim creates at ${n.api}: its cap is its own`)
+      const mine = await createRfq(n, victim)
+      assert.equal(mine.status, 201, `the victim creates at ${n.api}: its cap is its own`)
+      victimRfqs.push(mine.body.rfqId)
       const quotes = await get(n.relay, `/quotes?rfqId=${real.body.rfqId}`)
       assert.equal(quotes.body.count, 0, 'the forged quote is listed nowhere')
       assert.equal((await get(n.relay, '/rfqs')).status, 200, 'this address is not locked out')
     }
     // the real RFQ is still open everywhere: an honest maker quotes it at every node
+    const honestMakers: string[] = []
     for (const [i, w] of watchers.entries()) {
       const honest = account()
+      honestMakers.push(honest.address.toLowerCase())
       w.send('QUOTE_SUBMIT', { rfqId: real.body.rfqId, ...(await quoteFor(honest, real.body)) })
       const b = await w.next(
         f =>
@@ -352,6 +357,16 @@ describe('a hostile wire: three nodes, one PostgreSQL, nats-server as a venue ru
       )
       assert.equal(b.type, 'QUOTE_BROADCAST', `node ${i + 1}: ${JSON.stringify(b.data)}`)
     }
+    // every node hears every honest quote and every victim's RFQ before the watchers close: the cluster's word of them
+    // must not arrive late, in the next test's window, where any broadcast is a failure
+    const heardAll = (w: Client) =>
+      honestMakers.every(m => w.frames.some(f => f.type === 'QUOTE_BROADCAST' && f.data.quote.maker === m)) &&
+      victimRfqs.every(id => w.frames.some(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === id))
+    await waitFor(
+      async () => watchers.every(heardAll),
+      ok => ok,
+      5000,
+    )
     for (const w of watchers) {
       await w.sync()
       assert.deepEqual(

@@ -15,8 +15,8 @@ import { connect } from '../../engine/store/db.js'
 import { storeEnds } from '../../engine/store/rfqs.js'
 import { spawnEngine } from './process.js'
 import { get, newAgent, post } from '../api/agentKit.js'
+import { createAgentRfq } from '../api/agentRfq.js'
 import { Client, account, makeQuote, sign, ZERO } from '../relay/helpers.js'
-import type { Rfq } from '../../actors/rfqTypes.js'
 
 const domain = { name: 'SpotRFQ', version: '1', chainId: 31337, verifyingContract: ZERO }
 const hex = (n: number) => `0x${randomBytes(n).toString('hex')}`
@@ -41,21 +41,7 @@ test(
     try {
       const taker = await newAgent(engine.api, ['taker'])
       const make = async (ttlSeconds: number) => {
-        const r = await post(
-          engine.api,
-          '/api/v1/agent/rfqs',
-          { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1000', ttlSeconds },
-          taker.headers,
-        )
-        assert.equal(r.status, 201)
-        const d = (await get(engine.api, `/api/v1/rfqs/${r.body.rfqId}`)).body
-        return {
-          id: r.body.rfqId,
-          taker: d.rfq.taker,
-          tokenIn: d.rfq.tokenIn.address,
-          tokenOut: d.rfq.tokenOut.address,
-          expiry: d.rfq.expiry,
-        } as Rfq
+        return createAgentRfq(engine.api, taker, { ttlSeconds })
       }
       const soon = await make(10),
         later = await make(300)

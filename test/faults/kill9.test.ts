@@ -10,7 +10,8 @@ import { join } from 'node:path'
 import { testDatabase } from '../helpers/db.js'
 import { spawnEngine } from './process.js'
 import { startSecureNats } from '../cluster/secureNats.js'
-import { newAgent, post } from '../api/agentKit.js'
+import { newAgent } from '../api/agentKit.js'
+import { createAgentRfq } from '../api/agentRfq.js'
 import { Client, account, makeQuote, sign, ZERO } from '../relay/helpers.js'
 import type { Rfq } from '../../actors/rfqTypes.js'
 
@@ -38,20 +39,7 @@ for (const round of [1, 2]) {
         const agent = await newAgent(engine.api, ['taker'])
         const rfqs: Rfq[] = []
         for (let i = 0; i < 8; i++) {
-          const r = await post(
-            engine.api,
-            '/api/v1/agent/rfqs',
-            { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: String(1000 + i), ttlSeconds: 300 },
-            agent.headers,
-          )
-          const d = (await (await fetch(`${engine.api}/api/v1/rfqs/${r.body.rfqId}`)).json()) as any
-          rfqs.push({
-            id: r.body.rfqId,
-            taker: d.rfq.taker,
-            tokenIn: d.rfq.tokenIn.address,
-            tokenOut: d.rfq.tokenOut.address,
-            expiry: d.rfq.expiry,
-          } as Rfq)
+          rfqs.push(await createAgentRfq(engine.api, agent, { amountIn: String(1000 + i) }))
         }
         const makers = Array.from({ length: 100 }, () => account())
         const frames = await Promise.all(

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { startTestEngine, type TestEngine } from '../helpers/engine.js'
 import { Client, account, createRfq, domainOf, makeQuote, sign, waitFor } from './helpers.js'
 import { get, newAgent, post } from '../api/agentKit.js'
+import { createAgentRfq } from '../api/agentRfq.js'
 import type { Rfq } from '../../actors/rfqTypes.js'
 import type { PrivateKeyAccount } from 'viem/accounts'
 
@@ -64,21 +65,7 @@ const ended = async (id: string) =>
 
 test('an RFQ that outlives RFQ_TTL_SECS and is then filled counts for its maker, not against it', async () => {
   const taker = await newAgent(t.api, ['taker'])
-  const created = await post(
-    t.api,
-    '/api/v1/agent/rfqs',
-    { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1000', ttlSeconds: 60 },
-    taker.headers,
-  )
-  assert.equal(created.status, 201)
-  const d = (await get(t.api, `/api/v1/rfqs/${created.body.rfqId}`)).body
-  const rfq = {
-    id: created.body.rfqId,
-    taker: d.rfq.taker,
-    tokenIn: d.rfq.tokenIn.address,
-    tokenOut: d.rfq.tokenOut.address,
-    expiry: d.rfq.expiry,
-  } as Rfq
+  const rfq = await createAgentRfq(t.api, taker, { ttlSeconds: 60 })
   const maker = account()
   await quote(rfq, maker)
   await sleep(2500) // past the TTL

@@ -3,7 +3,9 @@
 export type Address = `0x${string}` // lowercase once parsed
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
-const LOWER_ADDRESS = /^0x[0-9a-f]{40}$/
+/** A parsed (lowercase) address, as a JSON Schema pattern the relay's contract uses too. */
+export const LOWER_ADDRESS_PATTERN = '^0x[0-9a-f]{40}$'
+const LOWER_ADDRESS = new RegExp(LOWER_ADDRESS_PATTERN)
 
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000' as Address
 
