@@ -4,6 +4,7 @@ import type { Logger } from 'pino'
 import type { Config } from './config.js'
 import { createLogger } from './log.js'
 import { createMetrics } from './metrics.js'
+import { partitionMetrics } from './store/partitionMetrics.js'
 import { openDatabase, type Database } from './store/open.js'
 import { monitorDatabase } from './store/dbMonitor.js'
 import { createLanes } from './pool/lanes.js'
@@ -67,6 +68,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   const shutdownHooks: (() => Promise<void> | void)[] = []
   const dbMonitor = monitorDatabase(db.sql, { log })
   metrics.gauge('database_up', '1 while PostgreSQL answers its pings', () => (dbMonitor.up ? 1 : 0))
+  if (db.partitions) partitionMetrics(metrics.registry, db.partitions)
   const ctx: EngineContext = {
     config,
     log,

@@ -3,7 +3,7 @@
 import type { Logger } from 'pino'
 import { connect, type Sql } from './db.js'
 import { migrate } from './migrate.js'
-import { ensurePartitions, keepPartitionsAhead } from './partitions.js'
+import { ensurePartitions, keepPartitionsAhead, type Upkeep } from './partitions.js'
 import { startEmbeddedPostgres } from './embedded.js'
 import { databaseUnreachable } from './unreachable.js'
 
@@ -16,6 +16,8 @@ export interface Database {
    * Unix socket, else on DATABASE_URL (which may name a socket: `?host=/dir`). Closed with the database.
    */
   connect?(max: number): Sql
+  /** the partitions' upkeep: made ahead, retention, their sizes for /metrics */
+  partitions?: Upkeep
   close(): Promise<void>
 }
 
@@ -59,6 +61,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     sql,
     url,
     embedded: !!stopServer,
+    partitions,
     connect(max) {
       const pool = connect(socketUrl ?? url, { max })
       own.push(pool)

@@ -5,6 +5,7 @@
 import type { Logger } from 'pino'
 import type { Sql } from './db.js'
 import { runRetention, type RetentionRun } from './retention.js'
+import { readPartitionStats, type PartitionStats } from './partitionStats.js'
 
 /** The tables partitioned by day, each with its key: what `ensurePartitions` keeps ahead. */
 export const DAILY: readonly { table: string; key: string }[] = [{ table: 'quotes', key: 'rfq_day' }]
@@ -49,39 +50,66 @@ export async function ensurePartitions(
   return made
 }
 
+/** What the metrics read (partitionMetrics.ts). */
 export interface Upkeep {
-  /** the last retention run (undefined before the first): for the metrics */
+  /** the last retention run (undefined before the first) */
   readonly lastRetention: RetentionRun | undefined
+  /** partitions dropped by retention since start */
+  readonly droppedTotal: number
+  /** per table family, read every `statsEveryMs` (empty until the first read) */
+  readonly stats: readonly PartitionStats[]
   stop(): void
 }
 
 /**
- * Every `everyMs`: partitions made ahead, then the days past retention dropped (retention.ts). A failure (the database
- * down) is logged and waits for the next turn.
+ * Every `everyMs`: partitions made ahead, then the days past retention dropped (retention.ts); every `statsEveryMs`,
+ * the tables' sizes read for the metrics. A failure (the database down) is logged and waits for the next turn.
  */
 export function keepPartitionsAhead(
   sql: Sql,
-  { everyMs = 3_600_000, retentionDays = 0, log }: { everyMs?: number; retentionDays?: number; log: Logger },
+  {
+    everyMs = 3_600_000,
+    statsEveryMs = 60_000,
+    retentionDays = 0,
+    log,
+  }: { everyMs?: number; statsEveryMs?: number; retentionDays?: number; log: Logger },
 ): Upkeep {
   let lastRetention: RetentionRun | undefined
+  let droppedTotal = 0
+  let stats: readonly PartitionStats[] = []
+  const sample = async () => {
+    try {
+      stats = await readPartitionStats(sql)
+    } catch (err) {
+      log.debug({ err }, 'partition stats unread: read again at the next turn')
+    }
+  }
   const turn = async () => {
     try {
       await ensurePartitions(sql)
       if (retentionDays > 0) {
         lastRetention = await runRetention(sql, { days: retentionDays })
+        droppedTotal += lastRetention.dropped.length
         if (lastRetention.dropped.length || lastRetention.skipped.length) log.info(lastRetention, 'quote retention')
       }
     } catch (err) {
       log.warn({ err }, 'partition upkeep failed: tried again at the next turn')
     }
+    await sample()
   }
   void turn()
-  const timer = setInterval(() => void turn(), everyMs)
-  timer.unref()
+  const timers = [setInterval(() => void turn(), everyMs), setInterval(() => void sample(), statsEveryMs)]
+  for (const t of timers) t.unref()
   return {
     get lastRetention() {
       return lastRetention
     },
-    stop: () => clearInterval(timer),
+    get droppedTotal() {
+      return droppedTotal
+    },
+    get stats() {
+      return stats
+    },
+    stop: () => timers.forEach(clearInterval),
   }
 }
