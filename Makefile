@@ -62,7 +62,7 @@ sandbox: build ## a whole venue on this machine: anvil, SpotRFQ, tokens, AMM poo
 	node dist/engine/sandbox/main.js
 
 cluster: build ## a cluster on this machine: nats-server, PostgreSQL and 3 engine nodes (ARGS="--help" for its options)
-	node dist/engine/cluster/devCluster.js $(ARGS)
+	node dist/engine/devcluster/devCluster.js $(ARGS)
 
 docs: build ## regenerate docs/endpoints.md from the route tables, and the console's size in the docs from the build's
 	node dist/engine/openapi/endpointsMarkdown.js

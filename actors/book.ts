@@ -8,12 +8,13 @@ import type { ActorRef, ActorSystem } from './mailbox.js'
 import { ActorStopped } from './mailbox.js'
 import { EventBus } from './events.js'
 export type { StoredEnd, ClusterStorePort } from './clusterSync.js'
+export type { RestoredRfq } from './rfqTypes.js'
 import type {
-  AcceptedQuote, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, Rfq,
+  AcceptedQuote, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, RestoredRfq, Rfq,
   RfqDirectory, SubmitOptions, RfqEvent, RfqView,
 } from './rfqTypes.js'
 import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.js'
-import { RelayErrors } from './errors.js'
+import { RelayErrors, refuseQuote } from './errors.js'
 import { ClusterSync, type ClusterStorePort } from './clusterSync.js'
 import { ANONYMOUS, canSee } from './visibility.js'
 import { UnstoredEnds, type UnstoredEnd } from './unstoredEnds.js'
@@ -37,13 +38,6 @@ export interface BookDeps {
   /** the pause between two offers of unstored ends to the store (default 1000 ms) */
   healRetryMs?: number
   onWarn?: (msg: string, detail: object) => void
-}
-
-/** A live RFQ as it was when the engine stopped: its row and its stored quotes. */
-export interface RestoredRfq {
-  rfq: Rfq
-  shareTokenHash: string | null
-  quotes: AcceptedQuote[]
 }
 
 interface LiveEntry { ref: ActorRef<RfqMsg>; rfq: Rfq; shareTokenHash: string | null; quotes: number; terms?: QuoteTerms; seenByAll: boolean }
@@ -138,9 +132,9 @@ export class RfqBook implements RfqDirectory {
 
   async submitQuote(rfqId: unknown, quote: unknown, signature: unknown, opts: SubmitOptions = {}): Promise<QuoteVerdict> {
     if (typeof rfqId !== 'string' || rfqId === '' || !isPlainObject(quote)
-      || typeof signature !== 'string' || signature === '') return verdict(RelayErrors.missingFields())
+      || typeof signature !== 'string' || signature === '') return refuseQuote(RelayErrors.missingFields())
     const e = this.live.get(rfqId) ?? (this.sync && await this.sync.adopt(rfqId) && this.live.get(rfqId))
-    if (!e) return verdict(RelayErrors.rfqNotFound())
+    if (!e) return refuseQuote(RelayErrors.rfqNotFound())
     const shareTokenHash = typeof opts.shareToken === 'string' ? hashShareToken(opts.shareToken) : null
     try {
       return await e.ref.ask<QuoteVerdict>(replyTo => ({
@@ -148,38 +142,38 @@ export class RfqBook implements RfqDirectory {
         wellFormed: opts.wellFormed === true, residual: opts.residual, replyTo,
       }), this.askTimeoutMs)
     } catch (err) {
-      if (err instanceof ActorStopped) return verdict(RelayErrors.rfqNotFound())   // it left while we asked
+      if (err instanceof ActorStopped) return refuseQuote(RelayErrors.rfqNotFound())   // it left while we asked
       this.deps.onWarn?.('quote submission failed', { rfqId, err })
-      return verdict(RelayErrors.internal())
+      return refuseQuote(RelayErrors.internal())
     }
   }
 
   async cancel(rfqId: string): Promise<CancelOutcome> {
     const e = this.live.get(rfqId)
-    if (!e) return { ok: false, reason: 'not_found' }
+    if (!e) return { ok: false, code: 'NOT_FOUND' }
     try {
       const outcome = await e.ref.ask<CancelOutcome>(replyTo => ({ type: 'Cancel', replyTo }), this.askTimeoutMs)
       if (outcome.ok) this.forget(rfqId)     // gone for every reader from the moment the caller hears so
-      if (!outcome.ok && outcome.reason === 'failed') throw outcome.error   // the caller's error; the actor is unharmed
+      if (!outcome.ok && outcome.code === 'FAILED') throw outcome.error   // the caller's error; the actor is unharmed
       return outcome
     } catch (err) {
-      if (err instanceof ActorStopped) return { ok: false, reason: 'not_found' }
+      if (err instanceof ActorStopped) return { ok: false, code: 'NOT_FOUND' }
       throw err
     }
   }
 
   async fill<R>(rfqId: string, txHash: string, commit: () => Promise<R>): Promise<FillOutcome<R>> {
     const e = this.live.get(rfqId)
-    if (!e) return { ok: false, reason: 'not_found' }
+    if (!e) return { ok: false, code: 'NOT_FOUND' }
     try {
       const outcome = await e.ref.ask<FillOutcome<R>>(replyTo => ({ type: 'Fill', txHash, commit, replyTo: replyTo as (v: FillOutcome<unknown>) => void }), this.askTimeoutMs)
       if (outcome.ok) this.forget(rfqId)
       // a refused commit (a duplicate txHash, a lost race) is the caller's error, answered by the actor as an
       // outcome: the actor never counts it as a failure of its own
-      if (!outcome.ok && outcome.reason === 'failed') throw outcome.error
+      if (!outcome.ok && outcome.code === 'FAILED') throw outcome.error
       return outcome
     } catch (err) {
-      if (err instanceof ActorStopped) return { ok: false, reason: 'not_found' }
+      if (err instanceof ActorStopped) return { ok: false, code: 'NOT_FOUND' }
       throw err
     }
   }
@@ -279,8 +273,4 @@ export class RfqBook implements RfqDirectory {
 /** Whom an RFQ's cap counts against: the agent that created it, not whoever claims the same wallet. */
 export function creatorOf(rfq: Pick<Rfq, 'agentId' | 'taker'>): string {
   return rfq.agentId ?? rfq.taker
-}
-
-function verdict(e: { code: string; message: string }): QuoteVerdict {
-  return { ok: false, code: e.code, message: e.message }
 }

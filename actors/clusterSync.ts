@@ -6,9 +6,8 @@
 // that dies takes nothing with it.
 import type { ActorRef } from './mailbox.js'
 import type { EventBus } from './events.js'
-import type { EndedBy, RfqEvent } from './rfqTypes.js'
+import type { EndedBy, RestoredRfq, RfqEvent } from './rfqTypes.js'
 import type { RfqMsg } from './rfq.js'
-import type { RestoredRfq } from './book.js'
 
 /** How a closed RFQ ended, as the store has it (`at` and `by` when it says). */
 export interface StoredEnd {

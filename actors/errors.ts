@@ -1,14 +1,10 @@
 // The relay's ERROR texts, exactly as the spec writes them, once. Each carries a stable `code` so a
-// maker can tell failures apart without matching on prose; the texts are part of the API.
+// maker can tell failures apart without matching on prose; the texts are part of the API. They sit on the
+// floor that checks quotes (in the spec's order, each refusal with its text), so a quote's refusal carries the
+// relay's words; the REST surface words the same codes its own way (engine/replies/api.ts).
+import type { Refused } from '../workers/outcome.js'
 
-export interface RelayError {
-  code: string
-  message: string
-  /** BUSY only: when to try again */
-  retryAfterMs?: number
-}
-
-const e = (code: string, message: string): RelayError => ({ code, message })
+const e = <C extends string>(code: C, message: string) => ({ code, message })
 
 export const RelayErrors = {
   // quote submission, in the order the relay checks them
@@ -47,4 +43,47 @@ export const RelayErrors = {
   internalMessage: () => e('INTERNAL', 'Internal error: the message could not be handled; retry'),
   internalCancel: () => e('INTERNAL', 'Internal error: the cancel could not be stored; retry'),
   unavailable: () => e('UNAVAILABLE', 'Service unavailable: the quote could not be stored right now; retry shortly'),
+  cancelUnavailable: () =>
+    e('UNAVAILABLE', 'Service unavailable: the cancel could not be stored right now; retry shortly'),
 } as const
+
+/** Every code the relay's ERROR frames carry: a closed union. */
+export type RelayCode = ReturnType<(typeof RelayErrors)[keyof typeof RelayErrors]>['code']
+
+export interface RelayError {
+  code: RelayCode
+  message: string
+  /** BUSY only: when to try again */
+  retryAfterMs?: number
+}
+
+/** The codes a quote submission is refused with, on the relay (QUOTE_SUBMIT) and on REST (POST /api/v1/quotes). */
+export const QUOTE_CODES = [
+  'MISSING_FIELDS',
+  'RFQ_NOT_FOUND',
+  'INVALID_MAKER',
+  'MAKER_NOT_ALLOWED',
+  'TOKEN_IN_MISMATCH',
+  'TOKEN_OUT_MISMATCH',
+  'TAKER_MISMATCH',
+  'DEADLINE_PAST',
+  'AMOUNT_IN_ZERO',
+  'AMOUNT_OUT_ZERO',
+  'INVALID_QUOTE_FIELD',
+  'INVALID_MESSAGE',
+  'INVALID_SIGNATURE',
+  'DUPLICATE_QUOTE',
+  'BUSY',
+  'UNAVAILABLE',
+  'INTERNAL',
+] as const satisfies readonly RelayCode[]
+
+export type QuoteCode = (typeof QUOTE_CODES)[number]
+
+/** A quote's refusal: its code and the relay's text for it (`retryAfterMs`: BUSY's hint). */
+export type QuoteRefusal = Refused<QuoteCode> & { message: string; retryAfterMs?: number }
+
+/** A relay error as a quote's refusal (the quote checks and the actor answer only quote codes). */
+export function refuseQuote(e: { code: QuoteCode; message: string; retryAfterMs?: number }): QuoteRefusal {
+  return { ok: false, ...e }
+}

@@ -5,7 +5,8 @@
 // The first failure is the one reported. A passing quote comes back normalised: lowercase
 // addresses, canonical decimal strings, times as numbers.
 import type { Address, QuoteJson } from './rfqTypes.js'
-import { RelayErrors, type RelayError } from './errors.js'
+import { RelayErrors, refuseQuote, type QuoteRefusal } from './errors.js'
+import type { Outcome } from '../workers/outcome.js'
 import {
   isAddress,
   parseCanonicalU256 as uint256,
@@ -21,7 +22,7 @@ export interface RfqTerms {
   allowedMakers: readonly Address[]
 }
 
-export type QuoteCheck = { ok: true; quote: QuoteJson } | { ok: false; error: RelayError }
+export type QuoteCheck = Outcome<{ quote: QuoteJson }, QuoteRefusal>
 
 /**
  * `wellFormed`: the relay's schema (engine/relay/contract) has already checked every field's grammar, so only
@@ -88,6 +89,6 @@ function uint(x: unknown, wellFormed: boolean): { text: string; zero: boolean } 
   return typeof v === 'string' ? v : { text: wellFormed ? (x as string) : v.toString(), zero: v === 0n }
 }
 
-function fail(error: RelayError): QuoteCheck {
-  return { ok: false, error }
+function fail(error: Omit<QuoteRefusal, 'ok'>): QuoteCheck {
+  return refuseQuote(error)
 }

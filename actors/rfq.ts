@@ -8,7 +8,7 @@ import type { ActorContext, Behavior, Reply } from './mailbox.js'
 import type { AcceptedQuote, Address, CancelOutcome, EndedBy, FillOutcome, Hex, QuoteJson, QuoteVerdict, Rfq, RfqEvent,
   RfqStatus, RfqView, StatusChange } from './rfqTypes.js'
 import { checkQuote } from './quoteChecks.js'
-import { RelayErrors, type RelayError } from './errors.js'
+import { RelayErrors, refuseQuote, type QuoteRefusal } from './errors.js'
 import { hasExpired, isLive as isLiveAt, isOpen } from '../workers/values/index.js'
 
 /** What an RFQ actor needs from outside; the engine supplies the real ones. */
@@ -34,7 +34,7 @@ export interface RfqDeps {
 export type RfqMsg =
   | { type: 'Arm' }
   | { type: 'QuoteSubmitted'; raw: Record<string, unknown>; signature: string; shareTokenHash: string | null
-      wellFormed: boolean; residual: RelayError | undefined; replyTo: Reply<QuoteVerdict> }
+      wellFormed: boolean; residual: Omit<QuoteRefusal, 'ok'> | undefined; replyTo: Reply<QuoteVerdict> }
   | { type: 'SignerRecovered'; quote: QuoteJson; signature: string; signer: Address | null | Error; replyTo: Reply<QuoteVerdict> }
   | { type: 'QuoteCommitted'; accepted: AcceptedQuote; error: Error | null; replyTo: Reply<QuoteVerdict> }
   | { type: 'Describe'; replyTo: Reply<RfqView> }
@@ -107,8 +107,8 @@ function isLive(s: RfqState, nowMs: number): boolean {
   return isLiveAt(s.status, s.rfq.expiry, nowMs)
 }
 
-function reject(replyTo: Reply<QuoteVerdict>, e: RelayError): void {
-  replyTo({ ok: false, code: e.code, message: e.message })
+function reject(replyTo: Reply<QuoteVerdict>, e: Omit<QuoteRefusal, 'ok'>): void {
+  replyTo(refuseQuote(e))
 }
 
 function quoteSubmitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteSubmitted' }>, ctx: Ctx, deps: RfqDeps): RfqState {
@@ -117,7 +117,7 @@ function quoteSubmitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteSubm
   const allowed = state.rfq.visibility === 'public' || (state.shareTokenHash !== null && msg.shareTokenHash === state.shareTokenHash)
   if (!isLive(state, now) || !allowed) { reject(msg.replyTo, RelayErrors.rfqNotFound()); return state }
   const checked = checkQuote(state.rfq, msg.raw, Math.floor(now / 1000), msg.wellFormed)
-  if (!checked.ok) { reject(msg.replyTo, checked.error); return state }
+  if (!checked.ok) { msg.replyTo(checked); return state }
   if (msg.residual) { reject(msg.replyTo, msg.residual); return state }     // what the schema refused that no rule named
   const { quote } = checked
   ctx.pipeToSelf(deps.recoverSigner(quote, msg.signature),
@@ -168,17 +168,17 @@ function quoteCommitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteComm
 }
 
 async function cancel(state: RfqState, msg: Extract<RfqMsg, { type: 'Cancel' }>, ctx: Ctx, deps: RfqDeps): Promise<RfqState> {
-  if (!isOpen(state.status)) { msg.replyTo({ ok: false, reason: 'not_open', status: state.status }); return state }
-  if (!isLive(state, ctx.now())) { msg.replyTo({ ok: false, reason: 'not_found' }); return state }
+  if (!isOpen(state.status)) { msg.replyTo({ ok: false, code: 'NOT_OPEN', status: state.status }); return state }
+  if (!isLive(state, ctx.now())) { msg.replyTo({ ok: false, code: 'NOT_FOUND' }); return state }
   const at = new Date(ctx.now())
   // a refused or failed write is the asker's outcome, not this actor's failure: the state is unchanged
   let result: void | { lost: RfqStatus }
   try { result = await deps.persistStatus(state.rfq.id, { status: 'CANCELLED', at }) } catch (error) {
-    msg.replyTo({ ok: false, reason: 'failed', error })
+    msg.replyTo({ ok: false, code: 'FAILED', error })
     return state
   }
   if (result) {           // closed in the store first (another node's cancel or fill): that is how it ended
-    msg.replyTo({ ok: false, reason: 'not_open', status: result.lost })
+    msg.replyTo({ ok: false, code: 'NOT_OPEN', status: result.lost })
     deps.onStale?.(state.rfq.id)
     return state
   }
@@ -193,13 +193,13 @@ async function cancel(state: RfqState, msg: Extract<RfqMsg, { type: 'Cancel' }>,
 
 /** The caller's commit runs inside this turn: nothing else reaches this RFQ until it settles. */
 async function fill(state: RfqState, msg: Extract<RfqMsg, { type: 'Fill' }>, ctx: Ctx, deps: RfqDeps): Promise<RfqState> {
-  if (!isOpen(state.status)) { msg.replyTo({ ok: false, reason: 'not_open', status: state.status }); return state }
+  if (!isOpen(state.status)) { msg.replyTo({ ok: false, code: 'NOT_OPEN', status: state.status }); return state }
   // a fill refused by the store (a duplicate txHash, a lost race) or a failed write is the asker's
   // outcome, not this actor's failure: counting it as one would stop the actor after a few refusals
   // and take a live RFQ out of the relay while the database still says OPEN
   let result: unknown
   try { result = await msg.commit() } catch (error) {
-    msg.replyTo({ ok: false, reason: 'failed', error })
+    msg.replyTo({ ok: false, code: 'FAILED', error })
     return state
   }
   ended(state, 'FILLED', new Date(ctx.now()), 'taker')

@@ -6,10 +6,10 @@
 // `node dist/bench/options.js` (BENCH_TRADES, BENCH_SNAPSHOTS, BENCH_REQUESTS to scale).
 import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { SyntheticMarket } from '../engine/ingest/sources/synthetic.js'
-import { mapTrade, mapTicker, type TradeRow, type SnapshotRow } from '../engine/ingest/deribit/map.js'
+import { mapTrade, mapTicker, type TradeRow, type SnapshotRow } from '../workers/options/deribit/map.js'
 import { upsertInstruments, insertTrades, insertSnapshots, insertSpotRefs } from '../engine/store/options.js'
-import { mapInstrument, type InstrumentRow } from '../engine/ingest/deribit/map.js'
-import type { DeribitInstrument } from '../engine/ingest/deribit/types.js'
+import { mapInstrument, type InstrumentRow } from '../workers/options/deribit/map.js'
+import type { DeribitInstrument } from '../workers/options/deribit/types.js'
 import { startEngineProcess } from './lib/engineProcess.js'
 import { benchDatabase } from './lib/benchDb.js'
 import { load } from './lib/load.js'

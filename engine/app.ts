@@ -20,7 +20,7 @@ import { mountModules } from './modules.js'
 import { uncaughtErrors } from './ops/lastResort.js'
 import { terminalAuthorizer } from './options/auth.js'
 import { consoleRoutes } from './console/routes.js'
-import { preflight, type Preflight } from './ops/preflight.js'
+import { preflight, type Preflight } from './preflight.js'
 
 export interface Engine {
   ports: { api: number; terminal: number; relay: number }
@@ -104,7 +104,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
     ctx.limits.register('terminal', new FixedWindowLimiter(config.TERMINAL_RATE_LIMIT_PER_MIN, 60_000)),
     ctx.limits.register('relay.rest', new FixedWindowLimiter(config.RELAY_REST_RATE_LIMIT_PER_MIN, 60_000)),
   ] as const
-  // wrong terminal keys per address, throttled like agent keys (engine/agents/auth.ts)
+  // wrong terminal keys per address, throttled like agent keys (engine/front/agentAuth.ts)
   const terminalFailures = ctx.limits.register(
     'terminal.auth.failures',
     new SlidingWindowLimiter(config.AUTH_FAILURES_PER_MIN, 60_000),

@@ -9,8 +9,8 @@ import { acquireInstanceLock, AlreadyRunning } from './ops/instanceLock.js'
 import { installLastResort } from './ops/lastResort.js'
 import { PortInUse } from './front/uws.js'
 import { parseCli } from './ops/cli.js'
-import { banner } from './ops/banner.js'
-import { preflight } from './ops/preflight.js'
+import { banner } from './banner.js'
+import { preflight } from './preflight.js'
 import { DatabaseUnreachable } from './store/unreachable.js'
 
 const USAGE = `Usage: node dist/engine/main.js   (or: make run)

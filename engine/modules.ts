@@ -2,12 +2,12 @@
 import type { EngineContext } from './context.js'
 import { healthRoutes } from './routes/health.js'
 import { metricsRoutes } from './routes/metrics.js'
-import { fillsModule } from './fills/module.js'
-import { baselineModule } from './baseline/module.js'
+import { fillRoutes } from './routes/fills.js'
+import { baselineModule } from './routes/baseline.js'
 import { leagueRoutes } from './league/routes.js'
 import { rfqApiModule } from './rfqApi/module.js'
 import { relayModule } from './relay/module.js'
-import { sorModule } from './sor/module.js'
+import { sorModule } from './routes/sor.js'
 import { optionsModule } from './options/module.js'
 import { storeServerBaselines } from './sor/baselineQueue.js'
 import { baselineMetrics } from './sor/metrics.js'
@@ -26,7 +26,7 @@ export async function mountModules(ctx: EngineContext, { tokenList }: { tokenLis
   healthRoutes(ctx)
   metricsRoutes(ctx)
   optionsModule(ctx)
-  fillsModule(ctx, { events: book.events, verifyFill })
+  fillRoutes(ctx, { events: book.events, verifyFill })
   baselineModule(ctx)
   leagueRoutes(ctx)
   const { tokens } = await rfqApiModule(ctx, { book, index, rfqs, tokenList })

@@ -6,11 +6,12 @@
 import { parseEventLogs, type PublicClient } from 'viem'
 import type { FillInput } from '../../actors/rfqTypes.js'
 import { spotRfqArtifact } from './spotRfq.js'
+import type { Outcome, Refused } from '../../workers/outcome.js'
 
-export type Verified =
-  | { ok: true; minedAt: number }
-  | { ok: false; code: 'FILL_UNVERIFIED'; reason: string }
-  | { ok: false; code: 'CHAIN_UNAVAILABLE'; reason: string }
+export type Verified = Outcome<
+  { minedAt: number },
+  Refused<'FILL_UNVERIFIED' | 'CHAIN_UNAVAILABLE'> & { reason: string }
+>
 
 export type FillVerifier = (fill: FillInput) => Promise<Verified>
 

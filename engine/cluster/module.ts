@@ -1,17 +1,28 @@
 // Joins this node to the venue's cluster (NATS_URL set), with its metrics. Imported dynamically by the
 // relay module, so a single node never loads the NATS client.
 import { Gauge } from 'prom-client'
-import type { EngineContext } from '../context.js'
+import type { Logger } from 'pino'
+import type { Config } from '../config.js'
+import type { Metrics } from '../metrics.js'
+import type { Sql } from '../store/db.js'
 import type { RfqBook } from '../../actors/book.js'
 import type { Domain } from '../../workers/sig/types.js'
 import { loadLiveRfqs } from '../store/rfqs.js'
 import { joinCluster, type ClusterLink } from './link.js'
 import { clusterIdentity } from './identity.js'
 import { nextEpoch } from './epoch.js'
-import { shareLimits } from './limitShare.js'
+import { shareLimits, type SharedLimits } from './limitShare.js'
+
+export interface ClusterDeps {
+  config: Config
+  metrics: Metrics
+  sql: Sql
+  log: Logger
+  limits: SharedLimits
+}
 
 export async function clusterModule(
-  ctx: EngineContext,
+  ctx: ClusterDeps,
   { book, domain }: { book: RfqBook; domain: Domain & { chainId: number } },
 ): Promise<ClusterLink> {
   const { config: c, metrics, sql, log } = ctx

@@ -16,10 +16,10 @@ import { Errors } from '../front/errors.js'
 import { toJson } from '../front/json.js'
 import { eventData } from './events.js'
 import type { LiveIndex } from '../../actors/liveIndex.js'
-import type { AgentAuth } from '../agents/auth.js'
+import type { AgentAuth } from '../front/agentAuth.js'
 import { ANONYMOUS, canSee, type RfqAccess, type Viewer } from '../../actors/visibility.js'
 import { openSeq, sealSeq } from '../front/sealed.js'
-import { viewerOf } from '../rfq/viewer.js'
+import { viewerOf } from '../front/viewer.js'
 
 const REPLAY = 512
 /** a reserved slot whose stream never opened (the client left first) is given back after this */

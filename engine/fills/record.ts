@@ -10,6 +10,7 @@ import { insertFill } from '../store/fills.js'
 import { bumpRollups, invalidateBases } from '../store/league.js'
 import { improvementCentiBps, centiToBps, centiToDecimal } from '../../workers/fills/improvement.js'
 import { pointsV2, POINTS_VERSION } from '../../workers/fills/points.js'
+import type { Outcome, Refused } from '../../workers/outcome.js'
 
 export interface FillRecord {
   id: string
@@ -31,7 +32,7 @@ export interface RecordFillDeps {
   events?: EventBus<RfqEvent>
 }
 
-export type Recorded = { ok: true; fill: FillRecord } | { ok: false; code: 'DUPLICATE_FILL' }
+export type Recorded = Outcome<{ fill: FillRecord }, Refused<'DUPLICATE_FILL'>>
 
 /**
  * Records one fill. `sql` is the pool (recordFill opens and commits its own transaction) or a

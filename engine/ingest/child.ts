@@ -3,7 +3,8 @@
 // too), restarts it after a crash (at most 5 times in 10 minutes), and stops it at shutdown.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
-import type { EngineContext } from '../context.js'
+import type { Logger } from 'pino'
+import type { Config } from '../config.js'
 import type { Sql } from '../store/db.js'
 import { repoRoot } from '../paths.js'
 import { FailureWindow } from '../../workers/retry/failureWindow.js'
@@ -16,7 +17,14 @@ export interface IngestChild {
   stop(): Promise<void>
 }
 
-export function startIngestChild(ctx: EngineContext): IngestChild {
+export interface IngestChildDeps {
+  config: Config
+  sql: Sql
+  log: Logger
+  onShutdown(fn: () => Promise<void>): void
+}
+
+export function startIngestChild(ctx: IngestChildDeps): IngestChild {
   const entry = join(repoRoot, 'dist/engine/ingest/main.js')
   // the engine's validated config, not only process.env: an in-process engine (tests) gets its config as an object
   const env: NodeJS.ProcessEnv = { ...process.env }

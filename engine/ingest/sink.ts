@@ -9,7 +9,7 @@ import type {
   DeribitBookSummary,
   DeribitTicker,
   DeribitInstrument,
-} from './deribit/types.js'
+} from '../../workers/options/deribit/types.js'
 import {
   mapTrade,
   mapTicker,
@@ -18,7 +18,7 @@ import {
   type InstrumentRow,
   type TradeRow,
   type SnapshotRow,
-} from './deribit/map.js'
+} from '../../workers/options/deribit/map.js'
 import {
   upsertInstruments,
   insertTrades,

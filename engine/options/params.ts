@@ -1,6 +1,6 @@
 // Query parameters of the options endpoints, validated once here with the texts the 400s carry.
 import { Errors } from '../front/errors.js'
-import { parseExpiryDay } from '../ingest/deribit/instrumentName.js'
+import { parseExpiryDay } from '../../workers/options/deribit/instrumentName.js'
 import { LIQ_CLASS, type LiqClass } from '../store/options.js'
 
 export const TAPE_PAGE = { default: 50, max: 500 } as const

@@ -12,7 +12,7 @@ import {
   strikeDetail,
   underlyings,
 } from '../store/options.js'
-import { parseExpiryDay } from '../ingest/deribit/instrumentName.js'
+import { parseExpiryDay } from '../../workers/options/deribit/instrumentName.js'
 import {
   requireParams,
   underlyingParam,

@@ -10,8 +10,8 @@ import { rfqCountsOfTaker } from '../store/rfqQueries.js'
 import { badgesFor, type Badge, type FillStats } from './badgeRules.js'
 import { fillStats, pointsBoard, roleTotals, type BoardRole, type RoleTotals } from './queries.js'
 import { isAddress } from '../../workers/values/index.js'
-import type { AgentAuth } from '../agents/auth.js'
-import { viewerOf } from '../rfq/viewer.js'
+import type { AgentAuth } from '../front/agentAuth.js'
+import { viewerOf } from '../front/viewer.js'
 
 const CACHE_MAX = 10_000
 export const BOARD_PAGE = { default: 50, max: 100 } as const

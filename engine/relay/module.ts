@@ -5,8 +5,8 @@
 import type { EngineContext } from '../context.js'
 import { RfqBook } from '../../actors/book.js'
 import { LiveIndex } from '../../actors/liveIndex.js'
-import { createQuoteWriter } from '../store/quotes.js'
-import { insertRfq, insertRfqCapped, loadLiveRfqs, persistStatus, endOfRfq, storeEnds } from '../store/rfqs.js'
+import { loadLiveRfqs } from '../store/rfqs.js'
+import { bookStore } from '../rfq/bookStore.js'
 import { startTtlCleanup } from './ttlCleanup.js'
 import { quoteSigner } from './signer.js'
 import { relayDomain } from './domain.js'
@@ -33,30 +33,20 @@ export async function relayModule(
     log.warn(
       'SPOT_RFQ_ADDRESS is not set: quotes are verified against verifyingContract 0x0000000000000000000000000000000000000000',
     )
-  const writer = createQuoteWriter(ctx.quoteSql ?? sql, { maxInFlight: ctx.config.RELAY_COMMITS_IN_FLIGHT })
+  const { writer, store, clusterStore } = bookStore(sql, {
+    quoteSql: ctx.quoteSql,
+    commitsInFlight: c.RELAY_COMMITS_IN_FLIGHT,
+    cluster: !!c.NATS_URL,
+  })
   const book = new RfqBook(ctx.actors, {
-    store: {
-      insertRfq: (rfq, hash, maxActive) =>
-        maxActive === undefined ? insertRfq(sql, rfq, hash) : insertRfqCapped(sql, rfq, hash, { max: maxActive }),
-      persistStatus: (id, change) => persistStatus(sql, id, change),
-      commitQuote: q => writer.write(q),
-      storeEnds: async ends => {
-        await storeEnds(sql, ends)
-      },
-    },
-    // a cluster node reads what the cluster's word leaves open from the shared store
-    clusterStore: c.NATS_URL
-      ? {
-          liveRfq: async id => (await loadLiveRfqs(sql, Date.now(), { id }))[0],
-          liveShared: async shareTokenHash => (await loadLiveRfqs(sql, Date.now(), { shareTokenHash }))[0],
-          endOf: id => endOfRfq(sql, id),
-        }
-      : undefined,
+    store,
+    clusterStore,
     recoverSigner: quoteSigner(ctx, domain),
     onWarn: (msg, detail) => log.warn(detail, msg),
   })
   const admission = new Admission(c.RELAY_ADMISSION_MS)
-  const rfqs = createRfqService({ sql, book, verifyFill, admission, log }) // the one lifecycle, shared with the REST API
+  // the one lifecycle, shared with the REST API: create, read, cancel, fill, quote
+  const rfqs = createRfqService({ sql, book, verifyFill, admission, maxActive: c.MAX_ACTIVE_RFQS_PER_WALLET, log })
   const index = new LiveIndex(book.events) // the pollers' read model, kept from the book's events
   // a cluster node listens before it reads the store, so nothing created in between is missed
   const cluster = c.NATS_URL

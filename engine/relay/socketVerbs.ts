@@ -8,9 +8,8 @@ import type { RfqBook } from '../../actors/book.js'
 import type { SubmitOptions } from '../../actors/rfqTypes.js'
 import { hashShareToken } from '../../actors/book.js'
 import { RelayErrors } from '../../actors/errors.js'
-import { isUnavailable } from '../store/unavailable.js'
 import type { RfqService } from '../rfq/service.js'
-import { relayRefusal } from '../replies/relay.js'
+import { relayFailure, relayQuoteReply, relayRefusal } from '../replies/relay.js'
 import { rfqBroadcast } from './broadcasts.js'
 import { relayCancelProof, type CancelAuthMode } from './cancelAuth.js'
 import { isChannel } from './upgrade.js'
@@ -38,13 +37,10 @@ export async function submitQuote(
     const shareToken = await tokenForQuote(deps.book, ws, session, data.shareToken, rfqId)
     const options = { shareToken, ...contract }
     const verdict = await deps.rfqs.submitQuote(data.rfqId as string, data.quote, data.signature, options)
-    if (!verdict.ok) {
-      const hint = verdict.retryAfterMs ? { retryAfterMs: verdict.retryAfterMs } : {}
-      sendError(ws, session, { code: verdict.code, message: verdict.message, ...hint }, rfqId)
-    }
+    if (!verdict.ok) sendError(ws, session, relayQuoteReply(verdict), rfqId)
   } catch (err) {
     deps.log.error({ err, rfqId }, 'quote submission failed')
-    sendError(ws, session, RelayErrors.internal(), rfqId)
+    sendError(ws, session, relayFailure('quote', err), rfqId)
   }
 }
 
@@ -90,7 +86,7 @@ export async function cancelRequest(
     if (!outcome.ok) sendError(ws, session, relayRefusal(outcome), rfqId)
   } catch (err) {
     deps.log.error({ err, rfqId }, 'cancel failed')
-    sendError(ws, session, isUnavailable(err) ? RelayErrors.unavailable() : RelayErrors.internalCancel(), rfqId)
+    sendError(ws, session, relayFailure('cancel', err), rfqId)
   }
 }
 

@@ -1,20 +1,36 @@
 // The API surface's one table (API_PORT): every refusal a domain function answers (the RFQ service, fill
 // recording and verification, agent registration, the route finder) to its reply: status, the spec's text
 // for the action, and the machine code. Route handlers never choose a status or write a text themselves;
-// the relay's table is replies/relay.ts. (Parse-step 400s are each route's own: nothing reached the domain.)
-import type { QuoteVerdict, RfqStatus } from '../../actors/rfqTypes.js'
+// the relay's table is replies/relay.ts. The compiler holds each table whole: a code without its reply does not
+// build. (Parse-step 400s are each route's own: nothing reached the domain.)
+import type { RfqStatus } from '../../actors/rfqTypes.js'
+import type { QuoteCode, QuoteRefusal } from '../../actors/errors.js'
 import type { Refusal } from '../rfq/outcomes.js'
-import type { RegisterOutcome } from '../agents/register.js'
-import { RegisterErrors } from '../agents/register.js'
+import { MAX_AGENTS_PER_OWNER, type RegisterRefusal } from '../agents/register.js'
 import { describe, type SorRefusal } from '../sor/errors.js'
-import { HttpError } from '../front/errors.js'
+import { Errors, HttpError } from '../front/errors.js'
 import { SIGNATURE_WINDOW_SECS } from '../agents/message.js'
 import type { TokenRefusal } from '../tokens/outcomes.js'
+import { unmapped } from '../../workers/outcome.js'
 
-type RegisterRefusal = Extract<RegisterOutcome, { ok: false }>
 export type ApiRefusal = Refusal | SorRefusal | RegisterRefusal
 
 export const DUPLICATE_FILL = 'Fill already recorded for this transaction'
+
+/** Agent registration: its parse step's texts (engine/routes/agents.ts), then its refusals'. */
+export const RegisterErrors = {
+  name: 'name is required (max 64 chars)',
+  ownerWallet: 'ownerWallet must be a valid 0x address',
+  agentWallet: 'agentWallet must be a valid 0x address',
+  roles: 'roles must be a non-empty array of: taker, maker, monitor',
+  signature: 'signature is required',
+  timestamp: 'timestamp is required (unix seconds)',
+  expired: `Signature expired. Timestamp must be within ${SIGNATURE_WINDOW_SECS}s of current time.`,
+  mismatch: 'Signature does not match ownerWallet.',
+  maxAgents: `Maximum ${MAX_AGENTS_PER_OWNER} agents per owner wallet`,
+  replayed: 'Signature already used',
+  walletTaken: 'agentWallet is already registered to another owner',
+} as const
 
 export const CancelErrors = {
   notFound: 'Not found',
@@ -96,6 +112,8 @@ export function apiReply(r: ApiRefusal, action: Action = 'record'): HttpError {
       return reply(409, RegisterErrors.maxAgents)
     case 'AGENT_WALLET_TAKEN':
       return reply(409, RegisterErrors.walletTaken)
+    default:
+      return unmapped(r)
   }
 }
 
@@ -115,6 +133,8 @@ export function tokenReply(r: TokenRefusal, side: 'tokenIn' | 'tokenOut', chainI
       return new HttpError(400, `${side} ${r.given} is not an ERC-20 token: ${r.reason}`, { code: r.code })
     case 'CHAIN_UNAVAILABLE':
       return new HttpError(503, r.reason, { code: r.code }, { 'retry-after': '5' })
+    default:
+      return unmapped(r)
   }
 }
 
@@ -125,26 +145,40 @@ export const QuoteErrors = {
   signature: 'Invalid signature',
 } as const
 
+const rest = (status: number, text: string) => (v: QuoteRefusal) => new HttpError(status, text, { code: v.code })
+const relayText = (v: QuoteRefusal) => new HttpError(400, v.message, { code: v.code })
+
 /**
- * POST /api/v1/quotes: the relay's verdict codes with this endpoint's own texts (the spec gives REST its
- * own); a store that did not answer or admission control is a 503, with Retry-After for BUSY.
+ * POST /api/v1/quotes: the relay's verdict codes with this endpoint's own texts (the spec gives REST its own; the
+ * rules it does not word keep the relay's). A store that is down answers as every API route does during an outage
+ * (503, Retry-After); one that failed otherwise and admission control are 503s too, BUSY with its Retry-After.
  */
-export function quoteReply(v: Extract<QuoteVerdict, { ok: false }>): HttpError {
-  if (v.code === 'INTERNAL') return new HttpError(503, v.message, { code: v.code })
-  if (v.code === 'BUSY')
-    return new HttpError(
+const QUOTE_REPLIES = {
+  MISSING_FIELDS: rest(400, QuoteErrors.signature),
+  RFQ_NOT_FOUND: rest(400, QuoteErrors.notFound),
+  INVALID_MAKER: relayText,
+  MAKER_NOT_ALLOWED: relayText,
+  TOKEN_IN_MISMATCH: relayText,
+  TOKEN_OUT_MISMATCH: relayText,
+  TAKER_MISMATCH: relayText,
+  DEADLINE_PAST: relayText,
+  AMOUNT_IN_ZERO: relayText,
+  AMOUNT_OUT_ZERO: relayText,
+  INVALID_QUOTE_FIELD: relayText,
+  INVALID_MESSAGE: relayText,
+  INVALID_SIGNATURE: rest(400, QuoteErrors.signature),
+  DUPLICATE_QUOTE: rest(400, QuoteErrors.duplicate),
+  BUSY: v =>
+    new HttpError(
       503,
       v.message,
       { code: v.code },
       { 'retry-after': String(Math.max(1, Math.ceil((v.retryAfterMs ?? 1000) / 1000))) },
-    )
-  const text =
-    v.code === 'RFQ_NOT_FOUND'
-      ? QuoteErrors.notFound
-      : v.code === 'DUPLICATE_QUOTE'
-        ? QuoteErrors.duplicate
-        : v.code === 'INVALID_SIGNATURE' || v.code === 'MISSING_FIELDS'
-          ? QuoteErrors.signature
-          : v.message
-  return new HttpError(400, text, { code: v.code })
+    ),
+  UNAVAILABLE: () => Errors.dependencyDown(),
+  INTERNAL: v => new HttpError(503, v.message, { code: v.code }),
+} satisfies Record<QuoteCode, (v: QuoteRefusal) => HttpError>
+
+export function quoteReply(v: QuoteRefusal): HttpError {
+  return QUOTE_REPLIES[v.code](v)
 }

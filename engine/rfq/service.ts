@@ -1,4 +1,4 @@
-// The one RFQ service: the REST API and the relay read, cancel, fill and quote RFQs through these
+// The one RFQ service: the REST API and the relay create, read, cancel, fill and quote RFQs through these
 // functions, so "live actor or stored row" and the visibility rule are decided here once. A live RFQ
 // changes inside its actor's turn (the book); one no longer live by a conditional update, so a cancel
 // racing a fill has one winner either way. Every function answers an outcome; surfaces map it.
@@ -7,7 +7,8 @@
 // while it is neither FILLED nor CANCELLED and the fill happened before its expiry. "Happened" is the
 // block time of the fill's transaction when fills are verified on chain (recording may lag mining),
 // else the time the fill is recorded. An RFQ shown EXPIRED is therefore never filled later.
-import type { FillInput, QuoteVerdict, RfqDirectory, RfqStatus } from '../../actors/rfqTypes.js'
+import type { Logger } from 'pino'
+import type { FillInput, QuoteVerdict, Rfq, RfqDirectory, RfqStatus } from '../../actors/rfqTypes.js'
 import type { Admission } from './admission.js'
 import type { Agent } from '../store/agents.js'
 import type { Sql, Tx } from '../store/db.js'
@@ -16,8 +17,9 @@ import { canSee, ownsRfq, type RfqAccess, type Viewer } from '../../actors/visib
 import { cancelPersisted, effectiveStatus, fillExists, markFilled, rfqById, type RfqRow } from '../store/rfqQueries.js'
 import { logActivity } from '../store/agents.js'
 import { recordFill, fillRecordedEvent, type FillRecord } from '../fills/record.js'
-import { refuse, Rollback, type Outcome, type Refusal } from './outcomes.js'
-import { RelayErrors } from '../../actors/errors.js'
+import { refuse, Rollback, type RfqOutcome, type Refusal } from './outcomes.js'
+import { newRfqId, newShareToken, type RfqRequest } from './request.js'
+import { RelayErrors, refuseQuote } from '../../actors/errors.js'
 import { isLive, isOpen, toUnixSeconds } from '../../workers/values/index.js'
 
 /** An RFQ as `find` found it: its live view when the book holds it, else its stored row; who may see and own it. */
@@ -53,24 +55,61 @@ export interface FillBody {
 }
 
 export interface RfqService {
+  /**
+   * A new RFQ for an agent, under the agent's cap on active RFQs (the store arbitrates it for the venue): stored,
+   * live in the book, announced (rfq.created: the relay and the SSE feed), the agent's activity logged.
+   */
+  create(agent: Agent, request: RfqRequest): Promise<RfqOutcome<{ rfq: Rfq; activeCount: number }>>
   find(id: string, viewer?: Viewer): Promise<FoundRfq | undefined>
   /**
    * `liveOnly`: the relay's CANCEL_REQUEST reaches live RFQs only. `mustSee`: the caller must see the RFQ
    * whatever its proof (the relay, where the open mode would otherwise let an id alone cancel a private RFQ).
    */
-  cancel(id: string, proof: CancelProof, opts: CancelOptions): Promise<Outcome<{ cancelledAt: Date }>>
-  fill(id: string, agent: Agent, body: FillBody): Promise<Outcome<{ fill: FillRecord }>>
+  cancel(id: string, proof: CancelProof, opts: CancelOptions): Promise<RfqOutcome<{ cancelledAt: Date }>>
+  fill(id: string, agent: Agent, body: FillBody): Promise<RfqOutcome<{ fill: FillRecord }>>
   submitQuote: RfqDirectory['submitQuote']
 }
 
-export function createRfqService(deps: {
+export interface RfqServiceDeps {
   sql: Sql
   book: RfqDirectory
   verifyFill?: FillVerifier
   admission?: Admission
-  log?: { warn(o: object, m: string): void }
-}): RfqService {
+  /** a creator's cap on active RFQs (MAX_ACTIVE_RFQS_PER_WALLET); none when absent */
+  maxActive?: number
+  log?: Pick<Logger, 'warn'>
+}
+
+export function createRfqService(deps: RfqServiceDeps): RfqService {
   const { sql, book } = deps
+
+  async function create(agent: Agent, r: RfqRequest): Promise<RfqOutcome<{ rfq: Rfq; activeCount: number }>> {
+    const now = Date.now()
+    const rfq: Rfq = {
+      id: newRfqId(),
+      taker: agent.agentWallet,
+      tokenIn: r.tokenIn,
+      tokenOut: r.tokenOut,
+      kind: r.kind,
+      amountIn: r.amountIn,
+      amountOut: r.amountOut,
+      expiry: Math.floor(now / 1000) + r.ttlSeconds,
+      visibility: r.visibility,
+      allowedMakers: r.allowedMakers,
+      shareToken: r.visibility === 'private' ? newShareToken() : null,
+      createdAt: new Date(now),
+      agentId: agent.id, // the cap is the agent's, not the wallet's: a wallet can be claimed
+    }
+    const outcome = await book.create(rfq, deps.maxActive === undefined ? {} : { maxActive: deps.maxActive })
+    if (!outcome.ok) return outcome
+    await logActivity(sql, {
+      agentId: agent.id,
+      action: 'rfq.create',
+      rfqId: rfq.id,
+      detail: { visibility: rfq.visibility, kind: rfq.kind },
+    }).catch((err: unknown) => deps.log?.warn({ err, rfqId: rfq.id }, 'agent activity not logged'))
+    return { ok: true, rfq, activeCount: outcome.activeCount }
+  }
 
   /** Live first (it has the quotes), then storage; undefined when unknown or unseen by `viewer`. */
   async function find(id: string, viewer?: Viewer): Promise<FoundRfq | undefined> {
@@ -109,7 +148,11 @@ export function createRfqService(deps: {
     return view && !isOpen(view.status) ? view.status : otherwise
   }
 
-  async function cancel(id: string, proof: CancelProof, opts: CancelOptions): Promise<Outcome<{ cancelledAt: Date }>> {
+  async function cancel(
+    id: string,
+    proof: CancelProof,
+    opts: CancelOptions,
+  ): Promise<RfqOutcome<{ cancelledAt: Date }>> {
     const found = await find(id) // no viewer: ownership decides, visibility only shapes the refusal
     if (!found || (opts.liveOnly && !found.live)) return refuse('NOT_FOUND')
     if ((opts.mustSee || proof.kind === 'open') && !canSee(found.access, opts.viewer)) return refuse('NOT_FOUND')
@@ -120,7 +163,7 @@ export function createRfqService(deps: {
     if (found.live) {
       const outcome = await book.cancel(id)
       if (outcome.ok) cancelledAt = outcome.cancelledAt
-      else if (outcome.reason === 'not_open') return refuse('NOT_OPEN', { status: outcome.status })
+      else if (outcome.code === 'NOT_OPEN') return refuse('NOT_OPEN', { status: outcome.status })
     }
     if (!cancelledAt) {
       if (opts.liveOnly) return refuse('NOT_FOUND') // it left the book meanwhile: the relay cancels live RFQs only
@@ -136,7 +179,7 @@ export function createRfqService(deps: {
     return { ok: true, cancelledAt }
   }
 
-  async function fill(id: string, agent: Agent, body: FillBody): Promise<Outcome<{ fill: FillRecord }>> {
+  async function fill(id: string, agent: Agent, body: FillBody): Promise<RfqOutcome<{ fill: FillRecord }>> {
     const found = await find(id)
     if (!found) return refuse('NOT_FOUND')
     if (!ownsRfq(agent, { agentId: found.access.agentId, taker: found.taker })) {
@@ -185,8 +228,7 @@ export function createRfqService(deps: {
       if (found.live && happenedAt < found.expiry) {
         const outcome = await book.fill(id, body.txHash, commit) // inside the actor's turn
         if (outcome.ok) record = outcome.result
-        else if (outcome.reason === 'not_open')
-          return await notFillable(sql, id, body.txHash, happenedAt, outcome.status)
+        else if (outcome.code === 'NOT_OPEN') return await notFillable(sql, id, body.txHash, happenedAt, outcome.status)
       }
       if (!record) {
         record = await commit() // not live: the stored row decides
@@ -219,7 +261,7 @@ export function createRfqService(deps: {
     const admission = deps.admission
     if (!admission) return book.submitQuote(...a)
     const entry = admission.tryEnter()
-    if (!entry.ok) return { ok: false, ...RelayErrors.busy(entry.retryAfterMs) }
+    if (!entry.ok) return refuseQuote(RelayErrors.busy(entry.retryAfterMs))
     try {
       return await book.submitQuote(...a)
     } finally {
@@ -227,7 +269,7 @@ export function createRfqService(deps: {
     }
   }
 
-  return { find, cancel, fill, submitQuote }
+  return { create, find, cancel, fill, submitQuote }
 }
 
 /** The ownership rule (actors/visibility.ts ownsRfq) for each kind of proof; undefined when it holds. */

@@ -2,13 +2,13 @@
 // taker, or by the taker's EIP-191 signature over cancelMessage(id, timestamp) with the timestamp
 // in the body ({signature, timestamp}, within 300 s). Parse the proof, ask the RFQ service, map.
 import type { Handler, Req } from '../front/request.js'
-import type { AgentAuth } from '../agents/auth.js'
+import type { AgentAuth } from '../front/agentAuth.js'
 import type { CancelProof, RfqService } from '../rfq/service.js'
 import { ok } from '../front/request.js'
 import { cancelMessage, SIGNATURE_WINDOW_SECS } from '../agents/message.js'
 import { recoverPersonalSigner } from '../../workers/sig/eip191.js'
 import { refuse } from '../rfq/outcomes.js'
-import { viewerOf } from '../rfq/viewer.js'
+import { viewerOf } from '../front/viewer.js'
 import { ANONYMOUS } from '../../actors/visibility.js'
 import { apiReply } from '../replies/api.js'
 import { isPlainObject, toUnixSeconds } from '../../workers/values/index.js'

@@ -5,7 +5,7 @@ import type { Handler } from '../front/request.js'
 import type { FillBody, RfqService } from '../rfq/service.js'
 import { ok } from '../front/request.js'
 import { Errors } from '../front/errors.js'
-import { agentOf } from '../agents/auth.js'
+import { agentOf } from '../front/agentAuth.js'
 import { isAddress, isPlainObject, isTxHash, parseU256, parseUsd } from '../../workers/values/index.js'
 import { FillErrors, apiReply } from '../replies/api.js'
 

@@ -5,8 +5,8 @@ import type { RfqDirectory } from '../../actors/rfqTypes.js'
 import type { LiveIndex } from '../../actors/liveIndex.js'
 import type { EngineContext } from '../context.js'
 import { ok } from '../front/request.js'
-import { createAgentAuth, guarded } from '../agents/auth.js'
-import { agentRoutes } from '../agents/routes.js'
+import { createAgentAuth, guarded } from '../front/agentAuth.js'
+import { agentRoutes } from '../routes/agents.js'
 import { createTokenRegistry, type TokenRegistry } from '../tokens/registry.js'
 import { createChainResolver } from '../tokens/chainResolver.js'
 import type { TokenList } from '../tokens/tokenList.js'
@@ -60,13 +60,7 @@ export async function rfqApiModule(
   api.get('/api/v1/rfqs', listHandler({ ...deps, openPages: new OpenPageCache(() => index.publicSeq) }))
   api.get('/api/v1/rfqs/:id', detailHandler(deps))
   api.post('/api/v1/rfqs/:id/cancel', cancelHandler(deps))
-  api.post(
-    '/api/v1/agent/rfqs',
-    guarded(
-      auth.requireAgent('taker'),
-      createRfqHandler({ ...deps, maxActive: config.MAX_ACTIVE_RFQS_PER_WALLET, log: ctx.log }),
-    ),
-  )
+  api.post('/api/v1/agent/rfqs', guarded(auth.requireAgent('taker'), createRfqHandler(deps)))
   api.get('/api/v1/agent/rfqs', guarded(auth.requireAgent('monitor'), agentListHandler(deps)))
   api.get('/api/v1/agent/rfqs/:id', guarded(auth.requireAgent(), detailHandler(deps)))
   api.post('/api/v1/agent/rfqs/:id/fill', guarded(auth.requireAgent('taker'), fillHandler(deps)))

@@ -1,10 +1,10 @@
 // Reading RFQs: the public list (storage, keyset-paged), the detail (live first, then storage),
 // and the agent listing (live, db or both).
 import type { RfqDirectory } from '../../actors/rfqTypes.js'
-import type { AgentAuth } from '../agents/auth.js'
+import type { AgentAuth } from '../front/agentAuth.js'
 import { canSee, type Viewer } from '../../actors/visibility.js'
 import type { RfqService } from '../rfq/service.js'
-import { viewerOf } from '../rfq/viewer.js'
+import { viewerOf } from '../front/viewer.js'
 import type { Sql } from '../store/db.js'
 import type { Handler, Req } from '../front/request.js'
 import type { TokenRegistry } from '../tokens/registry.js'

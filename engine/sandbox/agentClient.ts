@@ -4,11 +4,9 @@
 import { createPublicClient, createWalletClient, http, parseEventLogs, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
-import type { QuoteJson } from '../../actors/rfqTypes.js'
 import { registrationMessage } from '../agents/message.js'
 import { spotRfqArtifact } from '../chain/spotRfq.js'
-import { onChainQuote } from './chainChecks.js'
-
+import { onChainQuote, type RelayQuote } from './relayQuote.js'
 import { ApiRefusal } from './cliFailure.js'
 
 export async function call<T>(method: string, url: string, body?: unknown, apiKey?: string): Promise<T> {
@@ -32,7 +30,7 @@ export interface Registered {
 export async function registerAgent(
   api: string,
   ownerKey: Hex,
-  agent: Hex /* the agent's private key, or its address */,
+  agent: Hex | Address,
   name = 'sandbox-agent',
   roles = ['taker', 'monitor'],
 ): Promise<Registered> {
@@ -62,10 +60,7 @@ export function createRfq(api: string, apiKey: string, body: Record<string, unkn
   return call('POST', `${api}/api/v1/agent/rfqs`, body, apiKey)
 }
 
-export interface RelayQuote {
-  quote: QuoteJson
-  signature: Hex
-}
+export type { RelayQuote }
 
 /** The quote paying the most tokenOut, from the relay's REST polling endpoint. */
 export async function bestQuote(relay: string, rfqId: string, shareToken?: string | null): Promise<RelayQuote | null> {

@@ -13,7 +13,7 @@ import {
 import { foundry } from 'viem/chains'
 import { spotRfqArtifact } from '../chain/spotRfq.js'
 import { CliFailure } from './cliFailure.js'
-import type { RelayQuote } from './agentClient.js'
+import { onChainQuote, type RelayQuote } from './relayQuote.js'
 
 export interface TokenInfo {
   address: string
@@ -104,17 +104,6 @@ export async function preflight(
     })
   } catch (e) {
     throw revertFailure(e)
-  }
-}
-
-export function onChainQuote(q: RelayQuote) {
-  return {
-    ...q.quote,
-    amountIn: BigInt(q.quote.amountIn),
-    amountOut: BigInt(q.quote.amountOut),
-    expiry: BigInt(q.quote.expiry),
-    nonce: BigInt(q.quote.nonce),
-    deadline: BigInt(q.quote.deadline),
   }
 }
 

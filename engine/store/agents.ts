@@ -2,6 +2,7 @@
 // one transaction), lookup by key hash, and the activity log.
 import type { Sql } from './db.js'
 import type { Tx } from './db.js'
+import type { Outcome, Refused } from '../../workers/outcome.js'
 
 export type Role = 'taker' | 'maker' | 'monitor'
 
@@ -19,8 +20,11 @@ export interface NewAgent extends Omit<Agent, 'createdAt'> {
   messageDigest: string
 }
 
-export type InsertOutcome =
-  { ok: true; agent: Agent } | { ok: false; reason: 'max_agents' | 'replayed' | 'wallet_taken' }
+/** The house's one result type, with registration's own codes (engine/agents/register.ts passes them on). */
+export type InsertOutcome = Outcome<
+  { agent: Agent },
+  Refused<'SIGNATURE_REPLAYED' | 'MAX_AGENTS' | 'AGENT_WALLET_TAKEN'>
+>
 
 /**
  * Inserts the agent unless the owner already has `maxPerOwner` agents or the signed message was
@@ -30,16 +34,16 @@ export async function insertAgent(sql: Sql, a: NewAgent, maxPerOwner: number): P
   return sql.begin(async tx => {
     await tx`select pg_advisory_xact_lock(hashtext('agent-owner:' || ${a.ownerWallet}))`
     const [spent] = await tx`select 1 from agent_registrations where message_digest = ${a.messageDigest}`
-    if (spent) return { ok: false, reason: 'replayed' } as const
+    if (spent) return { ok: false, code: 'SIGNATURE_REPLAYED' } as const
     const [{ n }] =
       (await tx`select count(*)::int as n from agents where owner_wallet = ${a.ownerWallet}`) as unknown as [
         { n: number },
       ]
-    if (n >= maxPerOwner) return { ok: false, reason: 'max_agents' } as const
+    if (n >= maxPerOwner) return { ok: false, code: 'MAX_AGENTS' } as const
     // the agent wallet is its first owner's: another owner's claim is refused (the key decides races)
     await tx`insert into agent_wallet_owners (agent_wallet, owner_wallet) values (${a.agentWallet}, ${a.ownerWallet}) on conflict (agent_wallet) do nothing`
     const [claim] = await tx`select owner_wallet from agent_wallet_owners where agent_wallet = ${a.agentWallet}`
-    if (claim!.owner_wallet !== a.ownerWallet) return { ok: false, reason: 'wallet_taken' } as const
+    if (claim!.owner_wallet !== a.ownerWallet) return { ok: false, code: 'AGENT_WALLET_TAKEN' } as const
     const [r] = await tx`
       insert into agents (id, name, owner_wallet, agent_wallet, roles, key_hash)
       values (${a.id}, ${a.name}, ${a.ownerWallet}, ${a.agentWallet}, ${a.roles}, ${a.keyHash})

@@ -7,10 +7,10 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseNatsUrl } from '../../engine/cluster/natsUrl.js'
-import { startNatsServer, type NatsServer } from '../../engine/cluster/natsServer.js'
+import { startNatsServer, type NatsServer } from '../../engine/devcluster/natsServer.js'
 import { spawnEngine, refusedStart } from '../faults/process.js'
 import { testDatabase, type TestDatabase } from '../helpers/db.js'
-import { devCredentials, type DevCredentials } from '../../engine/cluster/devCredentials.js'
+import { devCredentials, type DevCredentials } from '../../engine/devcluster/devCredentials.js'
 
 test('parseNatsUrl: servers without credentials, the token or user:password taken out, a redacted form to print', () => {
   assert.deepEqual(parseNatsUrl('nats://10.0.0.1:4222'), {

@@ -14,7 +14,7 @@ import { repoRoot } from '../../engine/paths.js'
 import { testDatabase } from '../helpers/db.js'
 import { natsGreeting } from './natsGreeting.js'
 
-const ENTRY = join(repoRoot, 'dist/engine/cluster/devCluster.js')
+const ENTRY = join(repoRoot, 'dist/engine/devcluster/devCluster.js')
 const FREE_PORTS = ['--api-port', '0', '--terminal-port', '0', '--relay-port', '0', '--nats-port', '0']
 
 interface Row {
@@ -142,7 +142,7 @@ test('cluster --help explains itself; a bad option or value is one line and exit
   const env = baseEnv({})
   const help = spawnSync(process.execPath, [ENTRY, '--help'], { env, encoding: 'utf8', timeout: 10_000 })
   assert.equal(help.status, 0, help.stderr)
-  assert.match(help.stdout, /^Usage: node dist\/engine\/cluster\/devCluster\.js/)
+  assert.match(help.stdout, /^Usage: node dist\/engine\/devcluster\/devCluster\.js/)
   assert.match(help.stdout, /node-2 3010\/3011\/8081/)
   for (const args of [['--no-such-option'], ['--nodes', 'ten'], ['--api-port', '70000']]) {
     const r = spawnSync(process.execPath, [ENTRY, ...args], { env, encoding: 'utf8', timeout: 10_000 })

@@ -9,8 +9,8 @@ import { X509Certificate } from 'node:crypto'
 import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { devCredentials, findOpenssl, OPENSSL_MISSING } from '../../engine/cluster/devCredentials.js'
-import { findNatsServer, NATS_MISSING } from '../../engine/cluster/natsServer.js'
+import { devCredentials, findOpenssl, OPENSSL_MISSING } from '../../engine/devcluster/devCredentials.js'
+import { findNatsServer, NATS_MISSING } from '../../engine/devcluster/natsServer.js'
 import { nodeKeyFromSeed, parsePeers } from '../../engine/cluster/nodeKeys.js'
 
 test("a CA, nats-server's certificate for this machine, a key per node, and a configuration nats-server accepts; kept on the next start", () => {

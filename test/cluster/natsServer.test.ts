@@ -8,7 +8,12 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { DEBIAN_NATS_SERVER, NATS_MISSING, findNatsServer, startNatsServer } from '../../engine/cluster/natsServer.js'
+import {
+  DEBIAN_NATS_SERVER,
+  NATS_MISSING,
+  findNatsServer,
+  startNatsServer,
+} from '../../engine/devcluster/natsServer.js'
 import { repoRoot } from '../../engine/paths.js'
 import { natsGreeting } from './natsGreeting.js'
 
@@ -118,7 +123,7 @@ test(
   'the server dies with the process that started it, even when that process is killed with SIGKILL',
   { timeout: 30_000 },
   async () => {
-    const module = pathToFileURL(join(repoRoot, 'dist/engine/cluster/natsServer.js')).href
+    const module = pathToFileURL(join(repoRoot, 'dist/engine/devcluster/natsServer.js')).href
     const { NODE_TEST_CONTEXT: _, ...env } = process.env
     // the timer keeps the parent alive (the server does not: it is unref'd) until the SIGKILL
     const parent = spawn(
@@ -149,7 +154,7 @@ test(
 )
 
 test('a server nobody stops neither keeps its process alive nor outlives it', { timeout: 30_000 }, async () => {
-  const module = pathToFileURL(join(repoRoot, 'dist/engine/cluster/natsServer.js')).href
+  const module = pathToFileURL(join(repoRoot, 'dist/engine/devcluster/natsServer.js')).href
   const { NODE_TEST_CONTEXT: _, ...env } = process.env
   const parent = spawn(
     process.execPath,

@@ -1,4 +1,4 @@
-// A nats-server run as a venue runs it (engine/cluster/devCredentials.ts): TLS with a throw-away CA, one nkey user
+// A nats-server run as a venue runs it (engine/devcluster/devCredentials.ts): TLS with a throw-away CA, one nkey user
 // per node allowed to publish under its own key only, no anonymous client. The cluster and fault suites run their
 // nodes on it, and speak on the wire themselves as one of its nodes (a node id the test holds the key of) or as a
 // client with rights no node has (`users`), through the same seal the nodes use.
@@ -7,8 +7,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node'
 import { createUser } from '@nats-io/nkeys'
-import { startNatsServer, type NatsServer } from '../../engine/cluster/natsServer.js'
-import { devCredentials, type DevCredentialOptions, type DevCredentials } from '../../engine/cluster/devCredentials.js'
+import { startNatsServer, type NatsServer } from '../../engine/devcluster/natsServer.js'
+import {
+  devCredentials,
+  type DevCredentialOptions,
+  type DevCredentials,
+} from '../../engine/devcluster/devCredentials.js'
 import { nodeKeyFromSeed, type NodeKey } from '../../engine/cluster/nodeKeys.js'
 import { seal } from '../../engine/cluster/envelope.js'
 import { subjectOf, type Channel } from '../../engine/cluster/subjects.js'

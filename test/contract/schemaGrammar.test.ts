@@ -97,6 +97,6 @@ test("the schema-checked path still applies the rules JSON Schema cannot say (bo
   for (const [q, text] of cases) {
     assert.equal(checkInbound({ type: 'QUOTE_SUBMIT', data: { rfqId: 'r', quote: q, signature } }).ok && true, true)
     const v = checkQuote(rfq, q, NOW, true)
-    assert.equal(!v.ok && v.error.message, text)
+    assert.equal(!v.ok && v.message, text)
   }
 })

@@ -8,6 +8,7 @@ import { readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { configSchema, loadConfig } from '../../engine/config.js'
 import { endpointsMarkdown } from '../../engine/openapi/endpointsMarkdown.js'
+import { handlerFiles } from '../../engine/openapi/handlerFiles.js'
 import { repoRoot } from '../../engine/paths.js'
 
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8')
@@ -44,6 +45,28 @@ describe('documentation', () => {
 
   test('docs/endpoints.md is the rendering of the route tables (run `make docs` after adding a route)', () => {
     assert.equal(readFileSync(join(repoRoot, 'docs/endpoints.md'), 'utf8'), endpointsMarkdown())
+  })
+
+  test('docs/endpoints.md names the file that handles each route: the mount, or the handler it imports', () => {
+    const files = [...endpointsMarkdown().matchAll(/^\| (?:GET|POST) \| `[^`]+` \| `([^`]+)` \|/gm)].map(m => m[1]!)
+    assert.ok(files.length >= 40, `every route has its handler file (${files.length})`)
+    assert.deepEqual(
+      files.filter(f => !existsSync(join(repoRoot, f))),
+      [],
+    )
+    const handlers = handlerFiles()
+    assert.equal(
+      handlers.get('api POST /api/v1/agent/rfqs'),
+      'engine/rfqApi/create.ts',
+      'a handler made in another file is followed there',
+    )
+    assert.equal(handlers.get('api GET /api/v1/tokens'), 'engine/rfqApi/module.ts', "an inline handler is its table's")
+    assert.equal(handlers.get('terminal GET /health'), 'engine/routes/health.ts')
+    assert.equal(
+      handlers.get('relay GET /health'),
+      'engine/relay/routes.ts',
+      "one path on three ports: each port's own",
+    )
   })
 
   test('every docs/ page the README links to exists', () => {

@@ -12,7 +12,7 @@ import { deribitClient, DeribitError } from '../../engine/ingest/deribit/client.
 import { createSink } from '../../engine/ingest/sink.js'
 import { createIngestMetrics } from '../../engine/ingest/metrics.js'
 import { runDeribitSource } from '../../engine/ingest/sources/deribit.js'
-import type { DeribitTrade } from '../../engine/ingest/deribit/types.js'
+import type { DeribitTrade } from '../../workers/options/deribit/types.js'
 
 const NAME = 'BTC-27DEC30-60000-C'
 const EXPIRY = Date.UTC(2030, 11, 27, 8)

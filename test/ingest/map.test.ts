@@ -1,7 +1,7 @@
 // The mapping rules from VENUE_A (Deribit) records, one rule a test.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { parseOptionName, parseExpiryDay } from '../../engine/ingest/deribit/instrumentName.js'
+import { parseOptionName, parseExpiryDay } from '../../workers/options/deribit/instrumentName.js'
 import {
   mapTrade,
   mapTicker,
@@ -9,10 +9,10 @@ import {
   mapInstrument,
   liquidityGuess,
   premiumUsd,
-} from '../../engine/ingest/deribit/map.js'
+} from '../../workers/options/deribit/map.js'
 import { tradeIdOrder } from '../../engine/ingest/sink.js'
 import { backoffDelay } from '../../engine/ingest/backoff.js'
-import type { DeribitTrade } from '../../engine/ingest/deribit/types.js'
+import type { DeribitTrade } from '../../workers/options/deribit/types.js'
 
 test('instrument names become <UNDERLYING>-<YYYYMMDD>-<strike>-<C|P>, expiring 08:00 UTC', () => {
   const o = parseOptionName('BTC-27DEC24-60000-C')!

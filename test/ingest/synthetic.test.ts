@@ -6,7 +6,7 @@ import { testDatabase, type TestDatabase } from '../helpers/db.js'
 import { createLogger } from '../../engine/log.js'
 import { createIngestMetrics } from '../../engine/ingest/metrics.js'
 import { runSynthetic, SyntheticMarket } from '../../engine/ingest/sources/synthetic.js'
-import { parseOptionName } from '../../engine/ingest/deribit/instrumentName.js'
+import { parseOptionName } from '../../workers/options/deribit/instrumentName.js'
 import { figure } from '../../workers/options/precision.js'
 
 let db: TestDatabase

@@ -69,7 +69,7 @@ describe('commands explain themselves', () => {
       'engine/openapi/endpointsMarkdown.js',
       'engine/console/build.js',
       'engine/devchain/buildContracts.js',
-      'engine/cluster/devPostgres.js',
+      'engine/devcluster/devPostgres.js',
       'bench/all.js',
       'bench/loadtest.js',
       'examples/maker-bot.js',

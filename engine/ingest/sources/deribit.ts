@@ -18,7 +18,7 @@ import type {
   DeribitTicker,
   DeribitInstrument,
   RecordedCall,
-} from '../deribit/types.js'
+} from '../../../workers/options/deribit/types.js'
 import type { Sink } from '../sink.js'
 import { tradeIdOrder } from '../sink.js'
 import { readCursor, recordSuccess, recordError } from '../../store/options.js'

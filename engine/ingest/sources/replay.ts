@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises'
 import type { Logger } from 'pino'
 import type { Sql } from '../../store/db.js'
-import type { RecordedCall } from '../deribit/types.js'
+import type { RecordedCall } from '../../../workers/options/deribit/types.js'
 import { createSink } from '../sink.js'
 import { recordSuccess, recordError } from '../../store/options.js'
 import { createIngestMetrics, type IngestMetrics } from '../metrics.js'

@@ -9,7 +9,7 @@
 //    at the signature's place in the order, without a trip to the signature pool. A frame the schema
 //    accepts skips the grammar checks on the RFQ's actor (`wellFormed`): they are the schema's.
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv'
-import { RelayErrors, type RelayError } from '../../../actors/errors.js'
+import { RelayErrors, type QuoteRefusal, type RelayError } from '../../../actors/errors.js'
 import { describeValue, isPlainObject } from '../../../workers/values/index.js'
 import { frameSchema, messageSpecs } from './messages.js'
 import { errorCodes } from './rules.js'
@@ -17,7 +17,13 @@ import { errorCodes } from './rules.js'
 const Ajv = AjvModule.default ?? AjvModule
 
 export type Inbound =
-  | { ok: true; type: 'QUOTE_SUBMIT'; data: Record<string, unknown>; wellFormed: boolean; residual?: RelayError }
+  | {
+      ok: true
+      type: 'QUOTE_SUBMIT'
+      data: Record<string, unknown>
+      wellFormed: boolean
+      residual?: Omit<QuoteRefusal, 'ok'>
+    }
   | { ok: true; type: 'CANCEL_REQUEST' | 'SUBSCRIBE' | 'PING' | 'PONG'; data: Record<string, unknown> }
   | { ok: false; error: RelayError }
 
@@ -60,7 +66,7 @@ export function checkInbound(msg: unknown): Inbound {
 }
 
 /** The refusal a QUOTE_SUBMIT gets when every ordered rule before the signature passed (messages.ts's order). */
-function residual(errors: ErrorObject[]): RelayError {
+function residual(errors: ErrorObject[]): Omit<QuoteRefusal, 'ok'> {
   const under = (p: string) => errors.filter(e => e.instancePath === p || e.instancePath.startsWith(p + '/'))
   const token = under('/data/shareToken')
   if (token.length) return RelayErrors.invalidMessage('QUOTE_SUBMIT', detail(token))

@@ -9,8 +9,8 @@ import { spawnSync } from 'node:child_process'
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
 import { createUser } from '@nats-io/nkeys'
-import { nodeKeyFromSeed } from './nodeKeys.js'
-import { natsUser } from './subjects.js'
+import { nodeKeyFromSeed } from '../cluster/nodeKeys.js'
+import { natsUser } from '../cluster/subjects.js'
 
 export const OPENSSL_MISSING = 'openssl is missing: apt-get install openssl (or set OPENSSL_BIN)'
 
@@ -105,7 +105,7 @@ export function devCredentials(dir: string, ids: string[], opts: DevCredentialOp
   writeFileSync(
     natsConfig,
     [
-      '# made by engine/cluster/devCredentials.ts for a cluster on this machine; remade at every start',
+      '# made by engine/devcluster/devCredentials.ts for a cluster on this machine; remade at every start',
       'tls {',
       `  cert_file: "${server.cert}"`,
       `  key_file: "${server.key}"`,

@@ -2,7 +2,7 @@
 // and synthetic sources all go through them, and the tests pin every rule here.
 import type { DeribitTrade, DeribitTicker, DeribitBookSummary, DeribitInstrument } from './types.js'
 import { parseOptionName, type OptionName } from './instrumentName.js'
-import { figure } from '../../../workers/options/precision.js'
+import { figure } from '../precision.js'
 
 export type LiquidityGuess = 'RFQ' | 'LIKELY_RFQ' | 'LIKELY_CLOB' | 'UNKNOWN'
 

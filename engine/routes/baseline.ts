@@ -1,10 +1,13 @@
-// Baseline upsert and the performance reports (spec "Benchmark").
+// The AMM-baseline surface (spec "Benchmark"; named "baseline", not "benchmark": bench/ is load benches): the
+// baseline upsert, the performance reports against it, and (baselineModule) the aggregator price proxy.
 import type { EngineContext } from '../context.js'
 import { ok } from '../front/request.js'
 import { Errors, HttpError } from '../front/errors.js'
-import { isAddress } from '../fills/values.js'
-import { parseBaselineBody } from './parseBaseline.js'
-import { storeBaseline } from './storeBaseline.js'
+import { isAddress } from '../../workers/values/index.js'
+import { aggRoutes } from './aggPrice.js'
+import { zeroExV2Adapter } from '../baseline/aggregator/zeroExV2.js'
+import { parseBaselineBody } from './baselineBody.js'
+import { storeBaseline } from '../baseline/storeBaseline.js'
 import { rfqPerformance, performanceSummary, performanceMissing } from '../store/fills.js'
 import { baselineMiss } from '../store/baselines.js'
 import { improvementBps } from '../../workers/fills/improvement.js'
@@ -78,3 +81,18 @@ export function benchmarkRoutes({ surfaces, sql }: EngineContext, o: { clientSou
 
 /** No benchmarked fills in the window: the averages are 0, not null, so clients can plot them. */
 const round = (x: number | null) => (x === null ? 0 : roundTo(x, 2))
+
+export function baselineModule(ctx: EngineContext): void {
+  const c = ctx.config
+  const adapter = c.AGG_BASE_URL
+    ? zeroExV2Adapter({
+        id: c.AGG_ID,
+        baseUrl: c.AGG_BASE_URL,
+        apiKey: c.AGG_API_KEY,
+        chainId: c.AGG_CHAIN_ID ?? c.CHAIN_ID,
+        path: c.AGG_PRICE_PATH,
+      })
+    : null
+  benchmarkRoutes(ctx, { clientSourceId: c.AGG_ID })
+  aggRoutes(ctx, { adapter, id: c.AGG_ID, timeoutMs: c.AGG_TIMEOUT_MS })
+}

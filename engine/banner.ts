@@ -1,9 +1,9 @@
 // What `make run` prints once every surface listens: where each one is, where the data lives, and the
 // next thing to try. The first three lines are the ones scripts read (each names its surface and port).
-import type { Config } from '../config.js'
-import { VERSION } from '../version.js'
-import { nodeIdOf } from '../cluster/nodeId.js'
-import { parseNatsUrl } from '../cluster/natsUrl.js'
+import type { Config } from './config.js'
+import { VERSION } from './version.js'
+import { nodeIdOf } from './cluster/nodeId.js'
+import { parseNatsUrl } from './cluster/natsUrl.js'
 
 export function banner(
   config: Config,

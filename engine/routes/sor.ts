@@ -1,13 +1,16 @@
-// The route finder's REST surface under /api/v1/sor: thin handlers over the service.
+// The route finder's REST surface under /api/v1/sor: thin handlers over the service. sorModule builds the
+// service (protocol registry, pool scan, pool-state refresh, quotes), mounts the routes and its metrics, and
+// returns the RouteFinder other modules use (a server-side baseline at RFQ creation).
 import type { EngineContext } from '../context.js'
 import { ok } from '../front/request.js'
 import { tokensByAddresses, type Token } from '../store/tokens.js'
 import type { Address } from '../../workers/sor/types.js'
-import type { SorService } from './service.js'
+import { createSorService, type RouteFinder, type SorService } from '../sor/service.js'
 import type { TokenRegistry } from '../tokens/registry.js'
-import { parseQuoteQuery } from './quoteParams.js'
-import { coverage, healthView, poolView, stateView } from './views.js'
-import { SorErrors, type SorOutcome } from './errors.js'
+import { parseQuoteQuery, SorErrors } from './sorQuery.js'
+import { coverage, healthView, poolView, stateView } from '../sor/views.js'
+import { sorMetrics } from '../sor/metrics.js'
+import type { SorOutcome } from '../sor/errors.js'
 import { apiReply, tokenReply } from '../replies/api.js'
 import { isAddress } from '../../workers/values/index.js'
 
@@ -118,4 +121,16 @@ export function sorRoutes(
 function value<T>(o: SorOutcome<T>): T {
   if (!o.ok) throw apiReply(o)
   return o.value
+}
+
+export async function sorModule(
+  ctx: EngineContext,
+  { tokens }: { tokens: Pick<TokenRegistry, 'resolve'> },
+): Promise<{ routeFinder: RouteFinder }> {
+  const log = ctx.log.child({ module: 'sor' })
+  const sor = await createSorService({ config: ctx.config, sql: ctx.sql, routePool: ctx.routePool, log })
+  sorRoutes(ctx, sor, tokens)
+  ctx.onShutdown(() => sor.stop())
+  sorMetrics(ctx.metrics, sor)
+  return { routeFinder: sor.routeFinder }
 }

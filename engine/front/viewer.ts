@@ -1,8 +1,8 @@
 // Who a REST request is, for the visibility rule: the share tokens it presents (`?shareToken=` or the
 // `X-Share-Token` header) and the agent its `Authorization: Bearer` key proves. A bad key is a 401, as on
 // every agent path; no key is simply anonymous.
-import type { Req } from '../front/request.js'
-import type { AgentAuth } from '../agents/auth.js'
+import type { Req } from './request.js'
+import type { AgentAuth } from './agentAuth.js'
 import { hashShareToken } from '../../actors/book.js'
 import type { Viewer } from '../../actors/visibility.js'
 

@@ -16,7 +16,7 @@ export async function startDevDatabase(dir: string, env: NodeJS.ProcessEnv): Pro
   if (env.DATABASE_URL)
     return { url: env.DATABASE_URL, describe: `DATABASE_URL ${redact(env.DATABASE_URL)}`, stop: async () => {} }
   const { NODE_TEST_CONTEXT: _, ...childEnv } = env
-  const child = spawn(process.execPath, [join(repoRoot, 'dist/engine/cluster/devPostgres.js'), '--dir', dir], {
+  const child = spawn(process.execPath, [join(repoRoot, 'dist/engine/devcluster/devPostgres.js'), '--dir', dir], {
     env: childEnv,
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],

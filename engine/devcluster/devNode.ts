@@ -68,7 +68,7 @@ export async function startDevNode(
   })
 
   const text = banner.join('\n')
-  // the surfaces' URLs from the banner's own lines (engine/ops/banner.ts), as test/faults/process.ts reads them
+  // the surfaces' URLs from the banner's own lines (engine/banner.ts), as test/faults/process.ts reads them
   const url = (surface: string) => new RegExp(`^${surface} \\([^)]*\\)\\s*(\\S+)`, 'm').exec(text)?.[1] ?? '?'
   return {
     id,

@@ -4,8 +4,8 @@
 import type { EngineContext } from '../context.js'
 import { ok } from '../front/request.js'
 import { Errors } from '../front/errors.js'
-import { isAddress, parseU256 } from '../fills/values.js'
-import type { AggregatorAdapter, PriceResult } from './aggregator/adapter.js'
+import { isAddress, parseU256 } from '../../workers/values/index.js'
+import type { AggregatorAdapter, PriceResult } from '../baseline/aggregator/adapter.js'
 
 export interface AggRouteOptions {
   adapter: AggregatorAdapter | null

@@ -15,7 +15,7 @@ import { startDevNode, type DevNode } from './devNode.js'
 import { startDevDatabase, type DevDatabase } from './devDatabase.js'
 import { devCredentials, type DevCredentials } from './devCredentials.js'
 
-const USAGE = `Usage: node dist/engine/cluster/devCluster.js [options]   (or: make cluster)
+const USAGE = `Usage: node dist/engine/devcluster/devCluster.js [options]   (or: make cluster)
 
 Starts a cluster on this machine: nats-server, PostgreSQL (DATABASE_URL when set, else an embedded one under
 DIR/pg) and engine nodes node-1..node-N joined to both (NATS_URL, NODE_ID, one DATABASE_URL), then prints

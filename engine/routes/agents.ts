@@ -1,14 +1,17 @@
 // Agent endpoints that are not about RFQs: registration (limited per IP, 5/h and 15/day sliding by
 // default), whoami with the agent's rate limits, and the agent's own activity log.
 import type { EngineContext } from '../context.js'
-import type { AgentAuth } from './auth.js'
-import { agentOf, guarded } from './auth.js'
+import type { AgentAuth } from '../front/agentAuth.js'
+import { agentOf, guarded } from '../front/agentAuth.js'
 import { created, ok, intParam } from '../front/request.js'
 import { Errors } from '../front/errors.js'
 import { MultiWindowLimiter, SlidingWindowLimiter } from '../front/limits.js'
 import { recentActivity } from '../store/agents.js'
-import { parseRegistration, registerAgent } from './register.js'
-import { apiReply } from '../replies/api.js'
+import { registerAgent, ROLES, type Registration } from '../agents/register.js'
+import type { Role } from '../store/agents.js'
+import { SIGNATURE_WINDOW_SECS } from '../agents/message.js'
+import { apiReply, RegisterErrors } from '../replies/api.js'
+import { isAddress, isPlainObject, toUnixSeconds } from '../../workers/values/index.js'
 
 export function agentRoutes({ surfaces, sql, config, limits }: EngineContext, auth: AgentAuth): { sweep(): void } {
   const registrations = new MultiWindowLimiter([
@@ -65,4 +68,44 @@ export function agentRoutes({ surfaces, sql, config, limits }: EngineContext, au
   )
 
   return { sweep: () => registrations.sweep() }
+}
+
+/** POST /api/v1/agent/register's parse step, in the spec's order, each failure with its exact text (a 400 reply). */
+export function parseRegistration(body: unknown, nowSec = toUnixSeconds(Date.now())): Registration {
+  if (!isPlainObject(body)) throw Errors.invalidJson()
+  const b = body
+  const name = b.name
+  // control characters would let a name forge the message's other lines
+  if (typeof name !== 'string' || !name.trim() || name.length > 64 || /[\u0000-\u001f\u007f]/.test(name))
+    throw Errors.badRequest(RegisterErrors.name)
+  if (!isAddress(b.ownerWallet)) throw Errors.badRequest(RegisterErrors.ownerWallet)
+  if (!isAddress(b.agentWallet)) throw Errors.badRequest(RegisterErrors.agentWallet)
+  const roles = b.roles
+  if (
+    !Array.isArray(roles) ||
+    !roles.length ||
+    !roles.every(r => ROLES.includes(r as Role)) ||
+    new Set(roles).size !== roles.length
+  ) {
+    throw Errors.badRequest(RegisterErrors.roles)
+  }
+  if (typeof b.signature !== 'string' || !b.signature) throw Errors.badRequest(RegisterErrors.signature)
+  const timestamp = unixSeconds(b.timestamp)
+  if (timestamp === null) throw Errors.badRequest(RegisterErrors.timestamp)
+  if (Math.abs(nowSec - timestamp) > SIGNATURE_WINDOW_SECS) throw Errors.badRequest(RegisterErrors.expired)
+  return {
+    name,
+    ownerWallet: b.ownerWallet.toLowerCase() as `0x${string}`,
+    agentWallet: b.agentWallet.toLowerCase() as `0x${string}`,
+    roles: roles as Role[],
+    timestamp,
+    signature: b.signature,
+  }
+}
+
+/** An integer of seconds, as a JSON number or a string of digits. */
+function unixSeconds(x: unknown): number | null {
+  if (typeof x === 'number') return Number.isSafeInteger(x) && x > 0 ? x : null
+  if (typeof x === 'string' && /^\d{1,15}$/.test(x)) return Number(x)
+  return null
 }

@@ -8,7 +8,7 @@ import { parseCli } from '../ops/cli.js'
 
 const { values } = parseCli(
   'cluster-postgres',
-  `Usage: node dist/engine/cluster/devPostgres.js --dir DIR
+  `Usage: node dist/engine/devcluster/devPostgres.js --dir DIR
 
 The embedded PostgreSQL of \`make cluster\` (started by it; not meant to be run by hand). Starts the server
 under DIR/pg, makes the database rfq, prints "ready <url>" and runs until SIGTERM or until stdin closes.`,

@@ -1,13 +1,13 @@
 // The agent guard: `Authorization: Bearer rfq_live_...` -> the agent, then its sliding limits
 // (per agent, venue-wide), then the role. Agents are cached by key hash; keys are never revoked here.
-import type { Guard, Handler, Req } from '../front/request.js'
+import type { Guard, Handler, Req } from './request.js'
 import type { Sql } from '../store/db.js'
 import { agentByKeyHash, type Agent, type Role } from '../store/agents.js'
-import { Errors } from '../front/errors.js'
-import { MultiWindowLimiter, SlidingWindowLimiter } from '../front/limits.js'
-import type { LimitRegistry } from '../front/sharedLimits.js'
-import { hashApiKey, isWellFormedKey } from './keys.js'
-import { bearerToken } from '../front/bearer.js'
+import { Errors } from './errors.js'
+import { MultiWindowLimiter, SlidingWindowLimiter } from './limits.js'
+import type { LimitRegistry } from './sharedLimits.js'
+import { hashApiKey, isWellFormedKey } from '../agents/keys.js'
+import { bearerToken } from './bearer.js'
 import { hitAgentRate } from '../store/agentRate.js'
 import { isUnavailable } from '../store/unavailable.js'
 
