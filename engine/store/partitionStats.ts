@@ -3,7 +3,6 @@
 // millions of rows, so rows are PostgreSQL's own estimate (pg_class.reltuples, kept by autovacuum's ANALYZE; exact
 // right after one on a quiet table), and bytes are each partition's table, indexes and TOAST.
 import type { Sql } from './db.js'
-import { DAILY } from './partitions.js'
 
 export interface PartitionStats {
   table: string
@@ -16,9 +15,10 @@ export interface PartitionStats {
   oldestDay: string | undefined
 }
 
-export async function readPartitionStats(sql: Sql): Promise<PartitionStats[]> {
+/** `tables`: the partitioned tables (partitions.ts's DAILY, which passes them) */
+export async function readPartitionStats(sql: Sql, tables: readonly string[]): Promise<PartitionStats[]> {
   const out: PartitionStats[] = []
-  for (const { table } of DAILY) {
+  for (const table of tables) {
     const parts = await sql<{ name: string; rows: number; bytes: string }[]>`
       select c.relname as name, greatest(c.reltuples, 0)::float8 as rows, pg_total_relation_size(c.oid)::int8 as bytes
       from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent

@@ -79,7 +79,10 @@ export function keepPartitionsAhead(
   let stats: readonly PartitionStats[] = []
   const sample = async () => {
     try {
-      stats = await readPartitionStats(sql)
+      stats = await readPartitionStats(
+        sql,
+        DAILY.map(d => d.table),
+      )
     } catch (err) {
       log.debug({ err }, 'partition stats unread: read again at the next turn')
     }

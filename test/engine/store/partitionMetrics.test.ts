@@ -60,7 +60,7 @@ test('the partitions, rows, bytes and oldest day of quotes are read from the cat
     }
     await db.sql`analyze quotes`
     const children = await db.sql`select inhrelid from pg_inherits where inhparent = 'quotes'::regclass`
-    const [before] = await readPartitionStats(db.sql)
+    const [before] = await readPartitionStats(db.sql, ['quotes'])
     assert.equal(before!.table, 'quotes')
     assert.equal(before!.partitions, children.length)
     assert.equal(before!.rows, 500)
@@ -69,7 +69,7 @@ test('the partitions, rows, bytes and oldest day of quotes are read from the cat
 
     await quotes(db, 'rfq_d0', 0, 2000, 1000)
     await db.sql`analyze quotes`
-    const [after] = await readPartitionStats(db.sql)
+    const [after] = await readPartitionStats(db.sql, ['quotes'])
     assert.equal(after!.rows, 2500)
     assert.ok(after!.bytes > before!.bytes, 'a day grown by 2,000 quotes weighs more')
     assert.equal(after!.partitions, before!.partitions)
