@@ -48,6 +48,7 @@ export class LiveIndex {
   private readonly byShareHash = new Map<string, string>()
   private readonly retainMs: number
   private lastSweep = -Infinity
+  private timeouts = 0
   private readonly now: () => number
   private readonly unsubscribe: () => void
 
@@ -123,7 +124,10 @@ export class LiveIndex {
     const done = new Promise<boolean>(r => {
       settle = r
     })
-    const timer = setTimeout(() => finish(false), timeoutMs)
+    const timer = setTimeout(() => {
+      this.timeouts++
+      finish(false)
+    }, timeoutMs)
     const remove = this.waiters.add(scope, () => finish(true))
     function finish(v: boolean) {
       clearTimeout(timer)
@@ -135,6 +139,10 @@ export class LiveIndex {
 
   get waiting(): number {
     return this.waiters.size
+  }
+  /** held polls whose wait ran out with no change they may see, ever */
+  get timedOut(): number {
+    return this.timeouts
   }
   /** held polls woken by a change they may see, ever */
   get wakeups(): number {

@@ -4,7 +4,20 @@ import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { repoRoot } from '../engine/paths.js'
 
-const benches = ['http', 'sig', 'contract', 'route', 'follow', 'relay', 'rest', 'polls', 'league', 'options', 'cluster']
+const benches = [
+  'http',
+  'sig',
+  'contract',
+  'route',
+  'follow',
+  'relay',
+  'rest',
+  'polls',
+  'league',
+  'options',
+  'cluster',
+  'scrape',
+]
 const { positionals: only } = parseCli(
   'all.js',
   `Usage: node dist/bench/all.js [bench ...]   (or: make bench)\n\nRuns every bench (${benches.join(', ')}) in turn, each in its own process, or only those named.`,

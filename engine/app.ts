@@ -4,6 +4,7 @@ import type { Logger } from 'pino'
 import type { Config } from './config.js'
 import { createLogger } from './log.js'
 import { createMetrics } from './metrics.js'
+import { diskGauges } from './metrics/disk.js'
 import { partitionMetrics } from './store/partitionMetrics.js'
 import { openDatabase, type Database } from './store/open.js'
 import { monitorDatabase } from './store/dbMonitor.js'
@@ -53,11 +54,11 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
     onError: (name, err) => log.warn({ actor: name, err }, 'actor handler failed'),
     onEscalate: (name, err) => log.error({ actor: name, err }, 'actor stopped after repeated failures'),
   })
-  metrics.gauge('actor_count', 'live actors', () => actors.size)
-  metrics.gauge('actor_mailbox_depth_total', 'messages waiting in all mailboxes', () => actors.totalDepth)
+  metrics.gauge('actors', 'live actors', () => actors.size)
+  metrics.gauge('actor_mailbox_depth', 'messages waiting in all mailboxes', () => actors.totalDepth)
   metrics.gauge('worker_pool_queue_size', 'signature batches waiting for a worker thread', () => lanes.sig.queueSize)
   metrics.gauge('route_pool_queue_size', 'route searches waiting for a route thread', () => lanes.route.queueSize)
-  metrics.gauge(
+  metrics.counter(
     'process_uncaught_errors_total',
     'errors only the last-resort handler caught (each one a bug)',
     uncaughtErrors,
@@ -67,8 +68,9 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   const surfaces: Surfaces = { api: new Router(), terminal: new Router(), relay: new Router(), relayApp: apps.relay }
   const shutdownHooks: (() => Promise<void> | void)[] = []
   const dbMonitor = monitorDatabase(db.sql, { log })
+  diskGauges(metrics.registry, config.DATA_DIR)
   metrics.gauge('database_up', '1 while PostgreSQL answers its pings', () => (dbMonitor.up ? 1 : 0))
-  if (db.partitions) partitionMetrics(metrics.registry, db.partitions)
+  if (db.partitions) partitionMetrics(metrics, db.partitions)
   const ctx: EngineContext = {
     config,
     log,

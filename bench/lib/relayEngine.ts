@@ -118,7 +118,7 @@ export async function engineMain(): Promise<void> {
         }
       })(),
   )
-  process.send!({ cmd: 'ready', port: engine.ports.relay, threads: engine.ctx.sigPool.threads })
+  process.send!({ cmd: 'ready', port: engine.ports.relay, api: engine.ports.api, threads: engine.ctx.sigPool.threads })
 }
 
 /** Creates an RFQ per pair at `ratePerSec`, on a timer: the load a busy venue's takers put on the route finder. */

@@ -41,6 +41,8 @@ export interface ClusterLinkOptions {
   heartbeatMs?: number
   /** the events of this long leave in one message (0: those of one event-loop turn) */
   batchMs?: number
+  /** a quote from another node applied here, `originMs` when that node received it (the apply-lag histogram) */
+  applied?(originMs: number): void
 }
 
 export interface ClusterStatus {
@@ -57,6 +59,8 @@ export interface ClusterLink {
     readonly sent: number
     readonly messages: number
     readonly received: number
+    /** NATS messages from other nodes opened here (signed, in order), every channel */
+    readonly messagesReceived: number
     readonly gaps: number
     readonly reconciles: number
     readonly statusLoopRestarts: number
@@ -80,6 +84,7 @@ export async function joinCluster(options: ClusterLinkOptions): Promise<ClusterL
     termsOf: id => book.quoteTerms(id),
     drops: wire.drops,
     reconcile: why => storeSync.reconcile(why),
+    applied: options.applied,
   })
   const peers = new Peers(heartbeatMs)
   const gaps = { count: 0 }
@@ -87,8 +92,10 @@ export async function joinCluster(options: ClusterLinkOptions): Promise<ClusterL
     gaps.count++
     storeSync.reconcile(why)
   }
+  let heardMessages = 0
 
   wire.listen('events', (message, place) => {
+    heardMessages++
     if (place === 'gap') gap(`gap from ${message.origin}`)
     if (place === 'restart') gap(`${message.origin} restarted`)
     remote.apply(message.origin, message.body as WireEvent[])
@@ -96,6 +103,7 @@ export async function joinCluster(options: ClusterLinkOptions): Promise<ClusterL
   // A heartbeat carries the last batch its node sent: a batch lost on the way (or sent into a dropped link) shows
   // here within a heartbeat even when its node goes quiet after it.
   wire.listen('nodes', (message, place) => {
+    heardMessages++
     peers.heard(message.origin, Date.now())
     if (place === 'restart') gap(`${message.origin} restarted`)
     if (wire.missed(message.origin, message.body as number)) gap(`${message.origin} sent batches not heard here`)
@@ -129,6 +137,9 @@ export async function joinCluster(options: ClusterLinkOptions): Promise<ClusterL
       get received() {
         return remote.received
       },
+      get messagesReceived() {
+        return heardMessages
+      },
       get gaps() {
         return gaps.count
       },
@@ -142,7 +153,10 @@ export async function joinCluster(options: ClusterLinkOptions): Promise<ClusterL
     },
     statusLoop: connection.watch,
     channel(name, onMessage) {
-      wire.listen(name, message => onMessage(message.body as unknown[]))
+      wire.listen(name, message => {
+        heardMessages++
+        onMessage(message.body as unknown[])
+      })
       return body => wire.send(name, body)
     },
     status() {

@@ -118,9 +118,9 @@ function greeting(server: string): Promise<Record<string, unknown> | undefined> 
         try {
           done(JSON.parse(m[1]!))
         } catch {
-          done()
+          done() // an INFO that is not JSON: no greeting to read
         }
-      } // an INFO that is not JSON: no greeting to read
+      }
     })
     sock.on('error', () => done())
   })

@@ -105,9 +105,9 @@ function askHolder(name: string): Promise<InstanceInfo | null> {
       try {
         done(JSON.parse(buf) as InstanceInfo)
       } catch {
-        done(null)
+        done(null) // not an engine's answer
       }
-    }) // not an engine's answer
+    })
     sock.on('error', () => done(null))
   })
 }

@@ -3,7 +3,7 @@
 // be sampled every 15 s, so right after a replay /metrics still said 0 trades. A scrape waits at most
 // READ_TIMEOUT_MS for the table and otherwise answers with the last state read: /metrics never hangs
 // on a slow or absent database. A scrape collects every gauge at once, so they share one read.
-import { Gauge } from 'prom-client'
+import { Counter, Gauge } from 'prom-client'
 import type { EngineContext } from '../context.js'
 import { ingestStates, type IngestState } from '../store/options.js'
 
@@ -70,11 +70,19 @@ export function ingestGauges({ metrics, sql, log }: EngineContext): void {
       ? worst(s => (s.lastTradeTs ? (Date.now() - s.lastTradeTs.getTime()) / 1000 : null))
       : undefined,
   )
-  gauge('options_ingest_errors_total', 'failed ingestion polls, all streams', () =>
-    states.reduce((n, s) => n + s.errorsTotal, 0),
-  )
+  // the ingestion's own counters, read from ingest_state: counters, which restart from what the table holds
+  new Counter({
+    name: 'options_ingest_errors_total',
+    help: 'failed ingestion polls, all streams',
+    registers,
+    async collect() {
+      await refresh()
+      this.reset()
+      this.inc(states.reduce((n, s) => n + s.errorsTotal, 0))
+    },
+  })
   // per source (deribit, replay, synthetic), each summed over its currencies
-  new Gauge({
+  new Counter({
     name: 'options_ingest_trades_total',
     help: 'trades stored by ingestion, per source, all its streams',
     labelNames: ['source'] as const,
@@ -84,7 +92,7 @@ export function ingestGauges({ metrics, sql, log }: EngineContext): void {
       this.reset()
       const bySource = new Map<string, number>()
       for (const s of states) bySource.set(s.source, (bySource.get(s.source) ?? 0) + s.tradesTotal)
-      for (const [source, n] of bySource) this.set({ source }, n)
+      for (const [source, n] of bySource) this.inc({ source }, n)
     },
   })
 }

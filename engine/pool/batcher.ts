@@ -19,17 +19,20 @@ export interface BatcherOptions {
   maxBatch?: number
   /** trips allowed at once: about the pool's thread count, or the commits that may overlap */
   concurrency?: number
+  /** each trip that ended: how long its first item waited to leave, the trip's own time, and its size (seconds) */
+  observe?(waitSeconds: number, tripSeconds: number, items: number): void
 }
 
 interface Waiting<I, O> {
   item: I
+  at: number
   resolve(o: O): void
   reject(e: unknown): void
 }
 
 export function createBatcher<I, O>(
   run: BatchRunner<I, O>,
-  { maxBatch = 64, concurrency = 2 }: BatcherOptions = {},
+  { maxBatch = 64, concurrency = 2, observe }: BatcherOptions = {},
 ): Batcher<I, O> {
   let waiting: Waiting<I, O>[] = []
   const trips = new Set<Promise<void>>()
@@ -41,12 +44,14 @@ export function createBatcher<I, O>(
     while (waiting.length && trips.size < concurrency) {
       const batch = waiting.slice(0, maxBatch)
       waiting = waiting.slice(batch.length)
+      const left = performance.now()
       const trip: Promise<void> = run(batch.map(b => b.item))
         .then(
           outs => {
             stats.batches++
             stats.items += batch.length
             stats.maxBatch = Math.max(stats.maxBatch, batch.length)
+            observe?.((left - batch[0]!.at) / 1000, (performance.now() - left) / 1000, batch.length)
             batch.forEach((b, i) => b.resolve(outs[i] as O))
           },
           (e: unknown) => batch.forEach(b => b.reject(e)),
@@ -68,7 +73,7 @@ export function createBatcher<I, O>(
   return {
     submit(item) {
       return new Promise<O>((resolve, reject) => {
-        waiting.push({ item, resolve, reject })
+        waiting.push({ item, at: observe ? performance.now() : 0, resolve, reject })
         schedule()
       })
     },

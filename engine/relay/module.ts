@@ -13,6 +13,7 @@ import { relayDomain } from './domain.js'
 import { cancelAuthMode } from './cancelAuth.js'
 import { mountSocketFront } from './socketFront.js'
 import { relayRoutes } from './routes.js'
+import { relayMetrics } from './metrics.js'
 import { createRfqService, type RfqService } from '../rfq/service.js'
 import { Admission } from '../rfq/admission.js'
 import type { FillVerifier } from '../chain/verifyFill.js'
@@ -33,10 +34,12 @@ export async function relayModule(
     log.warn(
       'SPOT_RFQ_ADDRESS is not set: quotes are verified against verifyingContract 0x0000000000000000000000000000000000000000',
     )
+  const flow = ctx.metrics.flow
   const { writer, store, clusterStore } = bookStore(sql, {
     quoteSql: ctx.quoteSql,
     commitsInFlight: c.RELAY_COMMITS_IN_FLIGHT,
     cluster: !!c.NATS_URL,
+    observe: (s, n) => flow.commit(s, n),
   })
   const book = new RfqBook(ctx.actors, {
     store,
@@ -46,7 +49,15 @@ export async function relayModule(
   })
   const admission = new Admission(c.RELAY_ADMISSION_MS)
   // the one lifecycle, shared with the REST API: create, read, cancel, fill, quote
-  const rfqs = createRfqService({ sql, book, verifyFill, admission, maxActive: c.MAX_ACTIVE_RFQS_PER_WALLET, log })
+  const rfqs = createRfqService({
+    sql,
+    book,
+    verifyFill,
+    admission,
+    maxActive: c.MAX_ACTIVE_RFQS_PER_WALLET,
+    log,
+    flow,
+  })
   const index = new LiveIndex(book.events) // the pollers' read model, kept from the book's events
   // a cluster node listens before it reads the store, so nothing created in between is missed
   const cluster = c.NATS_URL
@@ -70,6 +81,7 @@ export async function relayModule(
     trustProxyHops: c.TRUST_PROXY_HOPS,
     maxConnectionsPerIp: c.RELAY_MAX_CONNECTIONS_PER_IP,
     limits: ctx.limits,
+    onFrame: type => flow.frame(type),
   })
   relayRoutes(ctx, {
     book,
@@ -78,45 +90,7 @@ export async function relayModule(
     connectedClients: () => sockets.connected,
     cluster: cluster && (() => cluster.status()),
   })
-  ctx.metrics.gauge('relay_held_polls', 'long polls waiting for a change', () => index.waiting)
-  ctx.metrics.gauge(
-    'relay_poll_wakeups_total',
-    'held long polls woken by a change they may see (each re-reads its view)',
-    () => index.wakeups,
-  )
-  ctx.metrics.gauge('relay_connected_clients', 'open relay WebSocket connections', () => sockets.connected)
-  ctx.metrics.gauge('relay_active_rfqs', 'RFQs in the relay active store', () => book.activeRfqs)
-  ctx.metrics.gauge(
-    'rfq_actor_abnormal_stops_total',
-    'RFQ actors stopped after repeated failures (their RFQs ended as EXPIRED)',
-    () => book.abnormalStops,
-  )
-  ctx.metrics.gauge(
-    'rfq_ends_unstored',
-    'RFQ ends the store could not take yet (the database was down): stored once it answers',
-    () => book.unstored.waiting,
-  )
-  ctx.metrics.gauge(
-    'rfq_ends_healed_total',
-    'RFQ ends settled once the database returned (stored here, or found stored by another node)',
-    () => book.unstored.healed,
-  )
-  ctx.metrics.gauge(
-    'rfq_ttl_cleanup_ended_total',
-    'RFQs the TTL cleanup stored EXPIRED (open in the store RFQ_TTL_SECS past their expiry)',
-    () => cleanup.ended,
-  )
-  ctx.metrics.gauge(
-    'relay_quotes_busy_total',
-    'quote submissions refused with BUSY by admission control',
-    () => admission.stats.refused,
-  )
-  ctx.metrics.gauge(
-    'relay_admission_limit',
-    "quotes admitted in flight at once (steered by the pipeline's latency)",
-    () => admission.stats.limit,
-  )
-  ctx.metrics.gauge('relay_quote_commits_total', 'group commits of accepted quotes', () => writer.stats.commits)
+  relayMetrics(ctx.metrics, { index, sockets, book, cleanup, admission, writer })
   ctx.onShutdown(async () => {
     cleanup.stop()
     sockets.close()

@@ -8,14 +8,16 @@ import type { SignedQuote, VerifyQuotesBatch } from '../../workers/sig/verifyQuo
 import { createBatcher } from '../pool/batcher.js'
 
 export function quoteSigner(
-  ctx: Pick<EngineContext, 'sigPool' | 'config'>,
+  ctx: Pick<EngineContext, 'sigPool' | 'config'> & { metrics?: EngineContext['metrics'] },
   domain: Domain,
 ): (quote: QuoteJson, signature: string) => Promise<Address | null> {
+  const flow = ctx.metrics?.flow
   const batcher = createBatcher<SignedQuote, string | null>(
     items => ctx.sigPool.run<VerifyQuotesBatch, (string | null)[]>('sig/verifyQuotes', { domain, items }),
     {
       maxBatch: ctx.config.RELAY_SIG_BATCH,
       concurrency: Math.max(2, ctx.sigPool.threads * ctx.config.RELAY_SIG_BATCHES_PER_THREAD),
+      ...(flow ? { observe: (wait: number, _trip: number, n: number) => flow.signBatch(wait, n) } : {}),
     },
   )
   return (quote, signature) => batcher.submit({ quote, signature }) as Promise<Address | null>

@@ -20,6 +20,7 @@ import { onFrame, type InboundDeps } from './inbound.js'
 import { subscribeAtOpen } from './subscriptions.js'
 import { startPinger } from './liveness.js'
 import { send, sendError, type RelaySocket, type SocketSession } from './socketSession.js'
+import type { Encoding } from './codec.js'
 
 export interface SocketFrontOptions {
   book: RfqBook
@@ -37,10 +38,14 @@ export interface SocketFrontOptions {
   maxConnectionsPerIp: number
   /** where the message limiter is named, so a cluster shares its counts */
   limits: LimitRegistry
+  /** each frame past the rate limit, by its type ('invalid': not a message) */
+  onFrame?(type: string): void
 }
 
 export interface SocketFront {
   readonly connected: number
+  /** open sockets by encoding, counted when asked (a scrape) */
+  byEncoding(): Map<Encoding, number>
   close(): void
 }
 
@@ -56,6 +61,7 @@ export function mountSocketFront(app: TemplatedApp, options: SocketFrontOptions)
     log,
     charge: ip => limiter.hit(ip),
     rateLimitPerMin: options.rateLimitPerMin,
+    counted: options.onFrame,
   }
 
   app.ws<SocketSession>('/*', {
@@ -130,6 +136,17 @@ export function mountSocketFront(app: TemplatedApp, options: SocketFrontOptions)
   return {
     get connected() {
       return sockets.size
+    },
+    byEncoding() {
+      const n = new Map<Encoding, number>([
+        ['json', 0],
+        ['msgpack', 0],
+      ])
+      for (const ws of sockets) {
+        const enc = ws.getUserData().enc
+        n.set(enc, n.get(enc)! + 1)
+      }
+      return n
     },
     close() {
       pinger.stop()

@@ -21,6 +21,7 @@ import { refuse, Rollback, type RfqOutcome, type Refusal } from './outcomes.js'
 import { newRfqId, newShareToken, type RfqRequest } from './request.js'
 import { RelayErrors, refuseQuote } from '../../actors/errors.js'
 import { isLive, isOpen, toUnixSeconds } from '../../workers/values/index.js'
+import type { FlowMetrics } from '../metrics/flow.js'
 
 /** An RFQ as `find` found it: its live view when the book holds it, else its stored row; who may see and own it. */
 export interface FoundRfq {
@@ -78,6 +79,7 @@ export interface RfqServiceDeps {
   /** a creator's cap on active RFQs (MAX_ACTIVE_RFQS_PER_WALLET); none when absent */
   maxActive?: number
   log?: Pick<Logger, 'warn'>
+  flow?: FlowMetrics // each quote's verdict and latency, for /metrics
 }
 
 export function createRfqService(deps: RfqServiceDeps): RfqService {
@@ -258,6 +260,15 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
 
   /** Every quote, from the relay or REST, passes the same admission control before the book. */
   async function submitQuote(...a: Parameters<RfqDirectory['submitQuote']>): Promise<QuoteVerdict> {
+    const started = performance.now()
+    let verdict: QuoteVerdict | undefined // none: a throw, which the caller answers INTERNAL
+    try {
+      return (verdict = await admitQuote(...a))
+    } finally {
+      deps.flow?.quote(verdict ? (verdict.ok ? undefined : verdict.code) : 'INTERNAL', started)
+    }
+  }
+  async function admitQuote(...a: Parameters<RfqDirectory['submitQuote']>): Promise<QuoteVerdict> {
     const admission = deps.admission
     if (!admission) return book.submitQuote(...a)
     const entry = admission.tryEnter()

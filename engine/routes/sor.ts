@@ -128,7 +128,13 @@ export async function sorModule(
   { tokens }: { tokens: Pick<TokenRegistry, 'resolve'> },
 ): Promise<{ routeFinder: RouteFinder }> {
   const log = ctx.log.child({ module: 'sor' })
-  const sor = await createSorService({ config: ctx.config, sql: ctx.sql, routePool: ctx.routePool, log })
+  const sor = await createSorService({
+    config: ctx.config,
+    sql: ctx.sql,
+    routePool: ctx.routePool,
+    log,
+    searched: s => ctx.metrics.flow.routeSearch(s),
+  })
   sorRoutes(ctx, sor, tokens)
   ctx.onShutdown(() => sor.stop())
   sorMetrics(ctx.metrics, sor)

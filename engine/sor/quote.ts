@@ -30,6 +30,7 @@ export interface QuoteDeps {
   routePool: WorkerPool
   config: Config
   log: Logger
+  searched?(seconds: number): void
   protocols: () => Protocol[]
   /** loads more words of a V3 pool on the side a swap walked off; false when there is nothing more (service.ts) */
   extendV3?: (address: Address, zeroForOne: boolean) => Promise<boolean>

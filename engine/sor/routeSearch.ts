@@ -15,6 +15,8 @@ export interface SearchDeps {
   routePool: WorkerPool
   feed: GraphFeed
   config: Pick<Config, 'SOR_QUOTE_TIMEOUT_MS'>
+  /** each search that answered, with its time on the lane (queue wait included), in seconds */
+  searched?(seconds: number): void
 }
 
 export interface SearchQuery {
@@ -50,6 +52,7 @@ export async function searchRoutes(d: SearchDeps, q: SearchQuery, amounts: bigin
     ...(q.slugs ? { slugs: q.slugs } : {}),
     deadline: Date.now() + ms,
   }
+  const started = performance.now()
   const run = d.routePool.run<RouteTask, RouteTaskResult<Found>>(ROUTE_TASK, task, { signal: abort.signal })
   // the caller has its answer at the deadline; the thread, if it has not stopped by itself, is stopped a grace later
   let timer: NodeJS.Timeout | undefined, backstop: NodeJS.Timeout | undefined
@@ -65,6 +68,7 @@ export async function searchRoutes(d: SearchDeps, q: SearchQuery, amounts: bigin
   )
   try {
     const out = await Promise.race([run, late])
+    d.searched?.((performance.now() - started) / 1000)
     if (out.timedOut) throw fail({ code: 'SEARCH_TIMEOUT', ms })
     return out.results
   } catch (e) {

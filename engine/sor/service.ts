@@ -32,6 +32,8 @@ export interface SorDeps {
   routePool: RouteLane
   log: Logger
   client?: PublicClient | null
+  /** each route search's time (the route-finder histogram) */
+  searched?(seconds: number): void
 }
 
 export interface RefreshReport {
@@ -240,6 +242,7 @@ export async function createSorService(d: SorDeps) {
     feed,
     sql,
     routePool: d.routePool,
+    searched: d.searched,
     config,
     log,
     protocols: () => protocols,

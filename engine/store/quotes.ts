@@ -38,11 +38,16 @@ type QuoteCommitResult = 'stored' | 'duplicate' | 'closed'
 // commute, and overlapping hides one commit's round trip and fsync behind another's.
 export function createQuoteWriter(
   sql: Sql,
-  { maxBatch = 2000, maxInFlight = 2 }: { maxBatch?: number; maxInFlight?: number } = {},
+  {
+    maxBatch = 2000,
+    maxInFlight = 2,
+    observe,
+  }: { maxBatch?: number; maxInFlight?: number; observe?: (seconds: number, quotes: number) => void } = {},
 ): QuoteWriter {
   const batcher = createBatcher<AcceptedQuote, QuoteCommitResult>(quotes => commit(sql, quotes), {
     maxBatch,
     concurrency: maxInFlight,
+    ...(observe ? { observe: (_wait: number, trip: number, n: number) => observe(trip, n) } : {}),
   })
   const stats = batcher.stats
   return {

@@ -1,6 +1,6 @@
-// docs/operations.md's alert rules, held against a live engine scraped by a real Prometheus: the rules file is
-// valid (promtool), the 5xx selector finds the engine's 503s (the old `status="5xx"` found nothing: the label
-// holds the code), and the ingestion alert fires while ingestion never ran and stops once it has.
+// The kit's alert rules (deploy/prometheus/rules.yml, explained in docs/operations.md), held against a live engine
+// scraped by a real Prometheus: the rules file is valid (promtool), the 5xx selector finds the engine's 503s (the
+// old `status="5xx"` found nothing: the label holds the code), and the ingestion alert fires while ingestion never ran and stops once it has.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync, spawn } from 'node:child_process'
@@ -13,7 +13,7 @@ import { findBinary, startPrometheus, type Prometheus } from '../helpers/prometh
 import { SAMPLE } from '../options/fixture.js'
 
 const doc = readFileSync(join(repoRoot, 'docs/operations.md'), 'utf8')
-const rulesYaml = /```yaml\n(groups:[\s\S]+?)```/.exec(doc)?.[1] ?? ''
+const rulesYaml = readFileSync(join(repoRoot, 'deploy/prometheus/rules.yml'), 'utf8')
 const exprOf = (alert: string) => new RegExp(`- alert: ${alert}\\n\\s+expr: (.+)\\n`).exec(rulesYaml)?.[1]
 const dir = mkdtempSync(join(tmpdir(), 'alerts-'))
 const ruleFile = join(dir, 'rules.yml')
@@ -43,10 +43,12 @@ async function until<T>(what: string, f: () => Promise<T>, ok: (v: T) => boolean
   }
 }
 
-test("the doc's rules are a valid Prometheus rules file", () => {
-  assert.ok(exprOf('ServerErrors') && exprOf('OptionsIngestionStale'), 'both rules are in docs/operations.md')
+test("the kit's rules are a valid Prometheus rules file, and the doc explains each", () => {
+  assert.ok(exprOf('ServerErrors') && exprOf('OptionsIngestionStale'), 'both rules are in deploy/prometheus/rules.yml')
   const out = execFileSync(findBinary('promtool', 'PROMTOOL_BIN'), ['check', 'rules', ruleFile], { encoding: 'utf8' })
-  assert.match(out, /SUCCESS: 2 rules found/)
+  assert.match(out, /SUCCESS: \d+ rules found/)
+  for (const [, alert] of rulesYaml.matchAll(/- alert: (\w+)/g))
+    assert.match(doc, new RegExp(`^- \`${alert}\``, 'm'), `${alert} in docs/operations.md`)
 })
 
 test("the 5xx selector and ServerErrors find the engine's 503s", async () => {

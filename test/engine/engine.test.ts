@@ -87,7 +87,7 @@ test('metrics are exposed in Prometheus text format', async () => {
   assert.equal(r.status, 200)
   const text = await r.text()
   assert.match(text, /http_requests_total\{surface="terminal",route="\/health",method="GET",status="200"\} \d+/)
-  assert.match(text, /actor_mailbox_depth_total \d+/)
+  assert.match(text, /actor_mailbox_depth \d+/)
 })
 
 test('SIGTERM stops the process with exit code 0', async () => {

@@ -111,7 +111,7 @@ test('after a reorg the quotes match the new chain, and the reload is counted', 
   const h = await health()
   assert.ok(h.follow.reloads.reorg >= 1, JSON.stringify(h.follow))
   const metrics = await (await fetch(`${t.api}/metrics`)).text()
-  assert.ok(Number(/^sor_follow_reloads_reorg_total (\d+)/m.exec(metrics)?.[1]) >= 1)
+  assert.ok(Number(/^sor_follow_reloads_total\{reason="reorg"\} (\d+)/m.exec(metrics)?.[1]) >= 1)
 })
 
 test('a V3 swap on chain is followed: the next quote equals UniswapV3Pool.swap on the new state, with no refresh call', async () => {

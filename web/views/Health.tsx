@@ -135,9 +135,9 @@ export function Health() {
             <dt>HTTP requests</dt>
             <dd>{fig(m, 'http_requests_total', v => num(v, 0), missing)}</dd>
             <dt>Live actors</dt>
-            <dd>{fig(m, 'actor_count', v => num(v, 0), missing)}</dd>
+            <dd>{fig(m, 'actors', v => num(v, 0), missing)}</dd>
             <dt>Mailbox depth</dt>
-            <dd>{fig(m, 'actor_mailbox_depth_total', v => num(v, 0), missing)}</dd>
+            <dd>{fig(m, 'actor_mailbox_depth', v => num(v, 0), missing)}</dd>
             <dt>Worker queue</dt>
             <dd>{fig(m, 'worker_pool_queue_size', v => num(v, 0), missing)}</dd>
             <dt>Quotes refused busy</dt>

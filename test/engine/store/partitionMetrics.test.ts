@@ -4,7 +4,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { Registry } from 'prom-client'
 import { testDatabase, type TestDatabase } from '../../helpers/db.js'
 import { memoryLog } from '../../helpers/memoryLog.js'
 import { findBinary } from '../../helpers/prometheus.js'
@@ -12,6 +11,7 @@ import { insertRfq } from '../../../engine/store/rfqs.js'
 import { ensurePartitions, keepPartitionsAhead, partitionName } from '../../../engine/store/partitions.js'
 import { readPartitionStats } from '../../../engine/store/partitionStats.js'
 import { partitionMetrics } from '../../../engine/store/partitionMetrics.js'
+import { createMetrics } from '../../../engine/metrics.js'
 import type { Address, Rfq } from '../../../actors/rfqTypes.js'
 
 const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
@@ -91,10 +91,10 @@ test('/metrics shows them and the last retention run, as promtool accepts', { ti
         upkeep.lastRetention.dropped.sort(),
         [4, 3].map(d => partitionName('quotes', day(today - d * DAY))),
       )
-      const registry = new Registry()
+      const metrics = createMetrics()
       const scrapedAt = today + 3_600_000
-      partitionMetrics(registry, upkeep, () => scrapedAt)
-      const text = await registry.metrics()
+      partitionMetrics(metrics, upkeep, () => scrapedAt)
+      const text = await metrics.registry.metrics()
       const children = await db.sql`select inhrelid from pg_inherits where inhparent = 'quotes'::regclass`
       assert.equal(sample(text, 'store_partitions{table="quotes"}'), children.length)
       assert.equal(sample(text, 'store_rows{table="quotes"}'), 0)
