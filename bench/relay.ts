@@ -35,6 +35,7 @@ import type { Domain } from '../workers/sig/types.js'
 import { engineMain, TOKEN_IN, TOKEN_OUT, type RoutePair, type WireRfq } from './lib/relayEngine.js'
 import { syntheticGraph, HUBS } from './lib/syntheticGraph.js'
 import { seedGraph } from './lib/seedGraph.js'
+import { postmasterPid, postgresCpuMicros } from './lib/pgCpu.js'
 
 const CLIENTS = 200
 const MAKERS = 50
@@ -130,6 +131,7 @@ async function main(): Promise<number> {
 
   // a fresh database each run: RFQs live from an earlier run would be restored into this one
   const db = await benchDatabase('relay', { max: 1 })
+  const postmaster = await postmasterPid(db.sql)
   if (graph) await seedGraph(db.sql, graph) // the route finder loads it at start
   const child = fork(fileURLToPath(import.meta.url), ['--engine'], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -192,7 +194,8 @@ async function main(): Promise<number> {
   const profileRoutes = process.env.BENCH_PROFILE_PHASE === 'routes' // profile the paced phase with route searches instead
   if (!profileRoutes) child.send({ cmd: 'profile-start' })
   let next = 0
-  const started = performance.now()
+  const started = performance.now(),
+    pgCpu0 = postgresCpuMicros(postmaster)
   await new Promise<void>(resolve => {
     let resume: NodeJS.Timeout | undefined
     const pump = () => {
@@ -216,6 +219,7 @@ async function main(): Promise<number> {
     pump()
   })
   const elapsed = (performance.now() - started) / 1000
+  const pgCpuUs = postgresCpuMicros(postmaster) - pgCpu0
   const rate = accepted / elapsed
   const burst = percentiles(latencies)
   const phase1 = { accepted, errors, busy }
@@ -350,6 +354,7 @@ async function main(): Promise<number> {
         ]
       : []),
   ])
+  console.log(`PostgreSQL CPU per accepted quote: ${(pgCpuUs / phase1.accepted).toFixed(1)} µs`)
   if (withRoutes)
     console.log(
       `paced p99 with route searches vs without: ${(withRoutes.p99 / paced.p99).toFixed(2)} (${withRoutes.p99.toFixed(2)} ms vs ${paced.p99.toFixed(2)} ms; engine CPU ${withRoutes.cpuMs.toFixed(0)} vs ${paced.cpuMs.toFixed(0)} ms)`,

@@ -1,6 +1,7 @@
 // A fresh, migrated database for a bench: on DATABASE_URL's server, or on an embedded server of the
 // bench's own under .data/bench-<name> (tuned for loading, not durability). drop() removes it all
-// (unless BENCH_KEEP_DB is set: then the database and its server are left for inspection).
+// (unless BENCH_KEEP_DB is set: then the database and its server are left for inspection). Its URL names the embedded
+// server's Unix socket (`?host=`, as libpq spells it) unless BENCH_DB_TCP is set.
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { startEmbeddedPostgres } from '../../engine/store/embedded.js'
@@ -24,6 +25,8 @@ export async function benchDatabase(bench: string, { max = 4 } = {}): Promise<Be
   await admin.unsafe(`create database ${name}`)
   const url = new URL(adminUrl)
   url.pathname = '/' + name
+  // the engine reaches the bench's own server over its Unix socket, as it reaches its embedded one (BENCH_DB_TCP: TCP)
+  if (pg?.socketDir && !process.env.BENCH_DB_TCP) url.searchParams.set('host', pg.socketDir)
   const sql = connect(url.toString(), { max })
   await migrate(sql)
   return {
