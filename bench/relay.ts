@@ -36,6 +36,7 @@ import { engineMain, TOKEN_IN, TOKEN_OUT, type RoutePair, type WireRfq } from '.
 import { syntheticGraph, HUBS } from './lib/syntheticGraph.js'
 import { seedGraph } from './lib/seedGraph.js'
 import { cpuSnapshot, cpuPerQuoteLines } from './lib/relayCpu.js'
+import { postmasterPid } from './lib/procCpu.js'
 
 const CLIENTS = 200
 const MAKERS = 50
@@ -131,6 +132,7 @@ async function main(): Promise<number> {
 
   // a fresh database each run: RFQs live from an earlier run would be restored into this one
   const db = await benchDatabase('relay', { max: 1 })
+  const postmaster = await postmasterPid(db.sql)
   if (graph) await seedGraph(db.sql, graph) // the route finder loads it at start
   const child = fork(fileURLToPath(import.meta.url), ['--engine'], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -193,7 +195,7 @@ async function main(): Promise<number> {
   const profileRoutes = process.env.BENCH_PROFILE_PHASE === 'routes' // profile the paced phase with route searches instead
   if (!profileRoutes) child.send({ cmd: 'profile-start' })
   let next = 0
-  const cpu0 = cpuSnapshot(child.pid!, db.serverPid())
+  const cpu0 = cpuSnapshot(child.pid!, postmaster)
   const started = performance.now()
   await new Promise<void>(resolve => {
     let resume: NodeJS.Timeout | undefined
@@ -218,7 +220,7 @@ async function main(): Promise<number> {
     pump()
   })
   const elapsed = (performance.now() - started) / 1000
-  const cpu1 = cpuSnapshot(child.pid!, db.serverPid())
+  const cpu1 = cpuSnapshot(child.pid!, postmaster)
   const rate = accepted / elapsed
   const burst = percentiles(latencies)
   const phase1 = { accepted, errors, busy }

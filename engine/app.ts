@@ -5,6 +5,7 @@ import type { Config } from './config.js'
 import { createLogger } from './log.js'
 import { createMetrics } from './metrics.js'
 import { diskGauges } from './metrics/disk.js'
+import { partitionMetrics } from './store/partitionMetrics.js'
 import { openDatabase, type Database } from './store/open.js'
 import { monitorDatabase } from './store/dbMonitor.js'
 import { createLanes } from './pool/lanes.js'
@@ -41,7 +42,12 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   const log = opts.log ?? createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT)
   const { tokenList } = opts.checked ?? (await preflight(config, log)) // bad settings and lists stop the start before any side effect
   const metrics = createMetrics()
-  const db = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, log })
+  const db = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    log,
+    quotesRetentionDays: config.QUOTES_RETENTION_DAYS,
+  })
   const lanes = createLanes(config)
   const closeLanes = () => Promise.all([lanes.sig.close(), lanes.route.close()])
   const actors = new ActorSystem({
@@ -64,11 +70,13 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
   const dbMonitor = monitorDatabase(db.sql, { log })
   diskGauges(metrics.registry, config.DATA_DIR)
   metrics.gauge('database_up', '1 while PostgreSQL answers its pings', () => (dbMonitor.up ? 1 : 0))
+  if (db.partitions) partitionMetrics(metrics, db.partitions)
   const ctx: EngineContext = {
     config,
     log,
     metrics,
     sql: db.sql,
+    quoteSql: db.connect?.(config.RELAY_COMMITS_IN_FLIGHT),
     sigPool: lanes.sig,
     routePool: lanes.route,
     actors,

@@ -100,6 +100,12 @@ export const configSchema = z.object({
   RELAY_SIG_BATCH: positiveInt.default(64),
   RELAY_SIG_BATCHES_PER_THREAD: positiveInt.default(4),
   RELAY_COMMITS_IN_FLIGHT: positiveInt.default(2),
+  /** quote partitions (a day each) older than this many days are dropped, hourly (0: kept forever); at least 2 */
+  QUOTES_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .refine(n => n === 0 || (n >= 2 && n <= 36_500), 'must be 0 (keep) or 2-36500 days')
+    .default(0),
   /** admission control: quotes are refused with BUSY while more than this many ms of work is in flight (0: off) */
   RELAY_ADMISSION_MS: z.coerce.number().int().min(0).max(10_000).default(20),
   RELAY_MAX_PAYLOAD_BYTES: positiveInt.default(64 * 1024),

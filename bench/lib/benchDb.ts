@@ -1,9 +1,9 @@
 // A fresh, migrated database for a bench: on DATABASE_URL's server, or on an embedded server of the
 // bench's own under .data/bench-<name> (tuned for loading, not durability). drop() removes it all
-// (unless BENCH_KEEP_DB is set: then the database and its server are left for inspection).
+// (unless BENCH_KEEP_DB is set: then the database and its server are left for inspection). Its URL names the embedded
+// server's Unix socket (`?host=`, as libpq spells it) unless BENCH_DB_TCP is set.
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
-import { readFileSync } from 'node:fs'
 import { startEmbeddedPostgres } from '../../engine/store/embedded.js'
 import { connect, type Sql } from '../../engine/store/db.js'
 import { migrate } from '../../engine/store/migrate.js'
@@ -13,8 +13,6 @@ export interface BenchDatabase {
   sql: Sql
   url: string
   drop(): Promise<void>
-  /** the embedded server's postmaster (its children are the server's other processes); undefined on DATABASE_URL's */
-  serverPid(): number | undefined
 }
 
 export async function benchDatabase(bench: string, { max = 4 } = {}): Promise<BenchDatabase> {
@@ -27,19 +25,13 @@ export async function benchDatabase(bench: string, { max = 4 } = {}): Promise<Be
   await admin.unsafe(`create database ${name}`)
   const url = new URL(adminUrl)
   url.pathname = '/' + name
+  // the engine reaches the bench's own server over its Unix socket, as it reaches its embedded one (BENCH_DB_TCP: TCP)
+  if (pg?.socketDir && !process.env.BENCH_DB_TCP) url.searchParams.set('host', pg.socketDir)
   const sql = connect(url.toString(), { max })
   await migrate(sql)
   return {
     sql,
     url: url.toString(),
-    serverPid() {
-      if (!pg) return undefined
-      try {
-        return Number(readFileSync(join(pg.clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined
-      } catch {
-        return undefined
-      }
-    },
     async drop() {
       await sql.end()
       if (process.env.BENCH_KEEP_DB) {

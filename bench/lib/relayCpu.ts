@@ -8,19 +8,20 @@ import { processThreads, processTreeUs, machineBusyUs } from './procCpu.js'
 export interface CpuSnapshot {
   mainUs: number
   otherUs: number
-  pgUs: number | undefined
+  pgUs: number
   loadUs: number
   machineUs: number
   atMs: number
 }
 
-export function cpuSnapshot(enginePid: number, pgPid: number | undefined): CpuSnapshot {
+/** `postmaster`: the PostgreSQL server's (procCpu.ts postmasterPid) */
+export function cpuSnapshot(enginePid: number, postmaster: number): CpuSnapshot {
   const { mainUs, otherUs } = processThreads(enginePid)
   const u = process.cpuUsage()
   return {
     mainUs,
     otherUs,
-    pgUs: pgPid === undefined ? undefined : processTreeUs(pgPid),
+    pgUs: processTreeUs(postmaster),
     loadUs: u.user + u.system,
     machineUs: machineBusyUs(),
     atMs: performance.now(),
@@ -35,16 +36,12 @@ export function cpuPerQuoteLines(
   rate: number,
 ): string[] {
   const per = (x: number) => (x / accepted).toFixed(1)
-  const pg =
-    a.pgUs === undefined || b.pgUs === undefined
-      ? "n/a (DATABASE_URL's server: not read)"
-      : `${per(b.pgUs - a.pgUs)} µs`
   const cores = availableParallelism()
   const busy = ((b.machineUs - a.machineUs) / ((b.atMs - a.atMs) * 1000 * cores)) * 100
   return [
     `main-thread CPU per accepted quote: ${per(b.mainUs - a.mainUs)} µs`,
     `engine other threads CPU per accepted quote: ${per(b.otherUs - a.otherUs)} µs`,
-    `PostgreSQL CPU per accepted quote: ${pg}`,
+    `PostgreSQL CPU per accepted quote: ${per(b.pgUs - a.pgUs)} µs`,
     `load generator CPU per accepted quote: ${per(b.loadUs - a.loadUs)} µs`,
     `machine CPU per accepted quote: ${per(b.machineUs - a.machineUs)} µs`,
     `validated quotes/s: ${Math.round(rate)}/s (${((rate / ceiling) * 100).toFixed(0)}% of ceiling)`,

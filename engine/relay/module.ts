@@ -36,6 +36,7 @@ export async function relayModule(
     )
   const flow = ctx.metrics.flow
   const { writer, store, clusterStore } = bookStore(sql, {
+    quoteSql: ctx.quoteSql,
     commitsInFlight: c.RELAY_COMMITS_IN_FLIGHT,
     cluster: !!c.NATS_URL,
     observe: (s, n) => flow.commit(s, n),

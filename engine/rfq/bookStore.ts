@@ -13,13 +13,21 @@ export interface BookStore extends Pick<BookDeps, 'store' | 'clusterStore'> {
   writer: QuoteWriter
 }
 
-/** `cluster`: this node is one of a venue's (NATS_URL set), so its cluster sync reads the shared store;
- * `observe`: each group commit's time and size, for the flow metrics. */
+/**
+ * `cluster`: this node is one of a venue's (NATS_URL set), so its cluster sync reads the shared store. `quoteSql`: the
+ * group commit's own pool (engine/store/open.ts), so its commits never queue behind reads; else `sql`'s. `observe`:
+ * each group commit's time and size, for the flow metrics.
+ */
 export function bookStore(
   sql: Sql,
-  opts: { commitsInFlight: number; cluster: boolean; observe?: (seconds: number, quotes: number) => void },
+  opts: {
+    commitsInFlight: number
+    cluster: boolean
+    quoteSql?: Sql | undefined
+    observe?: (seconds: number, quotes: number) => void
+  },
 ): BookStore {
-  const writer = createQuoteWriter(sql, { maxInFlight: opts.commitsInFlight, observe: opts.observe })
+  const writer = createQuoteWriter(opts.quoteSql ?? sql, { maxInFlight: opts.commitsInFlight, observe: opts.observe })
   return {
     writer,
     store: {

@@ -20,6 +20,8 @@ export interface EmbeddedServer {
   port: number
   /** where the cluster lives (DATA_DIR/pg, or a shared place when DATA_DIR is private and we are root) */
   clusterDir: string
+  /** where the server's Unix socket is (the cluster's own directory), absent when that path is too long for one */
+  socketDir?: string
   /** URL of database `name`, created when missing */
   database(name: string): Promise<string>
   stop(): Promise<void>
@@ -60,7 +62,17 @@ export async function startEmbeddedPostgres({
     writeFileSync(passwordFile, password + '\n', { mode: 0o600 })
   }
   const chosen = port ?? (await freePort())
-  const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300']
+  // a Unix socket in the cluster's own directory (only its user and root reach it) for the quote writer's round
+  // trips; a socket path is at most 107 bytes, so a deep directory has TCP alone
+  const socketDir = `${dir}/.s.PGSQL.${chosen}`.length <= 107 && !/[\s,]/.test(dir) ? dir : undefined
+  const flags = [
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    `unix_socket_directories=${socketDir ?? ''}`,
+    '-c',
+    'max_connections=300',
+  ]
   if (fast) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off')
   const child = await startPostmaster(place, chosen, flags, onLog)
   let adminUrl = url(password, chosen, 'postgres')
@@ -69,6 +81,7 @@ export async function startEmbeddedPostgres({
     adminUrl,
     port: chosen,
     clusterDir: dir,
+    socketDir,
     async database(name) {
       if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bad database name ${name}`)
       const sql = postgres(adminUrl, { max: 1, onnotice: () => {} })

@@ -3,6 +3,7 @@
 import type { Logger } from 'pino'
 import { connect, type Sql } from './db.js'
 import { migrate } from './migrate.js'
+import { ensurePartitions, keepPartitionsAhead, type Upkeep } from './partitions.js'
 import { startEmbeddedPostgres } from './embedded.js'
 import { databaseUnreachable } from './unreachable.js'
 
@@ -10,23 +11,36 @@ export interface Database {
   sql: Sql
   url: string
   embedded: boolean
+  /**
+   * A pool of its own (the quote writer's, whose commits must not queue behind reads): over the embedded server's
+   * Unix socket, else on DATABASE_URL (which may name a socket: `?host=/dir`). Closed with the database.
+   */
+  connect?(max: number): Sql
+  /** the partitions' upkeep: made ahead, retention, their sizes for /metrics */
+  partitions?: Upkeep
   close(): Promise<void>
 }
 
-export async function openDatabase(opts: {
+export interface OpenOptions {
   url?: string
   dataDir: string
   log: Logger
   max?: number
-}): Promise<Database> {
+  /** QUOTES_RETENTION_DAYS: 0 keeps every quote */
+  quotesRetentionDays?: number
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let url = opts.url
   let stopServer: (() => Promise<void>) | undefined
+  let socketUrl: string | undefined
   if (!url) {
     const server = await startEmbeddedPostgres({
       dataDir: opts.dataDir,
       onLog: line => opts.log.debug({ pg: line.trim() }, 'postgres'),
     })
     url = await server.database('rfq')
+    if (server.socketDir) socketUrl = `${url}?host=${encodeURIComponent(server.socketDir)}`
     stopServer = () => server.stop()
     opts.log.info({ port: server.port, dataDir: opts.dataDir }, 'embedded PostgreSQL started')
   }
@@ -34,16 +48,28 @@ export async function openDatabase(opts: {
   try {
     const applied = await migrate(sql)
     if (applied.length) opts.log.info({ applied }, 'migrations applied')
+    const made = await ensurePartitions(sql)
+    if (made.length) opts.log.info({ made }, 'partitions made ahead')
   } catch (e) {
     await sql.end({ timeout: 1 })
     await stopServer?.()
     throw opts.url && connectionFailure(e) ? databaseUnreachable(opts.url, e) : e
   }
+  const own: Sql[] = []
+  const partitions = keepPartitionsAhead(sql, { retentionDays: opts.quotesRetentionDays ?? 0, log: opts.log })
   return {
     sql,
     url,
     embedded: !!stopServer,
+    partitions,
+    connect(max) {
+      const pool = connect(socketUrl ?? url, { max })
+      own.push(pool)
+      return pool
+    },
     async close() {
+      partitions.stop()
+      await Promise.all(own.map(p => p.end({ timeout: 5 })))
       await sql.end({ timeout: 5 })
       await stopServer?.()
     },

@@ -73,56 +73,83 @@ export function createQuoteWriter(
 
 /**
  * One statement, so one round trip and one commit: the inserts and the count bumps are atomic together.
- * The batch travels as one JSON parameter: binding hundreds of parameters cost the relay's main
- * thread more than the native JSON.stringify, and PostgreSQL parses it on its own core.
+ * The batch travels as one array literal per column, unnested by PostgreSQL into typed rows: its cheapest
+ * shape we measured (json_array_elements cost the server ~35 µs a row, the arrays ~half), and for the relay's
+ * main thread a join per column instead of binding hundreds of parameters.
+ *
+ * A quote lands in its RFQ's creation day's partition (read from the RFQ's locked row): all of an RFQ's quotes share
+ * it, so the unique key (rfq_id, maker, rfq_day) arbitrates one quote per maker per RFQ across nodes.
  *
  * The fence: a quote is stored only while its RFQ is open in the store. Its row is locked first (in id order,
  * so overlapping commits never deadlock); a cancel or fill that committed meanwhile is seen by the lock's
  * re-check, so no node can store a quote for an RFQ another node has closed, and a cancel waits for the
  * quotes already being stored.
+ *
+ * Only the refused rows come back (none, nearly always): `closed` when the RFQ was not open, else a duplicate.
  */
 async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<QuoteCommitResult[]> {
-  const rows = JSON.stringify(
-    quotes.map(({ rfqId, quote: q, signature, receivedAt }) => [
-      rfqId,
+  const n = quotes.length
+  const cols: string[][] = Array.from({ length: 12 }, () => new Array<string>(n))
+  for (let i = 0; i < n; i++) {
+    const { rfqId, quote: q, signature, receivedAt } = quotes[i]!
+    const row = [
+      quoted(rfqId),
       q.maker,
       q.taker,
       q.tokenIn,
       q.tokenOut,
       q.amountIn,
       q.amountOut,
-      q.expiry,
+      String(q.expiry),
       q.nonce,
-      q.deadline,
+      String(q.deadline),
       signature,
-      receivedAt,
-    ]),
-  )
+      receivedAt.toISOString(),
+    ]
+    for (let c = 0; c < 12; c++) cols[c]![i] = row[c]!
+  }
+  const [ids, makers, takers, ins, outs, amountIns, amountOuts, expiries, nonces, deadlines, signatures, receivedAts] =
+    cols.map(c => `{${c.join(',')}}`) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ]
   // on conflict: a replay of a stored quote, or another node's quote of the same maker: not stored, and its
   // writer is told so instead of being acknowledged
-  const result = await sql<{ rfq_id: string; maker: string | null }[]>`
-    with r as (select value as r from json_array_elements(${rows}::text::json)),
+  const refused = await sql<{ rfq_id: string; maker: string; closed: boolean }[]>`
+    with r as (
+      select * from unnest(${ids}::text[], ${makers}::text[], ${takers}::text[], ${ins}::text[], ${outs}::text[],
+        ${amountIns}::numeric[], ${amountOuts}::numeric[], ${expiries}::int8[], ${nonces}::numeric[], ${deadlines}::int8[],
+        ${signatures}::text[], ${receivedAts}::timestamptz[])
+        as r (rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, received_at)),
     open as (
-      select id from rfqs where id in (select r->>0 from r) and ${openSql(sql)} order by id for update),
+      select id, (created_at at time zone 'utc')::date as day from rfqs
+      where id = any(${ids}::text[]) and ${openSql(sql)} order by id for update),
     ins as (
-      insert into quotes (rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, received_at)
-      select r->>0, r->>1, r->>2, r->>3, r->>4, (r->>5)::numeric, (r->>6)::numeric, (r->>7)::int8, (r->>8)::numeric, (r->>9)::int8,
-             r->>10, (r->>11)::timestamptz
-      from r join open on open.id = r->>0
-      on conflict (rfq_id, maker) do nothing returning rfq_id, maker),
+      insert into quotes (rfq_day, rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature,
+        received_at)
+      select open.day, r.* from r join open on open.id = r.rfq_id
+      on conflict (rfq_id, maker, rfq_day) do nothing returning rfq_id, maker),
     c as (select rfq_id, count(*)::int as n from ins group by rfq_id),
     bump as (
       update rfqs set quote_count = quote_count + c.n, status = case when status = 'OPEN' then 'QUOTED' else status end
       from c where rfqs.id = c.rfq_id)
-    select rfq_id, maker from ins
-    union all select id, null from open`
-  const inserted = new Set<string>(),
-    open = new Set<string>()
-  for (const row of result) {
-    if (row.maker === null) open.add(row.rfq_id)
-    else inserted.add(`${row.rfq_id} ${row.maker}`)
-  }
-  return quotes.map(q =>
-    inserted.has(`${q.rfqId} ${q.quote.maker}`) ? 'stored' : open.has(q.rfqId) ? 'duplicate' : 'closed',
-  )
+    select r.rfq_id, r.maker, open.id is null as closed from r left join open on open.id = r.rfq_id
+    where (select count(*) from ins) < ${n} and not exists (select 1 from ins where ins.rfq_id = r.rfq_id and ins.maker = r.maker)`
+  if (!refused.length) return new Array<QuoteCommitResult>(n).fill('stored')
+  const why = new Map<string, QuoteCommitResult>()
+  for (const row of refused) why.set(`${row.rfq_id} ${row.maker}`, row.closed ? 'closed' : 'duplicate')
+  return quotes.map(q => why.get(`${q.rfqId} ${q.quote.maker}`) ?? 'stored')
 }
+
+/** An array literal's element: RFQ ids are the engine's own, but quoted all the same (addresses, amounts are checked hex and digits). */
+const quoted = (s: string) => `"${s.replace(/["\\]/g, '\\$&')}"`

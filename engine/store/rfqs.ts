@@ -138,10 +138,13 @@ export async function loadLiveRfqs(
   return rows.map(r => ({ rfq: rfqTermsOf(r), shareTokenHash: r.shareTokenHash, quotes: quotes.get(r.id) ?? [] }))
 }
 
-/** Stored quotes by RFQ id, each RFQ's in arrival order. */
+/** Stored quotes by RFQ id, each RFQ's in arrival order: its day (from the RFQ row) names its one partition to probe. */
 export async function quotesOfRfqs(sql: Sql, rfqIds: string[]): Promise<Map<string, AcceptedQuote[]>> {
   const rows = await sql<QuoteColumns[]>`
-    select ${sql.unsafe(QUOTE_COLUMNS)} from quotes where rfq_id = any(${sql.array(rfqIds)}) order by id`
+    select q.* from rfqs r cross join lateral (
+      select ${sql.unsafe(QUOTE_COLUMNS)}, id as arrival from quotes
+      where rfq_id = r.id and rfq_day = (r.created_at at time zone 'utc')::date) q
+    where r.id = any(${sql.array(rfqIds)}) order by q.arrival`
   const out = new Map<string, AcceptedQuote[]>()
   for (const row of rows) {
     const list = out.get(row.rfq_id) ?? []

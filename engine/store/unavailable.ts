@@ -23,5 +23,7 @@ export function isUnavailable(e: unknown): boolean {
   if (typeof e !== 'object' || e === null) return false
   const code = (e as { code?: unknown }).code
   if (typeof code !== 'string') return false
+  // a Unix socket's file is gone while its server is down
+  if (code === 'ENOENT' && (e as { syscall?: unknown }).syscall === 'connect') return true
   return CODES.has(code) || SQLSTATE.test(code)
 }

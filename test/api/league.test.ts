@@ -22,8 +22,8 @@ async function rfqWithQuotes(
     .sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility) values (${id}, ${T1}, ${TOKEN_A}, ${TOKEN_B}, 0, 10, 0, 'public')`
   for (const [i, [maker, out]] of quotes.entries())
     await t.db
-      .sql`insert into quotes (rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, received_at)
-      values (${id}, ${maker}, ${T1}, ${TOKEN_A}, ${TOKEN_B}, 10, ${t.db.sql.typed.u256(out)}, 0, ${i}, 0, '0x', now())`
+      .sql`insert into quotes (rfq_day, rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, received_at)
+      select (created_at at time zone 'utc')::date, ${id}, ${maker}, ${T1}, ${TOKEN_A}, ${TOKEN_B}, 10, ${t.db.sql.typed.u256(out)}, 0, ${i}, 0, '0x', now() from rfqs where id = ${id}`
   await t.db.sql`update rfqs set status = ${status} where id = ${id}`
 }
 

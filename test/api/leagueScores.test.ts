@@ -113,8 +113,8 @@ test('after concurrent fills, backdated fills, judged makers and a base turn, th
   await t.db
     .sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility) values ('ls-1', ${takers[0]}, ${TOKEN_A}, ${TOKEN_B}, 0, 10, 0, 'public')`
   await t.db
-    .sql`insert into quotes (rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, received_at)
-    values ('ls-1', ${makers[2]}, ${takers[0]}, ${TOKEN_A}, ${TOKEN_B}, 10, 10, 0, 1, 0, '0x', now())`
+    .sql`insert into quotes (rfq_day, rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, received_at)
+    select (created_at at time zone 'utc')::date, 'ls-1', ${makers[2]}, ${takers[0]}, ${TOKEN_A}, ${TOKEN_B}, 10, 10, 0, 1, 0, '0x', now() from rfqs where id = 'ls-1'`
   await t.db.sql`update rfqs set status = 'EXPIRED' where id = 'ls-1'`
   const m2 = (await read('all')).entries.find((e: any) => e.address === makers[2])
   assert.deepEqual([m2.cancelRate, m2.reliability], [1, 0.5])

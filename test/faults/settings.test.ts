@@ -85,3 +85,11 @@ test('an unreachable DATABASE_URL: one line naming it, where it points (no passw
       'on TCP at that address and port?; or unset DATABASE_URL to run an embedded PostgreSQL under DATA_DIR',
   )
 })
+
+test('a retention setting that is not 0 or 2 days or more stops the start, naming it', async () => {
+  for (const bad of ['1', '-3', 'week']) {
+    const [line, ...rest] = await refused({ QUOTES_RETENTION_DAYS: bad })
+    assert.match(line!, /QUOTES_RETENTION_DAYS/)
+    assert.deepEqual(rest, [])
+  }
+})

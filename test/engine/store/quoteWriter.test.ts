@@ -5,7 +5,7 @@ import { test, before, after, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { testDatabase, type TestDatabase } from '../../helpers/db.js'
 import { insertRfq } from '../../../engine/store/rfqs.js'
-import { createQuoteWriter, DuplicateQuoteError } from '../../../engine/store/quotes.js'
+import { createQuoteWriter, DuplicateQuoteError, RfqClosedError } from '../../../engine/store/quotes.js'
 import type { AcceptedQuote, Address, Rfq } from '../../../actors/rfqTypes.js'
 
 const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
@@ -88,5 +88,57 @@ describe('quote writer (group commit)', () => {
     assert.equal(w.stats.quotes, 50)
     assert.ok(w.stats.commits >= 1 && w.stats.commits <= 50)
     assert.ok(w.stats.maxBatch >= 1)
+  })
+
+  test('one commit refusing part of its batch answers each quote: stored, duplicate, RFQ closed or unknown', async () => {
+    await insertRfq(db.sql, rfq('rfq_c'), null)
+    await insertRfq(db.sql, rfq('rfq_d'), null)
+    await db.sql`update rfqs set status = 'CANCELLED', cancelled_at = now() where id = 'rfq_d'`
+    await createQuoteWriter(db.sql).write(quote('rfq_c', 10))
+    const w = createQuoteWriter(db.sql)
+    const batch = [
+      quote('rfq_c', 10),
+      quote('rfq_c', 11),
+      quote('rfq_d', 12),
+      quote('rfq_nope', 13),
+      quote('rfq_c', 14),
+    ]
+    const results = await Promise.allSettled(batch.map(q => w.write(q))) // one tick: one batch
+    assert.equal(w.stats.commits, 1)
+    const kinds = results.map(r =>
+      r.status === 'fulfilled'
+        ? 'stored'
+        : r.reason instanceof DuplicateQuoteError
+          ? 'duplicate'
+          : r.reason instanceof RfqClosedError
+            ? 'closed'
+            : String(r.reason),
+    )
+    assert.deepEqual(kinds, ['duplicate', 'stored', 'closed', 'closed', 'stored'])
+    const rows =
+      await db.sql`select rfq_id, maker from quotes where rfq_id in ('rfq_c', 'rfq_d', 'rfq_nope') order by rfq_id, maker`
+    assert.deepEqual(
+      rows.map(r => `${r.rfq_id} ${r.maker}`),
+      ['rfq_c ' + A(10), 'rfq_c ' + A(11), 'rfq_c ' + A(14)],
+    )
+    const counts = await db.sql`select id, quote_count, status from rfqs where id in ('rfq_c', 'rfq_d') order by id`
+    assert.deepEqual(
+      counts.map(r => [r.id, r.quote_count, r.status]),
+      [
+        ['rfq_c', 3, 'QUOTED'],
+        ['rfq_d', 0, 'CANCELLED'],
+      ],
+    )
+  })
+
+  test("a quote whose fields hold an array literal's quotes and commas is stored as sent", async () => {
+    const id = 'rfq_"odd,\\id}'
+    await insertRfq(db.sql, rfq(id), null)
+    const q = quote(id, 20)
+    await createQuoteWriter(db.sql).write(q)
+    const [row] = await db.sql`select rfq_id, amount_in::text, received_at from quotes where rfq_id = ${id}`
+    assert.equal(row!.rfq_id, id)
+    assert.equal(row!.amount_in, '10')
+    assert.equal((row!.received_at as Date).getTime(), q.receivedAt.getTime())
   })
 })
