@@ -15,6 +15,7 @@ import type {
 } from './rfqTypes.js'
 import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.js'
 import { RelayErrors, refuseQuote } from './errors.js'
+import { QuoteInFlight } from './quoteInFlight.js'
 import { ClusterSync, type ClusterStorePort } from './clusterSync.js'
 import { ANONYMOUS, canSee } from './visibility.js'
 import { UnstoredEnds, type UnstoredEnd } from './unstoredEnds.js'
@@ -130,22 +131,29 @@ export class RfqBook implements RfqDirectory {
       .sort((a, b) => b.rfq.createdAt.getTime() - a.rfq.createdAt.getTime() || (a.rfq.id < b.rfq.id ? 1 : -1))
   }
 
-  async submitQuote(rfqId: unknown, quote: unknown, signature: unknown, opts: SubmitOptions = {}): Promise<QuoteVerdict> {
+  /** The hot path: one promise per quote (the ask's, which never rejects), none when the answer is at hand. */
+  submitQuote(rfqId: unknown, quote: unknown, signature: unknown, opts: SubmitOptions = {}): Promise<QuoteVerdict> {
     if (typeof rfqId !== 'string' || rfqId === '' || !isPlainObject(quote)
-      || typeof signature !== 'string' || signature === '') return refuseQuote(RelayErrors.missingFields())
-    const e = this.live.get(rfqId) ?? (this.sync && await this.sync.adopt(rfqId) && this.live.get(rfqId))
-    if (!e) return refuseQuote(RelayErrors.rfqNotFound())
+      || typeof signature !== 'string' || signature === '')
+      return Promise.resolve(refuseQuote(RelayErrors.missingFields()))
+    const e = this.live.get(rfqId)
+    if (e) return this.askQuote(e.ref, rfqId, quote, signature, opts)
+    if (!this.sync) return Promise.resolve(refuseQuote(RelayErrors.rfqNotFound()))
+    return this.sync.adopt(rfqId).then(() => {       // cluster mode: its creation's word may not have come yet
+      const adopted = this.live.get(rfqId)
+      return adopted ? this.askQuote(adopted.ref, rfqId, quote, signature, opts) : refuseQuote(RelayErrors.rfqNotFound())
+    })
+  }
+
+  private askQuote(ref: ActorRef<RfqMsg>, rfqId: string, raw: Record<string, unknown>, signature: string,
+    opts: SubmitOptions): Promise<QuoteVerdict> {
     const shareTokenHash = typeof opts.shareToken === 'string' ? hashShareToken(opts.shareToken) : null
-    try {
-      return await e.ref.ask<QuoteVerdict>(replyTo => ({
-        type: 'QuoteSubmitted', raw: quote, signature, shareTokenHash,
-        wellFormed: opts.wellFormed === true, residual: opts.residual, replyTo,
-      }), this.askTimeoutMs)
-    } catch (err) {
+    return ref.ask<QuoteVerdict>(replyTo => new QuoteInFlight(raw, signature, shareTokenHash, opts.wellFormed === true, opts.residual, replyTo),
+      this.askTimeoutMs, err => {
       if (err instanceof ActorStopped) return refuseQuote(RelayErrors.rfqNotFound())   // it left while we asked
       this.deps.onWarn?.('quote submission failed', { rfqId, err })
       return refuseQuote(RelayErrors.internal())
-    }
+    })
   }
 
   async cancel(rfqId: string): Promise<CancelOutcome> {

@@ -9,6 +9,7 @@ import type { AcceptedQuote, Address, CancelOutcome, EndedBy, FillOutcome, Hex, 
   RfqStatus, RfqView, StatusChange } from './rfqTypes.js'
 import { checkQuote } from './quoteChecks.js'
 import { RelayErrors, refuseQuote, type QuoteRefusal } from './errors.js'
+import type { QuoteInFlight } from './quoteInFlight.js'
 import { hasExpired, isLive as isLiveAt, isOpen } from '../workers/values/index.js'
 
 /** What an RFQ actor needs from outside; the engine supplies the real ones. */
@@ -33,10 +34,7 @@ export interface RfqDeps {
 
 export type RfqMsg =
   | { type: 'Arm' }
-  | { type: 'QuoteSubmitted'; raw: Record<string, unknown>; signature: string; shareTokenHash: string | null
-      wellFormed: boolean; residual: Omit<QuoteRefusal, 'ok'> | undefined; replyTo: Reply<QuoteVerdict> }
-  | { type: 'SignerRecovered'; quote: QuoteJson; signature: string; signer: Address | null | Error; replyTo: Reply<QuoteVerdict> }
-  | { type: 'QuoteCommitted'; accepted: AcceptedQuote; error: Error | null; replyTo: Reply<QuoteVerdict> }
+  | QuoteInFlight
   | { type: 'Describe'; replyTo: Reply<RfqView> }
   | { type: 'Cancel'; replyTo: Reply<CancelOutcome> }
   | { type: 'Fill'; txHash: string; commit: () => Promise<unknown>; replyTo: Reply<FillOutcome<unknown>> }
@@ -111,7 +109,7 @@ function reject(replyTo: Reply<QuoteVerdict>, e: Omit<QuoteRefusal, 'ok'>): void
   replyTo(refuseQuote(e))
 }
 
-function quoteSubmitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteSubmitted' }>, ctx: Ctx, deps: RfqDeps): RfqState {
+function quoteSubmitted(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: RfqDeps): RfqState {
   const now = ctx.now()
   // a private RFQ without its token is indistinguishable from an unknown one: nothing leaks
   const allowed = state.rfq.visibility === 'public' || (state.shareTokenHash !== null && msg.shareTokenHash === state.shareTokenHash)
@@ -119,26 +117,28 @@ function quoteSubmitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteSubm
   const checked = checkQuote(state.rfq, msg.raw, Math.floor(now / 1000), msg.wellFormed)
   if (!checked.ok) { msg.replyTo(checked); return state }
   if (msg.residual) { reject(msg.replyTo, msg.residual); return state }     // what the schema refused that no rule named
-  const { quote } = checked
-  ctx.pipeToSelf(deps.recoverSigner(quote, msg.signature),
-    signer => ({ type: 'SignerRecovered', quote, signature: msg.signature, signer, replyTo: msg.replyTo }))
+  msg.quote = checked.quote
+  ctx.pipeToSelf(deps.recoverSigner(checked.quote, msg.signature), signer => msg.recovered(signer))
   return state
 }
 
-function signerRecovered(state: RfqState, msg: Extract<RfqMsg, { type: 'SignerRecovered' }>, ctx: Ctx, deps: RfqDeps): RfqState {
+function signerRecovered(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: RfqDeps): RfqState {
+  const quote = msg.quote!
   if (msg.signer instanceof Error) deps.onWarn?.('signer recovery failed', { rfqId: state.rfq.id, err: msg.signer })
-  if (msg.signer !== msg.quote.maker) { reject(msg.replyTo, RelayErrors.badSignature()); return state }
+  if (msg.signer !== quote.maker) { reject(msg.replyTo, RelayErrors.badSignature()); return state }
   // the RFQ may have been cancelled, filled or expired while the signature was on the pool
   if (!isLive(state, ctx.now())) { reject(msg.replyTo, RelayErrors.rfqNotFound()); return state }
-  if (state.makers.has(msg.quote.maker)) { reject(msg.replyTo, RelayErrors.duplicateQuote()); return state }
-  state.makers.add(msg.quote.maker)                  // reserved: later duplicates fail from here on
+  if (state.makers.has(quote.maker)) { reject(msg.replyTo, RelayErrors.duplicateQuote()); return state }
+  state.makers.add(quote.maker)                  // reserved: later duplicates fail from here on
   state.committing++
-  const accepted: AcceptedQuote = { rfqId: state.rfq.id, quote: msg.quote, signature: msg.signature.toLowerCase() as Hex, receivedAt: new Date(ctx.now()) }
-  ctx.pipeToSelf(deps.commitQuote(accepted), r => ({ type: 'QuoteCommitted', accepted, error: r instanceof Error ? r : null, replyTo: msg.replyTo }))
+  const accepted: AcceptedQuote = { rfqId: state.rfq.id, quote, signature: msg.signature.toLowerCase() as Hex, receivedAt: new Date(ctx.now()) }
+  msg.accepted = accepted
+  ctx.pipeToSelf(deps.commitQuote(accepted), r => msg.committed(r))
   return state
 }
 
-function quoteCommitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteCommitted' }>, ctx: Ctx, deps: RfqDeps): RfqState {
+function quoteCommitted(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: RfqDeps): RfqState {
+  const accepted = msg.accepted!
   state.committing--
   if (msg.error) {
     const code = (msg.error as { code?: unknown }).code
@@ -151,17 +151,17 @@ function quoteCommitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteComm
       reject(msg.replyTo, RelayErrors.rfqNotFound())
       if (isOpen(state.status)) deps.onStale?.(state.rfq.id)
     } else {
-      state.makers.delete(msg.accepted.quote.maker)   // not stored, so not accepted: the maker may retry
+      state.makers.delete(accepted.quote.maker)   // not stored, so not accepted: the maker may retry
       deps.onWarn?.('quote not stored', { rfqId: state.rfq.id, err: msg.error })
       reject(msg.replyTo, code === 'UNAVAILABLE' ? RelayErrors.unavailable() : RelayErrors.internal())
     }
   } else {
-    state.stored.add(msg.accepted.quote.maker)
-    state.quotes.push(msg.accepted)
+    state.stored.add(accepted.quote.maker)
+    state.quotes.push(accepted)
     if (state.status === 'OPEN') state.status = 'QUOTED'
     // accepted before a cancel/fill/expiry landed: durable and acknowledged, but not broadcast for a gone RFQ
-    if (isOpen(state.status)) deps.publish({ type: 'rfq.quoted', rfqId: state.rfq.id, quote: msg.accepted })
-    msg.replyTo({ ok: true, quote: msg.accepted })
+    if (isOpen(state.status)) deps.publish({ type: 'rfq.quoted', rfqId: state.rfq.id, quote: accepted })
+    msg.replyTo({ ok: true, quote: accepted })
   }
   stopIfClosed(state, ctx)
   return state

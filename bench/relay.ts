@@ -35,7 +35,8 @@ import type { Domain } from '../workers/sig/types.js'
 import { engineMain, TOKEN_IN, TOKEN_OUT, type RoutePair, type WireRfq } from './lib/relayEngine.js'
 import { syntheticGraph, HUBS } from './lib/syntheticGraph.js'
 import { seedGraph } from './lib/seedGraph.js'
-import { postmasterPid, postgresCpuMicros } from './lib/pgCpu.js'
+import { cpuSnapshot, cpuPerQuoteLines } from './lib/relayCpu.js'
+import { postmasterPid } from './lib/procCpu.js'
 
 const CLIENTS = 200
 const MAKERS = 50
@@ -194,8 +195,8 @@ async function main(): Promise<number> {
   const profileRoutes = process.env.BENCH_PROFILE_PHASE === 'routes' // profile the paced phase with route searches instead
   if (!profileRoutes) child.send({ cmd: 'profile-start' })
   let next = 0
-  const started = performance.now(),
-    pgCpu0 = postgresCpuMicros(postmaster)
+  const cpu0 = cpuSnapshot(child.pid!, postmaster)
+  const started = performance.now()
   await new Promise<void>(resolve => {
     let resume: NodeJS.Timeout | undefined
     const pump = () => {
@@ -219,7 +220,7 @@ async function main(): Promise<number> {
     pump()
   })
   const elapsed = (performance.now() - started) / 1000
-  const pgCpuUs = postgresCpuMicros(postmaster) - pgCpu0
+  const cpu1 = cpuSnapshot(child.pid!, postmaster)
   const rate = accepted / elapsed
   const burst = percentiles(latencies)
   const phase1 = { accepted, errors, busy }
@@ -354,7 +355,9 @@ async function main(): Promise<number> {
         ]
       : []),
   ])
-  console.log(`PostgreSQL CPU per accepted quote: ${(pgCpuUs / phase1.accepted).toFixed(1)} µs`)
+  for (const line of cpuPerQuoteLines(cpu0, cpu1, phase1.accepted, ceiling, rate)) console.log(line)
+  console.log(`bytes allocated per accepted quote: ${Math.round(allocBytes / phase1.accepted)} B`)
+  console.log(`paced at half the max (${pacedRate}/s): p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms`)
   if (withRoutes)
     console.log(
       `paced p99 with route searches vs without: ${(withRoutes.p99 / paced.p99).toFixed(2)} (${withRoutes.p99.toFixed(2)} ms vs ${paced.p99.toFixed(2)} ms; engine CPU ${withRoutes.cpuMs.toFixed(0)} vs ${paced.cpuMs.toFixed(0)} ms)`,

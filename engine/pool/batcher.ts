@@ -34,31 +34,43 @@ export function createBatcher<I, O>(
   run: BatchRunner<I, O>,
   { maxBatch = 64, concurrency = 2, observe }: BatcherOptions = {},
 ): Batcher<I, O> {
+  // a queue read from `head`: a trip takes its batch without copying what stays behind (thousands may wait)
   let waiting: Waiting<I, O>[] = []
+  let head = 0
   const trips = new Set<Promise<void>>()
   let scheduled = false
   const stats = { batches: 0, items: 0, maxBatch: 0 }
+  const left = () => waiting.length - head
 
   const send = (): void => {
     scheduled = false
-    while (waiting.length && trips.size < concurrency) {
-      const batch = waiting.slice(0, maxBatch)
-      waiting = waiting.slice(batch.length)
-      const left = performance.now()
-      const trip: Promise<void> = run(batch.map(b => b.item))
+    while (left() && trips.size < concurrency) {
+      const batch = waiting.slice(head, head + maxBatch)
+      head += batch.length
+      if (head === waiting.length) {
+        waiting = []
+        head = 0
+      } else if (head > 4096 && head * 2 > waiting.length) {
+        waiting = waiting.slice(head)
+        head = 0
+      }
+      const items = new Array<I>(batch.length)
+      for (let i = 0; i < batch.length; i++) items[i] = batch[i]!.item
+      const leftAt = performance.now()
+      const trip: Promise<void> = run(items)
         .then(
           outs => {
             stats.batches++
             stats.items += batch.length
             stats.maxBatch = Math.max(stats.maxBatch, batch.length)
-            observe?.((left - batch[0]!.at) / 1000, (performance.now() - left) / 1000, batch.length)
+            observe?.((leftAt - batch[0]!.at) / 1000, (performance.now() - leftAt) / 1000, batch.length)
             batch.forEach((b, i) => b.resolve(outs[i] as O))
           },
           (e: unknown) => batch.forEach(b => b.reject(e)),
         )
         .finally(() => {
           trips.delete(trip)
-          if (waiting.length) schedule()
+          if (left()) schedule()
         })
       trips.add(trip)
     }
@@ -78,7 +90,7 @@ export function createBatcher<I, O>(
       })
     },
     async flush() {
-      while (trips.size || waiting.length) {
+      while (trips.size || left()) {
         send()
         await Promise.allSettled(trips)
       }
@@ -87,7 +99,7 @@ export function createBatcher<I, O>(
       return trips.size
     },
     get waiting() {
-      return waiting.length
+      return left()
     },
     stats,
   }

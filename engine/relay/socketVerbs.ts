@@ -5,7 +5,7 @@
 //   QUOTE_SUBMIT {..., shareToken}                the token of the private RFQ being quoted
 import type { Logger } from 'pino'
 import type { RfqBook } from '../../actors/book.js'
-import type { SubmitOptions } from '../../actors/rfqTypes.js'
+import type { QuoteVerdict, SubmitOptions } from '../../actors/rfqTypes.js'
 import { hashShareToken } from '../../actors/book.js'
 import { RelayErrors } from '../../actors/errors.js'
 import type { RfqService } from '../rfq/service.js'
@@ -24,8 +24,12 @@ export interface VerbDeps {
   log: Logger
 }
 
-/** `contract`: the schema's verdict on the frame (relay/contract/validate.ts), for the RFQ's actor */
-export async function submitQuote(
+/**
+ * `contract`: the schema's verdict on the frame (relay/contract/validate.ts), for the RFQ's actor. The hot path: when
+ * no share token has to be looked up (most quotes), the quote goes to the service in this turn and its answer is
+ * the one promise this step adds; no async wrapper, no options copy.
+ */
+export function submitQuote(
   deps: VerbDeps,
   ws: RelaySocket,
   session: SocketSession,
@@ -33,34 +37,59 @@ export async function submitQuote(
   contract: SubmitOptions,
 ): Promise<void> {
   const rfqId = typeof data.rfqId === 'string' ? data.rfqId : undefined
-  try {
-    const shareToken = await tokenForQuote(deps.book, ws, session, data.shareToken, rfqId)
-    const options = { shareToken, ...contract }
-    const verdict = await deps.rfqs.submitQuote(data.rfqId as string, data.quote, data.signature, options)
-    if (!verdict.ok) sendError(ws, session, relayQuoteReply(verdict), rfqId)
-  } catch (err) {
-    deps.log.error({ err, rfqId }, 'quote submission failed')
-    sendError(ws, session, relayFailure('quote', err), rfqId)
+  const sent = data.shareToken
+  const carried = typeof sent === 'string' && sent !== ''
+  if (carried || !rfqId || !session.shares.size) {
+    if (carried) addShare(ws, session, sent) // joined first: the quote's broadcast reaches this socket on its topic
+    return answer(deps, ws, session, rfqId, () =>
+      deps.rfqs.submitQuote(
+        data.rfqId as string,
+        data.quote,
+        data.signature,
+        carried ? { shareToken: sent, ...contract } : contract,
+      ),
+    )
   }
+  return answer(deps, ws, session, rfqId, () =>
+    tokenForQuote(deps.book, session, rfqId).then(shareToken =>
+      deps.rfqs.submitQuote(rfqId, data.quote, data.signature, { shareToken, ...contract }),
+    ),
+  )
 }
 
 /**
- * The share token a quote goes with: the one it carries (joined first, so the quote's broadcast reaches this socket
- * on the token's topic), else the socket's own token for that RFQ. A cluster node the RFQ's word has not reached reads
- * it first, to know which.
+ * A refusal is the submitter's ERROR; a failure (a store read for the token, a bug) is logged and answered
+ * (UNAVAILABLE while the store is down, else INTERNAL).
  */
-async function tokenForQuote(
-  book: RfqBook,
+function answer(
+  deps: VerbDeps,
   ws: RelaySocket,
   session: SocketSession,
-  sent: unknown,
-  rfqId?: string,
-): Promise<string | undefined> {
-  if (typeof sent === 'string' && sent) {
-    addShare(ws, session, sent)
-    return sent
+  rfqId: string | undefined,
+  submit: () => Promise<QuoteVerdict>,
+): Promise<void> {
+  const failed = (err: unknown) => {
+    deps.log.error({ err, rfqId }, 'quote submission failed')
+    sendError(ws, session, relayFailure('quote', err), rfqId)
   }
-  if (!rfqId || !session.shares.size) return undefined
+  let verdict: Promise<QuoteVerdict>
+  try {
+    verdict = submit()
+  } catch (err) {
+    failed(err)
+    return Promise.resolve()
+  }
+  return verdict.then(v => {
+    if (v.ok) return // accepted: no direct reply; the QUOTE_BROADCAST reaches the submitter
+    sendError(ws, session, relayQuoteReply(v), rfqId)
+  }, failed)
+}
+
+/**
+ * The socket's own share token for the RFQ a quote names (it carried none). A cluster node the RFQ's word has not
+ * reached reads it first, to know which.
+ */
+async function tokenForQuote(book: RfqBook, session: SocketSession, rfqId: string): Promise<string | undefined> {
   if (!book.peek(rfqId)) await book.adopt(rfqId)
   const hash = book.peek(rfqId)?.shareTokenHash
   return hash ? session.shares.get(hash) : undefined

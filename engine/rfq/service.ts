@@ -8,7 +8,7 @@
 // block time of the fill's transaction when fills are verified on chain (recording may lag mining),
 // else the time the fill is recorded. An RFQ shown EXPIRED is therefore never filled later.
 import type { Logger } from 'pino'
-import type { FillInput, QuoteVerdict, Rfq, RfqDirectory, RfqStatus } from '../../actors/rfqTypes.js'
+import type { FillInput, Rfq, RfqDirectory, RfqStatus } from '../../actors/rfqTypes.js'
 import type { Admission } from './admission.js'
 import type { Agent } from '../store/agents.js'
 import type { Sql, Tx } from '../store/db.js'
@@ -19,7 +19,7 @@ import { logActivity } from '../store/agents.js'
 import { recordFill, fillRecordedEvent, type FillRecord } from '../fills/record.js'
 import { refuse, Rollback, type RfqOutcome, type Refusal } from './outcomes.js'
 import { newRfqId, newShareToken, type RfqRequest } from './request.js'
-import { RelayErrors, refuseQuote } from '../../actors/errors.js'
+import { admittedQuotes } from './quoteIntake.js'
 import { isLive, isOpen, toUnixSeconds } from '../../workers/values/index.js'
 import type { FlowMetrics } from '../metrics/flow.js'
 
@@ -258,29 +258,7 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
     return refuse('NOT_FILLABLE', { status: status ?? now ?? (r ? effectiveStatus(r.status, r.expiry) : 'FILLED') })
   }
 
-  /** Every quote, from the relay or REST, passes the same admission control before the book. */
-  async function submitQuote(...a: Parameters<RfqDirectory['submitQuote']>): Promise<QuoteVerdict> {
-    const started = performance.now()
-    let verdict: QuoteVerdict | undefined // none: a throw, which the caller answers INTERNAL
-    try {
-      return (verdict = await admitQuote(...a))
-    } finally {
-      deps.flow?.quote(verdict ? (verdict.ok ? undefined : verdict.code) : 'INTERNAL', started)
-    }
-  }
-  async function admitQuote(...a: Parameters<RfqDirectory['submitQuote']>): Promise<QuoteVerdict> {
-    const admission = deps.admission
-    if (!admission) return book.submitQuote(...a)
-    const entry = admission.tryEnter()
-    if (!entry.ok) return refuseQuote(RelayErrors.busy(entry.retryAfterMs))
-    try {
-      return await book.submitQuote(...a)
-    } finally {
-      admission.leave()
-    }
-  }
-
-  return { create, find, cancel, fill, submitQuote }
+  return { create, find, cancel, fill, submitQuote: admittedQuotes(book, deps.admission, deps.flow) }
 }
 
 /** The ownership rule (actors/visibility.ts ownsRfq) for each kind of proof; undefined when it holds. */

@@ -169,3 +169,55 @@ test("property: any interleaving of messages to many actors keeps each actor's o
     { numRuns: 60, seed: 42 },
   )
 })
+
+test('ask with orElse answers a failure instead of rejecting: a timeout, a throwing handler, a stopped actor', async () => {
+  const sys = new ActorSystem()
+  const a = sys.spawn('quiet', recorder, [])
+  const orElse = (e: unknown) => [e instanceof AskTimeout ? -1 : e instanceof ActorStopped ? -2 : -3]
+  a.tell({ type: 'SlowAdd', n: 1, ms: 200 })
+  assert.deepEqual(await a.ask<number[]>(replyTo => ({ type: 'Get', replyTo }), 30, orElse), [-1])
+  assert.deepEqual(await a.ask<number[]>(replyTo => ({ type: 'Boom', replyTo }), 1000, orElse), [-3])
+  assert.deepEqual(
+    await a.ask<number[]>(replyTo => ({ type: 'Get', replyTo }), 1000, orElse),
+    [1],
+    'answered asks still answer',
+  )
+  a.tell({ type: 'Stop' })
+  await new Promise(r => setTimeout(r, 10))
+  assert.deepEqual(await a.ask<number[]>(replyTo => ({ type: 'Get', replyTo }), 1000, orElse), [-2])
+})
+
+test('an answered ask is settled once: a late timeout or a stop does not answer it again', async () => {
+  const sys = new ActorSystem()
+  let answers = 0
+  const a = sys.spawn(
+    'twice',
+    {
+      receive(s: null, m: { replyTo: Reply<number> }) {
+        m.replyTo(1)
+        m.replyTo(2)
+        return s
+      },
+    },
+    null,
+  )
+  const got = await Promise.all(
+    Array.from({ length: 50 }, () =>
+      a.ask<number>(
+        replyTo => ({ replyTo }),
+        20,
+        () => {
+          answers++
+          return -1
+        },
+      ),
+    ),
+  )
+  assert.deepEqual(new Set(got), new Set([1]))
+  await new Promise(r => setTimeout(r, 60)) // past every deadline: none of them fires
+  assert.equal(answers, 0)
+  const waiting = a.ask<number>(() => ({ replyTo: () => {} }), 10_000) // never answered: the stop fails it
+  await new Promise(r => setImmediate(r))
+  await sys.drain(100)
+  await assert.rejects(waiting, ActorStopped)
+})

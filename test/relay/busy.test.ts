@@ -116,3 +116,25 @@ test('admission: a limit steered by queueing delay (wait less the least wait), n
   const open = new Admission(0, 64, () => now)
   for (let i = 0; i < 1000; i++) assert.equal(open.tryEnter().ok, true)
 })
+
+test('admission: the retry hint is the time half of what is in flight takes at the pace answers come, at most the bound', () => {
+  let now = 0
+  const a = new Admission(100, 64, () => now)
+  for (let i = 0; i < 64; i++) a.tryEnter()
+  assert.deepEqual(a.tryEnter(), { ok: false, retryAfterMs: 100 }, 'no pace known yet: the bound')
+  for (let i = 0; i < 1000; i++) {
+    now += 0.1
+    a.leave()
+    a.tryEnter()
+  } // ten answers a ms, for 100 ms
+  while (a.tryEnter().ok) {
+    /* up to the limit, which grew with the answers */
+  }
+  const r = a.tryEnter(),
+    drain = (a.stats.inFlight / 2) * 0.1
+  assert.equal(r.ok, false)
+  assert.ok(
+    !r.ok && r.retryAfterMs < 100 && Math.abs(r.retryAfterMs - drain) <= 1,
+    `${JSON.stringify(r)} vs ${drain} ms`,
+  )
+})
