@@ -62,7 +62,7 @@ sandbox: build ## a whole venue on this machine: anvil, SpotRFQ, tokens, AMM poo
 	node dist/engine/sandbox/main.js
 
 cluster: build ## a cluster on this machine: nats-server, PostgreSQL and 3 engine nodes (ARGS="--help" for its options)
-	node dist/engine/cluster/devCluster.js $(ARGS)
+	node dist/engine/devcluster/devCluster.js $(ARGS)
 
 # e.g. make archive ARGS="list", ARGS="restore quotes_p20260101" (docs/operations.md#quote-archives)
 archive: build ## list quote archives, export a day's partition, or restore one into a side table (ARGS="--help")

@@ -8,12 +8,14 @@ import type { ActorRef, ActorSystem } from './mailbox.js'
 import { ActorStopped } from './mailbox.js'
 import { EventBus } from './events.js'
 export type { StoredEnd, ClusterStorePort } from './clusterSync.js'
+export type { RestoredRfq } from './rfqTypes.js'
 import type {
-  AcceptedQuote, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, Rfq,
+  AcceptedQuote, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, RestoredRfq, Rfq,
   RfqDirectory, SubmitOptions, RfqEvent, RfqView,
 } from './rfqTypes.js'
 import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.js'
-import { RelayErrors } from './errors.js'
+import { RelayErrors, refuseQuote } from './errors.js'
+import { QuoteInFlight } from './quoteInFlight.js'
 import { ClusterSync, type ClusterStorePort } from './clusterSync.js'
 import { ANONYMOUS, canSee } from './visibility.js'
 import { UnstoredEnds, type UnstoredEnd } from './unstoredEnds.js'
@@ -37,13 +39,6 @@ export interface BookDeps {
   /** the pause between two offers of unstored ends to the store (default 1000 ms) */
   healRetryMs?: number
   onWarn?: (msg: string, detail: object) => void
-}
-
-/** A live RFQ as it was when the engine stopped: its row and its stored quotes. */
-export interface RestoredRfq {
-  rfq: Rfq
-  shareTokenHash: string | null
-  quotes: AcceptedQuote[]
 }
 
 interface LiveEntry { ref: ActorRef<RfqMsg>; rfq: Rfq; shareTokenHash: string | null; quotes: number; terms?: QuoteTerms; seenByAll: boolean }
@@ -136,50 +131,57 @@ export class RfqBook implements RfqDirectory {
       .sort((a, b) => b.rfq.createdAt.getTime() - a.rfq.createdAt.getTime() || (a.rfq.id < b.rfq.id ? 1 : -1))
   }
 
-  async submitQuote(rfqId: unknown, quote: unknown, signature: unknown, opts: SubmitOptions = {}): Promise<QuoteVerdict> {
+  /** The hot path: one promise per quote (the ask's, which never rejects), none when the answer is at hand. */
+  submitQuote(rfqId: unknown, quote: unknown, signature: unknown, opts: SubmitOptions = {}): Promise<QuoteVerdict> {
     if (typeof rfqId !== 'string' || rfqId === '' || !isPlainObject(quote)
-      || typeof signature !== 'string' || signature === '') return verdict(RelayErrors.missingFields())
-    const e = this.live.get(rfqId) ?? (this.sync && await this.sync.adopt(rfqId) && this.live.get(rfqId))
-    if (!e) return verdict(RelayErrors.rfqNotFound())
+      || typeof signature !== 'string' || signature === '')
+      return Promise.resolve(refuseQuote(RelayErrors.missingFields()))
+    const e = this.live.get(rfqId)
+    if (e) return this.askQuote(e.ref, rfqId, quote, signature, opts)
+    if (!this.sync) return Promise.resolve(refuseQuote(RelayErrors.rfqNotFound()))
+    return this.sync.adopt(rfqId).then(() => {       // cluster mode: its creation's word may not have come yet
+      const adopted = this.live.get(rfqId)
+      return adopted ? this.askQuote(adopted.ref, rfqId, quote, signature, opts) : refuseQuote(RelayErrors.rfqNotFound())
+    })
+  }
+
+  private askQuote(ref: ActorRef<RfqMsg>, rfqId: string, raw: Record<string, unknown>, signature: string,
+    opts: SubmitOptions): Promise<QuoteVerdict> {
     const shareTokenHash = typeof opts.shareToken === 'string' ? hashShareToken(opts.shareToken) : null
-    try {
-      return await e.ref.ask<QuoteVerdict>(replyTo => ({
-        type: 'QuoteSubmitted', raw: quote, signature, shareTokenHash,
-        wellFormed: opts.wellFormed === true, residual: opts.residual, replyTo,
-      }), this.askTimeoutMs)
-    } catch (err) {
-      if (err instanceof ActorStopped) return verdict(RelayErrors.rfqNotFound())   // it left while we asked
+    return ref.ask<QuoteVerdict>(replyTo => new QuoteInFlight(raw, signature, shareTokenHash, opts.wellFormed === true, opts.residual, replyTo),
+      this.askTimeoutMs, err => {
+      if (err instanceof ActorStopped) return refuseQuote(RelayErrors.rfqNotFound())   // it left while we asked
       this.deps.onWarn?.('quote submission failed', { rfqId, err })
-      return verdict(RelayErrors.internal())
-    }
+      return refuseQuote(RelayErrors.internal())
+    })
   }
 
   async cancel(rfqId: string): Promise<CancelOutcome> {
     const e = this.live.get(rfqId)
-    if (!e) return { ok: false, reason: 'not_found' }
+    if (!e) return { ok: false, code: 'NOT_FOUND' }
     try {
       const outcome = await e.ref.ask<CancelOutcome>(replyTo => ({ type: 'Cancel', replyTo }), this.askTimeoutMs)
       if (outcome.ok) this.forget(rfqId)     // gone for every reader from the moment the caller hears so
-      if (!outcome.ok && outcome.reason === 'failed') throw outcome.error   // the caller's error; the actor is unharmed
+      if (!outcome.ok && outcome.code === 'FAILED') throw outcome.error   // the caller's error; the actor is unharmed
       return outcome
     } catch (err) {
-      if (err instanceof ActorStopped) return { ok: false, reason: 'not_found' }
+      if (err instanceof ActorStopped) return { ok: false, code: 'NOT_FOUND' }
       throw err
     }
   }
 
   async fill<R>(rfqId: string, txHash: string, commit: () => Promise<R>): Promise<FillOutcome<R>> {
     const e = this.live.get(rfqId)
-    if (!e) return { ok: false, reason: 'not_found' }
+    if (!e) return { ok: false, code: 'NOT_FOUND' }
     try {
       const outcome = await e.ref.ask<FillOutcome<R>>(replyTo => ({ type: 'Fill', txHash, commit, replyTo: replyTo as (v: FillOutcome<unknown>) => void }), this.askTimeoutMs)
       if (outcome.ok) this.forget(rfqId)
       // a refused commit (a duplicate txHash, a lost race) is the caller's error, answered by the actor as an
       // outcome: the actor never counts it as a failure of its own
-      if (!outcome.ok && outcome.reason === 'failed') throw outcome.error
+      if (!outcome.ok && outcome.code === 'FAILED') throw outcome.error
       return outcome
     } catch (err) {
-      if (err instanceof ActorStopped) return { ok: false, reason: 'not_found' }
+      if (err instanceof ActorStopped) return { ok: false, code: 'NOT_FOUND' }
       throw err
     }
   }
@@ -279,8 +281,4 @@ export class RfqBook implements RfqDirectory {
 /** Whom an RFQ's cap counts against: the agent that created it, not whoever claims the same wallet. */
 export function creatorOf(rfq: Pick<Rfq, 'agentId' | 'taker'>): string {
   return rfq.agentId ?? rfq.taker
-}
-
-function verdict(e: { code: string; message: string }): QuoteVerdict {
-  return { ok: false, code: e.code, message: e.message }
 }

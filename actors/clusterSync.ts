@@ -6,9 +6,8 @@
 // that dies takes nothing with it.
 import type { ActorRef } from './mailbox.js'
 import type { EventBus } from './events.js'
-import type { EndedBy, RfqEvent } from './rfqTypes.js'
+import type { EndedBy, RestoredRfq, RfqEvent } from './rfqTypes.js'
 import type { RfqMsg } from './rfq.js'
-import type { RestoredRfq } from './book.js'
 
 /** How a closed RFQ ended, as the store has it (`at` and `by` when it says). */
 export interface StoredEnd {
@@ -50,11 +49,19 @@ export class ClusterSync {
   private readonly rereads = new Set<string>()
   adopted = 0
 
-  constructor(private readonly store: ClusterStorePort, private readonly book: SyncedBook) {
+  constructor(
+    private readonly store: ClusterStorePort,
+    private readonly book: SyncedBook,
+  ) {
     // an RFQ this node closed through the store without holding it (its creation's word still on the way)
     // is ended here too, so that word, arriving late, brings no ghost back
     book.events.subscribe(e => {
-      if ((e.type === 'rfq.cancelled' || e.type === 'rfq.filled' || e.type === 'rfq.expired') && !e.remote && !book.entry(e.rfqId)) this.markEnded(e.rfqId)
+      if (
+        (e.type === 'rfq.cancelled' || e.type === 'rfq.filled' || e.type === 'rfq.expired') &&
+        !e.remote &&
+        !book.entry(e.rfqId)
+      )
+        this.markEnded(e.rfqId)
     })
   }
 
@@ -74,16 +81,22 @@ export class ClusterSync {
         else void this.adopt(e.rfqId)
         return
       }
-      case 'rfq.cancelled': case 'rfq.filled': case 'rfq.expired': {
-        const end: StoredEnd = e.type === 'rfq.cancelled' ? { status: 'CANCELLED', at: e.cancelledAt, txHash: null }
-          : e.type === 'rfq.filled' ? { status: 'FILLED', at: null, txHash: e.txHash }
-          : { status: 'EXPIRED', at: e.endedAt, txHash: null, by: e.endedBy }
+      case 'rfq.cancelled':
+      case 'rfq.filled':
+      case 'rfq.expired': {
+        const end: StoredEnd =
+          e.type === 'rfq.cancelled'
+            ? { status: 'CANCELLED', at: e.cancelledAt, txHash: null }
+            : e.type === 'rfq.filled'
+              ? { status: 'FILLED', at: null, txHash: e.txHash }
+              : { status: 'EXPIRED', at: e.endedAt, txHash: null, by: e.endedBy }
         const ref = this.book.entry(e.rfqId)
         if (ref) ref.tell({ type: 'RemoteClosed', ...end })
         else this.markEnded(e.rfqId)
         return
       }
-      case 'fill.recorded': this.book.events.publish(e)
+      case 'fill.recorded':
+        this.book.events.publish(e)
     }
   }
 
@@ -93,9 +106,9 @@ export class ClusterSync {
     for (const r of live) {
       const ref = this.book.entry(r.rfq.id)
       if (!ref) this.join(r)
-      else for (const accepted of r.quotes) ref.tell({ type: 'RemoteQuoted', accepted })   // the actor keeps a maker's first only
+      else for (const accepted of r.quotes) ref.tell({ type: 'RemoteQuoted', accepted }) // the actor keeps a maker's first only
     }
-    for (const id of [...this.book.ids()]) if (!ids.has(id)) void this.learnEnd(id)   // still open in the store: nothing happens
+    for (const id of [...this.book.ids()]) if (!ids.has(id)) void this.learnEnd(id) // still open in the store: nothing happens
   }
 
   /**
@@ -107,7 +120,10 @@ export class ClusterSync {
   adopt(id: string): Promise<boolean> {
     if (this.ended.has(id)) return Promise.resolve(false)
     const running = this.adopting.get(id)
-    if (running) { this.rereads.add(id); return running }
+    if (running) {
+      this.rereads.add(id)
+      return running
+    }
     const read = this.readLive(id).finally(() => {
       this.adopting.delete(id)
       if (this.rereads.delete(id)) void this.adopt(id)
@@ -119,12 +135,14 @@ export class ClusterSync {
   /** A store that does not answer is logged and the RFQ left as it is, not rejected: `void this.adopt(id)` drops nothing. */
   private async readLive(id: string): Promise<boolean> {
     let r: RestoredRfq | undefined
-    try { r = await this.store.liveRfq(id) } catch (err) {
+    try {
+      r = await this.store.liveRfq(id)
+    } catch (err) {
       this.book.onWarn?.('live RFQ not read from the store', { rfqId: id, err })
       return this.book.entry(id) !== undefined
     }
     if (r) return this.take(r)
-    if (!this.book.entry(id)) this.markEnded(id)       // not live in the store: never created, or over; no word brings it back
+    if (!this.book.entry(id)) this.markEnded(id) // not live in the store: never created, or over; no word brings it back
     return this.book.entry(id) !== undefined
   }
 
@@ -132,7 +150,10 @@ export class ClusterSync {
   private take(r: RestoredRfq): boolean {
     const ref = this.book.entry(r.rfq.id)
     if (ref) for (const accepted of r.quotes) ref.tell({ type: 'RemoteQuoted', accepted })
-    else { this.join(r); if (this.book.entry(r.rfq.id)) this.adopted++ }
+    else {
+      this.join(r)
+      if (this.book.entry(r.rfq.id)) this.adopted++
+    }
     return this.book.entry(r.rfq.id) !== undefined
   }
 
@@ -144,7 +165,9 @@ export class ClusterSync {
   async adoptShared(shareTokenHash: string): Promise<string | undefined> {
     if (this.openedNothing.has(shareTokenHash)) return undefined
     let r: RestoredRfq | undefined
-    try { r = await this.store.liveShared(shareTokenHash) } catch (err) {
+    try {
+      r = await this.store.liveShared(shareTokenHash)
+    } catch (err) {
       this.book.onWarn?.('live RFQ not read from the store by its share token', { err })
       return undefined
     }
@@ -160,20 +183,28 @@ export class ClusterSync {
   /** The store refused a write because the RFQ is closed there: its actor ends as the store says. */
   async learnEnd(id: string): Promise<void> {
     const end = await this.store.endOf(id).catch((err: unknown) => {
-      this.book.onWarn?.('end of an RFQ closed in the store not read: its actor stays open until the next reconcile', { rfqId: id, err })
+      this.book.onWarn?.('end of an RFQ closed in the store not read: its actor stays open until the next reconcile', {
+        rfqId: id,
+        err,
+      })
       return undefined
     })
     if (end) this.book.entry(id)?.tell({ type: 'RemoteClosed', ...end })
   }
 
-  hasEnded(id: string): boolean { return this.ended.has(id) }
+  hasEnded(id: string): boolean {
+    return this.ended.has(id)
+  }
 
   markEnded(id: string): void {
-    this.ended.delete(id)                 // kept in the order they ended: the oldest go first
+    this.ended.delete(id) // kept in the order they ended: the oldest go first
     this.ended.set(id, Date.now())
     if (this.ended.size <= ENDED_KEPT) return
     const cutoff = Date.now() - ENDED_MS
-    for (const [k, at] of this.ended) { if (at >= cutoff && this.ended.size <= ENDED_KEPT) break; this.ended.delete(k) }
+    for (const [k, at] of this.ended) {
+      if (at >= cutoff && this.ended.size <= ENDED_KEPT) break
+      this.ended.delete(k)
+    }
   }
 
   /** A live RFQ from the store joins the book; this node's readers and sockets see it and its quotes once. */

@@ -8,12 +8,20 @@ export class EventBus<E extends { type: string }> {
   constructor(private readonly onError?: (err: unknown, event: E) => void) {}
   subscribe(fn: Listener<E>): () => void {
     this.listeners.add(fn)
-    return () => { this.listeners.delete(fn) }
+    return () => {
+      this.listeners.delete(fn)
+    }
   }
   publish(event: E): void {
     for (const fn of this.listeners) {
-      try { fn(event) } catch (err) { this.onError?.(err, event) }      // a broken subscriber must not break the publisher
+      try {
+        fn(event)
+      } catch (err) {
+        this.onError?.(err, event)
+      } // a broken subscriber must not break the publisher
     }
   }
-  get size(): number { return this.listeners.size }
+  get size(): number {
+    return this.listeners.size
+  }
 }

@@ -29,9 +29,15 @@ export interface IndexedRfq {
   endedBy: EndedBy | null
 }
 
-export interface IndexedQuote { quote: AcceptedQuote; seq: number }
+export interface IndexedQuote {
+  quote: AcceptedQuote
+  seq: number
+}
 
-export interface LiveIndexOptions { retainMs?: number; now?: () => number }
+export interface LiveIndexOptions {
+  retainMs?: number
+  now?: () => number
+}
 
 export class LiveIndex {
   private readonly byId = new Map<string, IndexedRfq>()
@@ -42,6 +48,7 @@ export class LiveIndex {
   private readonly byShareHash = new Map<string, string>()
   private readonly retainMs: number
   private lastSweep = -Infinity
+  private timeouts = 0
   private readonly now: () => number
   private readonly unsubscribe: () => void
 
@@ -52,10 +59,14 @@ export class LiveIndex {
   }
 
   /** The sequence of the last change, whoever may see it (never shown to a client as it is). */
-  get seq(): number { return this.lastSeq }
+  get seq(): number {
+    return this.lastSeq
+  }
 
   /** The sequence of the last change everyone may see. */
-  get publicSeq(): number { return this.lastPublicSeq }
+  get publicSeq(): number {
+    return this.lastPublicSeq
+  }
 
   /** A viewer's position in the list: the last change to a public RFQ, or to one its share tokens open. */
   positionFor(viewer: Viewer): number {
@@ -71,9 +82,19 @@ export class LiveIndex {
   /** RFQs restored at start: indexed at sequence 0, without a change of their own (they predate every cursor). */
   restore(items: { rfq: Rfq; shareTokenHash: string | null; quotes: AcceptedQuote[] }[]): void {
     for (const { rfq, shareTokenHash, quotes } of items) {
-      if (this.byId.has(rfq.id)) continue             // a cluster node may hear of it before its restore
-      this.byId.set(rfq.id, { rfq, shareTokenHash, status: quotes.length ? 'QUOTED' : 'OPEN', quoteCount: quotes.length, seq: 0, lastSeq: 0,
-        quotes: quotes.map(quote => ({ quote, seq: 0 })), closedAt: null, endedAt: null, endedBy: null })
+      if (this.byId.has(rfq.id)) continue // a cluster node may hear of it before its restore
+      this.byId.set(rfq.id, {
+        rfq,
+        shareTokenHash,
+        status: quotes.length ? 'QUOTED' : 'OPEN',
+        quoteCount: quotes.length,
+        seq: 0,
+        lastSeq: 0,
+        quotes: quotes.map(quote => ({ quote, seq: 0 })),
+        closedAt: null,
+        endedAt: null,
+        endedBy: null,
+      })
       if (shareTokenHash) this.byShareHash.set(shareTokenHash, rfq.id)
     }
   }
@@ -83,7 +104,8 @@ export class LiveIndex {
     this.sweep()
     const now = this.now()
     const out: IndexedRfq[] = []
-    for (const r of this.byId.values()) if (r.closedAt === null && r.seq > since && !hasExpired(r.rfq.expiry, now)) out.push(r)
+    for (const r of this.byId.values())
+      if (r.closedAt === null && r.seq > since && !hasExpired(r.rfq.expiry, now)) out.push(r)
     return out.sort((a, b) => b.rfq.createdAt.getTime() - a.rfq.createdAt.getTime() || b.seq - a.seq)
   }
 
@@ -99,16 +121,33 @@ export class LiveIndex {
    */
   changed(timeoutMs: number, scope: WaitScope = { viewer: ANONYMOUS }): { done: Promise<boolean>; cancel(): void } {
     let settle!: (changed: boolean) => void
-    const done = new Promise<boolean>(r => { settle = r })
-    const timer = setTimeout(() => finish(false), timeoutMs)
+    const done = new Promise<boolean>(r => {
+      settle = r
+    })
+    const timer = setTimeout(() => {
+      this.timeouts++
+      finish(false)
+    }, timeoutMs)
     const remove = this.waiters.add(scope, () => finish(true))
-    function finish(v: boolean) { clearTimeout(timer); remove(); settle(v) }
+    function finish(v: boolean) {
+      clearTimeout(timer)
+      remove()
+      settle(v)
+    }
     return { done, cancel: () => finish(false) }
   }
 
-  get waiting(): number { return this.waiters.size }
+  get waiting(): number {
+    return this.waiters.size
+  }
+  /** held polls whose wait ran out with no change they may see, ever */
+  get timedOut(): number {
+    return this.timeouts
+  }
   /** held polls woken by a change they may see, ever */
-  get wakeups(): number { return this.waiters.woken }
+  get wakeups(): number {
+    return this.waiters.woken
+  }
 
   close(): void {
     this.unsubscribe()
@@ -119,8 +158,18 @@ export class LiveIndex {
     let r: IndexedRfq | undefined
     switch (e.type) {
       case 'rfq.created':
-        r = { rfq: e.rfq, shareTokenHash: e.shareTokenHash, status: 'OPEN', quoteCount: 0, seq: ++this.lastSeq, lastSeq: 0, quotes: [], closedAt: null,
-          endedAt: null, endedBy: null }
+        r = {
+          rfq: e.rfq,
+          shareTokenHash: e.shareTokenHash,
+          status: 'OPEN',
+          quoteCount: 0,
+          seq: ++this.lastSeq,
+          lastSeq: 0,
+          quotes: [],
+          closedAt: null,
+          endedAt: null,
+          endedBy: null,
+        }
         this.byId.set(e.rfq.id, r)
         if (e.shareTokenHash) this.byShareHash.set(e.shareTokenHash, e.rfq.id)
         break
@@ -132,17 +181,21 @@ export class LiveIndex {
         if (r.status === 'OPEN') r.status = 'QUOTED'
         break
       }
-      case 'rfq.cancelled': case 'rfq.filled': case 'rfq.expired': {
+      case 'rfq.cancelled':
+      case 'rfq.filled':
+      case 'rfq.expired': {
         r = this.byId.get(e.rfqId)
         if (!r || r.closedAt !== null) return
         r.status = e.type === 'rfq.cancelled' ? 'CANCELLED' : e.type === 'rfq.filled' ? 'FILLED' : 'EXPIRED'
         r.closedAt = this.now()
-        r.endedAt = e.type === 'rfq.cancelled' ? e.cancelledAt : e.type === 'rfq.expired' ? e.endedAt : new Date(r.closedAt)
+        r.endedAt =
+          e.type === 'rfq.cancelled' ? e.cancelledAt : e.type === 'rfq.expired' ? e.endedAt : new Date(r.closedAt)
         r.endedBy = e.type === 'rfq.expired' ? e.endedBy : 'taker'
         ++this.lastSeq
         break
       }
-      case 'fill.recorded': return
+      case 'fill.recorded':
+        return
     }
     r.lastSeq = this.lastSeq
     const access = accessOf(r)

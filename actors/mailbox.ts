@@ -1,18 +1,26 @@
 // The mailbox runtime. An actor handles one message at a time from a bounded queue; different
 // actors run concurrently. `tell` is a cast, `ask` a call with a typed reply channel and a timeout
-// (Akka style). A handler that throws answers the asker with the error, and the actor goes on with its
-// state as the handler left it (handlers update state in place, so a handler must not throw half-way:
-// expected refusals are replies, not throws). Past `intensity` failures within `periodMs` the actor
-// stops and `onEscalate` is told; nothing restarts it. Its owner decides what a stop means (the RFQ
+// (Akka style; the deadline on a shared coarse timer, askDeadlines.ts). A handler that throws answers the asker
+// with the error, and the actor goes on with its state as the handler left it (handlers update state in place,
+// so a handler must not throw half-way: expected refusals are replies, not throws). Past `intensity` failures
+// within `periodMs` the actor stops and `onEscalate` is told; nothing restarts it. Its owner decides what a stop means (the RFQ
 // book ends the RFQ in the store and tells every reader, so the relay and the database agree).
 import { FailureWindow } from '../workers/retry/failureWindow.js'
+import { PendingAsk } from './askDeadlines.js'
+import { ActorStopped, MailboxFull } from './actorErrors.js'
+
+export { ActorStopped, AskTimeout, MailboxFull } from './actorErrors.js'
 
 export type Reply<R> = (value: R) => void
 
 export interface ActorRef<M> {
   readonly name: string
   tell(msg: M): void
-  ask<R>(make: (replyTo: Reply<R>) => M, timeoutMs: number): Promise<R>
+  /**
+   * `orElse` turns a failure (a timeout, a stopped actor, a full mailbox, a throwing handler) into an answer:
+   * the promise then never rejects, and a hot caller needs no second promise to catch it.
+   */
+  ask<R>(make: (replyTo: Reply<R>) => M, timeoutMs: number, orElse?: (error: unknown) => R): Promise<R>
   readonly depth: number
   readonly stopped: boolean
 }
@@ -46,38 +54,29 @@ export interface SpawnOptions {
   onError?: (name: string, error: unknown) => void
 }
 
-export class MailboxFull extends Error {
-  override name = 'MailboxFull'
-  readonly code = 'MAILBOX_FULL'
-  constructor(actor: string, capacity: number) { super(`mailbox of ${actor} is full (${capacity} messages)`) }
-}
-export class AskTimeout extends Error {
-  override name = 'AskTimeout'
-  readonly code = 'ASK_TIMEOUT'
-  constructor(actor: string, ms: number) { super(`${actor} did not reply within ${ms} ms`) }
-}
-export class ActorStopped extends Error {
-  override name = 'ActorStopped'
-  readonly code = 'ACTOR_STOPPED'
-  constructor(actor: string) { super(`${actor} has stopped`) }
-}
-
 const defaultSupervision: Supervision = { intensity: 10, periodMs: 10_000 }
-const YIELD_EVERY = 64          // messages handled before giving the event loop a turn
+const YIELD_EVERY = 64 // messages handled before giving the event loop a turn
 
 /** Owns every actor it spawned: their depths for metrics, and a drain for shutdown. */
 export class ActorSystem {
   /** what the system reads of its actors, whatever their state and messages */
   private readonly actors = new Set<Pick<Actor<unknown, never>, 'depth' | 'busy' | 'stopNow'>>()
-  constructor(private readonly defaults: SpawnOptions = {}, readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly defaults: SpawnOptions = {},
+    readonly now: () => number = Date.now,
+  ) {}
 
   spawn<S, M>(name: string, behavior: Behavior<S, M>, initial: S, opts: SpawnOptions = {}): ActorRef<M> {
-    const actor = new Actor<S, M>(name, behavior, initial, { ...this.defaults, ...opts }, this.now, a => this.actors.delete(a))
+    const actor = new Actor<S, M>(name, behavior, initial, { ...this.defaults, ...opts }, this.now, a =>
+      this.actors.delete(a),
+    )
     this.actors.add(actor)
     return actor
   }
 
-  get size(): number { return this.actors.size }
+  get size(): number {
+    return this.actors.size
+  }
   get totalDepth(): number {
     let n = 0
     for (const a of this.actors) n += a.depth
@@ -99,8 +98,6 @@ export class ActorSystem {
   }
 }
 
-interface Pending { resolve(v: unknown): void; reject(e: unknown): void; timer: NodeJS.Timeout }
-
 class Actor<S, M> implements ActorRef<M> {
   private queue: M[] = []
   private head = 0
@@ -110,87 +107,157 @@ class Actor<S, M> implements ActorRef<M> {
   private isStopped = false
   private stopRequested = false
   private readonly timers = new Map<string, NodeJS.Timeout>()
-  private readonly pending = new Map<M, Pending>()
+  readonly pending = new Map<M, PendingAsk>()
   private failures: FailureWindow | undefined
   private readonly capacity: number
   private readonly ctx: ActorContext<M>
 
-  constructor(readonly name: string, private readonly behavior: Behavior<S, M>, private state: S,
-    private readonly opts: SpawnOptions, private readonly clock: () => number, private readonly onGone: (a: Actor<S, M>) => void) {
+  constructor(
+    readonly name: string,
+    private readonly behavior: Behavior<S, M>,
+    private state: S,
+    private readonly opts: SpawnOptions,
+    private readonly clock: () => number,
+    private readonly onGone: (a: Actor<S, M>) => void,
+  ) {
     this.capacity = opts.capacity ?? 10_000
     this.ctx = {
       self: this,
       now: clock,
       pipeToSelf: (work, toMessage) => {
-        work.then(r => toMessage(r), (e: unknown) => toMessage(e instanceof Error ? e : new Error(String(e))))
-          .then(m => { if (!this.isStopped) this.enqueue(m) }, (e: unknown) => this.opts.onError?.(this.name, e))
+        // one reaction on `work`, no promise chained after it: this runs twice per quote
+        const deliver = (r: Parameters<typeof toMessage>[0]) => {
+          if (this.isStopped) return
+          try {
+            this.enqueue(toMessage(r))
+          } catch (e) {
+            this.opts.onError?.(this.name, e)
+          }
+        }
+        work.then(deliver, (e: unknown) => deliver(e instanceof Error ? e : new Error(String(e))))
       },
       setTimer: (key, delayMs, msg) => {
         this.ctx.cancelTimer(key)
-        const t = setTimeout(() => { this.timers.delete(key); if (!this.isStopped) this.enqueue(msg) }, delayMs)
+        const t = setTimeout(() => {
+          this.timers.delete(key)
+          if (!this.isStopped) this.enqueue(msg)
+        }, delayMs)
         t.unref?.()
         this.timers.set(key, t)
       },
       cancelTimer: key => {
         const t = this.timers.get(key)
-        if (t) { clearTimeout(t); this.timers.delete(key) }
+        if (t) {
+          clearTimeout(t)
+          this.timers.delete(key)
+        }
       },
-      stop: () => { this.stopRequested = true },
+      stop: () => {
+        this.stopRequested = true
+      },
     }
   }
 
-  get depth(): number { return this.queue.length - this.head }
-  get stopped(): boolean { return this.isStopped }
+  get depth(): number {
+    return this.queue.length - this.head
+  }
+  get stopped(): boolean {
+    return this.isStopped
+  }
 
   tell(msg: M): void {
     if (this.isStopped) throw new ActorStopped(this.name)
     this.enqueue(msg)
   }
 
-  ask<R>(make: (replyTo: Reply<R>) => M, timeoutMs: number): Promise<R> {
+  ask<R>(make: (replyTo: Reply<R>) => M, timeoutMs: number, orElse?: (error: unknown) => R): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      if (this.isStopped) return reject(new ActorStopped(this.name))
-      let msg!: M
-      const settle = (fn: () => void) => { const p = this.pending.get(msg); if (p) { clearTimeout(p.timer); this.pending.delete(msg) } fn() }
-      msg = make(value => settle(() => resolve(value)))
-      const timer = setTimeout(() => settle(() => reject(new AskTimeout(this.name, timeoutMs))), timeoutMs)
-      this.pending.set(msg, { resolve, reject, timer })
-      try { this.enqueue(msg) } catch (e) { settle(() => reject(e instanceof Error ? e : new Error(String(e)))) }
+      const fail = orElse ? (e: unknown) => resolve(orElse(e)) : reject
+      if (this.isStopped) return fail(new ActorStopped(this.name))
+      const p = new PendingAsk(this, fail, timeoutMs)
+      const msg = make(value => {
+        if (p.settle()) resolve(value)
+      })
+      p.msg = msg
+      this.pending.set(msg, p)
+      try {
+        this.enqueue(msg)
+      } catch (e) {
+        if (p.settle()) fail(e instanceof Error ? e : new Error(String(e)))
+      }
     })
   }
 
   private enqueue(msg: M): void {
     if (this.depth >= this.capacity) throw new MailboxFull(this.name, this.capacity)
     this.queue.push(msg)
-    if (!this.running) { this.running = true; queueMicrotask(() => void this.run()) }
+    if (!this.running) {
+      this.running = true
+      queueMicrotask(this.drain)
+    }
   }
 
-  /** Never rejects (so `void this.run()`): a message that fails goes to the supervision, in `failed`. */
-  private async run(): Promise<void> {
+  private readonly drain = (): void => this.run()
+
+  /**
+   * Handles queued messages synchronously, one after another; only a handler that returns a promise makes the
+   * drain wait for it (and go on from its settlement). No promise per message, none per drain.
+   */
+  private run(): void {
     let handled = 0
     while (this.head < this.queue.length && !this.isStopped) {
       const msg = this.queue[this.head]!
-      this.queue[this.head++] = undefined as M          // let the message be collected
-      if (this.head > 1024 && this.head * 2 > this.queue.length) { this.queue = this.queue.slice(this.head); this.head = 0 }
+      this.queue[this.head++] = undefined as M // let the message be collected
+      if (this.head > 1024 && this.head * 2 > this.queue.length) {
+        this.queue = this.queue.slice(this.head)
+        this.head = 0
+      }
       this.busy = true
+      let next: S | Promise<S>
       try {
-        const next = this.behavior.receive(this.state, msg, this.ctx)
-        this.state = next instanceof Promise ? await next : next
+        next = this.behavior.receive(this.state, msg, this.ctx)
       } catch (e) {
         this.failed(msg, e)
-      } finally {
-        this.busy = false
+        if (!this.handled()) return
+        continue
       }
-      if (this.stopRequested) { this.stopNow(); break }
-      if (++handled % YIELD_EVERY === 0) await new Promise(r => setImmediate(r))
+      if (next instanceof Promise) {
+        next.then(
+          s => {
+            this.state = s
+            if (this.handled()) this.run()
+          },
+          (e: unknown) => {
+            this.failed(msg, e)
+            if (this.handled()) this.run()
+          },
+        )
+        return // still running: the settlement goes on draining
+      }
+      this.state = next
+      if (!this.handled()) return
+      if (++handled % YIELD_EVERY === 0) {
+        setImmediate(this.drain)
+        return
+      } // give the event loop a turn
     }
     this.running = false
-    if (this.head < this.queue.length && !this.isStopped) { this.running = true; queueMicrotask(() => void this.run()) }
+  }
+
+  /** After a message: false when the actor stopped (its handler asked to, or it failed too often). */
+  private handled(): boolean {
+    this.busy = false
+    if (this.stopRequested) this.stopNow()
+    if (this.isStopped) {
+      this.running = false
+      return false
+    }
+    return true
   }
 
   private failed(msg: M, e: unknown): void {
     const p = this.pending.get(msg)
-    if (p) { clearTimeout(p.timer); this.pending.delete(msg); p.reject(e) }
+    if (p?.settle()) p.fail(e)
     this.opts.onError?.(this.name, e)
     const { intensity, periodMs } = this.opts.supervision ?? defaultSupervision
     this.failures ??= new FailureWindow(intensity, periodMs)
@@ -205,10 +272,13 @@ class Actor<S, M> implements ActorRef<M> {
     this.isStopped = true
     for (const t of this.timers.values()) clearTimeout(t)
     this.timers.clear()
-    for (const [, p] of this.pending) { clearTimeout(p.timer); p.reject(new ActorStopped(this.name)) }
-    this.pending.clear()
+    for (const p of [...this.pending.values()]) if (p.settle()) p.fail(new ActorStopped(this.name))
     this.queue = []
     this.head = 0
-    try { this.behavior.onStop?.(this.state) } finally { this.onGone(this) }
+    try {
+      this.behavior.onStop?.(this.state)
+    } finally {
+      this.onGone(this)
+    }
   }
 }

@@ -9,7 +9,10 @@ import { ANONYMOUS, canSee, type RfqAccess, type Viewer } from './visibility.js'
 /** What a held poll waits for: one RFQ's changes, or the changes to a viewer's list. */
 export type WaitScope = { rfqId: string } | { viewer: Viewer }
 
-interface ViewerGroup { viewer: Viewer; wakers: Set<() => void> }
+interface ViewerGroup {
+  viewer: Viewer
+  wakers: Set<() => void>
+}
 
 export class PollWaiters {
   private readonly byRfq = new Map<string, Set<() => void>>()
@@ -21,7 +24,9 @@ export class PollWaiters {
   /** polls woken by a change, ever (each one re-reads its view): what held polls cost */
   woken = 0
 
-  get size(): number { return this.count }
+  get size(): number {
+    return this.count
+  }
 
   /** Adds a waker; the returned function removes it (each waker is removed once, woken or not). */
   add(scope: WaitScope, wake: () => void): () => void {
@@ -29,7 +34,12 @@ export class PollWaiters {
     if ('rfqId' in scope) {
       const set = this.byRfq.get(scope.rfqId) ?? new Set()
       this.byRfq.set(scope.rfqId, set.add(wake))
-      return () => { if (set.delete(wake)) { this.count--; if (!set.size) this.byRfq.delete(scope.rfqId) } }
+      return () => {
+        if (set.delete(wake)) {
+          this.count--
+          if (!set.size) this.byRfq.delete(scope.rfqId)
+        }
+      }
     }
     const key = viewerKey(scope.viewer)
     let g = this.lists.get(key)
@@ -55,7 +65,10 @@ export class PollWaiters {
   wake(rfqId: string, access: RfqAccess): void {
     if (!this.count) return
     const own = this.byRfq.get(rfqId)
-    if (own) { this.woken += own.size; for (const w of [...own]) w() }
+    if (own) {
+      this.woken += own.size
+      for (const w of [...own]) w()
+    }
     if (!this.lists.size) return
     if (canSee(access, ANONYMOUS)) {
       for (const g of [...this.lists.values()]) this.wakeGroup(g)

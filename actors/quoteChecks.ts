@@ -5,9 +5,14 @@
 // The first failure is the one reported. A passing quote comes back normalised: lowercase
 // addresses, canonical decimal strings, times as numbers.
 import type { Address, QuoteJson } from './rfqTypes.js'
-import { RelayErrors, type RelayError } from './errors.js'
-import { isAddress, parseCanonicalU256 as uint256, parseUnixSeconds as unixSeconds, ZERO_ADDRESS } from '../workers/values/index.js'
-
+import { RelayErrors, refuseQuote, type QuoteRefusal } from './errors.js'
+import type { Outcome } from '../workers/outcome.js'
+import {
+  isAddress,
+  parseCanonicalU256 as uint256,
+  parseUnixSeconds as unixSeconds,
+  ZERO_ADDRESS,
+} from '../workers/values/index.js'
 
 export interface RfqTerms {
   taker: Address
@@ -17,13 +22,18 @@ export interface RfqTerms {
   allowedMakers: readonly Address[]
 }
 
-export type QuoteCheck = { ok: true; quote: QuoteJson } | { ok: false; error: RelayError }
+export type QuoteCheck = Outcome<{ quote: QuoteJson }, QuoteRefusal>
 
 /**
  * `wellFormed`: the relay's schema (engine/relay/contract) has already checked every field's grammar, so only
  * the rules it cannot say are left (RFQ terms, the clock, the numeric bounds): the same order, the same texts.
  */
-export function checkQuote(rfq: RfqTerms, raw: Record<string, unknown>, nowSec: number, wellFormed = false): QuoteCheck {
+export function checkQuote(
+  rfq: RfqTerms,
+  raw: Record<string, unknown>,
+  nowSec: number,
+  wellFormed = false,
+): QuoteCheck {
   if (!address(raw.maker, wellFormed)) return fail(RelayErrors.invalidMaker())
   const maker = raw.maker.toLowerCase() as Address
   if (rfq.allowedMakers.length && !rfq.allowedMakers.includes(maker)) return fail(RelayErrors.makerNotAllowed())
@@ -52,10 +62,20 @@ export function checkQuote(rfq: RfqTerms, raw: Record<string, unknown>, nowSec: 
   const nonce = uint(raw.nonce, wellFormed)
   if (typeof nonce !== 'object') return fail(RelayErrors.invalidQuoteField('nonce', nonce))
 
-  return { ok: true, quote: {
-    maker, taker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
-    amountIn: amountIn.text, amountOut: amountOut.text, expiry, nonce: nonce.text, deadline,
-  } }
+  return {
+    ok: true,
+    quote: {
+      maker,
+      taker,
+      tokenIn: rfq.tokenIn,
+      tokenOut: rfq.tokenOut,
+      amountIn: amountIn.text,
+      amountOut: amountOut.text,
+      expiry,
+      nonce: nonce.text,
+      deadline,
+    },
+  }
 }
 
 function address(x: unknown, wellFormed: boolean): x is string {
@@ -66,9 +86,9 @@ function address(x: unknown, wellFormed: boolean): x is string {
 function uint(x: unknown, wellFormed: boolean): { text: string; zero: boolean } | string {
   if (wellFormed && (x as string).length < 78) return { text: x as string, zero: x === '0' }
   const v = uint256(x)
-  return typeof v === 'string' ? v : { text: wellFormed ? x as string : v.toString(), zero: v === 0n }
+  return typeof v === 'string' ? v : { text: wellFormed ? (x as string) : v.toString(), zero: v === 0n }
 }
 
-function fail(error: RelayError): QuoteCheck {
-  return { ok: false, error }
+function fail(error: Omit<QuoteRefusal, 'ok'>): QuoteCheck {
+  return refuseQuote(error)
 }

@@ -8,7 +8,8 @@ import type { ActorContext, Behavior, Reply } from './mailbox.js'
 import type { AcceptedQuote, Address, CancelOutcome, EndedBy, FillOutcome, Hex, QuoteJson, QuoteVerdict, Rfq, RfqEvent,
   RfqStatus, RfqView, StatusChange } from './rfqTypes.js'
 import { checkQuote } from './quoteChecks.js'
-import { RelayErrors, type RelayError } from './errors.js'
+import { RelayErrors, refuseQuote, type QuoteRefusal } from './errors.js'
+import type { QuoteInFlight } from './quoteInFlight.js'
 import { hasExpired, isLive as isLiveAt, isOpen } from '../workers/values/index.js'
 
 /** What an RFQ actor needs from outside; the engine supplies the real ones. */
@@ -33,10 +34,7 @@ export interface RfqDeps {
 
 export type RfqMsg =
   | { type: 'Arm' }
-  | { type: 'QuoteSubmitted'; raw: Record<string, unknown>; signature: string; shareTokenHash: string | null
-      wellFormed: boolean; residual: RelayError | undefined; replyTo: Reply<QuoteVerdict> }
-  | { type: 'SignerRecovered'; quote: QuoteJson; signature: string; signer: Address | null | Error; replyTo: Reply<QuoteVerdict> }
-  | { type: 'QuoteCommitted'; accepted: AcceptedQuote; error: Error | null; replyTo: Reply<QuoteVerdict> }
+  | QuoteInFlight
   | { type: 'Describe'; replyTo: Reply<RfqView> }
   | { type: 'Cancel'; replyTo: Reply<CancelOutcome> }
   | { type: 'Fill'; txHash: string; commit: () => Promise<unknown>; replyTo: Reply<FillOutcome<unknown>> }
@@ -107,38 +105,40 @@ function isLive(s: RfqState, nowMs: number): boolean {
   return isLiveAt(s.status, s.rfq.expiry, nowMs)
 }
 
-function reject(replyTo: Reply<QuoteVerdict>, e: RelayError): void {
-  replyTo({ ok: false, code: e.code, message: e.message })
+function reject(replyTo: Reply<QuoteVerdict>, e: Omit<QuoteRefusal, 'ok'>): void {
+  replyTo(refuseQuote(e))
 }
 
-function quoteSubmitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteSubmitted' }>, ctx: Ctx, deps: RfqDeps): RfqState {
+function quoteSubmitted(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: RfqDeps): RfqState {
   const now = ctx.now()
   // a private RFQ without its token is indistinguishable from an unknown one: nothing leaks
   const allowed = state.rfq.visibility === 'public' || (state.shareTokenHash !== null && msg.shareTokenHash === state.shareTokenHash)
   if (!isLive(state, now) || !allowed) { reject(msg.replyTo, RelayErrors.rfqNotFound()); return state }
   const checked = checkQuote(state.rfq, msg.raw, Math.floor(now / 1000), msg.wellFormed)
-  if (!checked.ok) { reject(msg.replyTo, checked.error); return state }
+  if (!checked.ok) { msg.replyTo(checked); return state }
   if (msg.residual) { reject(msg.replyTo, msg.residual); return state }     // what the schema refused that no rule named
-  const { quote } = checked
-  ctx.pipeToSelf(deps.recoverSigner(quote, msg.signature),
-    signer => ({ type: 'SignerRecovered', quote, signature: msg.signature, signer, replyTo: msg.replyTo }))
+  msg.quote = checked.quote
+  ctx.pipeToSelf(deps.recoverSigner(checked.quote, msg.signature), signer => msg.recovered(signer))
   return state
 }
 
-function signerRecovered(state: RfqState, msg: Extract<RfqMsg, { type: 'SignerRecovered' }>, ctx: Ctx, deps: RfqDeps): RfqState {
+function signerRecovered(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: RfqDeps): RfqState {
+  const quote = msg.quote!
   if (msg.signer instanceof Error) deps.onWarn?.('signer recovery failed', { rfqId: state.rfq.id, err: msg.signer })
-  if (msg.signer !== msg.quote.maker) { reject(msg.replyTo, RelayErrors.badSignature()); return state }
+  if (msg.signer !== quote.maker) { reject(msg.replyTo, RelayErrors.badSignature()); return state }
   // the RFQ may have been cancelled, filled or expired while the signature was on the pool
   if (!isLive(state, ctx.now())) { reject(msg.replyTo, RelayErrors.rfqNotFound()); return state }
-  if (state.makers.has(msg.quote.maker)) { reject(msg.replyTo, RelayErrors.duplicateQuote()); return state }
-  state.makers.add(msg.quote.maker)                  // reserved: later duplicates fail from here on
+  if (state.makers.has(quote.maker)) { reject(msg.replyTo, RelayErrors.duplicateQuote()); return state }
+  state.makers.add(quote.maker)                  // reserved: later duplicates fail from here on
   state.committing++
-  const accepted: AcceptedQuote = { rfqId: state.rfq.id, quote: msg.quote, signature: msg.signature.toLowerCase() as Hex, receivedAt: new Date(ctx.now()) }
-  ctx.pipeToSelf(deps.commitQuote(accepted), r => ({ type: 'QuoteCommitted', accepted, error: r instanceof Error ? r : null, replyTo: msg.replyTo }))
+  const accepted: AcceptedQuote = { rfqId: state.rfq.id, quote, signature: msg.signature.toLowerCase() as Hex, receivedAt: new Date(ctx.now()) }
+  msg.accepted = accepted
+  ctx.pipeToSelf(deps.commitQuote(accepted), r => msg.committed(r))
   return state
 }
 
-function quoteCommitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteCommitted' }>, ctx: Ctx, deps: RfqDeps): RfqState {
+function quoteCommitted(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: RfqDeps): RfqState {
+  const accepted = msg.accepted!
   state.committing--
   if (msg.error) {
     const code = (msg.error as { code?: unknown }).code
@@ -151,34 +151,34 @@ function quoteCommitted(state: RfqState, msg: Extract<RfqMsg, { type: 'QuoteComm
       reject(msg.replyTo, RelayErrors.rfqNotFound())
       if (isOpen(state.status)) deps.onStale?.(state.rfq.id)
     } else {
-      state.makers.delete(msg.accepted.quote.maker)   // not stored, so not accepted: the maker may retry
+      state.makers.delete(accepted.quote.maker)   // not stored, so not accepted: the maker may retry
       deps.onWarn?.('quote not stored', { rfqId: state.rfq.id, err: msg.error })
       reject(msg.replyTo, code === 'UNAVAILABLE' ? RelayErrors.unavailable() : RelayErrors.internal())
     }
   } else {
-    state.stored.add(msg.accepted.quote.maker)
-    state.quotes.push(msg.accepted)
+    state.stored.add(accepted.quote.maker)
+    state.quotes.push(accepted)
     if (state.status === 'OPEN') state.status = 'QUOTED'
     // accepted before a cancel/fill/expiry landed: durable and acknowledged, but not broadcast for a gone RFQ
-    if (isOpen(state.status)) deps.publish({ type: 'rfq.quoted', rfqId: state.rfq.id, quote: msg.accepted })
-    msg.replyTo({ ok: true, quote: msg.accepted })
+    if (isOpen(state.status)) deps.publish({ type: 'rfq.quoted', rfqId: state.rfq.id, quote: accepted })
+    msg.replyTo({ ok: true, quote: accepted })
   }
   stopIfClosed(state, ctx)
   return state
 }
 
 async function cancel(state: RfqState, msg: Extract<RfqMsg, { type: 'Cancel' }>, ctx: Ctx, deps: RfqDeps): Promise<RfqState> {
-  if (!isOpen(state.status)) { msg.replyTo({ ok: false, reason: 'not_open', status: state.status }); return state }
-  if (!isLive(state, ctx.now())) { msg.replyTo({ ok: false, reason: 'not_found' }); return state }
+  if (!isOpen(state.status)) { msg.replyTo({ ok: false, code: 'NOT_OPEN', status: state.status }); return state }
+  if (!isLive(state, ctx.now())) { msg.replyTo({ ok: false, code: 'NOT_FOUND' }); return state }
   const at = new Date(ctx.now())
   // a refused or failed write is the asker's outcome, not this actor's failure: the state is unchanged
   let result: void | { lost: RfqStatus }
   try { result = await deps.persistStatus(state.rfq.id, { status: 'CANCELLED', at }) } catch (error) {
-    msg.replyTo({ ok: false, reason: 'failed', error })
+    msg.replyTo({ ok: false, code: 'FAILED', error })
     return state
   }
   if (result) {           // closed in the store first (another node's cancel or fill): that is how it ended
-    msg.replyTo({ ok: false, reason: 'not_open', status: result.lost })
+    msg.replyTo({ ok: false, code: 'NOT_OPEN', status: result.lost })
     deps.onStale?.(state.rfq.id)
     return state
   }
@@ -193,13 +193,13 @@ async function cancel(state: RfqState, msg: Extract<RfqMsg, { type: 'Cancel' }>,
 
 /** The caller's commit runs inside this turn: nothing else reaches this RFQ until it settles. */
 async function fill(state: RfqState, msg: Extract<RfqMsg, { type: 'Fill' }>, ctx: Ctx, deps: RfqDeps): Promise<RfqState> {
-  if (!isOpen(state.status)) { msg.replyTo({ ok: false, reason: 'not_open', status: state.status }); return state }
+  if (!isOpen(state.status)) { msg.replyTo({ ok: false, code: 'NOT_OPEN', status: state.status }); return state }
   // a fill refused by the store (a duplicate txHash, a lost race) or a failed write is the asker's
   // outcome, not this actor's failure: counting it as one would stop the actor after a few refusals
   // and take a live RFQ out of the relay while the database still says OPEN
   let result: unknown
   try { result = await msg.commit() } catch (error) {
-    msg.replyTo({ ok: false, reason: 'failed', error })
+    msg.replyTo({ ok: false, code: 'FAILED', error })
     return state
   }
   ended(state, 'FILLED', new Date(ctx.now()), 'taker')

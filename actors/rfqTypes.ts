@@ -1,14 +1,16 @@
 // The RFQ domain's shared vocabulary: what the relay, the REST API, the SSE feed and the fills
 // code say to each other about live RFQs. The RfqBook (actors/book.ts) implements RfqDirectory.
 import type { EventBus } from './events.js'
+import type { QuoteRefusal } from './errors.js'
+import type { Outcome, Refused } from '../workers/outcome.js'
 
-export type Address = `0x${string}`   // lowercase
+export type Address = `0x${string}` // lowercase
 export type Hex = `0x${string}`
 
 import type { RfqStatus } from '../workers/values/index.js'
 export type { RfqStatus }
 export type Visibility = 'public' | 'private'
-export type RfqKind = 0 | 1           // 0 EXACT_IN, 1 EXACT_OUT
+export type RfqKind = 0 | 1 // 0 EXACT_IN, 1 EXACT_OUT
 
 /**
  * Who ended an RFQ (its status says how): its taker (a cancel or a fill), its own expiry while the venue served
@@ -23,19 +25,33 @@ export interface Rfq {
   tokenIn: Address
   tokenOut: Address
   kind: RfqKind
-  amountIn: bigint | null             // set for EXACT_IN
-  amountOut: bigint | null            // set for EXACT_OUT
-  expiry: number                      // unix seconds
+  amountIn: bigint | null // set for EXACT_IN
+  amountOut: bigint | null // set for EXACT_OUT
+  expiry: number // unix seconds
   visibility: Visibility
-  allowedMakers: Address[]            // private RFQs only
-  shareToken: string | null           // private RFQs only; never broadcast
+  allowedMakers: Address[] // private RFQs only
+  shareToken: string | null // private RFQs only; never broadcast
   createdAt: Date
   /** the agent that created it, when created through the agent API */
   agentId: string | null
 }
 
+/** A live RFQ as it was when the engine stopped: its row and its stored quotes. */
+export interface RestoredRfq {
+  rfq: Rfq
+  shareTokenHash: string | null
+  quotes: AcceptedQuote[]
+}
+
 /** An RFQ's terms as its quotes carry them (amounts as decimal strings): built once per RFQ, shared by its quotes. */
-export interface QuoteTerms { id: string; taker: Address; tokenIn: Address; tokenOut: Address; amountIn: string | null; amountOut: string | null }
+export interface QuoteTerms {
+  id: string
+  taker: Address
+  tokenIn: Address
+  tokenOut: Address
+  amountIn: string | null
+  amountOut: string | null
+}
 
 /** A quote exactly as the maker sent it (JSON-safe: amounts as decimal strings). */
 export interface QuoteJson {
@@ -72,28 +88,26 @@ export interface RfqView {
 /** An end an RFQ actor (or the book) writes to the store, conditional on the RFQ being open there. */
 export type StatusChange = { status: 'CANCELLED'; at: Date } | { status: 'EXPIRED'; at: Date; by: 'expiry' | 'engine' }
 
-/** A relay/REST quote outcome: the spec's text in `message`, a stable `code` for machines. */
 /** How a quote arrives: `wellFormed` and `residual` are the relay schema's verdict (relay/contract/validate.ts). */
 export interface SubmitOptions {
   shareToken?: string
   /** the frame's schema accepted it: the grammar checks are done */
   wellFormed?: boolean
   /** the schema refused something no earlier rule names: answered in the signature's place in the order */
-  residual?: { code: string; message: string }
+  residual?: Omit<QuoteRefusal, 'ok'>
 }
 
-export type QuoteVerdict =
-  | { ok: true; quote: AcceptedQuote }
-  /** `retryAfterMs`: a BUSY refusal's hint (admission control), when to try again */
-  | { ok: false; code: string; message: string; retryAfterMs?: number }
+/** A relay/REST quote outcome: a closed `code` for machines, the relay's text in `message` (REST words it anew). */
+export type QuoteVerdict = Outcome<{ quote: AcceptedQuote }, QuoteRefusal>
 
-export type CancelOutcome =
-  | { ok: true; cancelledAt: Date }
-  | { ok: false; reason: 'not_found' }
+export type CancelOutcome = Outcome<
+  { cancelledAt: Date },
+  | Refused<'NOT_FOUND'>
   /** how it ended: the actor's state, or the store's when the store had closed it first (another node) */
-  | { ok: false; reason: 'not_open'; status: RfqStatus }
+  | (Refused<'NOT_OPEN'> & { status: RfqStatus })
   /** the write failed or was refused (the actor's answer; the book rethrows it to the caller) */
-  | { ok: false; reason: 'failed'; error: unknown }
+  | (Refused<'FAILED'> & { error: unknown })
+>
 
 export interface FillInput {
   txHash: Hex
@@ -122,22 +136,31 @@ type RfqEventBody =
   | { type: 'rfq.filled'; rfqId: string; txHash: string }
   /** `endedAt`: the RFQ's own expiry, or when the engine ended it; expiry ends stay on their node (each node's timer) */
   | { type: 'rfq.expired'; rfqId: string; endedAt: Date; endedBy: 'expiry' | 'engine' }
-  | { type: 'fill.recorded'; fill: { id: string; txHash: string; rfqId: string | null; improvementBps: number; takerPoints: number; makerPoints: number }
+  | {
+      type: 'fill.recorded'
+      fill: {
+        id: string
+        txHash: string
+        rfqId: string | null
+        improvementBps: number
+        takerPoints: number
+        makerPoints: number
+      }
       /** the fill's visibility, for the visibility rule (not part of the event's data) */
-      visibility: Visibility }
+      visibility: Visibility
+    }
 
 /** `activeCount`: the creator's active RFQs, this one included when it was taken (the store's count under a cap) */
-export type CreateOutcome =
-  | { ok: true; activeCount: number }
-  | { ok: false; code: 'TOO_MANY_ACTIVE'; activeCount: number }
+export type CreateOutcome = Outcome<{ activeCount: number }, Refused<'TOO_MANY_ACTIVE'> & { activeCount: number }>
 
-export type FillOutcome<R> =
-  | { ok: true; result: R }
-  | { ok: false; reason: 'not_found' }
-  | { ok: false; reason: 'not_open'; status: RfqStatus }
+export type FillOutcome<R> = Outcome<
+  { result: R },
+  | Refused<'NOT_FOUND'>
+  | (Refused<'NOT_OPEN'> & { status: RfqStatus })
   /** the commit threw (a refusal such as a duplicate txHash, or an outage): the actor's answer, which the
    *  book rethrows to the caller; the RFQ is unchanged and the actor unharmed */
-  | { ok: false; reason: 'failed'; error: unknown }
+  | (Refused<'FAILED'> & { error: unknown })
+>
 
 /**
  * The directory of live RFQs (implemented by actors/book.ts). Every change to a live RFQ goes

@@ -6,7 +6,10 @@
 import type { ActorRef, ActorSystem, Behavior } from './mailbox.js'
 
 /** An RFQ that ended EXPIRED by the engine's doing (the venue could not serve its end) at `at`. */
-export interface UnstoredEnd { rfqId: string; at: Date }
+export interface UnstoredEnd {
+  rfqId: string
+  at: Date
+}
 
 export interface UnstoredEndsDeps {
   /** stores the ends of the RFQs still open in the store (a no-op for the others); throws while it is down */
@@ -34,7 +37,10 @@ export class UnstoredEnds {
   private readonly ref: ActorRef<Msg>
   private readonly state: State = { ends: new Map(), pending: false, inFlight: false, healed: 0, flushes: [] }
 
-  constructor(system: ActorSystem, private readonly deps: UnstoredEndsDeps) {
+  constructor(
+    system: ActorSystem,
+    private readonly deps: UnstoredEndsDeps,
+  ) {
     this.ref = system.spawn('rfq-unstored-ends', behavior(deps), this.state)
   }
 
@@ -50,7 +56,7 @@ export class UnstoredEnds {
    */
   async flush(timeoutMs: number): Promise<boolean> {
     if (!this.ref.stopped) {
-      return this.ref.ask<boolean>(replyTo => ({ type: 'Flush', replyTo }), timeoutMs).catch(() => false)   // no answer in time: not flushed
+      return this.ref.ask<boolean>(replyTo => ({ type: 'Flush', replyTo }), timeoutMs).catch(() => false) // no answer in time: not flushed
     }
     const ends = [...this.state.ends.values()]
     if (!ends.length) return true
@@ -58,35 +64,54 @@ export class UnstoredEnds {
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('timed out')), timeoutMs)
     })
-    try { await Promise.race([this.deps.storeEnds(ends), late]) } catch { return false } finally { clearTimeout(timer) }   // the caller says what stays unstored
+    try {
+      await Promise.race([this.deps.storeEnds(ends), late])
+    } catch {
+      return false
+    } finally {
+      clearTimeout(timer)
+    } // the caller says what stays unstored
     this.state.ends.clear()
     this.state.healed += ends.length
     return true
   }
 
   /** ends waiting for the store */
-  get waiting(): number { return this.state.ends.size }
+  get waiting(): number {
+    return this.state.ends.size
+  }
   /** ends stored after the store first refused them */
-  get healed(): number { return this.state.healed }
+  get healed(): number {
+    return this.state.healed
+  }
 }
 
 function behavior(deps: UnstoredEndsDeps): Behavior<State, Msg> {
   return {
     receive(s, msg, ctx) {
-      const later = (ms: number) => { s.pending = true; ctx.setTimer('offer', ms, { type: 'Offer' }) }
+      const later = (ms: number) => {
+        s.pending = true
+        ctx.setTimer('offer', ms, { type: 'Offer' })
+      }
       switch (msg.type) {
         case 'Ended':
           s.ends.set(msg.end.rfqId, msg.end)
           if (!s.pending) later(deps.retryMs)
           return s
         case 'Flush':
-          if (!s.ends.size) { msg.replyTo(true); return s }
+          if (!s.ends.size) {
+            msg.replyTo(true)
+            return s
+          }
           s.flushes.push(msg.replyTo)
-          if (!s.inFlight) later(0)                 // at once; an offer in flight answers it when it lands
+          if (!s.inFlight) later(0) // at once; an offer in flight answers it when it lands
           return s
         case 'Offer': {
           if (s.inFlight) return s
-          if (!s.ends.size) { s.pending = false; return s }
+          if (!s.ends.size) {
+            s.pending = false
+            return s
+          }
           const ends = [...s.ends.values()]
           s.inFlight = true
           ctx.pipeToSelf(deps.storeEnds(ends), r => ({ type: 'Offered', ends, error: r instanceof Error ? r : null }))
@@ -96,7 +121,11 @@ function behavior(deps: UnstoredEndsDeps): Behavior<State, Msg> {
           s.pending = s.inFlight = false
           if (!msg.error) {
             // an end replaced while the write was in flight stays for the next offer
-            for (const e of msg.ends) if (s.ends.get(e.rfqId) === e) { s.ends.delete(e.rfqId); s.healed++ }
+            for (const e of msg.ends)
+              if (s.ends.get(e.rfqId) === e) {
+                s.ends.delete(e.rfqId)
+                s.healed++
+              }
           }
           for (const reply of s.flushes.splice(0)) reply(s.ends.size === 0)
           if (s.ends.size) later(msg.error ? deps.retryMs : 0)

@@ -34,6 +34,9 @@ export function canSee(rfq: RfqAccess, viewer: Viewer): boolean {
  * (no agent id) falls back to its taker wallet. A wallet alone is never proof for an agent-made RFQ:
  * wallets can be claimed, agent keys cannot.
  */
-export function ownsRfq(agent: { id: string; agentWallet: string }, rfq: { agentId: string | null; taker: string }): boolean {
+export function ownsRfq(
+  agent: { id: string; agentWallet: string },
+  rfq: { agentId: string | null; taker: string },
+): boolean {
   return rfq.agentId !== null ? agent.id === rfq.agentId : agent.agentWallet === rfq.taker
 }

@@ -8,9 +8,19 @@ import { fileURLToPath } from 'node:url'
 import { load } from './lib/load.js'
 import { startEngineProcess } from './lib/engineProcess.js'
 
-const { values: cli } = parseCli('http.js', benchUsage('http', 'HTTP front throughput: a trivial JSON route and a one-SELECT route through the real engine, against a bare node:http server in the same run.'), { 'reference-server': { type: 'boolean' } })
+const { values: cli } = parseCli(
+  'http.js',
+  benchUsage(
+    'http',
+    'HTTP front throughput: a trivial JSON route and a one-SELECT route through the real engine, against a bare node:http server in the same run.',
+  ),
+  { 'reference-server': { type: 'boolean' } },
+)
 if (cli['reference-server']) {
-  const srv = http.createServer((_req, res) => { res.setHeader('content-type', 'application/json'); res.end('{"status":"ok"}') })
+  const srv = http.createServer((_req, res) => {
+    res.setHeader('content-type', 'application/json')
+    res.end('{"status":"ok"}')
+  })
   srv.listen(0, '127.0.0.1', () => process.send!((srv.address() as { port: number }).port))
 } else {
   await main()
@@ -24,17 +34,22 @@ async function main() {
   const refPort = await new Promise<number>(resolve => ref.once('message', p => resolve(p as number)))
   try {
     const opts = { concurrency, durationMs: seconds * 1000 }
-    await load(`http://127.0.0.1:${engine.ports.terminal}/health`, { ...opts, durationMs: 500 })   // warm up
+    await load(`http://127.0.0.1:${engine.ports.terminal}/health`, { ...opts, durationMs: 500 }) // warm up
     const reference = await load(`http://127.0.0.1:${refPort}/`, opts)
     const trivial = await load(`http://127.0.0.1:${engine.ports.terminal}/health`, opts)
     const select = await load(`http://127.0.0.1:${engine.ports.api}/api/v1/health`, opts)
-    const row = (name: string, r: typeof trivial) => `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms  errors ${r.errors}`
+    const row = (name: string, r: typeof trivial) =>
+      `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms  errors ${r.errors}`
     console.log(`bench/http: ${concurrency} keep-alive connections, ${seconds}s each, loopback`)
     console.log(row('node:http reference (trivial JSON)', reference))
     console.log(row('engine GET /health (trivial JSON)', trivial))
     console.log(row('engine GET /api/v1/health (SELECT 1)', select))
-    console.log(`ratios: trivial/reference ${(trivial.rps / reference.rps).toFixed(2)}x, select/trivial ${(select.rps / trivial.rps).toFixed(2)}x`)
-    console.log('note: the load generator is one node process; on 2 cores the client, not the server, is often the ceiling.')
+    console.log(
+      `ratios: trivial/reference ${(trivial.rps / reference.rps).toFixed(2)}x, select/trivial ${(select.rps / trivial.rps).toFixed(2)}x`,
+    )
+    console.log(
+      'note: the load generator is one node process; on 2 cores the client, not the server, is often the ceiling.',
+    )
   } finally {
     ref.kill()
     await engine.stop()

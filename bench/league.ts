@@ -8,7 +8,15 @@ import { startEngineProcess } from './lib/engineProcess.js'
 import { benchDatabase } from './lib/benchDb.js'
 import { load } from './lib/load.js'
 
-parseCli('league.js', benchUsage('league', 'League and performance-summary latency at scale (1,000,000 fills, 5,000 addresses), through the real engine.', { BENCH_FILLS: 'fills seeded (1000000)', BENCH_ADDRESSES: 'addresses (5000)', BENCH_DAYS: 'days spread over (60)' }), {})
+parseCli(
+  'league.js',
+  benchUsage(
+    'league',
+    'League and performance-summary latency at scale (1,000,000 fills, 5,000 addresses), through the real engine.',
+    { BENCH_FILLS: 'fills seeded (1000000)', BENCH_ADDRESSES: 'addresses (5000)', BENCH_DAYS: 'days spread over (60)' },
+  ),
+  {},
+)
 
 const FILLS = Number(process.env.BENCH_FILLS ?? 1_000_000)
 const ADDRESSES = Number(process.env.BENCH_ADDRESSES ?? 5_000)
@@ -43,26 +51,43 @@ try {
     from generate_series(0, ${ADDRESSES - 1}) a, generate_series(0, ${DAYS - 1}, 7) d
     on conflict (role, day, address) do update set judged = excluded.judged, failed = excluded.failed`
   await totalsFromDaily(sql)
-  for (const table of ['fills', 'league_daily', 'league_totals', 'fill_summary', 'fill_summary_buckets', 'fill_summary_values']) await sql.unsafe(`vacuum analyze ${table}`)
-  const [{ daily }] = await sql`select count(*)::int as daily from league_daily` as unknown as [{ daily: number }]
-  console.log(`bench/league: ${FILLS.toLocaleString()} fills, ${ADDRESSES} addresses over ${DAYS} days; seed ${(seeded / 1000).toFixed(1)} s, rollups ${(rolled / 1000).toFixed(1)} s (${daily.toLocaleString()} daily rows)`)
+  for (const table of [
+    'fills',
+    'league_daily',
+    'league_totals',
+    'fill_summary',
+    'fill_summary_buckets',
+    'fill_summary_values',
+  ])
+    await sql.unsafe(`vacuum analyze ${table}`)
+  const [{ daily }] = (await sql`select count(*)::int as daily from league_daily`) as unknown as [{ daily: number }]
+  console.log(
+    `bench/league: ${FILLS.toLocaleString()} fills, ${ADDRESSES} addresses over ${DAYS} days; seed ${(seeded / 1000).toFixed(1)} s, rollups ${(rolled / 1000).toFixed(1)} s (${daily.toLocaleString()} daily rows)`,
+  )
 
   engine = await startEngineProcess({ DATABASE_URL: db.url, PUBLIC_RATE_LIMIT_PER_MIN: '100000000', POOL_THREADS: '1' })
   const api = `http://127.0.0.1:${engine.ports.api}`
   const cases = [
-    '/api/v1/health',   // reference: one SELECT 1 through the same front, on the same (shared) machine
+    '/api/v1/health', // reference: one SELECT 1 through the same front, on the same (shared) machine
     ...['7d', '30d', 'all'].flatMap(p => ['maker', 'taker'].map(r => `/api/v1/league?role=${r}&period=${p}`)),
     '/api/v1/league?role=maker&period=30d&offset=2500&limit=50',
     '/api/v1/league?role=maker&period=30d&search=0abc',
     ...['24h', '7d', '30d'].map(w => `/api/v1/rfq/performance-summary?window=${w}`),
-    '/api/v1/rfq/performance-summary?window=30d&tokenIn=0x' + '1'.padStart(40, '0') + '&tokenOut=0x' + 'b'.padStart(40, '0'),
+    '/api/v1/rfq/performance-summary?window=30d&tokenIn=0x' +
+      '1'.padStart(40, '0') +
+      '&tokenOut=0x' +
+      'b'.padStart(40, '0'),
     '/api/v1/rfq/performance-summary?window=7d&tokenIn=0x' + '1'.padStart(40, '0'),
   ]
-  console.log(`sequential requests (concurrency 1), ${REQUESTS} per case after 10 warm-up (the first league request of a day per period computes that period's base; the first summary request of a minute per window moves that window's base)`)
+  console.log(
+    `sequential requests (concurrency 1), ${REQUESTS} per case after 10 warm-up (the first league request of a day per period computes that period's base; the first summary request of a minute per window moves that window's base)`,
+  )
   for (const path of cases) {
     await load(api + path, { concurrency: 1, maxRequests: 10, durationMs: 60_000 })
     const r = await load(api + path, { concurrency: 1, maxRequests: REQUESTS, durationMs: 60_000 })
-    console.log(`${path.padEnd(100)} p50 ${r.p50Ms.toFixed(2).padStart(7)} ms  p99 ${r.p99Ms.toFixed(2).padStart(7)} ms  (${r.requests} req, ${r.errors} errors)`)
+    console.log(
+      `${path.padEnd(100)} p50 ${r.p50Ms.toFixed(2).padStart(7)} ms  p99 ${r.p99Ms.toFixed(2).padStart(7)} ms  (${r.requests} req, ${r.errors} errors)`,
+    )
   }
 } finally {
   await engine?.stop()

@@ -35,32 +35,55 @@ import type { Domain } from '../workers/sig/types.js'
 import { engineMain, TOKEN_IN, TOKEN_OUT, type RoutePair, type WireRfq } from './lib/relayEngine.js'
 import { syntheticGraph, HUBS } from './lib/syntheticGraph.js'
 import { seedGraph } from './lib/seedGraph.js'
-import { postmasterPid, postgresCpuMicros } from './lib/pgCpu.js'
+import { cpuSnapshot, cpuPerQuoteLines } from './lib/relayCpu.js'
+import { postmasterPid } from './lib/procCpu.js'
 
 const CLIENTS = 200
 const MAKERS = 50
 const env = (k: string, d: number) => Number(process.env[k] ?? d)
-const domain: Domain & { chainId: number } = { name: 'SpotRFQ', version: '1', chainId: 31337, verifyingContract: '0x0000000000000000000000000000000000000000' }
-
+const domain: Domain & { chainId: number } = {
+  name: 'SpotRFQ',
+  version: '1',
+  chainId: 31337,
+  verifyingContract: '0x0000000000000000000000000000000000000000',
+}
 
 // ---------------------------------------------------------------- load side (parent)
 /** Every maker quotes every RFQ: `${rfqId}:${maker}` keys the broadcast back to its send time. */
 function signAll(rfqs: WireRfq[], makers: Maker[]): { key: string; frame: string }[] {
   const deadline = Math.floor(Date.now() / 1000) + 3600
-  const terms = rfqs.map(r => ({ rfqId: r.id, taker: r.taker, tokenIn: TOKEN_IN, tokenOut: TOKEN_OUT, amountIn: 10n ** 18n, expiry: r.expiry }))
-  return presignQuotes(domain, terms, makers, rfqs.length * makers.length, deadline).map(q => ({ key: `${q.rfqId}:${q.maker}`, frame: q.frame }))
+  const terms = rfqs.map(r => ({
+    rfqId: r.id,
+    taker: r.taker,
+    tokenIn: TOKEN_IN,
+    tokenOut: TOKEN_OUT,
+    amountIn: 10n ** 18n,
+    expiry: r.expiry,
+  }))
+  return presignQuotes(domain, terms, makers, rfqs.length * makers.length, deadline).map(q => ({
+    key: `${q.rfqId}:${q.maker}`,
+    frame: q.frame,
+  }))
 }
 
 async function connect(url: string): Promise<WebSocket> {
   const ws = new WebSocket(url, { perMessageDeflate: false })
-  await new Promise<void>((res, rej) => { ws.once('open', () => res()); ws.once('error', rej) })
+  await new Promise<void>((res, rej) => {
+    ws.once('open', () => res())
+    ws.once('error', rej)
+  })
   return ws
 }
 
 /** A message to the engine's process and its reply, `T` being what the reply carries besides its cmd */
 function request<T>(child: ChildProcess, msg: object, reply: string): Promise<T> {
   return new Promise(resolve => {
-    const on = (m: { cmd?: string }) => { if (m.cmd === reply) { child.off('message', on); resolve(m as T) } }
+    const on = (m: { cmd?: string }) => {
+      if (m.cmd === reply) {
+        child.off('message', on)
+        resolve(m as T)
+      }
+    }
     child.on('message', on)
     child.send(msg)
   })
@@ -78,27 +101,43 @@ async function main(): Promise<number> {
   const makers = freshMakers(MAKERS)
   const makerAddrs = makers.map(m => m.address)
   const now = Date.now()
-  const mkRfqs = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `rfq_b${i}_${randomBytes(4).toString('hex')}`, taker: makerAddrs[i % MAKERS]!, expiry: Math.floor(now / 1000) + 3000, createdAt: now }))
+  const mkRfqs = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      id: `rfq_b${i}_${randomBytes(4).toString('hex')}`,
+      taker: makerAddrs[i % MAKERS]!,
+      expiry: Math.floor(now / 1000) + 3000,
+      createdAt: now,
+    }))
   // the paced phase runs at half the max, unknown yet: sign for half the ceiling on every core, at most
-  const pacedCap = Math.ceil((process.env.BENCH_PACED_RATE ? Number(process.env.BENCH_PACED_RATE) : perThread * availableParallelism() / 2) * pacedSecs)
+  const pacedCap = Math.ceil(
+    (process.env.BENCH_PACED_RATE ? Number(process.env.BENCH_PACED_RATE) : (perThread * availableParallelism()) / 2) *
+      pacedSecs,
+  )
   const graphPools = env('BENCH_GRAPH_POOLS', 10_000)
   const graph = graphPools > 0 ? syntheticGraph(graphPools) : null
   // with a graph the paced phase alternates without and with route load (4 windows), so a drift of the machine's
   // load falls on both: twice the quotes for each
   const windows = graph ? 2 : 1
-  const rfqsA = mkRfqs(Math.ceil(total / MAKERS)), rfqsB = mkRfqs(Math.ceil(pacedCap * windows / MAKERS)), rfqsC = graph ? mkRfqs(Math.ceil(pacedCap * windows / MAKERS)) : []
+  const rfqsA = mkRfqs(Math.ceil(total / MAKERS)),
+    rfqsB = mkRfqs(Math.ceil((pacedCap * windows) / MAKERS)),
+    rfqsC = graph ? mkRfqs(Math.ceil((pacedCap * windows) / MAKERS)) : []
   const t0 = performance.now()
   const loadA = signAll(rfqsA, makers).slice(0, total)
-  const allB = signAll(rfqsB, makers).slice(0, pacedCap * windows), allC = graph ? signAll(rfqsC, makers).slice(0, pacedCap * windows) : []
-  console.log(`pre-signed ${loadA.length + allB.length + allC.length} quotes in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
-  await checkAgainstViem(domain, { rfqId: '', maker: '', frame: loadA[0]!.frame })   // our digest and signature, checked once against viem
+  const allB = signAll(rfqsB, makers).slice(0, pacedCap * windows),
+    allC = graph ? signAll(rfqsC, makers).slice(0, pacedCap * windows) : []
+  console.log(
+    `pre-signed ${loadA.length + allB.length + allC.length} quotes in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  )
+  await checkAgainstViem(domain, { rfqId: '', maker: '', frame: loadA[0]!.frame }) // our digest and signature, checked once against viem
 
   // a fresh database each run: RFQs live from an earlier run would be restored into this one
   const db = await benchDatabase('relay', { max: 1 })
   const postmaster = await postmasterPid(db.sql)
-  if (graph) await seedGraph(db.sql, graph)                 // the route finder loads it at start
-  const child = fork(fileURLToPath(import.meta.url), ['--engine'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, DATABASE_URL: db.url } })
+  if (graph) await seedGraph(db.sql, graph) // the route finder loads it at start
+  const child = fork(fileURLToPath(import.meta.url), ['--engine'], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, DATABASE_URL: db.url },
+  })
   const ready = await new Promise<{ port: number; threads: number }>((resolve, reject) => {
     child.once('message', resolve)
     child.once('exit', code => reject(new Error(`engine exited ${code}`)))
@@ -110,48 +149,65 @@ async function main(): Promise<number> {
 
   const sentAt = new Map<string, number>()
   const latencies: number[] = []
-  let accepted = 0, errors = 0, busy = 0, pausedUntil = 0, lastHalved = 0
+  let accepted = 0,
+    errors = 0,
+    busy = 0,
+    pausedUntil = 0,
+    lastHalved = 0
   let onAccepted: () => void = () => {}
   observer.on('message', raw => {
-    const text = (raw as Buffer).toString()        // a Buffer: ws's default binaryType
+    const text = (raw as Buffer).toString() // a Buffer: ws's default binaryType
     if (!text.startsWith('{"type":"QUOTE_BROADCAST"')) return
     const m = JSON.parse(text)
     const key = `${m.data.rfqId}:${m.data.quote.maker}`
     const t = sentAt.get(key)
-    if (t !== undefined) { latencies.push(performance.now() - t); sentAt.delete(key) }
-    accepted++
-    if (window < maxWindow) window += 1 / Math.max(1, window) * 64   // grows back while quotes are taken
-    onAccepted()
-  })
-  for (const s of submitters) s.on('message', raw => {
-    const text = (raw as Buffer).toString()        // a Buffer: ws's default binaryType
-    if (!text.startsWith('{"type":"ERROR"')) return
-    errors++
-    if (text.includes('"code":"BUSY"')) {
-      // admission control refused it: counted, not shown; the makers back off as told, as a real one would
-      busy++
-      const hint = Number(/"retryAfterMs":(\d+)/.exec(text)?.[1] ?? 1)
-      pausedUntil = Math.max(pausedUntil, performance.now() + hint)
-      // and send less at once, halving at most once per hint (AIMD, as TCP halves once per round trip)
-      if (performance.now() - lastHalved >= hint) { window = Math.max(64, window / 2); lastHalved = performance.now() }
+    if (t !== undefined) {
+      latencies.push(performance.now() - t)
+      sentAt.delete(key)
     }
-    else if (errors - busy <= 3) console.error('ERROR', text)
+    accepted++
+    if (window < maxWindow) window += (1 / Math.max(1, window)) * 64 // grows back while quotes are taken
     onAccepted()
   })
+  for (const s of submitters)
+    s.on('message', raw => {
+      const text = (raw as Buffer).toString() // a Buffer: ws's default binaryType
+      if (!text.startsWith('{"type":"ERROR"')) return
+      errors++
+      if (text.includes('"code":"BUSY"')) {
+        // admission control refused it: counted, not shown; the makers back off as told, as a real one would
+        busy++
+        const hint = Number(/"retryAfterMs":(\d+)/.exec(text)?.[1] ?? 1)
+        pausedUntil = Math.max(pausedUntil, performance.now() + hint)
+        // and send less at once, halving at most once per hint (AIMD, as TCP halves once per round trip)
+        if (performance.now() - lastHalved >= hint) {
+          window = Math.max(64, window / 2)
+          lastHalved = performance.now()
+        }
+      } else if (errors - busy <= 3) console.error('ERROR', text)
+      onAccepted()
+    })
 
   await request(child, { cmd: 'create', rfqs: [...rfqsA, ...rfqsB, ...rfqsC] }, 'created')
-  await new Promise(r => setTimeout(r, 500))   // let the RFQ broadcasts drain
+  await new Promise(r => setTimeout(r, 500)) // let the RFQ broadcasts drain
 
   // phase 1: throughput with a bounded window in flight
-  const profileRoutes = process.env.BENCH_PROFILE_PHASE === 'routes'   // profile the paced phase with route searches instead
+  const profileRoutes = process.env.BENCH_PROFILE_PHASE === 'routes' // profile the paced phase with route searches instead
   if (!profileRoutes) child.send({ cmd: 'profile-start' })
   let next = 0
-  const started = performance.now(), pgCpu0 = postgresCpuMicros(postmaster)
+  const cpu0 = cpuSnapshot(child.pid!, postmaster)
+  const started = performance.now()
   await new Promise<void>(resolve => {
     let resume: NodeJS.Timeout | undefined
     const pump = () => {
       const wait = pausedUntil - performance.now()
-      if (wait > 0) { resume ??= setTimeout(() => { resume = undefined; pump() }, wait); return }
+      if (wait > 0) {
+        resume ??= setTimeout(() => {
+          resume = undefined
+          pump()
+        }, wait)
+        return
+      }
       while (next < loadA.length && next - (accepted + errors) < window) {
         const s = loadA[next]!
         sentAt.set(s.key, performance.now())
@@ -164,105 +220,207 @@ async function main(): Promise<number> {
     pump()
   })
   const elapsed = (performance.now() - started) / 1000
-  const pgCpuUs = postgresCpuMicros(postmaster) - pgCpu0
+  const cpu1 = cpuSnapshot(child.pid!, postmaster)
   const rate = accepted / elapsed
   const burst = percentiles(latencies)
   const phase1 = { accepted, errors, busy }
   if (!profileRoutes) child.send({ cmd: 'profile-stop' })
-  await new Promise(r => setTimeout(r, 200))      // the heap sampling stops on profile-stop
-  const { commits, allocBytes } = await request<{ commits: number; allocBytes: number }>(child, { cmd: 'stats' }, 'stats')
+  await new Promise(r => setTimeout(r, 200)) // the heap sampling stops on profile-stop
+  const { commits, allocBytes } = await request<{ commits: number; allocBytes: number }>(
+    child,
+    { cmd: 'stats' },
+    'stats',
+  )
 
   // phase 2: paced at half the max just measured; phase 3: the same while RFQs are created with their baselines
   const pacedRate = process.env.BENCH_PACED_RATE ? Number(process.env.BENCH_PACED_RATE) : Math.floor(rate / 2)
   const pacedPhase = async (load: { key: string; frame: string }[]) => {
     latencies.length = 0
-    accepted = 0; errors = 0; busy = 0
+    accepted = 0
+    errors = 0
+    busy = 0
     onAccepted = () => {}
-    const pacedStart = performance.now(), cpu0 = await request<{ us: number }>(child, { cmd: 'cpu' }, 'cpu')
+    const pacedStart = performance.now(),
+      cpu0 = await request<{ us: number }>(child, { cmd: 'cpu' }, 'cpu')
     let sent = 0
     await new Promise<void>(resolve => {
       const tick = () => {
-        const due = Math.min(load.length, Math.floor((performance.now() - pacedStart) / 1000 * pacedRate))
+        const due = Math.min(load.length, Math.floor(((performance.now() - pacedStart) / 1000) * pacedRate))
         while (sent < due) {
           const s = load[sent]!
           sentAt.set(s.key, performance.now())
           submitters[sent % submitters.length]!.send(s.frame)
           sent++
         }
-        if (sent < load.length) setTimeout(tick, 1)   // a timer, not a spin: the engine shares these cores
+        if (sent < load.length)
+          setTimeout(tick, 1) // a timer, not a spin: the engine shares these cores
         else resolve()
       }
       tick()
     })
     const drainDeadline = performance.now() + 10_000
-    while (accepted + errors < load.length && performance.now() < drainDeadline) await new Promise(r => setTimeout(r, 10))
+    while (accepted + errors < load.length && performance.now() < drainDeadline)
+      await new Promise(r => setTimeout(r, 10))
     const cpu1 = await request<{ us: number }>(child, { cmd: 'cpu' }, 'cpu')
     return { latencies: [...latencies], accepted, errors, busy, quotes: load.length, cpuMs: (cpu1.us - cpu0.us) / 1000 }
   }
   type Window = Awaited<ReturnType<typeof pacedPhase>>
-  const pooled = (ws: Window[]) => ({ ...percentiles(ws.flatMap(w => w.latencies)), accepted: sum(ws, w => w.accepted), errors: sum(ws, w => w.errors),
-    busy: sum(ws, w => w.busy), quotes: sum(ws, w => w.quotes), cpuMs: sum(ws, w => w.cpuMs) })
-  const per = pacedRate * pacedSecs, off: Window[] = [], on: Window[] = []
+  const pooled = (ws: Window[]) => ({
+    ...percentiles(ws.flatMap(w => w.latencies)),
+    accepted: sum(ws, w => w.accepted),
+    errors: sum(ws, w => w.errors),
+    busy: sum(ws, w => w.busy),
+    quotes: sum(ws, w => w.quotes),
+    cpuMs: sum(ws, w => w.cpuMs),
+  })
+  const per = pacedRate * pacedSecs,
+    off: Window[] = [],
+    on: Window[] = []
   const routeRate = env('BENCH_ROUTE_RFQS_PER_SEC', 50)
   type RouteLoad = { created: number; refused: number; baselines: unknown }
   const routeLoad: RouteLoad = { created: 0, refused: 0, baselines: null }
   for (let w = 0; w < windows; w++) {
     off.push(await pacedPhase(allB.slice(w * per, (w + 1) * per)))
     if (!graph) continue
-    const loaded = request<RouteLoad>(child, { cmd: 'routeLoad', pairs: routePairs(graph, routeRate * pacedSecs), ratePerSec: routeRate }, 'routeLoaded')
+    const loaded = request<RouteLoad>(
+      child,
+      { cmd: 'routeLoad', pairs: routePairs(graph, routeRate * pacedSecs), ratePerSec: routeRate },
+      'routeLoaded',
+    )
     if (profileRoutes && w === 0) child.send({ cmd: 'profile-start' })
     on.push(await pacedPhase(allC.slice(w * per, (w + 1) * per)))
     if (profileRoutes && w === 0) child.send({ cmd: 'profile-stop' })
     const r = await loaded
-    routeLoad.created += r.created; routeLoad.refused += r.refused; routeLoad.baselines = r.baselines
+    routeLoad.created += r.created
+    routeLoad.refused += r.refused
+    routeLoad.baselines = r.baselines
   }
-  const paced = pooled(off), withRoutes = graph ? pooled(on) : null
+  const paced = pooled(off),
+    withRoutes = graph ? pooled(on) : null
 
-  await Promise.all([observer, ...submitters].map(ws => new Promise(r => { ws.once('close', r); ws.close() })))
-  await new Promise(resolve => { child.once('exit', resolve); child.send({ cmd: 'stop' }) })
+  await Promise.all(
+    [observer, ...submitters].map(
+      ws =>
+        new Promise(r => {
+          ws.once('close', r)
+          ws.close()
+        }),
+    ),
+  )
+  await new Promise(resolve => {
+    child.once('exit', resolve)
+    child.send({ cmd: 'stop' })
+  })
   await db.drop()
 
   console.table([
-    { measure: 'signer-recovery ceiling (1-thread native x pool threads)', value: `${Math.round(perThread)}/s x ${ready.threads} = ${Math.round(ceiling)}/s` },
-    { measure: `validated quotes/s (${loadA.length} quotes, ${CLIENTS} clients, ${MAKERS} makers, ${rfqsA.length} RFQs)`, value: `${Math.round(rate)}/s (${(rate / ceiling * 100).toFixed(0)}% of ceiling); accepted ${phase1.accepted}, errors ${phase1.errors}` },
-    { measure: `full offered load (window ${maxWindow}, halved on BUSY): refused BUSY by admission control`, value: `${(phase1.busy / loadA.length * 100).toFixed(1)}% (${phase1.busy} of ${loadA.length}); accepted p99 ${burst.p99.toFixed(2)} ms` },
-    { measure: 'bytes allocated per accepted quote (engine main thread, throughput phase)', value: `${Math.round(allocBytes / phase1.accepted)} B (${(allocBytes / 2 ** 20).toFixed(0)} MiB sampled for ${phase1.accepted} quotes)` },
-    { measure: 'group commits during the throughput phase', value: `${commits} transactions, ${(phase1.accepted / commits).toFixed(0)} quotes per commit` },
-    { measure: 'broadcast latency at full load (window ' + maxWindow + ')', value: `p50 ${burst.p50.toFixed(2)} ms, p99 ${burst.p99.toFixed(2)} ms` },
-    { measure: `broadcast latency paced at ${process.env.BENCH_PACED_RATE ? 'BENCH_PACED_RATE' : 'half the max'} (${pacedRate}/s, ${paced.quotes} quotes)`, value: pacedText(paced) },
-    ...(withRoutes ? [{ measure: `the same, while ${routeRate} RFQs/s are created with server-side baselines on ${graph!.pools.length} pools (windows alternating with the above)`, value: pacedText(withRoutes) },
-      { measure: 'route load: RFQs created, baselines', value: `${routeLoad.created} created (${routeLoad.refused} refused); ${JSON.stringify(routeLoad.baselines)}` }] : []),
+    {
+      measure: 'signer-recovery ceiling (1-thread native x pool threads)',
+      value: `${Math.round(perThread)}/s x ${ready.threads} = ${Math.round(ceiling)}/s`,
+    },
+    {
+      measure: `validated quotes/s (${loadA.length} quotes, ${CLIENTS} clients, ${MAKERS} makers, ${rfqsA.length} RFQs)`,
+      value: `${Math.round(rate)}/s (${((rate / ceiling) * 100).toFixed(0)}% of ceiling); accepted ${phase1.accepted}, errors ${phase1.errors}`,
+    },
+    {
+      measure: `full offered load (window ${maxWindow}, halved on BUSY): refused BUSY by admission control`,
+      value: `${((phase1.busy / loadA.length) * 100).toFixed(1)}% (${phase1.busy} of ${loadA.length}); accepted p99 ${burst.p99.toFixed(2)} ms`,
+    },
+    {
+      measure: 'bytes allocated per accepted quote (engine main thread, throughput phase)',
+      value: `${Math.round(allocBytes / phase1.accepted)} B (${(allocBytes / 2 ** 20).toFixed(0)} MiB sampled for ${phase1.accepted} quotes)`,
+    },
+    {
+      measure: 'group commits during the throughput phase',
+      value: `${commits} transactions, ${(phase1.accepted / commits).toFixed(0)} quotes per commit`,
+    },
+    {
+      measure: 'broadcast latency at full load (window ' + maxWindow + ')',
+      value: `p50 ${burst.p50.toFixed(2)} ms, p99 ${burst.p99.toFixed(2)} ms`,
+    },
+    {
+      measure: `broadcast latency paced at ${process.env.BENCH_PACED_RATE ? 'BENCH_PACED_RATE' : 'half the max'} (${pacedRate}/s, ${paced.quotes} quotes)`,
+      value: pacedText(paced),
+    },
+    ...(withRoutes
+      ? [
+          {
+            measure: `the same, while ${routeRate} RFQs/s are created with server-side baselines on ${graph!.pools.length} pools (windows alternating with the above)`,
+            value: pacedText(withRoutes),
+          },
+          {
+            measure: 'route load: RFQs created, baselines',
+            value: `${routeLoad.created} created (${routeLoad.refused} refused); ${JSON.stringify(routeLoad.baselines)}`,
+          },
+        ]
+      : []),
   ])
-  console.log(`PostgreSQL CPU per accepted quote: ${(pgCpuUs / phase1.accepted).toFixed(1)} µs`)
-  if (withRoutes) console.log(`paced p99 with route searches vs without: ${(withRoutes.p99 / paced.p99).toFixed(2)} (${withRoutes.p99.toFixed(2)} ms vs ${paced.p99.toFixed(2)} ms; engine CPU ${withRoutes.cpuMs.toFixed(0)} vs ${paced.cpuMs.toFixed(0)} ms)`)
+  for (const line of cpuPerQuoteLines(cpu0, cpu1, phase1.accepted, ceiling, rate)) console.log(line)
+  console.log(`bytes allocated per accepted quote: ${Math.round(allocBytes / phase1.accepted)} B`)
+  console.log(`paced at half the max (${pacedRate}/s): p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms`)
+  if (withRoutes)
+    console.log(
+      `paced p99 with route searches vs without: ${(withRoutes.p99 / paced.p99).toFixed(2)} (${withRoutes.p99.toFixed(2)} ms vs ${paced.p99.toFixed(2)} ms; engine CPU ${withRoutes.cpuMs.toFixed(0)} vs ${paced.cpuMs.toFixed(0)} ms)`,
+    )
   return rate
 }
 
 const sum = <T>(xs: T[], f: (x: T) => number) => xs.reduce((a, x) => a + f(x), 0)
 
-function pacedText(p: { p50: number; p99: number; accepted: number; errors: number; busy: number; cpuMs: number }): string {
+function pacedText(p: {
+  p50: number
+  p99: number
+  accepted: number
+  errors: number
+  busy: number
+  cpuMs: number
+}): string {
   return `p50 ${p.p50.toFixed(2)} ms, p99 ${p.p99.toFixed(2)} ms; accepted ${p.accepted}, errors ${p.errors} (BUSY ${p.busy}); engine CPU ${p.cpuMs.toFixed(0)} ms`
 }
 
 /** RFQs a busy venue's takers create: pairs of the graph (a hub to a hub, or a token to a hub), $1k to $100k each. */
 function routePairs(g: NonNullable<ReturnType<typeof syntheticGraph>>, n: number): RoutePair[] {
   return Array.from({ length: n }, () => {
-    const a = g.rand() < 0.5 ? g.tokens[Math.floor(g.rand() * HUBS)]! : g.tokens[Math.floor(g.rand() * g.tokens.length)]!
+    const a =
+      g.rand() < 0.5 ? g.tokens[Math.floor(g.rand() * HUBS)]! : g.tokens[Math.floor(g.rand() * g.tokens.length)]!
     let b = g.tokens[Math.floor(g.rand() * HUBS)]!
     if (b === a) b = g.tokens[(g.tokens.indexOf(a) + 1) % HUBS]!
-    return { tokenIn: a.address, tokenOut: b.address, amountIn: String(g.raw(1000 * 100 ** g.rand() / a.usd, a.decimals) || 1n) }
+    return {
+      tokenIn: a.address,
+      tokenOut: b.address,
+      amountIn: String(g.raw((1000 * 100 ** g.rand()) / a.usd, a.decimals) || 1n),
+    }
   })
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values: cli } = parseCli('relay.js', benchUsage('relay', 'Relay throughput and latency over real WebSockets against the same-run signer-recovery ceiling.',
-    { BENCH_QUOTES: 'quotes in the throughput phase (60000)', BENCH_PACED_RATE: 'paced phase rate (half the measured max)', BENCH_PACED_SECS: 'paced phase seconds (3)',
-      BENCH_POOL_THREADS: 'pool threads (cores - 1)', BENCH_COMPARE_THREADS: 'set: run with 1 then 2 pool threads and compare', BENCH_WINDOW: 'quotes in flight (2048)', BENCH_PROFILE: 'dir for a CPU profile' }), { engine: { type: 'boolean' } })
+  const { values: cli } = parseCli(
+    'relay.js',
+    benchUsage(
+      'relay',
+      'Relay throughput and latency over real WebSockets against the same-run signer-recovery ceiling.',
+      {
+        BENCH_QUOTES: 'quotes in the throughput phase (60000)',
+        BENCH_PACED_RATE: 'paced phase rate (half the measured max)',
+        BENCH_PACED_SECS: 'paced phase seconds (3)',
+        BENCH_POOL_THREADS: 'pool threads (cores - 1)',
+        BENCH_COMPARE_THREADS: 'set: run with 1 then 2 pool threads and compare',
+        BENCH_WINDOW: 'quotes in flight (2048)',
+        BENCH_PROFILE: 'dir for a CPU profile',
+      },
+    ),
+    { engine: { type: 'boolean' } },
+  )
   if (cli.engine) await engineMain()
   else if (process.env.BENCH_COMPARE_THREADS) {
     // the same bench with 1 and then 2 pool threads, in this one run: does a second thread pay on this machine?
     const rates: number[] = []
-    for (const threads of ['1', '2']) { process.env.BENCH_POOL_THREADS = threads; rates.push(await main()) }
-    console.log(`validated quotes/s with POOL_THREADS=2 vs 1, same run: ${Math.round(rates[1]!)}/s vs ${Math.round(rates[0]!)}/s (${(rates[1]! / rates[0]! * 100).toFixed(0)}%)`)
+    for (const threads of ['1', '2']) {
+      process.env.BENCH_POOL_THREADS = threads
+      rates.push(await main())
+    }
+    console.log(
+      `validated quotes/s with POOL_THREADS=2 vs 1, same run: ${Math.round(rates[1]!)}/s vs ${Math.round(rates[0]!)}/s (${((rates[1]! / rates[0]!) * 100).toFixed(0)}%)`,
+    )
   } else await main()
 }

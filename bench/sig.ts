@@ -9,23 +9,26 @@ import { recoverTypedDataAddress } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { domainSeparator } from '../workers/sig/quoteHash.js'
 import { recoverQuoteSigner } from '../workers/sig/recoverQuoteSigner.js'
+import { quoteTypes } from '../sdk/sign.js'
 import type { Domain, QuoteJson, QuoteMessage } from '../workers/sig/types.js'
 import type { SignedQuote } from '../workers/sig/verifyQuotes.task.js'
 
 const BATCH = 64
 const BATCHES_IN_FLIGHT = 8
 
-const domain: Domain = { name: 'SpotRFQ', version: '1', chainId: 31337, verifyingContract: '0x5fbdb2315678afecb367f032d93f642f64180aa3' }
-const types = {
-  Quote: [
-    { name: 'maker', type: 'address' }, { name: 'taker', type: 'address' },
-    { name: 'tokenIn', type: 'address' }, { name: 'tokenOut', type: 'address' },
-    { name: 'amountIn', type: 'uint256' }, { name: 'amountOut', type: 'uint256' },
-    { name: 'expiry', type: 'uint256' }, { name: 'nonce', type: 'uint256' }, { name: 'deadline', type: 'uint256' },
-  ],
-} as const
+const domain: Domain = {
+  name: 'SpotRFQ',
+  version: '1',
+  chainId: 31337,
+  verifyingContract: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
+}
+// the SDK's field order (the spec's): the incumbent library signs and recovers over the same types a maker uses
+const types = quoteTypes
 
-interface Fixture { message: QuoteMessage; item: SignedQuote }
+interface Fixture {
+  message: QuoteMessage
+  item: SignedQuote
+}
 
 /** BATCH distinct quotes from one maker, signed by viem. */
 async function signedQuotes(): Promise<Fixture[]> {
@@ -33,15 +36,32 @@ async function signedQuotes(): Promise<Fixture[]> {
   const out: Fixture[] = []
   for (let i = 0; i < BATCH; i++) {
     const message: QuoteMessage = {
-      maker: account.address.toLowerCase() as `0x${string}`, taker: '0x0000000000000000000000000000000000000000',
-      tokenIn: '0x1111111111111111111111111111111111111111', tokenOut: '0x2222222222222222222222222222222222222222',
-      amountIn: 10n ** 18n, amountOut: 2_500_000_000n + BigInt(i), expiry: 1_900_000_000n, nonce: BigInt(i), deadline: 1_900_000_060n,
+      maker: account.address.toLowerCase() as `0x${string}`,
+      taker: '0x0000000000000000000000000000000000000000',
+      tokenIn: '0x1111111111111111111111111111111111111111',
+      tokenOut: '0x2222222222222222222222222222222222222222',
+      amountIn: 10n ** 18n,
+      amountOut: 2_500_000_000n + BigInt(i),
+      expiry: 1_900_000_000n,
+      nonce: BigInt(i),
+      deadline: 1_900_000_060n,
     }
-    const signature = await account.signTypedData({ domain: { ...domain, chainId: BigInt(domain.chainId) }, types, primaryType: 'Quote', message })
+    const signature = await account.signTypedData({
+      domain: { ...domain, chainId: BigInt(domain.chainId) },
+      types,
+      primaryType: 'Quote',
+      message,
+    })
     const quote: QuoteJson = {
-      maker: message.maker, taker: message.taker, tokenIn: message.tokenIn, tokenOut: message.tokenOut,
-      amountIn: message.amountIn.toString(), amountOut: message.amountOut.toString(),
-      expiry: Number(message.expiry), nonce: message.nonce.toString(), deadline: Number(message.deadline),
+      maker: message.maker,
+      taker: message.taker,
+      tokenIn: message.tokenIn,
+      tokenOut: message.tokenOut,
+      amountIn: message.amountIn.toString(),
+      amountOut: message.amountOut.toString(),
+      expiry: Number(message.expiry),
+      nonce: message.nonce.toString(),
+      deadline: Number(message.deadline),
     }
     out.push({ message, item: { quote, signature } })
   }
@@ -66,22 +86,32 @@ async function main(): Promise<void> {
   const fixtures = await signedQuotes()
   const sep = domainSeparator(domain)
   const pool = new Piscina({
-    filename: new URL('../workers/sig/verifyQuotes.task.js', import.meta.url).href, minThreads: 2, maxThreads: 2 })
+    filename: new URL('../workers/sig/verifyQuotes.task.js', import.meta.url).href,
+    minThreads: 2,
+    maxThreads: 2,
+  })
   const batch = { domain, items: fixtures.map(f => f.item) }
   let i = 0
   const bench = new Bench({ time: 2000, warmup: true })
   bench
     .add('viem recoverTypedDataAddress', async () => {
       const f = fixtures[i++ % BATCH]!
-      await recoverTypedDataAddress({ domain: { ...domain, chainId: BigInt(domain.chainId) }, types, primaryType: 'Quote',
-        message: f.message, signature: f.item.signature as `0x${string}` })
+      await recoverTypedDataAddress({
+        domain: { ...domain, chainId: BigInt(domain.chainId) },
+        types,
+        primaryType: 'Quote',
+        message: f.message,
+        signature: f.item.signature as `0x${string}`,
+      })
     })
     .add('native (secp256k1 + hash-wasm)', () => {
       const f = fixtures[i++ % BATCH]!
       recoverQuoteSigner(sep, f.item.quote, f.item.signature)
     })
     .add(`piscina 2 threads, ${BATCHES_IN_FLIGHT} x ${BATCH}-quote batches`, async () => {
-      const results = await Promise.all(Array.from({ length: BATCHES_IN_FLIGHT }, () => pool.run(batch) as Promise<(string | null)[]>))
+      const results = await Promise.all(
+        Array.from({ length: BATCHES_IN_FLIGHT }, () => pool.run(batch) as Promise<(string | null)[]>),
+      )
       if (results.some(r => r.some(s => s === null))) throw new Error('recovery failed on the pool')
     })
   try {
@@ -91,21 +121,39 @@ async function main(): Promise<void> {
   }
   const viem = throughputOf(bench, 'viem recoverTypedDataAddress')
   const native = throughputOf(bench, 'native (secp256k1 + hash-wasm)')
-  const pooled = throughputOf(bench, `piscina 2 threads, ${BATCHES_IN_FLIGHT} x ${BATCH}-quote batches`) * BATCHES_IN_FLIGHT * BATCH
+  const pooled =
+    throughputOf(bench, `piscina 2 threads, ${BATCHES_IN_FLIGHT} x ${BATCH}-quote batches`) * BATCHES_IN_FLIGHT * BATCH
   console.table([
-    { path: 'viem recoverTypedDataAddress, 1 thread', 'recoveries/s': Math.round(viem), 'us/recovery': +(1e6 / viem).toFixed(1) },
-    { path: 'native secp256k1 + hash-wasm, 1 thread', 'recoveries/s': Math.round(native), 'us/recovery': +(1e6 / native).toFixed(1) },
-    { path: `piscina 2 threads, batches of ${BATCH}`, 'recoveries/s': Math.round(pooled), 'us/recovery': +(1e6 / pooled).toFixed(1) },
+    {
+      path: 'viem recoverTypedDataAddress, 1 thread',
+      'recoveries/s': Math.round(viem),
+      'us/recovery': +(1e6 / viem).toFixed(1),
+    },
+    {
+      path: 'native secp256k1 + hash-wasm, 1 thread',
+      'recoveries/s': Math.round(native),
+      'us/recovery': +(1e6 / native).toFixed(1),
+    },
+    {
+      path: `piscina 2 threads, batches of ${BATCH}`,
+      'recoveries/s': Math.round(pooled),
+      'us/recovery': +(1e6 / pooled).toFixed(1),
+    },
   ])
 }
 
 function throughputOf(bench: Bench, name: string): number {
   const result = bench.getTask(name)?.result
-  if (!result || !('throughput' in result)) throw new Error(`bench task "${name}" did not complete: ${JSON.stringify(result)}`)
+  if (!result || !('throughput' in result))
+    throw new Error(`bench task "${name}" did not complete: ${JSON.stringify(result)}`)
   return 1000 / result.period // runs / total time: the mean of per-sample rates would overweight fast samples
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  parseCli('sig.js', benchUsage('sig', 'EIP-712 quote signer recovery: viem, native secp256k1, and the Piscina pool in batches.'), {})
+  parseCli(
+    'sig.js',
+    benchUsage('sig', 'EIP-712 quote signer recovery: viem, native secp256k1, and the Piscina pool in batches.'),
+    {},
+  )
   await main()
 }

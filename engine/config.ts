@@ -6,13 +6,22 @@ import { isAddress } from '../workers/values/index.js'
 
 const port = z.coerce.number().int().min(0).max(65535)
 const positiveInt = z.coerce.number().int().positive()
-const address = z.string().refine(isAddress, 'must be a 0x address (40 hex characters)').transform(s => s.toLowerCase() as `0x${string}`)
+const address = z
+  .string()
+  .refine(isAddress, 'must be a 0x address (40 hex characters)')
+  .transform(s => s.toLowerCase() as `0x${string}`)
 /** a public origin (and optional path) a proxy serves a surface on, in one of `schemes`; no trailing slash kept */
-const publicUrl = (schemes: string[], example: string) => z.string().refine(u => {
-  const x = URL.canParse(u) ? new URL(u) : null
-  return !!x && schemes.includes(x.protocol) && !x.search && !x.hash && !x.username
-}, `must be a ${schemes.map(s => s.replace(':', '')).join(' or ')} URL with no query, e.g. ${example}`)
-  .transform(u => u.replace(/\/+$/, ''))
+const publicUrl = (schemes: string[], example: string) =>
+  z
+    .string()
+    .refine(
+      u => {
+        const x = URL.canParse(u) ? new URL(u) : null
+        return !!x && schemes.includes(x.protocol) && !x.search && !x.hash && !x.username
+      },
+      `must be a ${schemes.map(s => s.replace(':', '')).join(' or ')} URL with no query, e.g. ${example}`,
+    )
+    .transform(u => u.replace(/\/+$/, ''))
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform(v => v === 'true' || v === '1' || v === 'yes')
 
 /** Every variable the service reads, with its default. The README's table mirrors this. */
@@ -92,7 +101,11 @@ export const configSchema = z.object({
   RELAY_SIG_BATCHES_PER_THREAD: positiveInt.default(4),
   RELAY_COMMITS_IN_FLIGHT: positiveInt.default(2),
   /** quote partitions (a day each) older than this many days are dropped, hourly (0: kept forever); at least 2 */
-  QUOTES_RETENTION_DAYS: z.coerce.number().int().refine(n => n === 0 || (n >= 2 && n <= 36_500), 'must be 0 (keep) or 2-36500 days').default(0),
+  QUOTES_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .refine(n => n === 0 || (n >= 2 && n <= 36_500), 'must be 0 (keep) or 2-36500 days')
+    .default(0),
   /** quote archives (engine/store/archive): set, retention exports each partition here before it drops it */
   ARCHIVE_DIR: z.string().min(1).optional(),
   /** admission control: quotes are refused with BUSY while more than this many ms of work is in flight (0: off) */
@@ -100,16 +113,30 @@ export const configSchema = z.object({
   RELAY_MAX_PAYLOAD_BYTES: positiveInt.default(64 * 1024),
   // Cluster (engine/cluster): unset NATS_URL is one node exactly as before; set, the process joins the venue's
   // nodes on that NATS server (all nodes share DATABASE_URL)
-  NATS_URL: z.string().regex(/^(nats|tls):\/\/[^\s,]+(,(nats|tls):\/\/[^\s,]+)*$/, 'must be nats:// (or tls://) URLs, comma-separated, e.g. nats://127.0.0.1:4222').optional(),
-  NODE_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, dots, dashes or underscores').optional(),
+  NATS_URL: z
+    .string()
+    .regex(
+      /^(nats|tls):\/\/[^\s,]+(,(nats|tls):\/\/[^\s,]+)*$/,
+      'must be nats:// (or tls://) URLs, comma-separated, e.g. nats://127.0.0.1:4222',
+    )
+    .optional(),
+  NODE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, dots, dashes or underscores')
+    .optional(),
   /** a node's RFQ events leave together every this many ms (0: at the end of each event-loop turn) */
   CLUSTER_BATCH_MS: z.coerce.number().int().min(0).max(100).default(5),
   /** this node's key: a file holding its nkey user seed (SU...); it signs every message the node sends and, unless
    *  NATS_URL carries a credential, is the node's credential at nats-server (docs/cluster.md#who-may-speak-on-the-wire) */
   CLUSTER_NODE_KEY_FILE: z.string().min(1).optional(),
   /** every node of the venue with its public key, this node's included: NODE_ID:U..., comma-separated */
-  CLUSTER_PEERS: z.string().regex(/^[A-Za-z0-9_.-]{1,64}:U[A-Z2-7]{55}(,[A-Za-z0-9_.-]{1,64}:U[A-Z2-7]{55})*$/,
-    'must be NODE_ID:public-nkey pairs, comma-separated, e.g. node-1:UAB...,node-2:UCD... (56-character keys starting with U)').optional(),
+  CLUSTER_PEERS: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9_.-]{1,64}:U[A-Z2-7]{55}(,[A-Za-z0-9_.-]{1,64}:U[A-Z2-7]{55})*$/,
+      'must be NODE_ID:public-nkey pairs, comma-separated, e.g. node-1:UAB...,node-2:UCD... (56-character keys starting with U)',
+    )
+    .optional(),
   /** the CA that signed nats-server's certificate: set, the node speaks TLS only and checks the server against it */
   NATS_TLS_CA_FILE: z.string().min(1).optional(),
   /** a client certificate and its key, for a nats-server that verifies its clients (tls { verify: true }) */
@@ -120,7 +147,10 @@ export const configSchema = z.object({
   INGEST_SOURCE: z.enum(['off', 'deribit', 'replay', 'synthetic']).default('off'),
   INGEST_FILE: z.string().min(1).optional(),
   DERIBIT_BASE_URL: z.url().default('https://www.deribit.com/api/v2'),
-  INGEST_CURRENCIES: z.string().regex(/^[A-Z0-9_]+(,[A-Z0-9_]+)*$/, 'must be comma-separated currency codes, e.g. BTC,ETH').default('BTC,ETH'),
+  INGEST_CURRENCIES: z
+    .string()
+    .regex(/^[A-Z0-9_]+(,[A-Z0-9_]+)*$/, 'must be comma-separated currency codes, e.g. BTC,ETH')
+    .default('BTC,ETH'),
   INGEST_INTERVAL_MS: positiveInt.default(10_000),
   INGEST_SNAPSHOT_INTERVAL_MS: positiveInt.default(60_000),
   INGEST_TICKERS_PER_CYCLE: z.coerce.number().int().min(0).default(10),
@@ -155,7 +185,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const parsed = configSchema.safeParse(raw)
   if (!parsed.success) {
-    const lines = parsed.error.issues.map(i => `${i.path.join('.')}=${JSON.stringify(raw[String(i.path[0])] ?? '')}: ${i.message}`)
+    const lines = parsed.error.issues.map(
+      i => `${i.path.join('.')}=${JSON.stringify(raw[String(i.path[0])] ?? '')}: ${i.message}`,
+    )
     throw new ConfigError(`invalid configuration: ${lines.join('; ')}`)
   }
   return parsed.data

@@ -15,5 +15,13 @@ export function defaultLogFormat(): LogFormat {
 export function createLogger(level: string, name = 'rfq-engine', format: LogFormat = defaultLogFormat()): Logger {
   const options = { name, level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }
   if (format === 'json') return pino(options)
-  return pino(options, PinoPretty({ colorize: !!process.stdout.isTTY, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }))
+  return pino(
+    options,
+    PinoPretty({
+      colorize: !!process.stdout.isTTY,
+      sync: true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname',
+    }),
+  )
 }

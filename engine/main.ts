@@ -9,8 +9,8 @@ import { acquireInstanceLock, AlreadyRunning } from './ops/instanceLock.js'
 import { installLastResort } from './ops/lastResort.js'
 import { PortInUse } from './front/uws.js'
 import { parseCli } from './ops/cli.js'
-import { banner } from './ops/banner.js'
-import { preflight } from './ops/preflight.js'
+import { banner } from './banner.js'
+import { preflight } from './preflight.js'
 import { DatabaseUnreachable } from './store/unreachable.js'
 
 const USAGE = `Usage: node dist/engine/main.js   (or: make run)
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   parseCli('engine', USAGE, {})
   const config = loadConfig()
   const log = createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT)
-  const checked = await preflight(config, log)                     // bad settings and token lists: before anything is touched
+  const checked = await preflight(config, log) // bad settings and token lists: before anything is touched
   // before anything touches the data directory: a second engine must not stop the first one's PostgreSQL
   const lock = await acquireInstanceLock('engine', config.DATA_DIR)
   installLastResort(log)
@@ -36,9 +36,21 @@ async function main(): Promise<void> {
     if (signalled) return
     signalled = true
     log.info({ signal }, 'shutting down')
-    const force = setTimeout(() => { log.error('shutdown timed out'); process.exit(1) }, config.SHUTDOWN_TIMEOUT_MS + 5000)
+    const force = setTimeout(() => {
+      log.error('shutdown timed out')
+      process.exit(1)
+    }, config.SHUTDOWN_TIMEOUT_MS + 5000)
     force.unref()
-    engine.stop().then(() => lock.release()).then(() => process.exit(0), (err: unknown) => { log.error({ err }, 'shutdown failed'); process.exit(1) })
+    engine
+      .stop()
+      .then(() => lock.release())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          log.error({ err }, 'shutdown failed')
+          process.exit(1)
+        },
+      )
   }
   process.on('SIGINT', () => shutdown('SIGINT'))
   process.on('SIGTERM', () => shutdown('SIGTERM'))
@@ -47,7 +59,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  const known = err instanceof ConfigError || err instanceof AlreadyRunning || err instanceof PortInUse || err instanceof DatabaseUnreachable
+  const known =
+    err instanceof ConfigError ||
+    err instanceof AlreadyRunning ||
+    err instanceof PortInUse ||
+    err instanceof DatabaseUnreachable
   console.error(known ? err.message : `engine failed to start: ${err instanceof Error ? err.message : String(err)}`)
   if (process.env.DEBUG === '1' && err instanceof Error) console.error(err.stack)
   process.exit(err instanceof ConfigError ? 2 : 1)

@@ -19,11 +19,19 @@ export const quoteTypes = {
 
 export function signQuote(account: LocalAccount, domain: Eip712Domain, quote: Quote): Promise<Hex> {
   return account.signTypedData({
-    domain: { ...domain, chainId: BigInt(domain.chainId) }, types: quoteTypes, primaryType: 'Quote',
+    domain: { ...domain, chainId: BigInt(domain.chainId) },
+    types: quoteTypes,
+    primaryType: 'Quote',
     message: {
-      maker: quote.maker, taker: quote.taker, tokenIn: quote.tokenIn, tokenOut: quote.tokenOut,
-      amountIn: BigInt(quote.amountIn), amountOut: BigInt(quote.amountOut), expiry: BigInt(quote.expiry),
-      nonce: BigInt(quote.nonce), deadline: BigInt(quote.deadline),
+      maker: quote.maker,
+      taker: quote.taker,
+      tokenIn: quote.tokenIn,
+      tokenOut: quote.tokenOut,
+      amountIn: BigInt(quote.amountIn),
+      amountOut: BigInt(quote.amountOut),
+      expiry: BigInt(quote.expiry),
+      nonce: BigInt(quote.nonce),
+      deadline: BigInt(quote.deadline),
     },
   })
 }

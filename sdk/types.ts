@@ -50,9 +50,7 @@ export interface RelayErrorData {
   rfqId?: string
 }
 
-export type SubmitResult =
-  | { ok: true; broadcast: QuoteBroadcast }
-  | { ok: false; code: string; message: string }
+export type SubmitResult = { ok: true; broadcast: QuoteBroadcast } | { ok: false; code: string; message: string }
 
 /** The client's own troubles, never dropped silently (the `fault` event; without a listener, console.warn). */
 export type ClientFault =

@@ -11,11 +11,13 @@ const distTest = join(repoRoot, 'dist/test')
 const filters = process.argv.slice(2)
 
 function findTests(dir: string): string[] {
-  return readdirSync(dir).flatMap(name => {
-    const p = join(dir, name)
-    if (statSync(p).isDirectory()) return findTests(p)
-    return name.endsWith('.test.js') ? [p] : []
-  }).sort()
+  return readdirSync(dir)
+    .flatMap(name => {
+      const p = join(dir, name)
+      if (statSync(p).isDirectory()) return findTests(p)
+      return name.endsWith('.test.js') ? [p] : []
+    })
+    .sort()
 }
 
 /** Data folders of runs that were killed: stop their postmaster if it is still up (only if it really is theirs), then delete them. */
@@ -35,12 +37,20 @@ async function removeDeadRuns(): Promise<void> {
 }
 
 function alive(pid: number): boolean {
-  try { process.kill(pid, 0); return true } catch { return false }
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
 }
 
 async function main(): Promise<number> {
   const files = findTests(distTest).filter(f => !filters.length || filters.some(x => relative(repoRoot, f).includes(x)))
-  if (!files.length) { console.error('no test files found under dist/test'); return 1 }
+  if (!files.length) {
+    console.error('no test files found under dist/test')
+    return 1
+  }
   let adminUrl = process.env.DATABASE_URL
   let stop: (() => Promise<void>) | undefined
   if (!adminUrl) {
@@ -52,7 +62,7 @@ async function main(): Promise<number> {
     stop = async () => {
       await pg.stop()
       rmSync(dataDir, { recursive: true, force: true })
-      if (pg.clusterDir !== join(dataDir, 'pg')) rmSync(pg.clusterDir, { recursive: true, force: true })   // placed outside a private checkout
+      if (pg.clusterDir !== join(dataDir, 'pg')) rmSync(pg.clusterDir, { recursive: true, force: true }) // placed outside a private checkout
     }
   }
   const concurrency = process.env.TEST_CONCURRENCY ?? '2'
@@ -60,12 +70,26 @@ async function main(): Promise<number> {
   // to a file, from which the last line is the plain "tests: N passed, N failed" any CI can read.
   const tap = join(repoRoot, '.data', `test-run-${process.pid}.tap`)
   const reporter = process.env.TEST_REPORTER ?? 'spec'
-  const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`,
-    `--test-reporter=${reporter}`, '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files], {
-    stdio: 'inherit',
-    env: { ...process.env, TEST_DATABASE_ADMIN_URL: adminUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
-  })
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => { child.kill(sig) })
+  const child = spawn(
+    process.execPath,
+    [
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      `--test-reporter=${reporter}`,
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tap}`,
+      ...files,
+    ],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, TEST_DATABASE_ADMIN_URL: adminUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
+    },
+  )
+  for (const sig of ['SIGINT', 'SIGTERM'] as const)
+    process.on(sig, () => {
+      child.kill(sig)
+    })
   const code = await new Promise<number>(resolve => child.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0))))
   await stop?.()
   if (existsSync(tap)) {
@@ -77,4 +101,10 @@ async function main(): Promise<number> {
   return code
 }
 
-main().then(code => process.exit(code), (err: unknown) => { console.error(err); process.exit(1) })
+main().then(
+  code => process.exit(code),
+  (err: unknown) => {
+    console.error(err)
+    process.exit(1)
+  },
+)

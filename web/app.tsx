@@ -27,28 +27,60 @@ export function App() {
   const [failure, setFailure] = useState('')
   const [view, setView] = useState(currentView())
   const main = useRef<HTMLElement>(null)
-  useEffect(() => { connectEngine().then(setEngine, (e: unknown) => setFailure(e instanceof Error ? e.message : String(e))) }, [])
   useEffect(() => {
-    const on = () => { setView(currentView()); requestAnimationFrame(() => focusHeading(main.current)) }
+    connectEngine().then(setEngine, (e: unknown) => setFailure(e instanceof Error ? e.message : String(e)))
+  }, [])
+  useEffect(() => {
+    const on = () => {
+      setView(currentView())
+      requestAnimationFrame(() => focusHeading(main.current))
+    }
     addEventListener('hashchange', on)
     return () => removeEventListener('hashchange', on)
   }, [])
   const active = VIEWS.find(v => v.id === view)!
-  useEffect(() => { document.title = `${active.name} · RFQ engine console` }, [active])
+  useEffect(() => {
+    document.title = `${active.name} · RFQ engine console`
+  }, [active])
   return (
     <>
-      <a class="skip" href="#main" onClick={ev => { ev.preventDefault(); focusHeading(main.current) }}>Skip to content</a>
+      <a
+        class="skip"
+        href="#main"
+        onClick={ev => {
+          ev.preventDefault()
+          focusHeading(main.current)
+        }}
+      >
+        Skip to content
+      </a>
       <header>
         <span class="brand">RFQ engine</span>
         <nav aria-label="Views">
-          {VIEWS.map(v => <a key={v.id} href={`#/${v.id}`} aria-current={v.id === view ? 'page' : undefined}>{v.name}</a>)}
+          {VIEWS.map(v => (
+            <a key={v.id} href={`#/${v.id}`} aria-current={v.id === view ? 'page' : undefined}>
+              {v.name}
+            </a>
+          ))}
         </nav>
-        {engine && <span class="muted small">chain {engine.config.chainId} · v{engine.config.version}</span>}
+        {engine && (
+          <span class="muted small">
+            chain {engine.config.chainId} · v{engine.config.version}
+          </span>
+        )}
       </header>
       <main id="main" ref={main}>
-        {failure ? <p class="error" role="alert">The console cannot reach the engine: {failure}</p>
-          : engine ? <EngineContext.Provider value={engine}><active.View /></EngineContext.Provider>
-          : <p class="muted">Connecting to the engine…</p>}
+        {failure ? (
+          <p class="error" role="alert">
+            The console cannot reach the engine: {failure}
+          </p>
+        ) : engine ? (
+          <EngineContext.Provider value={engine}>
+            <active.View />
+          </EngineContext.Provider>
+        ) : (
+          <p class="muted">Connecting to the engine…</p>
+        )}
       </main>
     </>
   )

@@ -15,7 +15,11 @@ export interface ConsoleConfig {
   terminalKeyRequired: boolean
 }
 
-export interface Token { address: string; symbol: string | null; decimals: number | null }
+export interface Token {
+  address: string
+  symbol: string | null
+  decimals: number | null
+}
 
 export interface Engine {
   config: ConsoleConfig
@@ -34,7 +38,8 @@ export async function connectEngine(): Promise<Engine> {
   const ws = location.protocol === 'https:' ? 'wss:' : 'ws:'
   const urls = config.urls ?? { terminal: null, relay: null, relayWs: null }
   return {
-    config, api: location.origin,
+    config,
+    api: location.origin,
     terminal: urls.terminal ?? `${location.protocol}//${host}:${config.ports.terminal}`,
     relay: urls.relay ?? `${location.protocol}//${host}:${config.ports.relay}`,
     relayWs: urls.relayWs ?? `${ws}//${host}:${config.ports.relay}`,
@@ -53,7 +58,7 @@ export function useEngine(): Engine {
 
 /** A token by address: the registry's, else the address itself with unknown decimals. */
 export function tokenOf(e: Engine, address: string | { address: string } | null | undefined): Token {
-  const a = (typeof address === 'string' ? address : address?.address ?? '').toLowerCase()
+  const a = (typeof address === 'string' ? address : (address?.address ?? '')).toLowerCase()
   return e.tokens.get(a) ?? { address: a, symbol: null, decimals: null }
 }
 
@@ -65,17 +70,20 @@ export function symbolOf(t: Token): string {
 export function tokenLabels(list: Token[]): Map<string, string> {
   const count = new Map<string, number>()
   for (const t of list) count.set(symbolOf(t).toLowerCase(), (count.get(symbolOf(t).toLowerCase()) ?? 0) + 1)
-  return new Map(list.map(t => {
-    const s = symbolOf(t)
-    const shared = (count.get(s.toLowerCase()) ?? 0) > 1 && t.symbol
-    return [t.address, shared ? `${s} (${t.address.slice(0, 6)}…${t.address.slice(-4)})` : s]
-  }))
+  return new Map(
+    list.map(t => {
+      const s = symbolOf(t)
+      const shared = (count.get(s.toLowerCase()) ?? 0) > 1 && t.symbol
+      return [t.address, shared ? `${s} (${t.address.slice(0, 6)}…${t.address.slice(-4)})` : s]
+    }),
+  )
 }
 
 /** The terminal's API key, when the engine runs with API_KEY: asked once, kept for this tab only. */
 export const terminalKey = {
   get: () => sessionStorage.getItem('console.terminalKey') ?? '',
-  set: (k: string) => k ? sessionStorage.setItem('console.terminalKey', k) : sessionStorage.removeItem('console.terminalKey'),
+  set: (k: string) =>
+    k ? sessionStorage.setItem('console.terminalKey', k) : sessionStorage.removeItem('console.terminalKey'),
 }
 
 export function terminalHeaders(): Record<string, string> {

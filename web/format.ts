@@ -10,7 +10,7 @@ export function units(raw: string | null | undefined, decimals: number | null | 
   const base = 10n ** BigInt(decimals)
   const whole = a / base
   let frac = (a % base).toString().padStart(decimals, '0').slice(0, digits).replace(/0+$/, '')
-  if (whole === 0n && frac === '' && a > 0n) frac = '0'.repeat(Math.max(0, digits - 1)) + '1'   // tiny but not zero
+  if (whole === 0n && frac === '' && a > 0n) frac = '0'.repeat(Math.max(0, digits - 1)) + '1' // tiny but not zero
   return `${neg ? '-' : ''}${whole.toLocaleString('en-US')}${frac ? '.' + frac : ''}`
 }
 

@@ -5,5 +5,5 @@ import './style.css'
 import { App } from './app'
 
 const root = document.getElementById('app')!
-root.textContent = ''                       // the "Loading" line index.html shows until the script runs
+root.textContent = '' // the "Loading" line index.html shows until the script runs
 render(<App />, root)

@@ -2,10 +2,14 @@
 // summed over their labels (requests over every route and status, trades over every source), and their
 // largest (an age or a lag: the stalest stream is the one to show). Histogram parts (_bucket, _sum,
 // _count) are kept under their own names, so they never mix in.
-export interface MetricTotals { sum: Map<string, number>; max: Map<string, number> }
+export interface MetricTotals {
+  sum: Map<string, number>
+  max: Map<string, number>
+}
 
 export function parseMetrics(text: string): MetricTotals {
-  const totals = new Map<string, number>(), max = new Map<string, number>()
+  const totals = new Map<string, number>(),
+    max = new Map<string, number>()
   for (const line of text.split('\n')) {
     if (!line || line.startsWith('#')) continue
     const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{.*\})?\s+(\S+)/.exec(line)

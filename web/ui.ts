@@ -16,7 +16,12 @@ export function selectable(selected: boolean, onSelect: () => void) {
     tabIndex: 0,
     'aria-selected': selected,
     onClick: onSelect,
-    onKeyDown: (e: KeyboardEvent) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onSelect() } },
+    onKeyDown: (e: KeyboardEvent) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault()
+        onSelect()
+      }
+    },
   }
 }
 

@@ -19,15 +19,35 @@ const hex = (bytes: number): Address => `0x${randomBytes(bytes).toString('hex')}
 export async function applyCost(quotes = 60_000): Promise<number> {
   const book = new RfqBook(new ActorSystem(), {
     // the store is never reached on this path: a replica writes nothing
-    store: { insertRfq: async () => {}, persistStatus: async () => {}, commitQuote: async () => {}, storeEnds: async () => {} },
+    store: {
+      insertRfq: async () => {},
+      persistStatus: async () => {},
+      commitQuote: async () => {},
+      storeEnds: async () => {},
+    },
     clusterStore: { liveRfq: async () => undefined, liveShared: async () => undefined, endOf: async () => undefined },
     recoverSigner: async () => null,
   })
   const index = new LiveIndex(book.events)
   const expiry = Math.floor(Date.now() / 1000) + 3600
-  const taker = '0x0000000000000000000000000000000000000000' as Address, tokenIn = hex(20), tokenOut = hex(20)
-  const rfqs: Rfq[] = Array.from({ length: 50 }, () => ({ id: randomUUID(), taker, tokenIn, tokenOut, kind: 0, amountIn: 10n ** 18n, amountOut: null,
-    expiry, visibility: 'public', allowedMakers: [], shareToken: null, createdAt: new Date(), agentId: null }))
+  const taker = '0x0000000000000000000000000000000000000000' as Address,
+    tokenIn = hex(20),
+    tokenOut = hex(20)
+  const rfqs: Rfq[] = Array.from({ length: 50 }, () => ({
+    id: randomUUID(),
+    taker,
+    tokenIn,
+    tokenOut,
+    kind: 0,
+    amountIn: 10n ** 18n,
+    amountOut: null,
+    expiry,
+    visibility: 'public',
+    allowedMakers: [],
+    shareToken: null,
+    createdAt: new Date(),
+    agentId: null,
+  }))
   for (const rfq of rfqs) book.sync!.applyRemote(fromWire(toWire({ type: 'rfq.created', rfq, shareTokenHash: null })!))
   const batches: Uint8Array[] = []
   const peer = benchPeer()
@@ -35,8 +55,26 @@ export async function applyCost(quotes = 60_000): Promise<number> {
     const events: WireEvent[] = []
     for (let j = i; j < i + 30; j++) {
       const rfq = rfqs[j % rfqs.length]!
-      const e: RfqEvent = { type: 'rfq.quoted', rfqId: rfq.id, quote: { rfqId: rfq.id, signature: hex(65), receivedAt: new Date(),
-        quote: { maker: hex(20), taker, tokenIn, tokenOut, amountIn: '1000000000000000000', amountOut: String(10n ** 18n + BigInt(j)), expiry, nonce: String(j), deadline: expiry } } }
+      const e: RfqEvent = {
+        type: 'rfq.quoted',
+        rfqId: rfq.id,
+        quote: {
+          rfqId: rfq.id,
+          signature: hex(65),
+          receivedAt: new Date(),
+          quote: {
+            maker: hex(20),
+            taker,
+            tokenIn,
+            tokenOut,
+            amountIn: '1000000000000000000',
+            amountOut: String(10n ** 18n + BigInt(j)),
+            expiry,
+            nonce: String(j),
+            deadline: expiry,
+          },
+        },
+      }
       events.push(toWire(e, book.quoteTerms(rfq.id))!)
     }
     batches.push(seal(peer.key.privateKey, 'events', peer.id, 1, batches.length + 1, events))
@@ -49,9 +87,15 @@ export async function applyCost(quotes = 60_000): Promise<number> {
   }
   const turn = () => new Promise(r => setImmediate(r))
   const warm = Math.floor(batches.length / 5)
-  for (let i = 0; i < warm; i++) { apply(batches[i]!); await turn() }
+  for (let i = 0; i < warm; i++) {
+    apply(batches[i]!)
+    await turn()
+  }
   const before = process.cpuUsage()
-  for (let i = warm; i < batches.length; i++) { apply(batches[i]!); await turn() }
+  for (let i = warm; i < batches.length; i++) {
+    apply(batches[i]!)
+    await turn()
+  }
   const used = process.cpuUsage(before)
   index.close()
   return (used.user + used.system) / ((batches.length - warm) * 30)

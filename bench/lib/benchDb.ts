@@ -9,10 +9,16 @@ import { connect, type Sql } from '../../engine/store/db.js'
 import { migrate } from '../../engine/store/migrate.js'
 import { repoRoot } from '../../engine/paths.js'
 
-export interface BenchDatabase { sql: Sql; url: string; drop(): Promise<void> }
+export interface BenchDatabase {
+  sql: Sql
+  url: string
+  drop(): Promise<void>
+}
 
 export async function benchDatabase(bench: string, { max = 4 } = {}): Promise<BenchDatabase> {
-  const pg = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir: join(repoRoot, `.data/bench-${bench}`), fast: true })
+  const pg = process.env.DATABASE_URL
+    ? undefined
+    : await startEmbeddedPostgres({ dataDir: join(repoRoot, `.data/bench-${bench}`), fast: true })
   const name = `${bench}_${randomBytes(4).toString('hex')}`
   const adminUrl = process.env.DATABASE_URL ?? pg!.adminUrl
   const admin = connect(adminUrl, { max: 1 })
@@ -24,10 +30,12 @@ export async function benchDatabase(bench: string, { max = 4 } = {}): Promise<Be
   const sql = connect(url.toString(), { max })
   await migrate(sql)
   return {
-    sql, url: url.toString(),
+    sql,
+    url: url.toString(),
     async drop() {
       await sql.end()
-      if (process.env.BENCH_KEEP_DB) {     // for EXPLAIN sessions after the run; the server keeps running
+      if (process.env.BENCH_KEEP_DB) {
+        // for EXPLAIN sessions after the run; the server keeps running
         console.log(`BENCH_KEEP_DB: kept ${url.toString()}`)
         await admin.end()
         return

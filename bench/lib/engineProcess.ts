@@ -18,15 +18,29 @@ export async function startEngineProcess(env: Record<string, string>): Promise<E
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   let out = ''
-  child.stdout.on('data', c => { out += c })
+  child.stdout.on('data', c => {
+    out += c
+  })
   await new Promise<void>((resolve, reject) => {
-    const iv = setInterval(() => { if (/relay .*ws:\/\//.test(out)) { clearInterval(iv); resolve() } }, 20)
-    child.once('exit', code => { clearInterval(iv); reject(new Error(`engine exited (${code}): ${out}`)) })
+    const iv = setInterval(() => {
+      if (/relay .*ws:\/\//.test(out)) {
+        clearInterval(iv)
+        resolve()
+      }
+    }, 20)
+    child.once('exit', code => {
+      clearInterval(iv)
+      reject(new Error(`engine exited (${code}): ${out}`))
+    })
   })
   const port = (name: string) => Number(new RegExp(`${name}[^\\n]*?:(\\d+)`).exec(out)![1])
   return {
     ports: { terminal: port('terminal'), api: port('api'), relay: port('relay') },
     child,
-    stop: () => new Promise(resolve => { child.once('exit', () => resolve()); child.kill('SIGTERM') }),
+    stop: () =>
+      new Promise(resolve => {
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
   }
 }

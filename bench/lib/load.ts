@@ -10,7 +10,16 @@ export interface LoadResult {
   p99Ms: number
 }
 
-export async function load(url: string, { concurrency = 32, durationMs = 3000, maxRequests = 2_000_000, method = 'GET', body }: { concurrency?: number; durationMs?: number; maxRequests?: number; method?: string; body?: string } = {}): Promise<LoadResult> {
+export async function load(
+  url: string,
+  {
+    concurrency = 32,
+    durationMs = 3000,
+    maxRequests = 2_000_000,
+    method = 'GET',
+    body,
+  }: { concurrency?: number; durationMs?: number; maxRequests?: number; method?: string; body?: string } = {},
+): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
   const u = new URL(url)
   const latencies: number[] = []
@@ -18,22 +27,46 @@ export async function load(url: string, { concurrency = 32, durationMs = 3000, m
   let sent = 0
   const started = performance.now()
   const deadline = started + durationMs
-  const one = () => new Promise<void>(resolve => {
-    const t0 = performance.now()
-    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method, agent, headers: body ? { 'content-type': 'application/json' } : {} }, res => {
-      res.resume()
-      res.on('end', () => { if (res.statusCode! >= 400) errors++; latencies.push(performance.now() - t0); resolve() })
+  const one = () =>
+    new Promise<void>(resolve => {
+      const t0 = performance.now()
+      const req = http.request(
+        {
+          host: u.hostname,
+          port: u.port,
+          path: u.pathname + u.search,
+          method,
+          agent,
+          headers: body ? { 'content-type': 'application/json' } : {},
+        },
+        res => {
+          res.resume()
+          res.on('end', () => {
+            if (res.statusCode! >= 400) errors++
+            latencies.push(performance.now() - t0)
+            resolve()
+          })
+        },
+      )
+      req.on('error', () => {
+        errors++
+        resolve()
+      })
+      req.end(body)
     })
-    req.on('error', () => { errors++; resolve() })
-    req.end(body)
-  })
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < deadline && sent < maxRequests) { sent++; await one() }
-  }))
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline && sent < maxRequests) {
+        sent++
+        await one()
+      }
+    }),
+  )
   const elapsed = (performance.now() - started) / 1000
   agent.destroy()
   latencies.sort((a, b) => a - b)
-  const pct = (p: number) => latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]! : NaN
+  const pct = (p: number) =>
+    latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]! : NaN
   return { requests: latencies.length, errors, rps: latencies.length / elapsed, p50Ms: pct(0.5), p99Ms: pct(0.99) }
 }
 

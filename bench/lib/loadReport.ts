@@ -22,7 +22,15 @@ export interface LoadReport {
   acceptedPerSec: number
   durationSec: number
   latencyMs: { p50: number; p90: number; p99: number; max: number; mean: number }
-  steps: { rate: number; sent: number; accepted: number; errors: Record<string, number>; p50Ms: number; p99Ms: number; holds?: boolean }[]
+  steps: {
+    rate: number
+    sent: number
+    accepted: number
+    errors: Record<string, number>
+    p50Ms: number
+    p99Ms: number
+    holds?: boolean
+  }[]
   perSecond: { t: number; rate: number; sent: number; accepted: number; errors: number; p50Ms: number; p99Ms: number }[]
   histogram: { ms: number; count: number }[]
   ramp?: { p99TargetMs: number; highestHoldingRate: number | null; summary: string }
@@ -30,8 +38,17 @@ export interface LoadReport {
   diagnosis?: string
 }
 
-export function buildReport(args: { relay: string; api: string; startedAt: Date; mode: 'fixed' | 'ramp'; steps: StepResult[]; total: RecordableHistogram;
-  holds?: boolean[]; ramp?: LoadReport['ramp']; diagnosis?: string }): LoadReport {
+export function buildReport(args: {
+  relay: string
+  api: string
+  startedAt: Date
+  mode: 'fixed' | 'ramp'
+  steps: StepResult[]
+  total: RecordableHistogram
+  holds?: boolean[]
+  ramp?: LoadReport['ramp']
+  diagnosis?: string
+}): LoadReport {
   const { steps, total } = args
   const sum = (f: (s: StepResult) => number) => steps.reduce((a, s) => a + f(s), 0)
   const errors: Record<string, number> = {}
@@ -40,13 +57,34 @@ export function buildReport(args: { relay: string; api: string; startedAt: Date;
   let t = 0
   const perSecond = steps.flatMap(s => s.perSecond.map(p => ({ ...p, t: ++t, rate: s.rate })))
   return {
-    target: { relay: args.relay, api: args.api }, startedAt: args.startedAt.toISOString(), mode: args.mode,
-    sent: sum(s => s.sent), accepted: sum(s => s.accepted), errors,
-    ratePerSec: round(sum(s => s.sent) / durationSec), acceptedPerSec: round(sum(s => s.accepted) / durationSec), durationSec: round(durationSec),
-    latencyMs: { p50: round(pct(total, 50)), p90: round(pct(total, 90)), p99: round(pct(total, 99)), max: round(total.count ? total.max / 1000 : NaN), mean: round(total.count ? total.mean / 1000 : NaN) },
-    steps: steps.map((s, i) => ({ rate: s.rate, sent: s.sent, accepted: s.accepted, errors: s.errors, p50Ms: round(pct(s.latency, 50)), p99Ms: round(pct(s.latency, 99)),
-      ...(args.holds ? { holds: args.holds[i] } : {}) })),
-    perSecond, histogram: histogramBuckets(total), ...(args.ramp ? { ramp: args.ramp } : {}),
+    target: { relay: args.relay, api: args.api },
+    startedAt: args.startedAt.toISOString(),
+    mode: args.mode,
+    sent: sum(s => s.sent),
+    accepted: sum(s => s.accepted),
+    errors,
+    ratePerSec: round(sum(s => s.sent) / durationSec),
+    acceptedPerSec: round(sum(s => s.accepted) / durationSec),
+    durationSec: round(durationSec),
+    latencyMs: {
+      p50: round(pct(total, 50)),
+      p90: round(pct(total, 90)),
+      p99: round(pct(total, 99)),
+      max: round(total.count ? total.max / 1000 : NaN),
+      mean: round(total.count ? total.mean / 1000 : NaN),
+    },
+    steps: steps.map((s, i) => ({
+      rate: s.rate,
+      sent: s.sent,
+      accepted: s.accepted,
+      errors: s.errors,
+      p50Ms: round(pct(s.latency, 50)),
+      p99Ms: round(pct(s.latency, 99)),
+      ...(args.holds ? { holds: args.holds[i] } : {}),
+    })),
+    perSecond,
+    histogram: histogramBuckets(total),
+    ...(args.ramp ? { ramp: args.ramp } : {}),
     ...(args.diagnosis ? { diagnosis: args.diagnosis } : {}),
   }
 }
@@ -57,17 +95,21 @@ function histogramBuckets(h: RecordableHistogram): { ms: number; count: number }
   const out: { ms: number; count: number }[] = []
   let prevCount = 0
   for (const [p, us] of h.percentiles) {
-    const count = Math.round(h.count * p / 100)
-    if (count > prevCount) { out.push({ ms: us / 1000, count: count - prevCount }); prevCount = count }
+    const count = Math.round((h.count * p) / 100)
+    if (count > prevCount) {
+      out.push({ ms: us / 1000, count: count - prevCount })
+      prevCount = count
+    }
   }
   return out
 }
 
-const round = (x: number) => Number.isFinite(x) ? Math.round(x * 1000) / 1000 : (null as unknown as number)
+const round = (x: number) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : (null as unknown as number))
 
 export function writeReport(dir: string, report: LoadReport): { json: string; html: string } {
   mkdirSync(dir, { recursive: true })
-  const json = join(dir, 'report.json'), html = join(dir, 'report.html')
+  const json = join(dir, 'report.json'),
+    html = join(dir, 'report.html')
   writeFileSync(json, JSON.stringify(report, null, 2) + '\n')
   writeFileSync(html, renderHtml(report))
   return { json, html }
@@ -77,9 +119,21 @@ function renderHtml(r: LoadReport): string {
   const uplotDir = dirname(createRequire(import.meta.url).resolve('uplot/dist/uPlot.iife.min.js'))
   const script = readFileSync(join(uplotDir, 'uPlot.iife.min.js'), 'utf8')
   const style = readFileSync(join(uplotDir, 'uPlot.min.css'), 'utf8')
-  const esc = (s: string) => s.replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]!))
-  const errors = Object.entries(r.errors).map(([k, v]) => `${esc(k)} ${v}`).join(', ') || 'none'
-  const rows = r.steps.map(s => `<tr><td>${s.rate}</td><td>${s.sent}</td><td>${s.accepted}</td><td>${esc(Object.entries(s.errors).map(([k, v]) => `${k} ${v}`).join(', ') || '-')}</td><td>${s.p50Ms ?? '-'}</td><td>${s.p99Ms ?? '-'}</td>${s.holds === undefined ? '' : `<td>${s.holds ? 'yes' : 'no'}</td>`}</tr>`).join('')
+  const esc = (s: string) => s.replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!)
+  const errors =
+    Object.entries(r.errors)
+      .map(([k, v]) => `${esc(k)} ${v}`)
+      .join(', ') || 'none'
+  const rows = r.steps
+    .map(
+      s =>
+        `<tr><td>${s.rate}</td><td>${s.sent}</td><td>${s.accepted}</td><td>${esc(
+          Object.entries(s.errors)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ') || '-',
+        )}</td><td>${s.p50Ms ?? '-'}</td><td>${s.p99Ms ?? '-'}</td>${s.holds === undefined ? '' : `<td>${s.holds ? 'yes' : 'no'}</td>`}</tr>`,
+    )
+    .join('')
   // the data goes in as JSON inside a script tag: '<' is escaped so no value can end the tag
   const data = JSON.stringify({ perSecond: r.perSecond, histogram: r.histogram }).replace(/</g, '\\u003c')
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Relay load test ${esc(r.startedAt)}</title>

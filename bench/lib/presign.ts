@@ -13,9 +13,23 @@ import type { Quote } from '../../sdk/types.js'
 type Secp = { ecdsaSign(m: Uint8Array, k: Uint8Array): { signature: Uint8Array; recid: number } }
 const secp = createRequire(import.meta.url)('secp256k1/bindings') as Secp
 
-export interface Maker { key: Uint8Array; address: `0x${string}` }
-export interface PresignedQuote { rfqId: string; maker: string; frame: string }
-export interface QuoteTerms { rfqId: string; taker: string; tokenIn: string; tokenOut: string; amountIn: bigint; expiry: number }
+export interface Maker {
+  key: Uint8Array
+  address: `0x${string}`
+}
+export interface PresignedQuote {
+  rfqId: string
+  maker: string
+  frame: string
+}
+export interface QuoteTerms {
+  rfqId: string
+  taker: string
+  tokenIn: string
+  tokenOut: string
+  amountIn: bigint
+  expiry: number
+}
 
 /** Fresh maker keys: a load test never uses anyone's real key. */
 export function freshMakers(n: number): Maker[] {
@@ -26,19 +40,45 @@ export function freshMakers(n: number): Maker[] {
 }
 
 /** One QUOTE_SUBMIT frame (JSON) for each (RFQ, maker) pair, in RFQ-major order, `count` at most. */
-export function presignQuotes(domain: Domain, rfqs: QuoteTerms[], makers: Maker[], count: number, deadline: number): PresignedQuote[] {
+export function presignQuotes(
+  domain: Domain,
+  rfqs: QuoteTerms[],
+  makers: Maker[],
+  count: number,
+  deadline: number,
+): PresignedQuote[] {
   const sep = domainSeparator(domain)
   const out: PresignedQuote[] = []
   for (let m = 0; m < makers.length && out.length < count; m++) {
     for (const r of rfqs) {
       if (out.length >= count) break
       const maker = makers[m]!
-      const quote: Quote = { maker: maker.address, taker: r.taker as `0x${string}`, tokenIn: r.tokenIn as `0x${string}`, tokenOut: r.tokenOut as `0x${string}`,
-        amountIn: r.amountIn.toString(), amountOut: String(1_000_000 + m), expiry: r.expiry, nonce: String(out.length), deadline }
-      const digest = quoteDigest(sep, { ...quote, amountIn: r.amountIn, amountOut: BigInt(quote.amountOut), expiry: BigInt(quote.expiry), nonce: BigInt(quote.nonce), deadline: BigInt(deadline) })
+      const quote: Quote = {
+        maker: maker.address,
+        taker: r.taker as `0x${string}`,
+        tokenIn: r.tokenIn as `0x${string}`,
+        tokenOut: r.tokenOut as `0x${string}`,
+        amountIn: r.amountIn.toString(),
+        amountOut: String(1_000_000 + m),
+        expiry: r.expiry,
+        nonce: String(out.length),
+        deadline,
+      }
+      const digest = quoteDigest(sep, {
+        ...quote,
+        amountIn: r.amountIn,
+        amountOut: BigInt(quote.amountOut),
+        expiry: BigInt(quote.expiry),
+        nonce: BigInt(quote.nonce),
+        deadline: BigInt(deadline),
+      })
       const { signature, recid } = secp.ecdsaSign(digest, maker.key)
       const sig = `0x${Buffer.from(signature).toString('hex')}${(27 + recid).toString(16)}`
-      out.push({ rfqId: r.rfqId, maker: maker.address, frame: JSON.stringify({ type: 'QUOTE_SUBMIT', data: { rfqId: r.rfqId, quote, signature: sig } }) })
+      out.push({
+        rfqId: r.rfqId,
+        maker: maker.address,
+        frame: JSON.stringify({ type: 'QUOTE_SUBMIT', data: { rfqId: r.rfqId, quote, signature: sig } }),
+      })
     }
   }
   return out
@@ -48,7 +88,19 @@ export function presignQuotes(domain: Domain, rfqs: QuoteTerms[], makers: Maker[
 export async function checkAgainstViem(domain: Domain & { chainId: number }, sample: PresignedQuote): Promise<void> {
   const { quote: q, signature } = JSON.parse(sample.frame).data
   const signer = await recoverTypedDataAddress({
-    domain: { ...domain, chainId: BigInt(domain.chainId), verifyingContract: domain.verifyingContract }, types: quoteTypes, primaryType: 'Quote',
-    message: { ...q, amountIn: BigInt(q.amountIn), amountOut: BigInt(q.amountOut), expiry: BigInt(q.expiry), nonce: BigInt(q.nonce), deadline: BigInt(q.deadline) }, signature })
-  if (signer.toLowerCase() !== q.maker) throw new Error('pre-signed quotes do not recover under viem: wrong EIP-712 domain?')
+    domain: { ...domain, chainId: BigInt(domain.chainId), verifyingContract: domain.verifyingContract },
+    types: quoteTypes,
+    primaryType: 'Quote',
+    message: {
+      ...q,
+      amountIn: BigInt(q.amountIn),
+      amountOut: BigInt(q.amountOut),
+      expiry: BigInt(q.expiry),
+      nonce: BigInt(q.nonce),
+      deadline: BigInt(q.deadline),
+    },
+    signature,
+  })
+  if (signer.toLowerCase() !== q.maker)
+    throw new Error('pre-signed quotes do not recover under viem: wrong EIP-712 domain?')
 }

@@ -3,8 +3,15 @@
 // held and the lowest that failed, until they are within 10% (or 1/s). It takes the step as a function, so
 // the same search runs against a relay (bench/loadtest.ts) and against a rule in its test.
 
-export interface RampVerdict { holds: boolean; /** why a step failed: shown when no rate holds */ why: string }
-export interface RampTried { rate: number; holds: boolean; why: string }
+export interface RampVerdict {
+  holds: boolean
+  /** why a step failed: shown when no rate holds */ why: string
+}
+export interface RampTried {
+  rate: number
+  holds: boolean
+  why: string
+}
 export interface RampOutcome {
   /** the highest rate that held; null when none did */
   highest: number | null
@@ -13,22 +20,33 @@ export interface RampOutcome {
   summary: string
 }
 
-export interface RampBounds { startRate: number; minRate: number; maxRate: number; maxSteps: number; target: string }
+export interface RampBounds {
+  startRate: number
+  minRate: number
+  maxRate: number
+  maxSteps: number
+  target: string
+}
 
 export async function rampSearch(b: RampBounds, step: (rate: number) => Promise<RampVerdict>): Promise<RampOutcome> {
   const tried: RampTried[] = []
-  let good: number | null = null, bad: number | null = null
+  let good: number | null = null,
+    bad: number | null = null
   let rate = Math.min(b.maxRate, Math.max(b.minRate, b.startRate))
   while (tried.length < b.maxSteps) {
     const v = await step(rate)
     tried.push({ rate, ...v })
-    if (v.holds) good = Math.max(good ?? rate, rate); else bad = Math.min(bad ?? rate, rate)
+    if (v.holds) good = Math.max(good ?? rate, rate)
+    else bad = Math.min(bad ?? rate, rate)
     let next: number
-    if (bad === null) next = Math.min(b.maxRate, rate * 2)                          // everything held: up
-    else if (good === null) next = Math.max(b.minRate, Math.floor(rate / 2))        // everything failed: down
-    else if (bad - good <= Math.max(1, good * 0.1)) break                           // close enough
+    if (bad === null)
+      next = Math.min(b.maxRate, rate * 2) // everything held: up
+    else if (good === null)
+      next = Math.max(b.minRate, Math.floor(rate / 2)) // everything failed: down
+    else if (bad - good <= Math.max(1, good * 0.1))
+      break // close enough
     else next = Math.round((good + bad) / 2)
-    if (next === rate || tried.some(t => t.rate === next)) break                   // at a bound, or nothing new to learn
+    if (next === rate || tried.some(t => t.rate === next)) break // at a bound, or nothing new to learn
     rate = next
   }
   return { highest: good, tried, summary: summary(b, good, bad, tried) }
@@ -41,7 +59,10 @@ function summary(b: RampBounds, good: number | null, bad: number | null, tried: 
     return `no rate holds ${b.target}: the lowest tried, ${lowest.rate}/s${bound}, failed: ${lowest.why}`
   }
   if (bad === null) {
-    const more = good >= b.maxRate ? ' up to --max-rate: raise it to look higher' : ` (${tried.length} steps: raise --start-rate to look higher)`
+    const more =
+      good >= b.maxRate
+        ? ' up to --max-rate: raise it to look higher'
+        : ` (${tried.length} steps: raise --start-rate to look higher)`
     return `${good}/s holds ${b.target}, and every rate tried held${more}`
   }
   return `${good}/s is the highest rate holding ${b.target} (${bad}/s failed: ${tried.find(t => t.rate === bad)!.why})`

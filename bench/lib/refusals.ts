@@ -13,8 +13,8 @@ export interface Refusals {
 
 /** settings worth naming per code, beyond the rate limit */
 const HINTS: Record<string, string> = {
-  BUSY: 'the relay\'s admission control refused them (RELAY_ADMISSION_MS): offer a lower --rate, or give the target cores',
-  RFQ_NOT_FOUND: 'their RFQs had ended: check the target\'s RFQ_TTL_SECS against the run\'s length',
+  BUSY: "the relay's admission control refused them (RELAY_ADMISSION_MS): offer a lower --rate, or give the target cores",
+  RFQ_NOT_FOUND: "their RFQs had ended: check the target's RFQ_TTL_SECS against the run's length",
   NO_ANSWER: 'the relay did not answer them within 5 s of the last send: offer a lower --rate',
   UNAVAILABLE: 'the target could not store them (PostgreSQL): see its /health',
 }
@@ -25,9 +25,11 @@ export function explainRefusals(r: Refusals): string | null {
   const lost = r.sent - r.accepted
   const head = `${lost} of ${r.sent} quotes not accepted`
   if (r.errors.RATE_LIMITED) {
-    return `${head}: the relay answered RATE_LIMITED (its per-IP message limit, RATE_LIMIT_PER_MIN) and dropped the rest; `
-      + `restart the target with RATE_LIMIT_PER_MIN=${fittingLimit(r.rate)} `
-      + `(fits ${r.rate} quotes/s from this machine's one IP, with room to spare)`
+    return (
+      `${head}: the relay answered RATE_LIMITED (its per-IP message limit, RATE_LIMIT_PER_MIN) and dropped the rest; ` +
+      `restart the target with RATE_LIMIT_PER_MIN=${fittingLimit(r.rate)} ` +
+      `(fits ${r.rate} quotes/s from this machine's one IP, with room to spare)`
+    )
   }
   const [code, n] = Object.entries(r.errors).sort((a, b) => b[1] - a[1])[0] ?? ['NO_ANSWER', lost]
   return `${head}: ${n} answered ${code}; ${HINTS[code] ?? 'see docs/errors.md for the code'}`

@@ -6,7 +6,14 @@ import { createHistogram, type RecordableHistogram } from 'node:perf_hooks'
 import WebSocket from 'ws'
 import type { PresignedQuote } from './presign.js'
 
-export interface SecondStats { t: number; sent: number; accepted: number; errors: number; p50Ms: number; p99Ms: number }
+export interface SecondStats {
+  t: number
+  sent: number
+  accepted: number
+  errors: number
+  p50Ms: number
+  p99Ms: number
+}
 
 export interface StepResult {
   rate: number
@@ -34,39 +41,51 @@ export interface StepOptions {
 export async function runStep(o: StepOptions): Promise<StepResult> {
   const bases = (Array.isArray(o.relayUrl) ? o.relayUrl : [o.relayUrl]).map(u => u.replace(/\/$/, ''))
   const observer = await open(`${(o.observerUrl ?? bases[0]!).replace(/\/$/, '')}/?channels=quotes`)
-  const submitters = await Promise.all(Array.from({ length: o.connections }, (_, i) => open(`${bases[i % bases.length]}/?channels=`)))
+  const submitters = await Promise.all(
+    Array.from({ length: o.connections }, (_, i) => open(`${bases[i % bases.length]}/?channels=`)),
+  )
   const latency = createHistogram()
   let second = createHistogram()
   const sentAt = new Map<string, number>()
   const errors: Record<string, number> = {}
-  let sent = 0, accepted = 0, errorCount = 0
+  let sent = 0,
+    accepted = 0,
+    errorCount = 0
   const perSecond: SecondStats[] = []
   let lastTick = { sent: 0, accepted: 0, errors: 0 }
 
   observer.on('message', raw => {
-    const text = (raw as Buffer).toString()        // a Buffer: ws's default binaryType
+    const text = (raw as Buffer).toString() // a Buffer: ws's default binaryType
     if (!text.startsWith('{"type":"QUOTE_BROADCAST"')) return
     const m = JSON.parse(text) as { data: { rfqId: string; quote: { maker: string } } }
     const key = `${m.data.rfqId}:${m.data.quote.maker}`
     const t = sentAt.get(key)
-    if (t === undefined) return                      // someone else's quote
+    if (t === undefined) return // someone else's quote
     sentAt.delete(key)
     const us = Math.max(1, Math.round((performance.now() - t) * 1000))
-    latency.record(us); second.record(us)
+    latency.record(us)
+    second.record(us)
     accepted++
   })
-  for (const s of submitters) s.on('message', raw => {
-    const text = (raw as Buffer).toString()        // a Buffer: ws's default binaryType
-    if (!text.startsWith('{"type":"ERROR"')) return
-    const code = (JSON.parse(text) as { data: { code?: string } }).data.code ?? 'UNKNOWN'
-    errors[code] = (errors[code] ?? 0) + 1
-    errorCount++
-  })
+  for (const s of submitters)
+    s.on('message', raw => {
+      const text = (raw as Buffer).toString() // a Buffer: ws's default binaryType
+      if (!text.startsWith('{"type":"ERROR"')) return
+      const code = (JSON.parse(text) as { data: { code?: string } }).data.code ?? 'UNKNOWN'
+      errors[code] = (errors[code] ?? 0) + 1
+      errorCount++
+    })
 
   const started = performance.now()
   const reporter = setInterval(() => {
-    const s: SecondStats = { t: Math.round((performance.now() - started) / 1000), sent: sent - lastTick.sent, accepted: accepted - lastTick.accepted,
-      errors: errorCount - lastTick.errors, p50Ms: pct(second, 50), p99Ms: pct(second, 99) }
+    const s: SecondStats = {
+      t: Math.round((performance.now() - started) / 1000),
+      sent: sent - lastTick.sent,
+      accepted: accepted - lastTick.accepted,
+      errors: errorCount - lastTick.errors,
+      p50Ms: pct(second, 50),
+      p99Ms: pct(second, 99),
+    }
     lastTick = { sent, accepted, errors: errorCount }
     second = createHistogram()
     perSecond.push(s)
@@ -75,14 +94,15 @@ export async function runStep(o: StepOptions): Promise<StepResult> {
 
   await new Promise<void>(resolve => {
     const tick = () => {
-      const due = Math.min(o.quotes.length, Math.floor((performance.now() - started) / 1000 * o.rate))
+      const due = Math.min(o.quotes.length, Math.floor(((performance.now() - started) / 1000) * o.rate))
       while (sent < due) {
         const q = o.quotes[sent]!
         sentAt.set(`${q.rfqId}:${q.maker}`, performance.now())
         submitters[sent % submitters.length]!.send(q.frame)
         sent++
       }
-      if (sent < o.quotes.length) setTimeout(tick, 1)   // a timer, not a spin: the target may share these cores
+      if (sent < o.quotes.length)
+        setTimeout(tick, 1) // a timer, not a spin: the target may share these cores
       else resolve()
     }
     tick()
@@ -104,10 +124,16 @@ export function pct(h: RecordableHistogram, p: number): number {
 
 function open(url: string): Promise<WebSocket> {
   const ws = new WebSocket(url, { perMessageDeflate: false })
-  return new Promise((res, rej) => { ws.once('open', () => res(ws)); ws.once('error', rej) })
+  return new Promise((res, rej) => {
+    ws.once('open', () => res(ws))
+    ws.once('error', rej)
+  })
 }
 
 function close(ws: WebSocket): Promise<void> {
   if (ws.readyState === WebSocket.CLOSED) return Promise.resolve()
-  return new Promise(r => { ws.once('close', () => r()); ws.close() })
+  return new Promise(r => {
+    ws.once('close', () => r())
+    ws.close()
+  })
 }

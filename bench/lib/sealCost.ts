@@ -18,8 +18,20 @@ export function benchPeer(id = 'bench-node'): { id: string; key: NodeKey; peer: 
 export function sealCost(events: number, rounds = 2000): { bytes: number; signUs: number; verifyUs: number } {
   const { id, key, peer } = benchPeer()
   const hex = (n: number) => `0x${randomBytes(n).toString('hex')}`
-  const batch = Array.from({ length: events }, (_, i) => [`rfq_${randomBytes(16).toString('hex')}`, hex(20), null, null,
-    null, null, String(10n ** 18n + BigInt(i)), 1_900_000_000, String(i), 1_900_000_000, hex(65), Date.now()])
+  const batch = Array.from({ length: events }, (_, i) => [
+    `rfq_${randomBytes(16).toString('hex')}`,
+    hex(20),
+    null,
+    null,
+    null,
+    null,
+    String(10n ** 18n + BigInt(i)),
+    1_900_000_000,
+    String(i),
+    1_900_000_000,
+    hex(65),
+    Date.now(),
+  ])
   const sealed = seal(key.privateKey, 'events', id, 1, 1, batch)
   if (typeof open(peer, 'events', sealed) === 'string') throw new Error('the bench batch did not open')
   const payload = new Packr({ useRecords: false }).pack([1, 'events', id, 1, 1, batch])
@@ -30,8 +42,10 @@ export function sealCost(events: number, rounds = 2000): { bytes: number; signUs
     const u = process.cpuUsage(t)
     return (u.user + u.system) / rounds
   }
-  cpu(() => sign(null, payload, key.privateKey))                                    // warm-up
+  cpu(() => sign(null, payload, key.privateKey)) // warm-up
   const signUs = cpu(() => sign(null, payload, key.privateKey))
-  const verifyUs = cpu(() => { if (!verify(null, payload, peer.verifyKey, signature)) throw new Error('did not verify') })
+  const verifyUs = cpu(() => {
+    if (!verify(null, payload, peer.verifyKey, signature)) throw new Error('did not verify')
+  })
   return { bytes: sealed.length, signUs, verifyUs }
 }

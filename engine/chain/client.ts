@@ -8,6 +8,11 @@ export interface ChainClientOptions {
   timeoutMs?: number
 }
 
-export function createChainClient(rpcUrl: string, { batchSize = 200, timeoutMs = 20_000 }: ChainClientOptions = {}): PublicClient {
-  return createPublicClient({ transport: http(rpcUrl, { batch: { batchSize, wait: 0 }, timeout: timeoutMs, retryCount: 1 }) })
+export function createChainClient(
+  rpcUrl: string,
+  { batchSize = 200, timeoutMs = 20_000 }: ChainClientOptions = {},
+): PublicClient {
+  return createPublicClient({
+    transport: http(rpcUrl, { batch: { batchSize, wait: 0 }, timeout: timeoutMs, retryCount: 1 }),
+  })
 }

@@ -3,7 +3,12 @@
 // transport). Either way every read sees the same state, which is what makes a refresh's asOfBlock true.
 import type { Abi, Address, PublicClient } from 'viem'
 
-export interface ContractRead { address: Address; abi: Abi; functionName: string; args?: readonly unknown[] }
+export interface ContractRead {
+  address: Address
+  abi: Abi
+  functionName: string
+  args?: readonly unknown[]
+}
 
 export type ReadResult = { ok: true; result: unknown } | { ok: false; error: string }
 
@@ -15,14 +20,32 @@ export interface ReadAllOptions {
   chunk?: number
 }
 
-export async function readAll(client: PublicClient, reads: readonly ContractRead[], { blockNumber, multicallAddress, chunk = 500 }: ReadAllOptions): Promise<ReadResult[]> {
+export async function readAll(
+  client: PublicClient,
+  reads: readonly ContractRead[],
+  { blockNumber, multicallAddress, chunk = 500 }: ReadAllOptions,
+): Promise<ReadResult[]> {
   if (!reads.length) return []
   if (multicallAddress) {
-    const out = await client.multicall({ contracts: reads, allowFailure: true, blockNumber, multicallAddress, batchSize: chunk * 64 })
-    return out.map(r => r.status === 'success' ? { ok: true, result: r.result } : { ok: false, error: shortError(r.error) })
+    const out = await client.multicall({
+      contracts: reads,
+      allowFailure: true,
+      blockNumber,
+      multicallAddress,
+      batchSize: chunk * 64,
+    })
+    return out.map(r =>
+      r.status === 'success' ? { ok: true, result: r.result } : { ok: false, error: shortError(r.error) },
+    )
   }
-  return Promise.all(reads.map(r => client.readContract({ ...r, args: r.args ?? [], blockNumber })
-    .then((result): ReadResult => ({ ok: true, result }), (e: unknown): ReadResult => ({ ok: false, error: shortError(e) }))))
+  return Promise.all(
+    reads.map(r =>
+      client.readContract({ ...r, args: r.args ?? [], blockNumber }).then(
+        (result): ReadResult => ({ ok: true, result }),
+        (e: unknown): ReadResult => ({ ok: false, error: shortError(e) }),
+      ),
+    ),
+  )
 }
 
 function shortError(e: unknown): string {

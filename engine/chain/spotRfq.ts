@@ -10,7 +10,7 @@ const cache = new Map<BuiltContract, LoadedArtifact>()
 /** A checked-in artifact (contracts/artifacts/<name>.json), read once. */
 export function loadArtifact(name: BuiltContract): LoadedArtifact {
   let a = cache.get(name)
-  if (!a) cache.set(name, a = JSON.parse(readFileSync(artifactPath(name), 'utf8')) as LoadedArtifact)
+  if (!a) cache.set(name, (a = JSON.parse(readFileSync(artifactPath(name), 'utf8')) as LoadedArtifact))
   return a
 }
 
@@ -32,7 +32,11 @@ export async function deploySpotRfq(
 ): Promise<Address> {
   const { abi, bytecode } = spotRfqArtifact()
   const hash = await walletClient.deployContract({
-    abi, bytecode, args: [name, owner ?? walletClient.account.address], account: walletClient.account, chain: walletClient.chain,
+    abi,
+    bytecode,
+    args: [name, owner ?? walletClient.account.address],
+    account: walletClient.account,
+    chain: walletClient.chain,
   })
   const receipt = await publicClient.waitForTransactionReceipt({ hash })
   if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`SpotRFQ deployment failed in ${hash}`)

@@ -9,7 +9,10 @@ export class Drops {
   readonly counts = Object.fromEntries(DROP_REASONS.map(r => [r, 0])) as Record<DropReason, number>
   private readonly warnedAt = new Map<DropReason, number>()
 
-  constructor(private readonly log: Logger, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Counts one drop; logs it unless this reason was logged within WARN_EVERY_MS. */
   drop(reason: DropReason, detail: object): void {

@@ -19,9 +19,16 @@ export const MAX_MESSAGE_BYTES = 512 * 1024
 export const MAX_BATCH = 500
 
 /** Why a message was dropped, as `cluster_messages_dropped_total{reason}` counts it. */
-export const DROP_REASONS = ['oversized', 'unknown_node', 'bad_signature', 'malformed', 'wrong_origin', 'replayed',
-  'bad_event'] as const
-export type DropReason = typeof DROP_REASONS[number]
+export const DROP_REASONS = [
+  'oversized',
+  'unknown_node',
+  'bad_signature',
+  'malformed',
+  'wrong_origin',
+  'replayed',
+  'bad_event',
+] as const
+export type DropReason = (typeof DROP_REASONS)[number]
 
 export interface Opened {
   origin: string
@@ -39,8 +46,14 @@ const BODY: Record<Channel, (b: unknown) => boolean> = {
   limits: b => Array.isArray(b),
 }
 
-export function seal(key: KeyObject, channel: Channel, origin: string, epoch: number, seq: number,
-  body: unknown): Buffer {
+export function seal(
+  key: KeyObject,
+  channel: Channel,
+  origin: string,
+  epoch: number,
+  seq: number,
+  body: unknown,
+): Buffer {
   const payload = packr.pack([VERSION, channel, origin, epoch, seq, body])
   return Buffer.concat([sign(null, payload, key), payload])
 }
@@ -65,7 +78,11 @@ export function open(from: Peer | undefined, channel: Channel, bytes: Uint8Array
   const payload = bytes.subarray(SIGNATURE_BYTES)
   if (!verify(null, payload, from.verifyKey, bytes.subarray(0, SIGNATURE_BYTES))) return 'bad_signature'
   let m: unknown
-  try { m = packr.unpack(payload) } catch { return 'malformed' }
+  try {
+    m = packr.unpack(payload)
+  } catch {
+    return 'malformed'
+  }
   if (!Array.isArray(m) || m.length !== 6 || m[0] !== VERSION) return 'malformed'
   const [, ch, origin, epoch, seq, body] = m as [number, unknown, unknown, number, number, unknown]
   // signed by the key the subject names, but saying it is another node, or another channel

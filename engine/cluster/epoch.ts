@@ -8,7 +8,11 @@ import { join } from 'node:path'
 export function nextEpoch(dataDir: string, now = Date.now()): number {
   const file = join(dataDir, 'cluster-epoch')
   let last = 0
-  try { last = Number(readFileSync(file, 'utf8').trim()) || 0 } catch (e) { if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e }   // a first run
+  try {
+    last = Number(readFileSync(file, 'utf8').trim()) || 0
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+  } // a first run
   const epoch = Math.max(now, last + 1)
   writeFileSync(file, `${epoch}\n`)
   return epoch

@@ -2,13 +2,21 @@
 // batch (limiter, key, count) and adds the other nodes' batches to its own windows. A client spread over
 // several nodes therefore meets one limit for the venue, give or take one batch of hits per node. A batch is
 // signed and numbered like the events (envelope.ts): a forged or replayed one never reaches a limiter.
-import type { LimitRegistry } from '../front/sharedLimits.js'
 import type { ClusterLink } from './link.js'
+
+/** What the link needs of the engine's named limiters (engine/front/sharedLimits.ts implements it). */
+export interface SharedLimits {
+  share(sink: (limiter: string, key: string) => void): { absorb(limiter: string, key: string, n: number): void }
+}
 
 export const SHARE_EVERY_MS = 100
 type Batch = [limiter: string, key: string, hits: number][]
 
-export function shareLimits(link: Pick<ClusterLink, 'channel'>, registry: LimitRegistry, everyMs = SHARE_EVERY_MS): { stop(): void; readonly absorbed: number } {
+export function shareLimits(
+  link: Pick<ClusterLink, 'channel'>,
+  registry: SharedLimits,
+  everyMs = SHARE_EVERY_MS,
+): { stop(): void; readonly absorbed: number } {
   let pending = new Map<string, Map<string, number>>()
   let absorbed = 0
   const send = link.channel('limits', batch => {
@@ -16,7 +24,8 @@ export function shareLimits(link: Pick<ClusterLink, 'channel'>, registry: LimitR
       if (!Array.isArray(entry)) continue
       const [limiter, key, hits] = entry
       // another node's word, but still checked: a malformed entry never reaches a limiter
-      if (typeof limiter !== 'string' || typeof key !== 'string' || !Number.isInteger(hits) || hits < 1 || hits > 1e7) continue
+      if (typeof limiter !== 'string' || typeof key !== 'string' || !Number.isInteger(hits) || hits < 1 || hits > 1e7)
+        continue
       sharing.absorb(limiter, key, hits)
       absorbed += hits
     }
@@ -34,5 +43,10 @@ export function shareLimits(link: Pick<ClusterLink, 'channel'>, registry: LimitR
     send(batch)
   }, everyMs)
   timer.unref()
-  return { stop: () => clearInterval(timer), get absorbed() { return absorbed } }
+  return {
+    stop: () => clearInterval(timer),
+    get absorbed() {
+      return absorbed
+    },
+  }
 }

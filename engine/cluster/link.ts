@@ -41,6 +41,8 @@ export interface ClusterLinkOptions {
   heartbeatMs?: number
   /** the events of this long leave in one message (0: those of one event-loop turn) */
   batchMs?: number
+  /** a quote from another node applied here, `originMs` when that node received it (the apply-lag histogram) */
+  applied?(originMs: number): void
 }
 
 export interface ClusterStatus {
@@ -53,8 +55,17 @@ export interface ClusterStatus {
 export interface ClusterLink {
   readonly nodeId: string
   status(): ClusterStatus
-  readonly stats: { readonly sent: number; readonly messages: number; readonly received: number; readonly gaps: number
-    readonly reconciles: number; readonly statusLoopRestarts: number; readonly dropped: Record<DropReason, number> }
+  readonly stats: {
+    readonly sent: number
+    readonly messages: number
+    readonly received: number
+    /** NATS messages from other nodes opened here (signed, in order), every channel */
+    readonly messagesReceived: number
+    readonly gaps: number
+    readonly reconciles: number
+    readonly statusLoopRestarts: number
+    readonly dropped: Record<DropReason, number>
+  }
   /** the supervised loop over the connection's statuses; `kill` ends it as a crash would (tests, drills) */
   readonly statusLoop: Pick<StatusWatch, 'kill' | 'restarts'>
   /** Rate-limit hits between the nodes (signed and ordered like the events): returns how to send a batch. */
@@ -68,13 +79,23 @@ export async function joinCluster(options: ClusterLinkOptions): Promise<ClusterL
   const { identity, book, log } = options
   const wire = new ClusterWire({ nc, identity, epoch: options.epoch, venue: options.venue, log })
   const storeSync = new Reconciler(options.loadLive, live => options.book.sync?.reconcile(live), options.log)
-  const remote = new RemoteEvents({ sync: book.sync, termsOf: id => book.quoteTerms(id), drops: wire.drops,
-    reconcile: why => storeSync.reconcile(why) })
+  const remote = new RemoteEvents({
+    sync: book.sync,
+    termsOf: id => book.quoteTerms(id),
+    drops: wire.drops,
+    reconcile: why => storeSync.reconcile(why),
+    applied: options.applied,
+  })
   const peers = new Peers(heartbeatMs)
   const gaps = { count: 0 }
-  const gap = (why: string) => { gaps.count++; storeSync.reconcile(why) }
+  const gap = (why: string) => {
+    gaps.count++
+    storeSync.reconcile(why)
+  }
+  let heardMessages = 0
 
   wire.listen('events', (message, place) => {
+    heardMessages++
     if (place === 'gap') gap(`gap from ${message.origin}`)
     if (place === 'restart') gap(`${message.origin} restarted`)
     remote.apply(message.origin, message.body as WireEvent[])
@@ -82,6 +103,7 @@ export async function joinCluster(options: ClusterLinkOptions): Promise<ClusterL
   // A heartbeat carries the last batch its node sent: a batch lost on the way (or sent into a dropped link) shows
   // here within a heartbeat even when its node goes quiet after it.
   wire.listen('nodes', (message, place) => {
+    heardMessages++
     peers.heard(message.origin, Date.now())
     if (place === 'restart') gap(`${message.origin} restarted`)
     if (wire.missed(message.origin, message.body as number)) gap(`${message.origin} sent batches not heard here`)
@@ -90,7 +112,9 @@ export async function joinCluster(options: ClusterLinkOptions): Promise<ClusterL
   const outbox = new Outbox(events => wire.sendEvents(events), options.batchMs ?? 5)
   const unsubscribe = options.book.events.subscribe(event => sendOn(event, options.book, outbox))
   const connection = watchConnection(nc, redacted, options, {
-    reconcile: why => storeSync.reconcile(why), heartbeat: () => wire.send('nodes', wire.lastEventsSent) })
+    reconcile: why => storeSync.reconcile(why),
+    heartbeat: () => wire.send('nodes', wire.lastEventsSent),
+  })
   const heartbeat = setInterval(() => {
     if (connection.connected) wire.send('nodes', wire.lastEventsSent)
     // A node not heard of lately is no peer. Its last word may not have left it (killed between a commit and
@@ -104,14 +128,35 @@ export async function joinCluster(options: ClusterLinkOptions): Promise<ClusterL
   return {
     nodeId: options.identity.nodeId,
     stats: {
-      get sent() { return outbox.sent }, get messages() { return wire.messages },
-      get received() { return remote.received },
-      get gaps() { return gaps.count }, get reconciles() { return storeSync.passes },
-      get statusLoopRestarts() { return connection.watch.restarts }, dropped: wire.drops.counts,
+      get sent() {
+        return outbox.sent
+      },
+      get messages() {
+        return wire.messages
+      },
+      get received() {
+        return remote.received
+      },
+      get messagesReceived() {
+        return heardMessages
+      },
+      get gaps() {
+        return gaps.count
+      },
+      get reconciles() {
+        return storeSync.passes
+      },
+      get statusLoopRestarts() {
+        return connection.watch.restarts
+      },
+      dropped: wire.drops.counts,
     },
     statusLoop: connection.watch,
     channel(name, onMessage) {
-      wire.listen(name, message => onMessage(message.body as unknown[]))
+      wire.listen(name, message => {
+        heardMessages++
+        onMessage(message.body as unknown[])
+      })
       return body => wire.send(name, body)
     },
     status() {
@@ -141,14 +186,20 @@ function sendOn(event: RfqEvent, book: RfqBook, outbox: Outbox): void {
  * reconciles with the store; a restart of the watch asks the server whether the link is up and reconciles too, since
  * a reconnect may have come while no loop was listening.
  */
-function watchConnection(nc: NatsConnection, redacted: string, options: Pick<ClusterLinkOptions, 'log' | 'identity'>,
-  link: { reconcile(why: string): void; heartbeat(): void }): { readonly connected: boolean; watch: StatusWatch } {
+function watchConnection(
+  nc: NatsConnection,
+  redacted: string,
+  options: Pick<ClusterLinkOptions, 'log' | 'identity'>,
+  link: { reconcile(why: string): void; heartbeat(): void },
+): { readonly connected: boolean; watch: StatusWatch } {
   const state = { connected: true, refusedAt: -Infinity }
   const onStatus = (status: Status) => {
     if (status.type === 'disconnect' || status.type === 'reconnecting') {
       if (state.connected) {
-        options.log.warn({ nats: redacted },
-          'cluster link lost: serving this node\'s clients; other nodes\' word arrives after reconnect')
+        options.log.warn(
+          { nats: redacted },
+          "cluster link lost: serving this node's clients; other nodes' word arrives after reconnect",
+        )
       }
       state.connected = false
     } else if (status.type === 'reconnect') {
@@ -159,15 +210,32 @@ function watchConnection(nc: NatsConnection, redacted: string, options: Pick<Clu
     } else if (status.type === 'error' && Date.now() - state.refusedAt >= WARN_EVERY_MS) {
       // its key taken off the users while it reconnects, or a publish its permissions refuse: said, not flooded
       state.refusedAt = Date.now()
-      options.log.error({ nats: redacted, err: status.error, key: options.identity.key.publicKey },
-        'nats-server refused this node (its user and permissions: nats-server.conf)')
+      options.log.error(
+        { nats: redacted, err: status.error, key: options.identity.key.publicKey },
+        'nats-server refused this node (its user and permissions: nats-server.conf)',
+      )
     }
   }
   const onRestart = () => {
     // rtt() answers only over a live connection; reconcile never throws, so the chain cannot reject
-    void nc.rtt().then(() => { state.connected = true; link.heartbeat() }, () => { state.connected = false })
+    void nc
+      .rtt()
+      .then(
+        () => {
+          state.connected = true
+          link.heartbeat()
+        },
+        () => {
+          state.connected = false
+        },
+      )
       .finally(() => link.reconcile('status loop restarted'))
   }
   const watch = new StatusWatch(nc, { onStatus, onRestart, log: options.log })
-  return { get connected() { return state.connected }, watch }
+  return {
+    get connected() {
+      return state.connected
+    },
+    watch,
+  }
 }

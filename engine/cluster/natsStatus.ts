@@ -21,12 +21,15 @@ export interface StatusWatchOptions {
 export class StatusWatch {
   /** times the loop died and was started again (cluster_status_loop_restarts_total) */
   restarts = 0
-  private statuses: AsyncIterable<Status> & { stop(err?: Error): void } | undefined
+  private statuses: (AsyncIterable<Status> & { stop(err?: Error): void }) | undefined
   private stopped = false
   private readonly deaths = new FailureWindow(RESTARTS.max, RESTARTS.periodMs)
   private readonly done: Promise<void>
 
-  constructor(private readonly nc: NatsConnection, private readonly o: StatusWatchOptions) {
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly o: StatusWatchOptions,
+  ) {
     this.done = this.supervise()
   }
 
@@ -46,17 +49,19 @@ export class StatusWatch {
 
   private async supervise(): Promise<void> {
     for (let restarted = false; ; restarted = true) {
-      const statuses = this.statuses = this.nc.status() as AsyncIterable<Status> & { stop(err?: Error): void }
+      const statuses = (this.statuses = this.nc.status() as AsyncIterable<Status> & { stop(err?: Error): void })
       if (restarted) {
         this.restarts++
-        this.o.onRestart()                          // after the new loop listens: nothing falls between the two
+        this.o.onRestart() // after the new loop listens: nothing falls between the two
       }
       const death = await this.watch(statuses)
       if (this.stopped || this.nc.isClosed()) return
       this.deaths.record(Date.now())
       const inMs = this.deaths.count > 1 ? backoffDelayMs(this.deaths.count - 2, 100, 30_000) : 0
-      this.o.log.error({ err: death, diedBefore: this.restarts, inMs },
-        'cluster status loop died: restarting it (reconnects reconcile with the store again)')
+      this.o.log.error(
+        { err: death, diedBefore: this.restarts, inMs },
+        'cluster status loop died: restarting it (reconnects reconcile with the store again)',
+      )
       if (inMs) await new Promise(resolve => setTimeout(resolve, inMs).unref())
       if (this.stopped || this.nc.isClosed()) return
     }

@@ -13,11 +13,17 @@ export interface NatsTarget {
 export function parseNatsUrl(raw: string): NatsTarget {
   const target: NatsTarget = { servers: [], redacted: '' }
   const shown: string[] = []
-  for (const part of raw.split(',').map(s => s.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(',')
+    .map(s => s.trim())
+    .filter(Boolean)) {
     const u = new URL(part)
-    const user = decodeURIComponent(u.username), pass = decodeURIComponent(u.password)
-    if (user && pass) { target.user ??= user; target.pass ??= pass }
-    else if (user) target.token ??= user
+    const user = decodeURIComponent(u.username),
+      pass = decodeURIComponent(u.password)
+    if (user && pass) {
+      target.user ??= user
+      target.pass ??= pass
+    } else if (user) target.token ??= user
     u.username = ''
     u.password = ''
     const bare = `${u.protocol}//${u.host}`

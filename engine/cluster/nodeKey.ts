@@ -19,7 +19,10 @@ Options:
   --out FILE       where its key goes`
 
 const { values } = parseCli('nodeKey', USAGE, { node: { type: 'string' }, out: { type: 'string' } })
-const fail = (line: string, code: number): never => { process.stderr.write(`nodeKey: ${line}\n`); process.exit(code) }
+const fail = (line: string, code: number): never => {
+  process.stderr.write(`nodeKey: ${line}\n`)
+  process.exit(code)
+}
 const node = values.node ?? fail('--node is required (see nodeKey --help)', 2)
 const out = values.out ?? fail('--out is required (see nodeKey --help)', 2)
 if (!/^[A-Za-z0-9_.-]{1,64}$/.test(node)) {
@@ -28,25 +31,35 @@ if (!/^[A-Za-z0-9_.-]{1,64}$/.test(node)) {
 
 let kept = false
 let seed: string
-if (existsSync(out)) { seed = readFileSync(out, 'utf8'); kept = true } else {
+if (existsSync(out)) {
+  seed = readFileSync(out, 'utf8')
+  kept = true
+} else {
   seed = new TextDecoder().decode(createUser().getSeed())
-  try { writeFileSync(out, seed + '\n', { mode: 0o600, flag: 'wx' }) } catch (e) {
+  try {
+    writeFileSync(out, seed + '\n', { mode: 0o600, flag: 'wx' })
+  } catch (e) {
     fail(`cannot write ${out}: ${(e as Error).message}`, 1)
   }
 }
 let publicKey = ''
-try { publicKey = nodeKeyFromSeed(seed).publicKey } catch (e) {
+try {
+  publicKey = nodeKeyFromSeed(seed).publicKey
+} catch (e) {
   fail(`${out} is there and holds no node key (${(e as Error).message}): choose another --out`, 1)
 }
 
-process.stdout.write([
-  kept ? `${out} was already there: ${node}'s key, kept.`
-    : `${node}'s key is in ${out} (mode 0600): keep it on ${node}'s host only, readable by the engine.`,
-  '',
-  'In CLUSTER_PEERS, on every node of the venue:',
-  `  ${node}:${publicKey}`,
-  '',
-  'In nats-server.conf, authorization { users: [ ... ] }, then reload nats-server (systemctl reload nats-server):',
-  `  ${natsUser(node, publicKey)}`,
-  '',
-].join('\n'))
+process.stdout.write(
+  [
+    kept
+      ? `${out} was already there: ${node}'s key, kept.`
+      : `${node}'s key is in ${out} (mode 0600): keep it on ${node}'s host only, readable by the engine.`,
+    '',
+    'In CLUSTER_PEERS, on every node of the venue:',
+    `  ${node}:${publicKey}`,
+    '',
+    'In nats-server.conf, authorization { users: [ ... ] }, then reload nats-server (systemctl reload nats-server):',
+    `  ${natsUser(node, publicKey)}`,
+    '',
+  ].join('\n'),
+)

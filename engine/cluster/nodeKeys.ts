@@ -26,7 +26,9 @@ export interface Peer {
 export function nodeKeyFromSeed(text: string): NodeKey {
   const seed = new TextEncoder().encode(text.trim())
   let publicKey: string
-  try { publicKey = fromSeed(seed).getPublicKey() } catch {
+  try {
+    publicKey = fromSeed(seed).getPublicKey()
+  } catch {
     throw new Error('not an nkey seed (SU... as `nk -gen user` or nodeKey.js writes it)')
   }
   if (!publicKey.startsWith('U')) {
@@ -35,7 +37,10 @@ export function nodeKeyFromSeed(text: string): NodeKey {
   // a seed's 36 bytes: 2 of prefix, the 32-byte Ed25519 seed, a 2-byte checksum (checked by fromSeed above)
   const d = base32(text.trim()).subarray(2, 34)
   const x = rawPublic(publicKey)
-  const privateKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: b64url(d), x: b64url(x) }, format: 'jwk' })
+  const privateKey = createPrivateKey({
+    key: { kty: 'OKP', crv: 'Ed25519', d: b64url(d), x: b64url(x) },
+    format: 'jwk',
+  })
   return { seed, publicKey, privateKey }
 }
 
@@ -43,10 +48,16 @@ export function nodeKeyFromSeed(text: string): NodeKey {
 export function parsePeers(list: string): Map<string, Peer> {
   const peers = new Map<string, Peer>()
   const ids = new Set<string>()
-  for (const entry of list.split(',').map(s => s.trim()).filter(Boolean)) {
+  for (const entry of list
+    .split(',')
+    .map(s => s.trim())
+    .filter(Boolean)) {
     const at = entry.lastIndexOf(':')
-    const id = entry.slice(0, at), publicKey = entry.slice(at + 1)
-    try { if (at < 1 || !fromPublic(publicKey).getPublicKey().startsWith('U')) throw new Error() } catch {
+    const id = entry.slice(0, at),
+      publicKey = entry.slice(at + 1)
+    try {
+      if (at < 1 || !fromPublic(publicKey).getPublicKey().startsWith('U')) throw new Error()
+    } catch {
       throw new Error(`${entry}: not NODE_ID:public-nkey (a user key, U..., with a valid checksum)`)
     }
     if (ids.has(id) || peers.has(publicKey)) {
@@ -69,12 +80,17 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
 
 /** RFC 4648 base32 without padding, as nkeys writes its keys (already checked, so every letter is in the alphabet) */
 function base32(text: string): Uint8Array {
-  const out = new Uint8Array(Math.floor(text.length * 5 / 8))
-  let bits = 0, value = 0, i = 0
+  const out = new Uint8Array(Math.floor((text.length * 5) / 8))
+  let bits = 0,
+    value = 0,
+    i = 0
   for (const ch of text) {
     value = (value << 5) | ALPHABET.indexOf(ch)
     bits += 5
-    if (bits >= 8) { out[i++] = (value >>> (bits - 8)) & 0xff; bits -= 8 }
+    if (bits >= 8) {
+      out[i++] = (value >>> (bits - 8)) & 0xff
+      bits -= 8
+    }
   }
   return out
 }

@@ -12,7 +12,10 @@ export class Outbox {
   private timer: NodeJS.Timeout | null = null
 
   /** `batchMs` 0: the events of one event-loop turn leave together */
-  constructor(private readonly send: (events: WireEvent[]) => void, private readonly batchMs: number) {}
+  constructor(
+    private readonly send: (events: WireEvent[]) => void,
+    private readonly batchMs: number,
+  ) {}
 
   push(event: WireEvent): void {
     if (!this.pending.length) {
@@ -25,7 +28,10 @@ export class Outbox {
   }
 
   flush(): void {
-    if (this.timer) { clearTimeout(this.timer); this.timer = null }
+    if (this.timer) {
+      clearTimeout(this.timer)
+      this.timer = null
+    }
     if (!this.pending.length) return
     const events = this.pending
     this.pending = []

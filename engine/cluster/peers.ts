@@ -13,12 +13,19 @@ export class Peers {
   /** Nodes silent for three heartbeats at `now`: forgotten here, answered once each. */
   silent(now: number): string[] {
     const gone: string[] = []
-    for (const [id, at] of this.heardAt) if (at < now - 3 * this.heartbeatMs) { this.heardAt.delete(id); gone.push(id) }
+    for (const [id, at] of this.heardAt)
+      if (at < now - 3 * this.heartbeatMs) {
+        this.heardAt.delete(id)
+        gone.push(id)
+      }
     return gone
   }
 
   /** the nodes heard within three heartbeats, sorted */
   list(now: number): string[] {
-    return [...this.heardAt].filter(([, at]) => at >= now - 3 * this.heartbeatMs).map(([id]) => id).sort()
+    return [...this.heardAt]
+      .filter(([, at]) => at >= now - 3 * this.heartbeatMs)
+      .map(([id]) => id)
+      .sort()
   }
 }

@@ -10,18 +10,30 @@ export class Reconciler {
   private running: Promise<void> | null = null
   private queued = false
 
-  constructor(private readonly loadLive: () => Promise<RestoredRfq[]>,
-    private readonly apply: (live: RestoredRfq[]) => void, private readonly log: Logger) {}
+  constructor(
+    private readonly loadLive: () => Promise<RestoredRfq[]>,
+    private readonly apply: (live: RestoredRfq[]) => void,
+    private readonly log: Logger,
+  ) {}
 
   reconcile(why: string): void {
-    if (this.running) { this.queued = true; return }
+    if (this.running) {
+      this.queued = true
+      return
+    }
     this.passes++
-    this.running = this.loadLive().then(this.apply).catch((err: unknown) => {
-      this.log.warn({ err, why }, 'cluster reconcile failed; retried at the next gap or reconnect')
-    }).finally(() => {
-      this.running = null
-      if (this.queued) { this.queued = false; this.reconcile('queued') }
-    })
+    this.running = this.loadLive()
+      .then(this.apply)
+      .catch((err: unknown) => {
+        this.log.warn({ err, why }, 'cluster reconcile failed; retried at the next gap or reconnect')
+      })
+      .finally(() => {
+        this.running = null
+        if (this.queued) {
+          this.queued = false
+          this.reconcile('queued')
+        }
+      })
   }
 
   /** resolves once no pass is running (at close) */

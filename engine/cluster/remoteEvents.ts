@@ -16,6 +16,8 @@ export interface RemoteEventsDeps {
   termsOf(rfqId: string): QuoteTerms | undefined
   drops: Pick<Drops, 'drop'>
   reconcile(why: string): void
+  /** a quote applied here, `originMs` when its node received it (cluster_apply_lag_seconds) */
+  applied?(originMs: number): void
 }
 
 export class RemoteEvents {
@@ -29,10 +31,15 @@ export class RemoteEvents {
     let unknown: Set<string> | undefined
     for (const wired of batch) {
       try {
-        sync?.applyRemote(fromWire(wired, termsOf))
+        const event = fromWire(wired, termsOf)
+        sync?.applyRemote(event)
         this.received++
+        if (event.type === 'rfq.quoted') this.deps.applied?.(event.quote.receivedAt.getTime())
       } catch (err) {
-        if (!(err instanceof UnknownRfq)) { drops.drop('bad_event', { from: origin, err }); continue }
+        if (!(err instanceof UnknownRfq)) {
+          drops.drop('bad_event', { from: origin, err })
+          continue
+        }
         this.received++
         unknown ??= new Set()
         if (unknown.has(err.rfqId)) continue

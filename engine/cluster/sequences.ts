@@ -8,7 +8,10 @@ import type { Channel } from './subjects.js'
 
 export type Place = 'first' | 'next' | 'gap' | 'restart' | 'replayed'
 
-interface PeerOrder { epoch: number; last: Partial<Record<Channel, number>> }
+interface PeerOrder {
+  epoch: number
+  last: Partial<Record<Channel, number>>
+}
 
 export class Sequences {
   private readonly peers = new Map<string, PeerOrder>()
@@ -16,9 +19,16 @@ export class Sequences {
   /** Where this message stands; every place but `replayed` moves the channel's last number to it. */
   admit(origin: string, channel: Channel, epoch: number, seq: number): Place {
     const p = this.peers.get(origin)
-    if (!p) { this.peers.set(origin, { epoch, last: { [channel]: seq } }); return 'first' }
+    if (!p) {
+      this.peers.set(origin, { epoch, last: { [channel]: seq } })
+      return 'first'
+    }
     if (epoch < p.epoch) return 'replayed'
-    if (epoch > p.epoch) { p.epoch = epoch; p.last = { [channel]: seq }; return 'restart' }
+    if (epoch > p.epoch) {
+      p.epoch = epoch
+      p.last = { [channel]: seq }
+      return 'restart'
+    }
     const last = p.last[channel]
     if (last !== undefined && seq <= last) return 'replayed'
     p.last[channel] = seq

@@ -36,18 +36,22 @@ export class ClusterWire {
   /** Every node's messages of one channel, opened and placed in their sender's order before `onMessage` sees them. */
   listen(channel: Channel, onMessage: (message: Opened, place: Place) => void): void {
     const { nc, identity, venue } = this.o
-    nc.subscribe(channelSubjects(venue, channel), { callback: (err, msg) => {
-      if (err) return this.subscriptionFailed(channel, err)
-      const opened = open(identity.peers.get(keyOfSubject(msg.subject)), channel, msg.data)
-      if (typeof opened === 'string') return this.drops.drop(opened, { subject: msg.subject })
-      // a node never hears itself (noEcho): its own signature coming back is a recording played back
-      const place = opened.origin === identity.nodeId ? 'replayed'
-        : this.order.admit(opened.origin, channel, opened.epoch, opened.seq)
-      if (place === 'replayed') {
-        return this.drops.drop('replayed', { from: opened.origin, channel, epoch: opened.epoch, seq: opened.seq })
-      }
-      onMessage(opened, place)
-    } })
+    nc.subscribe(channelSubjects(venue, channel), {
+      callback: (err, msg) => {
+        if (err) return this.subscriptionFailed(channel, err)
+        const opened = open(identity.peers.get(keyOfSubject(msg.subject)), channel, msg.data)
+        if (typeof opened === 'string') return this.drops.drop(opened, { subject: msg.subject })
+        // a node never hears itself (noEcho): its own signature coming back is a recording played back
+        const place =
+          opened.origin === identity.nodeId
+            ? 'replayed'
+            : this.order.admit(opened.origin, channel, opened.epoch, opened.seq)
+        if (place === 'replayed') {
+          return this.drops.drop('replayed', { from: opened.origin, channel, epoch: opened.epoch, seq: opened.seq })
+        }
+        onMessage(opened, place)
+      },
+    })
   }
 
   send(channel: Channel, body: unknown): void {
@@ -69,7 +73,9 @@ export class ClusterWire {
   }
 
   /** the number of this node's last events message: its heartbeat carries it */
-  get lastEventsSent(): number { return this.seqs.events }
+  get lastEventsSent(): number {
+    return this.seqs.events
+  }
 
   /** A peer's heartbeat named its last events message: true when this node has not heard it (lost on the way). */
   missed(origin: string, lastSent: number): boolean {
@@ -84,7 +90,9 @@ export class ClusterWire {
   private subscriptionFailed(channel: Channel, err: Error): void {
     if (Date.now() - this.subscriptionErrorAt < WARN_EVERY_MS) return
     this.subscriptionErrorAt = Date.now()
-    this.o.log.error({ err, channel, key: this.o.identity.key.publicKey },
-      'cluster subscription refused by nats-server: this node does not hear that channel (nats-server.conf)')
+    this.o.log.error(
+      { err, channel, key: this.o.identity.key.publicKey },
+      'cluster subscription refused by nats-server: this node does not hear that channel (nats-server.conf)',
+    )
   }
 }

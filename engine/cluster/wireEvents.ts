@@ -5,7 +5,11 @@
 import type { AcceptedQuote, Address, QuoteTerms, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
 import { isPlainObject, ZERO_ADDRESS } from '../../workers/values/index.js'
 
-type WireRfq = Omit<Rfq, 'amountIn' | 'amountOut' | 'createdAt' | 'shareToken'> & { amountIn: string | null; amountOut: string | null; createdAt: number }
+type WireRfq = Omit<Rfq, 'amountIn' | 'amountOut' | 'createdAt' | 'shareToken'> & {
+  amountIn: string | null
+  amountOut: string | null
+  createdAt: number
+}
 /**
  * A quote as a bare tuple (the only event that is an array): every node decodes and keeps one per quote of
  * the venue, so the fewer objects, keys and strings the better. The terms a quote shares with its RFQ
@@ -13,21 +17,36 @@ type WireRfq = Omit<Rfq, 'amountIn' | 'amountOut' | 'createdAt' | 'shareToken'> 
  * objects for every quote of it; a taker of 0 is the zero address (any taker).
  * (rfqId, maker, taker, tokenIn, tokenOut, amountIn, amountOut, expiry, nonce, deadline, signature, receivedAt ms)
  */
-type WireQuote = [string, string, string | 0 | null, string | null, string | null, string | null, string | null, number, string, number, string, number]
+type WireQuote = [
+  string,
+  string,
+  string | 0 | null,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  number,
+  string,
+  number,
+  string,
+  number,
+]
 
 /** A quote for an RFQ this node does not hold: the caller reads the RFQ (and its quotes) from the store. */
 export class UnknownRfq extends Error {
-  constructor(readonly rfqId: string) { super(`quote for RFQ ${rfqId}, which this node does not hold`) }
+  constructor(readonly rfqId: string) {
+    super(`quote for RFQ ${rfqId}, which this node does not hold`)
+  }
 }
 
 /** One event as it travels (inside a batch: a group commit acknowledges hundreds of quotes in one turn, and one
  * message for all of them saves every node a NATS message, a callback and a signature check per quote). */
-export type WireEvent = (
+export type WireEvent =
   | WireQuote
   | { t: 'created'; rfq: WireRfq; h: string | null }
   | { t: 'cancelled'; id: string; at: number }
   | { t: 'filled'; id: string; tx: string }
-  | { t: 'fill'; fill: Extract<RfqEvent, { type: 'fill.recorded' }>['fill']; v: 'public' | 'private' })
+  | { t: 'fill'; fill: Extract<RfqEvent, { type: 'fill.recorded' }>['fill']; v: 'public' | 'private' }
 
 /**
  * A local event as it travels, or null for events every node makes for itself (expiry: each node's own timer).
@@ -37,20 +56,38 @@ export function toWire(e: RfqEvent, terms?: QuoteTerms): WireEvent | null {
   switch (e.type) {
     case 'rfq.created': {
       const { shareToken: _token, ...rfq } = e.rfq
-      return { t: 'created', h: e.shareTokenHash, rfq: { ...rfq, amountIn: str(rfq.amountIn), amountOut: str(rfq.amountOut), createdAt: rfq.createdAt.getTime() } }
+      return {
+        t: 'created',
+        h: e.shareTokenHash,
+        rfq: { ...rfq, amountIn: str(rfq.amountIn), amountOut: str(rfq.amountOut), createdAt: rfq.createdAt.getTime() },
+      }
     }
     case 'rfq.quoted': {
       const { rfqId, quote: q, signature, receivedAt } = e.quote
       const t = terms?.id === rfqId ? terms : undefined
-      return [rfqId, q.maker, q.taker === t?.taker ? null : q.taker === ZERO_ADDRESS ? 0 : q.taker,
-        q.tokenIn === t?.tokenIn ? null : q.tokenIn, q.tokenOut === t?.tokenOut ? null : q.tokenOut,
-        q.amountIn === t?.amountIn ? null : q.amountIn, q.amountOut === t?.amountOut ? null : q.amountOut,
-        q.expiry, q.nonce, q.deadline, signature, receivedAt.getTime()]
+      return [
+        rfqId,
+        q.maker,
+        q.taker === t?.taker ? null : q.taker === ZERO_ADDRESS ? 0 : q.taker,
+        q.tokenIn === t?.tokenIn ? null : q.tokenIn,
+        q.tokenOut === t?.tokenOut ? null : q.tokenOut,
+        q.amountIn === t?.amountIn ? null : q.amountIn,
+        q.amountOut === t?.amountOut ? null : q.amountOut,
+        q.expiry,
+        q.nonce,
+        q.deadline,
+        signature,
+        receivedAt.getTime(),
+      ]
     }
-    case 'rfq.cancelled': return { t: 'cancelled', id: e.rfqId, at: e.cancelledAt.getTime() }
-    case 'rfq.filled': return { t: 'filled', id: e.rfqId, tx: e.txHash }
-    case 'fill.recorded': return { t: 'fill', fill: e.fill, v: e.visibility }
-    case 'rfq.expired': return null
+    case 'rfq.cancelled':
+      return { t: 'cancelled', id: e.rfqId, at: e.cancelledAt.getTime() }
+    case 'rfq.filled':
+      return { t: 'filled', id: e.rfqId, tx: e.txHash }
+    case 'fill.recorded':
+      return { t: 'fill', fill: e.fill, v: e.visibility }
+    case 'rfq.expired':
+      return null
   }
 }
 
@@ -64,34 +101,73 @@ export function fromWire(w: WireEvent, termsOf: (rfqId: string) => QuoteTerms | 
   switch (w.t) {
     case 'created': {
       const r = w.rfq
-      if (!isPlainObject(r) || typeof r.id !== 'string' || !r.id || !Number.isSafeInteger(r.expiry)
-        || (r.visibility !== 'public' && r.visibility !== 'private') || !Array.isArray(r.allowedMakers)) throw new Error('not an RFQ')
-      const rfq: Rfq = { ...r, amountIn: big(r.amountIn), amountOut: big(r.amountOut), createdAt: date(r.createdAt), shareToken: null }
+      if (
+        !isPlainObject(r) ||
+        typeof r.id !== 'string' ||
+        !r.id ||
+        !Number.isSafeInteger(r.expiry) ||
+        (r.visibility !== 'public' && r.visibility !== 'private') ||
+        !Array.isArray(r.allowedMakers)
+      )
+        throw new Error('not an RFQ')
+      const rfq: Rfq = {
+        ...r,
+        amountIn: big(r.amountIn),
+        amountOut: big(r.amountOut),
+        createdAt: date(r.createdAt),
+        shareToken: null,
+      }
       return { type: 'rfq.created', rfq, shareTokenHash: w.h, remote: true }
     }
-    case 'cancelled': return { type: 'rfq.cancelled', rfqId: rfqIdOf(w.id), cancelledAt: date(w.at), remote: true }
-    case 'filled': return { type: 'rfq.filled', rfqId: rfqIdOf(w.id), txHash: w.tx, remote: true }
-    case 'fill': return { type: 'fill.recorded', fill: w.fill, visibility: w.v, remote: true }
-    default: throw new Error(`unknown cluster event ${String((w as { t?: unknown }).t)}`)
+    case 'cancelled':
+      return { type: 'rfq.cancelled', rfqId: rfqIdOf(w.id), cancelledAt: date(w.at), remote: true }
+    case 'filled':
+      return { type: 'rfq.filled', rfqId: rfqIdOf(w.id), txHash: w.tx, remote: true }
+    case 'fill':
+      return { type: 'fill.recorded', fill: w.fill, visibility: w.v, remote: true }
+    default:
+      throw new Error(`unknown cluster event ${String((w as { t?: unknown }).t)}`)
   }
 }
 
 function quoteFromWire(w: WireQuote, termsOf: (rfqId: string) => QuoteTerms | undefined): RfqEvent {
-  if (w.length !== 12 || typeof w[0] !== 'string' || typeof w[1] !== 'string' || typeof w[10] !== 'string' || typeof w[11] !== 'number') throw new Error('not a quote')
+  if (
+    w.length !== 12 ||
+    typeof w[0] !== 'string' ||
+    typeof w[1] !== 'string' ||
+    typeof w[10] !== 'string' ||
+    typeof w[11] !== 'number'
+  )
+    throw new Error('not a quote')
   const [id, maker, taker, tokenIn, tokenOut, amountIn, amountOut, expiry, nonce, deadline, signature, receivedAt] = w
   const t = termsOf(id)
-  const rfqId = t?.id ?? id           // the RFQ's own string, kept once for all its quotes
-  const quote: AcceptedQuote = { rfqId, signature: signature as AcceptedQuote['signature'], receivedAt: date(receivedAt),
+  const rfqId = t?.id ?? id // the RFQ's own string, kept once for all its quotes
+  const quote: AcceptedQuote = {
+    rfqId,
+    signature: signature as AcceptedQuote['signature'],
+    receivedAt: date(receivedAt),
     quote: {
-      maker: maker as Address, taker: taker === 0 ? ZERO_ADDRESS : term(taker as Address | null, t, 'taker', id),
-      tokenIn: term(tokenIn as Address | null, t, 'tokenIn', id), tokenOut: term(tokenOut as Address | null, t, 'tokenOut', id),
-      amountIn: term(amountIn, t, 'amountIn', id)!, amountOut: term(amountOut, t, 'amountOut', id)!, expiry, nonce, deadline,
-    } }
+      maker: maker as Address,
+      taker: taker === 0 ? ZERO_ADDRESS : term(taker as Address | null, t, 'taker', id),
+      tokenIn: term(tokenIn as Address | null, t, 'tokenIn', id),
+      tokenOut: term(tokenOut as Address | null, t, 'tokenOut', id),
+      amountIn: term(amountIn, t, 'amountIn', id)!,
+      amountOut: term(amountOut, t, 'amountOut', id)!,
+      expiry,
+      nonce,
+      deadline,
+    },
+  }
   return { type: 'rfq.quoted', rfqId, quote, remote: true }
 }
 
 /** A field as it travelled, or (null) its RFQ's; a plain function, not a closure per quote on the apply path. */
-function term<K extends keyof QuoteTerms>(v: QuoteTerms[K] | null, t: QuoteTerms | undefined, k: K, id: string): QuoteTerms[K] {
+function term<K extends keyof QuoteTerms>(
+  v: QuoteTerms[K] | null,
+  t: QuoteTerms | undefined,
+  k: K,
+  id: string,
+): QuoteTerms[K] {
   if (v !== null) return v
   if (!t) throw new UnknownRfq(id)
   if (t[k] === null) throw new Error('not a quote')
@@ -110,5 +186,5 @@ function rfqIdOf(v: unknown): string {
   return v
 }
 
-const str = (v: bigint | null) => v === null ? null : v.toString()
-const big = (v: string | null) => v === null ? null : BigInt(v)
+const str = (v: bigint | null) => (v === null ? null : v.toString())
+const big = (v: string | null) => (v === null ? null : BigInt(v))

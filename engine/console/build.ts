@@ -24,16 +24,26 @@ export async function buildConsole(outDir = join(repoRoot, 'dist/web')): Promise
   rmSync(outDir, { recursive: true, force: true })
   mkdirSync(assets, { recursive: true })
   const result = await build({
-    entryPoints: [join(repoRoot, 'web/main.tsx')], bundle: true, minify: true, format: 'esm', target: ['es2020'],
-    jsx: 'automatic', jsxImportSource: 'preact', entryNames: '[name]-[hash]', outdir: assets,
-    metafile: true, legalComments: 'eof', logLevel: 'warning',
+    entryPoints: [join(repoRoot, 'web/main.tsx')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: ['es2020'],
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    entryNames: '[name]-[hash]',
+    outdir: assets,
+    metafile: true,
+    legalComments: 'eof',
+    logLevel: 'warning',
   })
   const outputs = Object.keys(result.metafile.outputs).map(p => basename(p))
   const script = outputs.find(n => n.endsWith('.js'))
   const stylesheet = outputs.find(n => n.endsWith('.css'))
   if (!script || !stylesheet) throw new Error(`esbuild wrote ${outputs.join(', ')}: expected one .js and one .css`)
   const html = readFileSync(join(repoRoot, 'web/index.html'), 'utf8')
-    .replace('{{script}}', `/assets/${script}`).replace('{{stylesheet}}', `/assets/${stylesheet}`)
+    .replace('{{script}}', `/assets/${script}`)
+    .replace('{{stylesheet}}', `/assets/${stylesheet}`)
   writeFileSync(join(outDir, 'index.html'), html)
 
   const sizes = new Map<string, { raw: number; gzip: number; brotli: number }>()
@@ -41,24 +51,36 @@ export async function buildConsole(outDir = join(repoRoot, 'dist/web')): Promise
   for (const file of files) {
     const body = readFileSync(file)
     const gz = gzipSync(body, { level: 9 })
-    const br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+    const br = brotliCompressSync(body, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+    })
     writeFileSync(`${file}.gz`, gz)
     writeFileSync(`${file}.br`, br)
     sizes.set(basename(file), { raw: body.length, gzip: gz.length, brotli: br.length })
   }
   const first = ['index.html', script, stylesheet].map(n => sizes.get(n)!)
   const sum = (k: 'raw' | 'gzip' | 'brotli') => first.reduce((a, s) => a + s[k], 0)
-  const manifest: ConsoleManifest = { script, stylesheet, firstLoad: { raw: sum('raw'), gzip: sum('gzip'), brotli: sum('brotli') } }
+  const manifest: ConsoleManifest = {
+    script,
+    stylesheet,
+    firstLoad: { raw: sum('raw'), gzip: sum('gzip'), brotli: sum('brotli') },
+  }
   writeFileSync(join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
   return manifest
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  parseCli('build.js', `Usage: node dist/engine/console/build.js   (make build runs it)
+  parseCli(
+    'build.js',
+    `Usage: node dist/engine/console/build.js   (make build runs it)
 
 Bundles the web console from web/ into dist/web/ (esbuild), with gzip and brotli copies and manifest.json.
-Takes no options.`, {})
+Takes no options.`,
+    {},
+  )
   const m = await buildConsole()
   const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`
-  console.log(`console: dist/web/ first load ${kb(m.firstLoad.raw)} (${kb(m.firstLoad.gzip)} gzip, ${kb(m.firstLoad.brotli)} brotli)`)
+  console.log(
+    `console: dist/web/ first load ${kb(m.firstLoad.raw)} (${kb(m.firstLoad.gzip)} gzip, ${kb(m.firstLoad.brotli)} brotli)`,
+  )
 }

@@ -23,15 +23,21 @@ export function readmeLine(m: ConsoleManifest): string {
 
 const TARGETS = [
   { file: 'docs/console.md', starts: '| first load |', line: sizeRow },
-  { file: 'README.md', starts: '- The console\'s first load:', line: readmeLine },
+  { file: 'README.md', starts: "- The console's first load:", line: readmeLine },
 ] as const
 
 /** each file whose size line differs from the build's, with the line it should have */
-export interface StaleLine { file: string; has: string | undefined; wants: string }
+export interface StaleLine {
+  file: string
+  has: string | undefined
+  wants: string
+}
 
 export function staleSizeDocs(m: ConsoleManifest, root = repoRoot): StaleLine[] {
   return TARGETS.flatMap(t => {
-    const has = readFileSync(join(root, t.file), 'utf8').split('\n').find(l => l.startsWith(t.starts))
+    const has = readFileSync(join(root, t.file), 'utf8')
+      .split('\n')
+      .find(l => l.startsWith(t.starts))
     const wants = t.line(m)
     return has === wants ? [] : [{ file: t.file, has, wants }]
   })
@@ -49,10 +55,14 @@ export function writeSizeDocs(m: ConsoleManifest, root = repoRoot): string[] {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  parseCli('sizeDocs.js', `Usage: node dist/engine/console/sizeDocs.js   (make docs runs it)
+  parseCli(
+    'sizeDocs.js',
+    `Usage: node dist/engine/console/sizeDocs.js   (make docs runs it)
 
 Writes the console's first-load size from dist/web/manifest.json (written by \`make build\`) into
-docs/console.md's size table and the README's line of measured figures.`, {})
+docs/console.md's size table and the README's line of measured figures.`,
+    {},
+  )
   const m = JSON.parse(readFileSync(join(repoRoot, 'dist/web/manifest.json'), 'utf8')) as ConsoleManifest
   const changed = writeSizeDocs(m)
   console.log(changed.length ? `console size: rewrote ${changed.join(', ')}` : 'console size: the docs already say it')

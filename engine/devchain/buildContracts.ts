@@ -11,7 +11,6 @@ export { artifactPath, contractSources, type BuiltContract, type ContractArtifac
 
 export const compileSettings: Required<CompileOptions> = { optimizerRuns: 200, evmVersion: 'cancun', viaIR: false }
 
-
 /** Compiles every source in one solc run (same inputs as the checked-in artifacts) and returns the artifacts. */
 export function buildArtifacts(): Record<BuiltContract, ContractArtifact> {
   const compiled = compileSolidity(Object.values(contractSources), compileSettings)
@@ -20,7 +19,15 @@ export function buildArtifacts(): Record<BuiltContract, ContractArtifact> {
   for (const [contractName, sourcePath] of Object.entries(contractSources) as [BuiltContract, string][]) {
     const c = compiled[contractName]
     if (!c) throw new Error(`solc produced no ${contractName}`)
-    out[contractName] = { contractName, sourcePath, abi: c.abi, bytecode: c.bytecode, deployedBytecode: c.deployedBytecode, solcVersion, settings: compileSettings }
+    out[contractName] = {
+      contractName,
+      sourcePath,
+      abi: c.abi,
+      bytecode: c.bytecode,
+      deployedBytecode: c.deployedBytecode,
+      solcVersion,
+      settings: compileSettings,
+    }
   }
   return out
 }
@@ -33,10 +40,14 @@ function main(): void {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  parseCli('buildContracts.js', `Usage: node dist/engine/devchain/buildContracts.js
+  parseCli(
+    'buildContracts.js',
+    `Usage: node dist/engine/devchain/buildContracts.js
 
 Compiles contracts/ with solc-js (${compileSettings.evmVersion}, ${compileSettings.optimizerRuns} optimizer runs) and rewrites the checked-in
 artifacts under contracts/artifacts/. Takes no options; test/contracts/artifacts.test.ts proves a fresh compile
-still equals them.`, {})
+still equals them.`,
+    {},
+  )
   main()
 }

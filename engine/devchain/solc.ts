@@ -10,7 +10,10 @@ const require = createRequire(import.meta.url)
 export { repoRoot }
 
 /** A contract in solc's standard-JSON output, as much as outputSelection asks for */
-interface SolcContract { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }
+interface SolcContract {
+  abi: unknown[]
+  evm: { bytecode: { object: string }; deployedBytecode: { object: string } }
+}
 
 export interface CompiledContract {
   abi: unknown[]
@@ -25,7 +28,10 @@ export interface CompileOptions {
 }
 
 /** Compiles the given source files (paths relative to the repo root) and returns every contract by name. */
-export function compileSolidity(files: string[], { optimizerRuns = 200, evmVersion = 'cancun', viaIR = false }: CompileOptions = {}): Record<string, CompiledContract> {
+export function compileSolidity(
+  files: string[],
+  { optimizerRuns = 200, evmVersion = 'cancun', viaIR = false }: CompileOptions = {},
+): Record<string, CompiledContract> {
   const solc = require('solc')
   const sources: Record<string, { content: string }> = {}
   for (const f of files) sources[f] = { content: readFileSync(join(repoRoot, f), 'utf8') }
@@ -41,11 +47,16 @@ export function compileSolidity(files: string[], { optimizerRuns = 200, evmVersi
   }
   const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport }))
   const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === 'error')
-  if (errors.length) throw new Error('solc: ' + errors.map((e: { formattedMessage: string }) => e.formattedMessage).join('\n'))
+  if (errors.length)
+    throw new Error('solc: ' + errors.map((e: { formattedMessage: string }) => e.formattedMessage).join('\n'))
   const out: Record<string, CompiledContract> = {}
   for (const file of Object.keys(output.contracts ?? {})) {
     for (const [name, c] of Object.entries<SolcContract>(output.contracts[file])) {
-      out[name] = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}`, deployedBytecode: `0x${c.evm.deployedBytecode.object}` }
+      out[name] = {
+        abi: c.abi,
+        bytecode: `0x${c.evm.bytecode.object}`,
+        deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
+      }
     }
   }
   return out

@@ -16,20 +16,29 @@ import { Errors } from '../front/errors.js'
 import { toJson } from '../front/json.js'
 import { eventData } from './events.js'
 import type { LiveIndex } from '../../actors/liveIndex.js'
-import type { AgentAuth } from '../agents/auth.js'
+import type { AgentAuth } from '../front/agentAuth.js'
 import { ANONYMOUS, canSee, type RfqAccess, type Viewer } from '../../actors/visibility.js'
 import { openSeq, sealSeq } from '../front/sealed.js'
-import { viewerOf } from '../rfq/viewer.js'
+import { viewerOf } from '../front/viewer.js'
 
 const REPLAY = 512
 /** a reserved slot whose stream never opened (the client left first) is given back after this */
 const OPEN_GRACE_MS = 5_000
 
-export interface Feed { readonly connections: number; close(): void }
+export interface Feed {
+  readonly connections: number
+  close(): void
+}
 
 type Conn = { sink: StreamSink; viewer: Viewer }
 
-export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: TokenRegistry, index: LiveIndex, auth: Pick<AgentAuth, 'optionalAgent'>): Feed {
+export function feedRoutes(
+  ctx: EngineContext,
+  book: RfqDirectory,
+  tokens: TokenRegistry,
+  index: LiveIndex,
+  auth: Pick<AgentAuth, 'optionalAgent'>,
+): Feed {
   const byIp = new Map<string, Conn | 'opening'>()
   // Frames are built only when someone reads them: at relay rates most events have no listener,
   // and the replay buffer would otherwise encode every quote for nobody.
@@ -41,9 +50,11 @@ export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: Token
   const frameOf = (r: Held): string => {
     if (r.frame !== undefined) return r.frame
     const id = r.public ? String(r.pub) : `${r.pub}.${sealSeq(r.id)}`
-    try { return r.frame = `id: ${id}\nevent: ${r.event.type}\ndata: ${toJson(eventData(r.event, tokens))}\n\n` } catch (err) {
+    try {
+      return (r.frame = `id: ${id}\nevent: ${r.event.type}\ndata: ${toJson(eventData(r.event, tokens))}\n\n`)
+    } catch (err) {
       ctx.log.warn({ err, type: r.event.type }, 'feed event left out: it could not be shaped')
-      return r.frame = ''
+      return (r.frame = '')
     }
   }
 
@@ -53,7 +64,7 @@ export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: Token
     const isPublic = access !== null && canSee(access, ANONYMOUS)
     const r: Held = { id: nextId++, pub: isPublic ? ++publicCount : publicCount, public: isPublic, event, access }
     recent.push(r)
-    if (recent.length > 2 * REPLAY) recent.splice(0, recent.length - REPLAY)   // trimmed in bulk, not one shift per event
+    if (recent.length > 2 * REPLAY) recent.splice(0, recent.length - REPLAY) // trimmed in bulk, not one shift per event
     for (const c of byIp.values()) if (c !== 'opening' && mayRead(r.access, c.viewer)) write(c.sink, frameOf(r))
   })
   const heartbeat = setInterval(() => {
@@ -63,29 +74,40 @@ export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: Token
   heartbeat.unref()
 
   ctx.surfaces.api.get('/api/v1/feed', async req => {
-    const viewer = await viewerOf(req, auth)                        // a bad key is a 401, before the slot is taken
+    const viewer = await viewerOf(req, auth) // a bad key is a 401, before the slot is taken
     const ip = req.ip
     if (byIp.has(ip)) throw Errors.tooManyRequests('Too many feed connections (max 1 per client)', 5)
     byIp.set(ip, 'opening')
-    const grace = setTimeout(() => { if (byIp.get(ip) === 'opening') byIp.delete(ip) }, OPEN_GRACE_MS)
+    const grace = setTimeout(() => {
+      if (byIp.get(ip) === 'opening') byIp.delete(ip)
+    }, OPEN_GRACE_MS)
     grace.unref()
     const after = resumeAfter(req.headers['last-event-id'])
     return {
       status: 200,
-      headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
+      headers: {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        'x-accel-buffering': 'no',
+      },
       stream: sink => {
         clearTimeout(grace)
         const conn = { sink, viewer }
         byIp.set(ip, conn)
-        sink.onClose(() => { if (byIp.get(ip) === conn) byIp.delete(ip) })
+        sink.onClose(() => {
+          if (byIp.get(ip) === conn) byIp.delete(ip)
+        })
         sink.write(`retry: 3000\n: connected\n\n`)
-        if (after) for (const r of recent.slice(-REPLAY)) if (after(r) && mayRead(r.access, viewer)) write(sink, frameOf(r))
+        if (after)
+          for (const r of recent.slice(-REPLAY)) if (after(r) && mayRead(r.access, viewer)) write(sink, frameOf(r))
       },
     }
   })
 
   return {
-    get connections() { return [...byIp.values()].filter(s => s !== 'opening').length },
+    get connections() {
+      return [...byIp.values()].filter(s => s !== 'opening').length
+    },
     close() {
       clearInterval(heartbeat)
       unsubscribe()
@@ -96,7 +118,14 @@ export function feedRoutes(ctx: EngineContext, book: RfqDirectory, tokens: Token
 }
 
 /** An event held for replay: its place among all events (`id`) and among the public ones (`pub`). */
-interface Held { id: number; pub: number; public: boolean; event: RfqEvent; access: RfqAccess | null; frame?: string }
+interface Held {
+  id: number
+  pub: number
+  public: boolean
+  event: RfqEvent
+  access: RfqAccess | null
+  frame?: string
+}
 
 /**
  * Which held events come after a Last-Event-ID: after public event N (`N`: the private ones that followed it
@@ -118,7 +147,8 @@ function write(sink: StreamSink, frame: string): void {
 
 /** What the visibility rule needs about an event's RFQ; null when it is unknown (then nobody but... nobody). */
 function accessOf(e: RfqEvent, index: LiveIndex): RfqAccess | null {
-  if (e.type === 'rfq.created') return { visibility: e.rfq.visibility, agentId: e.rfq.agentId, shareTokenHash: e.shareTokenHash }
+  if (e.type === 'rfq.created')
+    return { visibility: e.rfq.visibility, agentId: e.rfq.agentId, shareTokenHash: e.shareTokenHash }
   if (e.type === 'fill.recorded') {
     if (e.visibility === 'public') return PUBLIC
     const r = e.fill.rfqId === null ? undefined : index.get(e.fill.rfqId)
@@ -129,8 +159,11 @@ function accessOf(e: RfqEvent, index: LiveIndex): RfqAccess | null {
 }
 
 /** The three fields the rule reads, not a copy of the whole RFQ: one of these is kept per event. */
-function accessOfIndexed(r: { rfq: { visibility: RfqAccess['visibility']; agentId: string | null }; shareTokenHash: string | null }): RfqAccess {
-  if (r.rfq.visibility === 'public' && r.shareTokenHash === null) return PUBLIC     // everyone's: one shared object, not one per quote
+function accessOfIndexed(r: {
+  rfq: { visibility: RfqAccess['visibility']; agentId: string | null }
+  shareTokenHash: string | null
+}): RfqAccess {
+  if (r.rfq.visibility === 'public' && r.shareTokenHash === null) return PUBLIC // everyone's: one shared object, not one per quote
   return { visibility: r.rfq.visibility, agentId: r.rfq.agentId, shareTokenHash: r.shareTokenHash }
 }
 

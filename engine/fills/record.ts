@@ -10,6 +10,7 @@ import { insertFill } from '../store/fills.js'
 import { bumpRollups, invalidateBases } from '../store/league.js'
 import { improvementCentiBps, centiToBps, centiToDecimal } from '../../workers/fills/improvement.js'
 import { pointsV2, POINTS_VERSION } from '../../workers/fills/points.js'
+import type { Outcome, Refused } from '../../workers/outcome.js'
 
 export interface FillRecord {
   id: string
@@ -31,7 +32,7 @@ export interface RecordFillDeps {
   events?: EventBus<RfqEvent>
 }
 
-export type Recorded = { ok: true; fill: FillRecord } | { ok: false; code: 'DUPLICATE_FILL' }
+export type Recorded = Outcome<{ fill: FillRecord }, Refused<'DUPLICATE_FILL'>>
 
 /**
  * Records one fill. `sql` is the pool (recordFill opens and commits its own transaction) or a
@@ -48,33 +49,89 @@ export async function recordFill(sql: Sql | Tx, input: FillInput, deps: RecordFi
 }
 
 export function fillRecordedEvent(fill: FillRecord, rfqId: string | null, visibility: Visibility): RfqEvent {
-  return { type: 'fill.recorded', visibility, fill: { id: fill.id, txHash: fill.txHash, rfqId, improvementBps: fill.improvementBps,
-    takerPoints: fill.takerPoints, makerPoints: fill.makerPoints } }
+  return {
+    type: 'fill.recorded',
+    visibility,
+    fill: {
+      id: fill.id,
+      txHash: fill.txHash,
+      rfqId,
+      improvementBps: fill.improvementBps,
+      takerPoints: fill.takerPoints,
+      makerPoints: fill.makerPoints,
+    },
+  }
 }
 
 async function recordIn(tx: Tx, input: FillInput, deps: RecordFillDeps): Promise<Recorded> {
   const txHash = input.txHash.toLowerCase()
-  const taker = input.taker.toLowerCase(), maker = input.maker.toLowerCase()
+  const taker = input.taker.toLowerCase(),
+    maker = input.maker.toLowerCase()
   const baseline = input.rfqId ? await baselineForRfq(tx, input.rfqId) : undefined
   const centi = baseline
-    ? improvementCentiBps({ kind: baseline.kind, rfqAmountIn: input.amountIn, rfqAmountOut: input.amountOut,
-        baselineAmountIn: baseline.amountIn, baselineAmountOut: baseline.baselineAmountOut })
+    ? improvementCentiBps({
+        kind: baseline.kind,
+        rfqAmountIn: input.amountIn,
+        rfqAmountOut: input.amountOut,
+        baselineAmountIn: baseline.amountIn,
+        baselineAmountOut: baseline.baselineAmountOut,
+      })
     : 0n
   const improvementBps = centiToBps(centi)
   const isPrivate = input.visibility === 'private'
-  const points = pointsV2({ notionalUsd: input.amountInUsd, improvementBps, isPrivate, taker, maker,
-    amountIn: input.amountIn, amountOut: input.amountOut })
+  const points = pointsV2({
+    notionalUsd: input.amountInUsd,
+    improvementBps,
+    isPrivate,
+    taker,
+    maker,
+    amountIn: input.amountIn,
+    amountOut: input.amountOut,
+  })
   // `on conflict do nothing`: a duplicate leaves the caller's transaction usable (no aborted statement)
   const inserted = await insertFill(tx, {
-      txHash, rfqId: input.rfqId, taker, maker, tokenIn: input.tokenIn.toLowerCase(), tokenOut: input.tokenOut.toLowerCase(),
-      amountIn: input.amountIn, amountOut: input.amountOut, amountInUsd: input.amountInUsd, isPrivate,
-      benchmarkAvailable: !!baseline, improvementBps: centiToDecimal(centi), baselineSource: baseline?.source ?? null,
-    takerPoints: points.takerPoints, makerPoints: points.makerPoints, pointsVersion: POINTS_VERSION, filledAt: deps.filledAt ?? null,
+    txHash,
+    rfqId: input.rfqId,
+    taker,
+    maker,
+    tokenIn: input.tokenIn.toLowerCase(),
+    tokenOut: input.tokenOut.toLowerCase(),
+    amountIn: input.amountIn,
+    amountOut: input.amountOut,
+    amountInUsd: input.amountInUsd,
+    isPrivate,
+    benchmarkAvailable: !!baseline,
+    improvementBps: centiToDecimal(centi),
+    baselineSource: baseline?.source ?? null,
+    takerPoints: points.takerPoints,
+    makerPoints: points.makerPoints,
+    pointsVersion: POINTS_VERSION,
+    filledAt: deps.filledAt ?? null,
   })
   if (!inserted) return { ok: false, code: 'DUPLICATE_FILL' }
-  if (deps.filledAt) await invalidateBases(tx, inserted.day)   // a backdated fill can fall before a period's first day
+  if (deps.filledAt) await invalidateBases(tx, inserted.day) // a backdated fill can fall before a period's first day
   // A self-trade is recorded (its txHash is spent) but stays out of the league: no volume to farm.
-  if (taker !== maker) await bumpRollups(tx, { taker, maker, day: inserted.day, notionalUsd: input.amountInUsd, benchmarkAvailable: !!baseline,
-    improvementBps: centiToDecimal(centi), isPrivate, takerPoints: points.takerPoints, makerPoints: points.makerPoints })
-  return { ok: true, fill: { id: inserted.id, txHash, improvementBps, takerPoints: points.takerPoints, makerPoints: points.makerPoints, version: POINTS_VERSION } }
+  if (taker !== maker)
+    await bumpRollups(tx, {
+      taker,
+      maker,
+      day: inserted.day,
+      notionalUsd: input.amountInUsd,
+      benchmarkAvailable: !!baseline,
+      improvementBps: centiToDecimal(centi),
+      isPrivate,
+      takerPoints: points.takerPoints,
+      makerPoints: points.makerPoints,
+    })
+  return {
+    ok: true,
+    fill: {
+      id: inserted.id,
+      txHash,
+      improvementBps,
+      takerPoints: points.takerPoints,
+      makerPoints: points.makerPoints,
+      version: POINTS_VERSION,
+    },
+  }
 }

@@ -6,6 +6,9 @@
 /** the Access-Control-Allow-Origin value for a request from `origin`; null: name none */
 export function allowedOrigin(setting: string, origin: string | undefined): string | null {
   if (setting === '*' || !setting.includes(',')) return setting.trim()
-  const listed = setting.split(',').map(s => s.trim().replace(/\/+$/, '')).filter(Boolean)
+  const listed = setting
+    .split(',')
+    .map(s => s.trim().replace(/\/+$/, ''))
+    .filter(Boolean)
   return origin !== undefined && listed.includes(origin) ? origin : null
 }

@@ -2,7 +2,12 @@
 // them (or returns them); the server turns them into replies, so no handler formats errors itself.
 export class HttpError extends Error {
   override name = 'HttpError'
-  constructor(readonly status: number, message: string, readonly extra: Record<string, unknown> = {}, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
     super(message)
   }
   get body(): Record<string, unknown> {
@@ -22,11 +27,21 @@ export const Errors = {
   tooManyRequests: (text: string, retryAfterSec: number, extra?: Record<string, unknown>) =>
     new HttpError(429, text, extra, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSec))) }),
   /** an address that keeps presenting bad keys (agent keys, the terminal's API_KEY) is refused before any check */
-  authFailures: (retryAfterSec: number) => new HttpError(429, 'Too many failed authentications from this address; retry later',
-    { code: 'AUTH_FAILURES' }, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSec))) }),
+  authFailures: (retryAfterSec: number) =>
+    new HttpError(
+      429,
+      'Too many failed authentications from this address; retry later',
+      { code: 'AUTH_FAILURES' },
+      { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSec))) },
+    ),
   internal: () => new HttpError(500, 'Internal server error'),
   unavailable: (text = 'Service unavailable') => new HttpError(503, text),
   /** the database (or another dependency every request needs) is unreachable: retry after a few seconds */
   dependencyDown: (retryAfterSec = 5) =>
-    new HttpError(503, 'Service unavailable: the database is unreachable; retry shortly', { code: 'UNAVAILABLE' }, { 'retry-after': String(retryAfterSec) }),
+    new HttpError(
+      503,
+      'Service unavailable: the database is unreachable; retry shortly',
+      { code: 'UNAVAILABLE' },
+      { 'retry-after': String(retryAfterSec) },
+    ),
 }

@@ -2,9 +2,14 @@
 import type { Guard, Req } from './request.js'
 import { Errors } from './errors.js'
 
-export interface Limiter { hit(key: string): { ok: boolean; retryAfterSec: number } }
+export interface Limiter {
+  hit(key: string): { ok: boolean; retryAfterSec: number }
+}
 
-export function rateLimit(limiter: Limiter, opts: { key?: (r: Req) => string; skip?: (r: Req) => boolean; text?: string } = {}): Guard {
+export function rateLimit(
+  limiter: Limiter,
+  opts: { key?: (r: Req) => string; skip?: (r: Req) => boolean; text?: string } = {},
+): Guard {
   const key = opts.key ?? (r => r.ip)
   const text = opts.text ?? 'Rate limit exceeded'
   return req => {

@@ -13,7 +13,10 @@ export function clientIp(res: HttpResponse, headers: Record<string, string>, tru
 /** The entry `hops` from the right of X-Forwarded-For, or undefined when the header is shorter. */
 export function forwardedClient(header: string | undefined, hops: number): string | undefined {
   if (!header) return undefined
-  const entries = header.split(',').map(s => s.trim()).filter(Boolean)
+  const entries = header
+    .split(',')
+    .map(s => s.trim())
+    .filter(Boolean)
   const entry = entries[entries.length - hops]
   return entry ? normaliseIp(entry) : undefined
 }
@@ -25,6 +28,10 @@ export function socketIp(ws: WebSocket<unknown>): string {
 /** uWS reports IPv4 clients as IPv4-mapped IPv6 in full form; fold them back to dotted quads. */
 export function normaliseIp(text: string): string {
   const m = /^(?:0000:){5}ffff:([0-9a-f]{2})([0-9a-f]{2}):([0-9a-f]{2})([0-9a-f]{2})$/i.exec(text)
-  if (m) return m.slice(1, 5).map(h => parseInt(h, 16)).join('.')
+  if (m)
+    return m
+      .slice(1, 5)
+      .map(h => parseInt(h, 16))
+      .join('.')
   return text.replace(/^::ffff:/, '')
 }

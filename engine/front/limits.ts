@@ -1,6 +1,10 @@
 // Rate-limit primitives, per key. Both answer {ok, retryAfterSec}; the caller turns a refusal
 // into 429 + Retry-After (REST) or an ERROR frame (relay).
-export interface Verdict { ok: boolean; retryAfterSec: number; count: number }
+export interface Verdict {
+  ok: boolean
+  retryAfterSec: number
+  count: number
+}
 
 /**
  * A limiter whose counts a cluster shares (engine/front/sharedLimits.ts): `onRecord` hears every hit this
@@ -18,7 +22,11 @@ export interface Shareable {
 export class FixedWindowLimiter implements Shareable {
   private readonly windows = new Map<string, { start: number; count: number }>()
   onRecord?: (key: string) => void
-  constructor(readonly limit: number, readonly windowMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   hit(key: string): Verdict {
     const t = this.now()
@@ -56,7 +64,11 @@ export class FixedWindowLimiter implements Shareable {
 export class SlidingWindowLimiter implements Shareable {
   private readonly logs = new Map<string, { times: number[]; head: number }>()
   onRecord?: (key: string) => void
-  constructor(readonly limit: number, readonly windowMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Checks without recording. */
   peek(key: string): Verdict {
@@ -90,7 +102,10 @@ export class SlidingWindowLimiter implements Shareable {
     if (!log) this.logs.set(key, (log = { times: [], head: 0 }))
     const t = this.now()
     for (let i = 0; i < n; i++) log.times.push(t)
-    if (log.head > 1024 && log.head * 2 > log.times.length) { log.times = log.times.slice(log.head); log.head = 0 }
+    if (log.head > 1024 && log.head * 2 > log.times.length) {
+      log.times = log.times.slice(log.head)
+      log.head = 0
+    }
   }
 
   sweep(): void {
@@ -110,11 +125,20 @@ export class MultiWindowLimiter {
   hit(key: string): Verdict {
     const verdicts = this.windows.map(w => w.peek(key))
     const refused = verdicts.filter(v => !v.ok)
-    if (refused.length) return { ok: false, retryAfterSec: Math.max(...refused.map(v => v.retryAfterSec)), count: Math.max(...verdicts.map(v => v.count)) }
+    if (refused.length)
+      return {
+        ok: false,
+        retryAfterSec: Math.max(...refused.map(v => v.retryAfterSec)),
+        count: Math.max(...verdicts.map(v => v.count)),
+      }
     for (const w of this.windows) w.record(key)
     return { ok: true, retryAfterSec: 0, count: Math.max(...verdicts.map(v => v.count)) + 1 }
   }
   /** Records a hit another arbiter granted (the database), so these windows hold it if they must answer alone. */
-  record(key: string): void { for (const w of this.windows) w.record(key) }
-  sweep(): void { for (const w of this.windows) w.sweep() }
+  record(key: string): void {
+    for (const w of this.windows) w.record(key)
+  }
+  sweep(): void {
+    for (const w of this.windows) w.sweep()
+  }
 }

@@ -4,7 +4,12 @@ import type { Handler } from './request.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
-interface Route { method: Method; pattern: string; segments: string[]; handler: Handler }
+interface Route {
+  method: Method
+  pattern: string
+  segments: string[]
+  handler: Handler
+}
 
 export type Match =
   | { kind: 'found'; handler: Handler; params: Record<string, string>; pattern: string }
@@ -26,8 +31,12 @@ export class Router {
     return this
   }
 
-  get(pattern: string, h: Handler): this { return this.add('GET', pattern, h) }
-  post(pattern: string, h: Handler): this { return this.add('POST', pattern, h) }
+  get(pattern: string, h: Handler): this {
+    return this.add('GET', pattern, h)
+  }
+  post(pattern: string, h: Handler): this {
+    return this.add('POST', pattern, h)
+  }
 
   /** Every registered route, for the OpenAPI self-check. */
   list(): { method: Method; pattern: string }[] {
@@ -67,7 +76,11 @@ function matchSegments(pattern: string[], parts: string[]): Record<string, strin
   for (let i = 0; i < pattern.length; i++) {
     const p = pattern[i]!
     if (p.startsWith(':')) {
-      try { params[p.slice(1)] = decodeURIComponent(parts[i]!) } catch { return null }
+      try {
+        params[p.slice(1)] = decodeURIComponent(parts[i]!)
+      } catch {
+        return null
+      }
     } else if (p !== parts[i]) return null
   }
   return params

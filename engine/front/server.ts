@@ -47,20 +47,25 @@ function handle(res: HttpResponse, uReq: HttpRequest, opts: SurfaceOptions): voi
   const path = uReq.getUrl()
   const rawQuery = uReq.getQuery() ?? ''
   const headers: Record<string, string> = {}
-  uReq.forEach((k, v) => { headers[k] = v })
+  uReq.forEach((k, v) => {
+    headers[k] = v
+  })
   const ip = clientIp(res, headers, opts.trustProxy, opts.trustProxyHops)
   const cors = allowedOrigin(opts.corsOrigin, headers.origin)
 
   const state = { aborted: false, done: false, onAbort: [] as (() => void)[] }
   const abort = new AbortController()
   const inflight = opts.inflight
-  let handling = false                            // the handler is running: it leaves the in-flight count itself
+  let handling = false // the handler is running: it leaves the in-flight count itself
   res.onAborted(() => {
     state.aborted = true
     abort.abort()
     for (const cb of state.onAbort) cb()
     // a client gone before its body arrived: no handler will ever send, so nothing must wait for it
-    if (!handling && !state.done) { state.done = true; if (inflight) inflight.n-- }
+    if (!handling && !state.done) {
+      state.done = true
+      if (inflight) inflight.n--
+    }
   })
   if (inflight) inflight.n++
   let routeLabel = 'unmatched'
@@ -70,14 +75,18 @@ function handle(res: HttpResponse, uReq: HttpRequest, opts: SurfaceOptions): voi
     state.done = true
     if (inflight) inflight.n--
     opts.metrics.httpRequests.inc({ surface: opts.name, route: routeLabel, method, status: reply.status })
-    opts.metrics.httpLatency.observe({ surface: opts.name, route: routeLabel, method }, (performance.now() - started) / 1000)
+    opts.metrics.httpLatency.observe(
+      { surface: opts.name, route: routeLabel, method },
+      (performance.now() - started) / 1000,
+    )
     if (state.aborted) return
     if (reply.stream) return openStream(res, reply, opts, state, cors)
     const body = reply.text ?? reply.rawJson ?? (reply.body === undefined ? '' : toJson(reply.body))
     res.cork(() => {
       res.writeStatus(statusLine(reply.status))
       writeCors(res, cors)
-      if (reply.text === undefined && (reply.body !== undefined || reply.rawJson !== undefined)) res.writeHeader('content-type', 'application/json')
+      if (reply.text === undefined && (reply.body !== undefined || reply.rawJson !== undefined))
+        res.writeHeader('content-type', 'application/json')
       for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v)
       res.end(body)
     })
@@ -94,11 +103,14 @@ function handle(res: HttpResponse, uReq: HttpRequest, opts: SurfaceOptions): voi
   }
 
   if (method === 'OPTIONS') {
-    return send({ status: 204, headers: {
-      'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-      'access-control-allow-headers': headers['access-control-request-headers'] ?? 'authorization, content-type',
-      'access-control-max-age': '600',
-    } })
+    return send({
+      status: 204,
+      headers: {
+        'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+        'access-control-allow-headers': headers['access-control-request-headers'] ?? 'authorization, content-type',
+        'access-control-max-age': '600',
+      },
+    })
   }
 
   const denied = opts.authorize?.(path, headers, ip)
@@ -110,17 +122,35 @@ function handle(res: HttpResponse, uReq: HttpRequest, opts: SurfaceOptions): voi
   const query = new URLSearchParams(rawQuery)
   // control characters (NUL included) never reach SQL, logs or a peer: refused at the door, whatever the route
   const badText = controlCharsIn(match.params, query)
-  if (badText) return fail(Errors.badRequest(`Control characters are not allowed in ${badText}`, { code: 'INVALID_TEXT' }))
+  if (badText)
+    return fail(Errors.badRequest(`Control characters are not allowed in ${badText}`, { code: 'INVALID_TEXT' }))
 
   const run = (rawBody: Buffer | undefined) => {
     handling = true
     let body: unknown
     if (rawBody && rawBody.length) {
-      try { body = JSON.parse(utf8.decode(rawBody)) } catch { return fail(Errors.invalidJson()) }
+      try {
+        body = JSON.parse(utf8.decode(rawBody))
+      } catch {
+        return fail(Errors.invalidJson())
+      }
       // in a body, tab, newline and carriage return are left to each field's own rule (a name's, say)
-      if (hasControlChars(body, BODY_CONTROL)) return fail(Errors.badRequest('Control characters are not allowed in the body', { code: 'INVALID_TEXT' }))
+      if (hasControlChars(body, BODY_CONTROL))
+        return fail(Errors.badRequest('Control characters are not allowed in the body', { code: 'INVALID_TEXT' }))
     }
-    const r: Req = { method, path, rawQuery, query, params: match.params, headers, ip, body, rawBody, locals: {}, signal: abort.signal }
+    const r: Req = {
+      method,
+      path,
+      rawQuery,
+      query,
+      params: match.params,
+      headers,
+      ip,
+      body,
+      rawBody,
+      locals: {},
+      signal: abort.signal,
+    }
     runGuarded(r, opts.guards ?? [], match.handler).then(send, fail)
   }
 
@@ -146,7 +176,10 @@ function readBody(res: HttpResponse, limit: number, done: (b: Buffer) => void, t
   res.onData((chunk, isLast) => {
     if (over) return
     size += chunk.byteLength
-    if (size > limit) { over = true; return tooLarge() }
+    if (size > limit) {
+      over = true
+      return tooLarge()
+    }
     chunks.push(Buffer.from(new Uint8Array(chunk).slice()))
     if (isLast) done(Buffer.concat(chunks))
   })
@@ -157,27 +190,43 @@ function writeCors(res: HttpResponse, origin: string | null): void {
   if (origin !== '*') res.writeHeader('vary', 'origin')
 }
 
-function openStream(res: HttpResponse, reply: Reply, opts: SurfaceOptions, state: { aborted: boolean; onAbort: (() => void)[] },
-  cors: string | null): void {
+function openStream(
+  res: HttpResponse,
+  reply: Reply,
+  opts: SurfaceOptions,
+  state: { aborted: boolean; onAbort: (() => void)[] },
+  cors: string | null,
+): void {
   // uWS buffers what the socket cannot take yet; a client that stops reading would make that buffer grow
   // without end. Bytes written since the socket last drained are counted; past the cap the client is closed.
   const limit = opts.streamBufferLimit ?? 1 << 20
   let backlog = 0
   let watching = false
   const sink: StreamSink = {
-    get closed() { return state.aborted },
+    get closed() {
+      return state.aborted
+    },
     write(chunk) {
       if (state.aborted) return false
       let ok = false
-      res.cork(() => { ok = res.write(chunk) })
+      res.cork(() => {
+        ok = res.write(chunk)
+      })
       if (ok) return true
       backlog += Buffer.byteLength(chunk)
       if (backlog > limit) {
         opts.log.warn({ backlog, limit }, 'stream client not reading: closed')
-        res.close()                                  // not end(): that would queue behind what it does not read
+        res.close() // not end(): that would queue behind what it does not read
         return false
       }
-      if (!watching) { watching = true; res.onWritable(() => { backlog = 0; watching = false; return true }) }
+      if (!watching) {
+        watching = true
+        res.onWritable(() => {
+          backlog = 0
+          watching = false
+          return true
+        })
+      }
       return false
     },
     end() {
@@ -186,7 +235,9 @@ function openStream(res: HttpResponse, reply: Reply, opts: SurfaceOptions, state
       res.cork(() => res.end())
       for (const cb of state.onAbort) cb()
     },
-    onClose(cb) { state.onAbort.push(cb) },
+    onClose(cb) {
+      state.onAbort.push(cb)
+    },
   }
   res.cork(() => {
     res.writeStatus(statusLine(reply.status))

@@ -24,5 +24,7 @@ export class LimitRegistry {
     return { absorb: (limiter, key, n) => this.limiters.get(limiter)?.absorb(key, n) }
   }
 
-  get names(): string[] { return [...this.limiters.keys()] }
+  get names(): string[] {
+    return [...this.limiters.keys()]
+  }
 }

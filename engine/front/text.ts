@@ -17,10 +17,15 @@ export function hasControlChars(body: unknown, pattern: RegExp): boolean {
   const stack: unknown[] = [body]
   while (stack.length) {
     const v = stack.pop()
-    if (typeof v === 'string') { if (pattern.test(v)) return true }
-    else if (Array.isArray(v)) { for (const x of v) stack.push(x) }
-    else if (typeof v === 'object' && v !== null) {
-      for (const [k, x] of Object.entries(v)) { if (pattern.test(k)) return true; stack.push(x) }
+    if (typeof v === 'string') {
+      if (pattern.test(v)) return true
+    } else if (Array.isArray(v)) {
+      for (const x of v) stack.push(x)
+    } else if (typeof v === 'object' && v !== null) {
+      for (const [k, x] of Object.entries(v)) {
+        if (pattern.test(k)) return true
+        stack.push(x)
+      }
     }
   }
   return false

@@ -16,10 +16,16 @@ export type { TemplatedApp, HttpRequest, HttpResponse, WebSocket, us_listen_sock
 export class PortInUse extends Error {
   override name = 'PortInUse'
   readonly code = 'PORT_IN_USE'
-  constructor(readonly host: string, readonly port: number, readonly variable?: string) {
-    super(variable
-      ? `port ${port} (${variable}) is in use on ${host}: stop what holds it, or set ${variable} to a free port`
-      : `port ${port} is in use on ${host}`)
+  constructor(
+    readonly host: string,
+    readonly port: number,
+    readonly variable?: string,
+  ) {
+    super(
+      variable
+        ? `port ${port} (${variable}) is in use on ${host}: stop what holds it, or set ${variable} to a free port`
+        : `port ${port} is in use on ${host}`,
+    )
   }
 }
 
@@ -29,10 +35,19 @@ const LIBUS_LISTEN_EXCLUSIVE_PORT = 1
  * Listens on host:port (0 = any free port), exclusively: uSockets would otherwise set SO_REUSEPORT and
  * a second process on the same port would start silently and take half the connections.
  */
-export function listen(app: UWS.TemplatedApp, host: string, port: number): Promise<{ port: number; socket: UWS.us_listen_socket }> {
+export function listen(
+  app: UWS.TemplatedApp,
+  host: string,
+  port: number,
+): Promise<{ port: number; socket: UWS.us_listen_socket }> {
   return new Promise((resolve, reject) => {
     // (host, port, options, cb) exists at run time; the typings list it only without the host
-    const listenWith = app.listen.bind(app) as unknown as (h: string, p: number, o: number, cb: (s: UWS.us_listen_socket | false) => void) => void
+    const listenWith = app.listen.bind(app) as unknown as (
+      h: string,
+      p: number,
+      o: number,
+      cb: (s: UWS.us_listen_socket | false) => void,
+    ) => void
     listenWith(host, port, LIBUS_LISTEN_EXCLUSIVE_PORT, socket => {
       if (!socket) return reject(new PortInUse(host, port))
       resolve({ port: uWS.us_socket_local_port(socket), socket })

@@ -14,6 +14,10 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
     if (signal.aborted) return resolve()
     const t = setTimeout(done, ms)
     signal.addEventListener('abort', done, { once: true })
-    function done() { clearTimeout(t); signal.removeEventListener('abort', done); resolve() }
+    function done() {
+      clearTimeout(t)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
   })
 }

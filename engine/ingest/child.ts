@@ -3,7 +3,8 @@
 // too), restarts it after a crash (at most 5 times in 10 minutes), and stops it at shutdown.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
-import type { EngineContext } from '../context.js'
+import type { Logger } from 'pino'
+import type { Config } from '../config.js'
 import type { Sql } from '../store/db.js'
 import { repoRoot } from '../paths.js'
 import { FailureWindow } from '../../workers/retry/failureWindow.js'
@@ -11,15 +12,25 @@ import { FailureWindow } from '../../workers/retry/failureWindow.js'
 const RESTART_DELAY_MS = 5_000
 const RESTARTS = { intensity: 5, periodMs: 600_000 } as const
 
-export interface IngestChild { readonly pid: number | undefined; stop(): Promise<void> }
+export interface IngestChild {
+  readonly pid: number | undefined
+  stop(): Promise<void>
+}
 
-export function startIngestChild(ctx: EngineContext): IngestChild {
+export interface IngestChildDeps {
+  config: Config
+  sql: Sql
+  log: Logger
+  onShutdown(fn: () => Promise<void>): void
+}
+
+export function startIngestChild(ctx: IngestChildDeps): IngestChild {
   const entry = join(repoRoot, 'dist/engine/ingest/main.js')
   // the engine's validated config, not only process.env: an in-process engine (tests) gets its config as an object
   const env: NodeJS.ProcessEnv = { ...process.env }
   for (const [k, v] of Object.entries(ctx.config)) if (v !== undefined) env[k] = String(v)
   env.DATABASE_URL = databaseUrl(ctx.sql)
-  delete env.NODE_TEST_CONTEXT                      // the child is not a test file
+  delete env.NODE_TEST_CONTEXT // the child is not a test file
   const crashes = new FailureWindow(RESTARTS.intensity, RESTARTS.periodMs)
   let child: ChildProcess | undefined
   let stopping = false
@@ -42,7 +53,9 @@ export function startIngestChild(ctx: EngineContext): IngestChild {
   start()
 
   const handle: IngestChild = {
-    get pid() { return child?.pid },
+    get pid() {
+      return child?.pid
+    },
     async stop() {
       stopping = true
       clearTimeout(timer)
@@ -60,7 +73,13 @@ export function startIngestChild(ctx: EngineContext): IngestChild {
 }
 
 function databaseUrl(sql: Sql): string {
-  const o = sql.options as unknown as { host: string[]; port: number[]; user: string; pass: string | null; database: string }
+  const o = sql.options as unknown as {
+    host: string[]
+    port: number[]
+    user: string
+    pass: string | null
+    database: string
+  }
   const auth = encodeURIComponent(o.user) + (o.pass ? ':' + encodeURIComponent(o.pass) : '')
   return `postgres://${auth}@${o.host[0]}:${o.port[0]}/${encodeURIComponent(o.database)}`
 }

@@ -9,8 +9,15 @@ import { connectionFailure, openDatabase, type Database } from '../store/open.js
 import { runningEmbeddedUrl } from '../store/embedded.js'
 import { databaseUnreachable, DatabaseUnreachable } from '../store/unreachable.js'
 
-export async function openIngestDatabase({ url, dataDir, log }: { url?: string; dataDir: string; log: Logger }):
-  Promise<Database> {
+export async function openIngestDatabase({
+  url,
+  dataDir,
+  log,
+}: {
+  url?: string
+  dataDir: string
+  log: Logger
+}): Promise<Database> {
   const running = url ? undefined : runningEmbeddedUrl(dataDir)
   if (!url && running === undefined) return openDatabase({ dataDir, log, max: 4 })
   const target = url ?? running!
@@ -21,9 +28,14 @@ export async function openIngestDatabase({ url, dataDir, log }: { url?: string; 
     await sql.end({ timeout: 1 })
     if (!connectionFailure(e)) throw e
     if (url) throw databaseUnreachable(url, e)
-    throw new DatabaseUnreachable(`the engine's embedded PostgreSQL under DATA_DIR=${dataDir} did not let us in ` +
-      `(${(e as Error).message.split('\n')[0]}): is the engine's data directory this one? Or set DATABASE_URL`)
+    throw new DatabaseUnreachable(
+      `the engine's embedded PostgreSQL under DATA_DIR=${dataDir} did not let us in ` +
+        `(${(e as Error).message.split('\n')[0]}): is the engine's data directory this one? Or set DATABASE_URL`,
+    )
   }
-  log.info({ database: url ? 'DATABASE_URL' : `the engine's embedded PostgreSQL (${dataDir})` }, 'ingest: database connected')
+  log.info(
+    { database: url ? 'DATABASE_URL' : `the engine's embedded PostgreSQL (${dataDir})` },
+    'ingest: database connected',
+  )
   return { sql, url: target, embedded: false, close: () => sql.end({ timeout: 5 }) }
 }

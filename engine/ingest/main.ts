@@ -21,7 +21,10 @@ async function main(): Promise<number> {
   try {
     config = loadConfig()
   } catch (e) {
-    if (e instanceof ConfigError) { console.error(e.message); return 2 }
+    if (e instanceof ConfigError) {
+      console.error(e.message)
+      return 2
+    }
     throw e
   }
   if (config.INGEST_SOURCE === 'off') {
@@ -29,13 +32,18 @@ async function main(): Promise<number> {
     return 2
   }
   if (config.INGEST_SOURCE === 'replay' && !config.INGEST_FILE) {
-    console.error('INGEST_SOURCE=replay needs INGEST_FILE (a JSON-lines recording, e.g. fixtures/deribit/options-sample.jsonl)')
+    console.error(
+      'INGEST_SOURCE=replay needs INGEST_FILE (a JSON-lines recording, e.g. fixtures/deribit/options-sample.jsonl)',
+    )
     return 2
   }
   const log = createLogger(config.LOG_LEVEL, 'rfq-ingest', config.LOG_FORMAT)
   const db = await openIngestDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, log })
   const stop = new AbortController()
-  const onSignal = (signal: string) => { log.info({ signal }, 'ingest: stopping'); stop.abort() }
+  const onSignal = (signal: string) => {
+    log.info({ signal }, 'ingest: stopping')
+    stop.abort()
+  }
   process.on('SIGINT', () => onSignal('SIGINT'))
   process.on('SIGTERM', () => onSignal('SIGTERM'))
   try {
@@ -50,8 +58,15 @@ async function main(): Promise<number> {
 }
 
 // one line, as the engine says it (the stack only with DEBUG=1)
-main().then(code => process.exit(code), (err: unknown) => {
-  console.error(err instanceof DatabaseUnreachable ? err.message : `ingest failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)
-  if (process.env.DEBUG === '1' && err instanceof Error) console.error(err.stack)
-  process.exit(1)
-})
+main().then(
+  code => process.exit(code),
+  (err: unknown) => {
+    console.error(
+      err instanceof DatabaseUnreachable
+        ? err.message
+        : `ingest failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
+    )
+    if (process.env.DEBUG === '1' && err instanceof Error) console.error(err.stack)
+    process.exit(1)
+  },
+)

@@ -9,7 +9,19 @@ import { runDeribitSource } from './sources/deribit.js'
 import { runReplay } from './sources/replay.js'
 import { runSynthetic } from './sources/synthetic.js'
 
-export async function runIngestion({ config, sql, log, signal, metrics }: { config: Config; sql: Sql; log: Logger; signal: AbortSignal; metrics?: IngestMetrics }): Promise<void> {
+export async function runIngestion({
+  config,
+  sql,
+  log,
+  signal,
+  metrics,
+}: {
+  config: Config
+  sql: Sql
+  log: Logger
+  signal: AbortSignal
+  metrics?: IngestMetrics
+}): Promise<void> {
   const source = config.INGEST_SOURCE
   if (source === 'off') throw new Error('INGEST_SOURCE is off: set it to deribit, replay or synthetic')
   const m = metrics ?? createIngestMetrics(source)
@@ -18,9 +30,24 @@ export async function runIngestion({ config, sql, log, signal, metrics }: { conf
   try {
     switch (source) {
       case 'deribit': {
-        log.info({ baseUrl: config.DERIBIT_BASE_URL, currencies: config.INGEST_CURRENCIES, intervalMs: config.INGEST_INTERVAL_MS }, 'ingest: polling VENUE_A')
+        log.info(
+          {
+            baseUrl: config.DERIBIT_BASE_URL,
+            currencies: config.INGEST_CURRENCIES,
+            intervalMs: config.INGEST_INTERVAL_MS,
+          },
+          'ingest: polling VENUE_A',
+        )
         const client = deribitClient({ baseUrl: config.DERIBIT_BASE_URL, timeoutMs: config.INGEST_TIMEOUT_MS })
-        return await runDeribitSource({ sql, log, config, client, sink: createSink({ sql, source: 'deribit', log }), metrics: m, signal })
+        return await runDeribitSource({
+          sql,
+          log,
+          config,
+          client,
+          sink: createSink({ sql, source: 'deribit', log }),
+          metrics: m,
+          signal,
+        })
       }
       case 'replay': {
         if (!config.INGEST_FILE) throw new Error('INGEST_SOURCE=replay needs INGEST_FILE (a JSON-lines recording)')
@@ -28,9 +55,18 @@ export async function runIngestion({ config, sql, log, signal, metrics }: { conf
         return
       }
       case 'synthetic':
-        return await runSynthetic({ sql, log, currencies: config.INGEST_CURRENCIES.split(','), intervalMs: config.INGEST_INTERVAL_MS,
-          tradesPerCycle: config.INGEST_SYNTHETIC_TRADES_PER_CYCLE, snapshotIntervalMs: config.INGEST_SNAPSHOT_INTERVAL_MS,
-          tickersPerCycle: config.INGEST_TICKERS_PER_CYCLE, backfillMinutes: config.INGEST_BACKFILL_MINUTES, metrics: m, signal })
+        return await runSynthetic({
+          sql,
+          log,
+          currencies: config.INGEST_CURRENCIES.split(','),
+          intervalMs: config.INGEST_INTERVAL_MS,
+          tradesPerCycle: config.INGEST_SYNTHETIC_TRADES_PER_CYCLE,
+          snapshotIntervalMs: config.INGEST_SNAPSHOT_INTERVAL_MS,
+          tickersPerCycle: config.INGEST_TICKERS_PER_CYCLE,
+          backfillMinutes: config.INGEST_BACKFILL_MINUTES,
+          metrics: m,
+          signal,
+        })
     }
   } finally {
     clearInterval(status)

@@ -4,6 +4,6 @@ import { ok } from '../front/request.js'
 import { openapiDocument, serversFrom } from './document.js'
 
 export function openapiRoutes({ surfaces, config }: EngineContext): void {
-  const doc = openapiDocument(serversFrom(config))          // the servers this engine was configured with
+  const doc = openapiDocument(serversFrom(config)) // the servers this engine was configured with
   surfaces.api.get('/api/v1/openapi.json', () => ok(doc))
 }

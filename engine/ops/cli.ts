@@ -5,16 +5,29 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 
 type Options = NonNullable<ParseArgsConfig['options']>
 
-export function parseCli<O extends Options>(name: string, usage: string, options: O, opts: { positionals?: boolean; argv?: string[] } = {}):
-  { values: { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string }; positionals: string[] } {
+export function parseCli<O extends Options>(
+  name: string,
+  usage: string,
+  options: O,
+  opts: { positionals?: boolean; argv?: string[] } = {},
+): { values: { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string }; positionals: string[] } {
   try {
     const args = negativeValues(opts.argv ?? process.argv.slice(2), options)
-    const parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: opts.positionals ?? false, strict: true })
-    if ((parsed.values as { help?: boolean }).help) { process.stdout.write(usage.trimEnd() + '\n'); process.exit(0) }
+    const parsed = parseArgs({
+      args,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: opts.positionals ?? false,
+      strict: true,
+    })
+    if ((parsed.values as { help?: boolean }).help) {
+      process.stdout.write(usage.trimEnd() + '\n')
+      process.exit(0)
+    }
     return parsed
   } catch (e) {
-    process.stderr.write(`${name}: ${(e as Error).message.replace(/\n[^]*$/, '').replace(/\. To specify a positional.*$/, '')} (see ${name} --help)\n`)
+    process.stderr.write(
+      `${name}: ${(e as Error).message.replace(/\n[^]*$/, '').replace(/\. To specify a positional.*$/, '')} (see ${name} --help)\n`,
+    )
     process.exit(2)
   }
 }
@@ -26,16 +39,21 @@ export function parseCli<O extends Options>(name: string, usage: string, options
 function negativeValues(argv: string[], options: Options): string[] {
   const out: string[] = []
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!, next = argv[i + 1]
+    const a = argv[i]!,
+      next = argv[i + 1]
     const name = /^--([^=]+)$/.exec(a)?.[1]
-    if (name && options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) { out.push(`${a}=${next}`); i++ }
-    else out.push(a)
+    if (name && options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${a}=${next}`)
+      i++
+    } else out.push(a)
   }
   return out
 }
 
 /** A bench's usage: what it measures and the environment variables that scale it. */
 export function benchUsage(name: string, what: string, env: Record<string, string> = {}): string {
-  const vars = Object.entries(env).map(([k, v]) => `  ${k.padEnd(22)} ${v}`).join('\n')
+  const vars = Object.entries(env)
+    .map(([k, v]) => `  ${k.padEnd(22)} ${v}`)
+    .join('\n')
   return `Usage: node dist/bench/${name}.js\n\n${what}\n${vars ? `\nEnvironment:\n${vars}\n` : ''}`
 }

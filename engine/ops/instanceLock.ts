@@ -19,8 +19,15 @@ export interface InstanceInfo {
 export class AlreadyRunning extends Error {
   override name = 'AlreadyRunning'
   readonly code = 'ALREADY_RUNNING'
-  constructor(readonly holder: InstanceInfo | null, dir: string) {
-    super(holder ? `${holder.kind} already running (${describeHolder(holder)})` : `already running (data dir ${dir}; holder did not answer)`)
+  constructor(
+    readonly holder: InstanceInfo | null,
+    dir: string,
+  ) {
+    super(
+      holder
+        ? `${holder.kind} already running (${describeHolder(holder)})`
+        : `already running (data dir ${dir}; holder did not answer)`,
+    )
   }
 }
 
@@ -32,7 +39,11 @@ export interface InstanceLock {
 }
 
 export function describeHolder(h: InstanceInfo): string {
-  const ports = h.ports ? Object.entries(h.ports).map(([k, v]) => `${k} ${v}`).join(', ') : 'ports not yet bound'
+  const ports = h.ports
+    ? Object.entries(h.ports)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')
+    : 'ports not yet bound'
   return `pid ${h.pid}, ports ${ports}, data dir ${h.dir}`
 }
 
@@ -47,17 +58,22 @@ export function lockName(kind: string, dir: string): string {
 export async function acquireInstanceLock(kind: string, dir: string): Promise<InstanceLock> {
   const name = lockName(kind, dir)
   const info: InstanceInfo = { kind, pid: process.pid, dir: realpathSync(resolve(dir)) }
-  const server = createServer(sock => { sock.end(JSON.stringify(info)); sock.on('error', () => {}) })
+  const server = createServer(sock => {
+    sock.end(JSON.stringify(info))
+    sock.on('error', () => {})
+  })
   try {
     await listenOn(server, name)
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e
     throw new AlreadyRunning(await askHolder(name), info.dir)
   }
-  server.unref()                       // the lock never keeps the process alive by itself
+  server.unref() // the lock never keeps the process alive by itself
   return {
     info,
-    setPorts(ports) { info.ports = ports },
+    setPorts(ports) {
+      info.ports = ports
+    },
     release: () => new Promise(r => server.close(() => r())),
   }
 }
@@ -65,7 +81,10 @@ export async function acquireInstanceLock(kind: string, dir: string): Promise<In
 function listenOn(server: Server, name: string): Promise<void> {
   return new Promise((res, rej) => {
     server.once('error', rej)
-    server.listen(name, () => { server.off('error', rej); res() })
+    server.listen(name, () => {
+      server.off('error', rej)
+      res()
+    })
   })
 }
 
@@ -73,10 +92,22 @@ function askHolder(name: string): Promise<InstanceInfo | null> {
   return new Promise(res => {
     const sock = connect(name)
     let buf = ''
-    const done = (v: InstanceInfo | null) => { clearTimeout(t); sock.destroy(); res(v) }
+    const done = (v: InstanceInfo | null) => {
+      clearTimeout(t)
+      sock.destroy()
+      res(v)
+    }
     const t = setTimeout(() => done(null), 1000)
-    sock.on('data', d => { buf += d.toString() })
-    sock.on('end', () => { try { done(JSON.parse(buf) as InstanceInfo) } catch { done(null) } })   // not an engine's answer
+    sock.on('data', d => {
+      buf += d.toString()
+    })
+    sock.on('end', () => {
+      try {
+        done(JSON.parse(buf) as InstanceInfo)
+      } catch {
+        done(null) // not an engine's answer
+      }
+    })
     sock.on('error', () => done(null))
   })
 }

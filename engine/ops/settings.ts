@@ -10,7 +10,7 @@ import { createServer } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { ConfigError, type Config } from '../config.js'
 import { ZERO_ADDRESS } from '../../workers/values/index.js'
-import { archiveDirProblem } from '../store/archive/dir.js'
+import { archiveDirProblem } from './archiveDir.js'
 
 const LOCAL_CHAIN = 31337
 
@@ -24,11 +24,15 @@ export async function checkSettings(config: Config): Promise<void> {
   if (config.CHAIN_ID !== LOCAL_CHAIN) {
     if (!config.SPOT_RFQ_ADDRESS || config.SPOT_RFQ_ADDRESS === ZERO_ADDRESS) {
       const is = config.SPOT_RFQ_ADDRESS ? 'the zero address' : 'unset'
-      problems.push(`SPOT_RFQ_ADDRESS is ${is}: on chain ${config.CHAIN_ID} (CHAIN_ID) set the deployed SpotRFQ contract, ` +
-        'the verifyingContract of every quote signature')
+      problems.push(
+        `SPOT_RFQ_ADDRESS is ${is}: on chain ${config.CHAIN_ID} (CHAIN_ID) set the deployed SpotRFQ contract, ` +
+          'the verifyingContract of every quote signature',
+      )
     }
     if (config.MULTICALL_ADDRESS === ZERO_ADDRESS) {
-      problems.push(`MULTICALL_ADDRESS is the zero address: set chain ${config.CHAIN_ID}'s Multicall3, or leave it unset`)
+      problems.push(
+        `MULTICALL_ADDRESS is the zero address: set chain ${config.CHAIN_ID}'s Multicall3, or leave it unset`,
+      )
     }
   }
   const ports = (['API_PORT', 'TERMINAL_PORT', 'RELAY_PORT'] as const).filter(k => config[k] !== 0)
@@ -53,7 +57,9 @@ function hostProblem(host: string): Promise<string | undefined> {
     probe.once('error', (e: NodeJS.ErrnoException) => {
       if (e.code === 'EADDRNOTAVAIL') {
         const own = ownAddresses().join(', ')
-        resolve(`HOST=${host} is not an address of this machine (its addresses: ${own}): use one of them, or 0.0.0.0 for all`)
+        resolve(
+          `HOST=${host} is not an address of this machine (its addresses: ${own}): use one of them, or 0.0.0.0 for all`,
+        )
       } else if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') {
         resolve(`HOST=${host}: no such host name here: use an address of this machine, or 0.0.0.0`)
       } else resolve(`HOST=${host} cannot be listened on: ${e.message}`)

@@ -22,8 +22,9 @@ export interface Tethered {
 
 // `trap "" INT`: a Ctrl-C sent to a whole group never reaches the guard. fd 3 keeps our pipe for the watcher;
 // the child gets neither fd 3 nor fd 4. `wait $a` returns the child's status, which becomes the guard's.
-const GUARD = 'trap "" INT; exec 3<&0; "$@" </dev/null 3<&- 4>&- & a=$!; echo $a >&4; exec 4>&-; '
-  + '{ read _ <&3; kill $a 2>/dev/null; } & r=$!; wait $a; s=$?; kill $r 2>/dev/null; exit $s'
+const GUARD =
+  'trap "" INT; exec 3<&0; "$@" </dev/null 3<&- 4>&- & a=$!; echo $a >&4; exec 4>&-; ' +
+  '{ read _ <&3; kill $a 2>/dev/null; } & r=$!; wait $a; s=$?; kill $r 2>/dev/null; exit $s'
 
 export interface GuardOptions {
   env?: NodeJS.ProcessEnv
@@ -33,24 +34,37 @@ export interface GuardOptions {
 }
 
 export function spawnTethered(name: string, file: string, args: string[], opts: GuardOptions = {}): Tethered {
-  const guard = spawn('/bin/sh', ['-c', GUARD, name, file, ...args],
-    { env: opts.env ?? process.env, cwd: opts.cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe', 'ignore', 'pipe'] })
+  const guard = spawn('/bin/sh', ['-c', GUARD, name, file, ...args], {
+    env: opts.env ?? process.env,
+    cwd: opts.cwd,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe', 'ignore', 'pipe'],
+  })
   if (opts.unref) {
     guard.unref()
     for (const s of guard.stdio) (s as { unref?: () => void } | null)?.unref?.()
   }
-  guard.stdin!.on('error', () => {})                 // closing the pipe of a guard that already left is not an error
+  guard.stdin!.on('error', () => {}) // closing the pipe of a guard that already left is not an error
   const pid = readPid(guard.stdio[4] as Readable)
-  const exited = new Promise<number>(resolve => guard.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1))))
-  pid.catch(() => {})        // not unhandled while nobody asks: whoever awaits the pid gets the rejection
+  const exited = new Promise<number>(resolve =>
+    guard.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1))),
+  )
+  pid.catch(() => {}) // not unhandled while nobody asks: whoever awaits the pid gets the rejection
   const done = () => guard.exitCode !== null || guard.signalCode !== null
   return {
-    guard, pid, exited,
+    guard,
+    pid,
+    exited,
     stop(graceMs = 10_000) {
       if (done()) return exited
-      guard.ref()                                    // we wait for the exit: that must keep us alive
-      const force = setTimeout(() => { pid.then(p => killQuietly(p, 'SIGKILL'), () => guard.kill('SIGKILL')) }, graceMs)
-      guard.stdin!.end()                             // the guard's `read` returns: it sends SIGTERM and waits
+      guard.ref() // we wait for the exit: that must keep us alive
+      const force = setTimeout(() => {
+        pid.then(
+          p => killQuietly(p, 'SIGKILL'),
+          () => guard.kill('SIGKILL'),
+        )
+      }, graceMs)
+      guard.stdin!.end() // the guard's `read` returns: it sends SIGTERM and waits
       return exited.finally(() => clearTimeout(force))
     },
     async kill9() {
@@ -75,7 +89,11 @@ function readPid(stream: Readable): Promise<number> {
 }
 
 function killQuietly(pid: number, signal: NodeJS.Signals): void {
-  try { process.kill(pid, signal) } catch (e) { if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e }   // ESRCH: already gone
+  try {
+    process.kill(pid, signal)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e
+  } // ESRCH: already gone
 }
 
 /** Calls back once per complete line of a stream (a chunk may end mid-line). */
@@ -86,5 +104,7 @@ export function eachLine(stream: Readable, onLine: (line: string) => void): void
     partial = lines.pop() ?? ''
     lines.forEach(onLine)
   })
-  stream.on('end', () => { if (partial) onLine(partial) })
+  stream.on('end', () => {
+    if (partial) onLine(partial)
+  })
 }

@@ -15,7 +15,10 @@ export const unauthorized = () => new HttpError(401, 'Unauthorized', {}, { 'www-
  * like everything else without the key, and reveals nothing about which paths exist. A request with no
  * Authorization header is not a guess and is not counted.
  */
-export function terminalAuthorizer(apiKey: string | undefined, failures: SlidingWindowLimiter): ((path: string, headers: Record<string, string>, ip: string) => HttpError | undefined) | undefined {
+export function terminalAuthorizer(
+  apiKey: string | undefined,
+  failures: SlidingWindowLimiter,
+): ((path: string, headers: Record<string, string>, ip: string) => HttpError | undefined) | undefined {
   if (!apiKey) return undefined
   const expected = digest(apiKey)
   return (path, headers, ip) => {

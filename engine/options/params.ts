@@ -1,6 +1,6 @@
 // Query parameters of the options endpoints, validated once here with the texts the 400s carry.
 import { Errors } from '../front/errors.js'
-import { parseExpiryDay } from '../ingest/deribit/instrumentName.js'
+import { parseExpiryDay } from '../../workers/options/deribit/instrumentName.js'
 import { LIQ_CLASS, type LiqClass } from '../store/options.js'
 
 export const TAPE_PAGE = { default: 50, max: 500 } as const
@@ -30,14 +30,16 @@ export function expiryParam(q: URLSearchParams): string {
 export function limitParam(q: URLSearchParams): number {
   const raw = q.get('limit')
   if (raw === null || raw === '') return TAPE_PAGE.default
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw Errors.badRequest(`Invalid limit (an integer from 1, max ${TAPE_PAGE.max})`)
+  if (!/^\d+$/.test(raw) || Number(raw) < 1)
+    throw Errors.badRequest(`Invalid limit (an integer from 1, max ${TAPE_PAGE.max})`)
   return Math.min(Number(raw), TAPE_PAGE.max)
 }
 
 export function offsetParam(q: URLSearchParams): number {
   const raw = q.get('offset')
   if (raw === null || raw === '') return 0
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw Errors.badRequest('Invalid offset (an integer >= 0)')
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)))
+    throw Errors.badRequest('Invalid offset (an integer >= 0)')
   return Number(raw)
 }
 
@@ -58,7 +60,8 @@ export function venueParam(q: URLSearchParams): 'VENUE_A' | 'VENUE_B' | null {
 export function strikeParam(q: URLSearchParams): number {
   const raw = (q.get('strike') ?? '').trim()
   const n = Number(raw)
-  if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(n) || n <= 0) throw Errors.badRequest('Invalid strike (a positive number)')
+  if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(n) || n <= 0)
+    throw Errors.badRequest('Invalid strike (a positive number)')
   return n
 }
 

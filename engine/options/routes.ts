@@ -3,14 +3,33 @@
 // A database failure throws out of the handler: 503 when the database is unreachable, else 500 {error}.
 import type { EngineContext } from '../context.js'
 import { ok, type Handler } from '../front/request.js'
-import { tapeBody, ladder, expirySummaries, latestSpot, ownVenueActive, strikeDetail, underlyings } from '../store/options.js'
-import { parseExpiryDay } from '../ingest/deribit/instrumentName.js'
-import { requireParams, underlyingParam, expiryParam, limitParam, offsetParam, liquidityParam, venueParam, strikeParam, isCallParam } from './params.js'
+import {
+  tapeBody,
+  ladder,
+  expirySummaries,
+  latestSpot,
+  ownVenueActive,
+  strikeDetail,
+  underlyings,
+} from '../store/options.js'
+import { parseExpiryDay } from '../../workers/options/deribit/instrumentName.js'
+import {
+  requireParams,
+  underlyingParam,
+  expiryParam,
+  limitParam,
+  offsetParam,
+  liquidityParam,
+  venueParam,
+  strikeParam,
+  isCallParam,
+} from './params.js'
 import { ladderStrikeView, expiryView, strikeDetailView, EMPTY_STRIKE_DETAIL } from './views.js'
 
 /** The own venue's key in /options/venues and its status while it has no on-chain activity. */
 export const OWN_VENUE_KEY = 'own_venue'
-export const OWN_VENUE_NOTE = 'VENUE_B, our own on-chain options venue, is coming soon: no on-chain activity yet. Data shown is from VENUE_A.'
+export const OWN_VENUE_NOTE =
+  'VENUE_B, our own on-chain options venue, is coming soon: no on-chain activity yet. Data shown is from VENUE_A.'
 
 // API_KEY is asked at the terminal's front door, before routing (engine/options/auth.ts, app.ts).
 export function optionsRoutes({ surfaces, sql }: EngineContext): void {
@@ -18,7 +37,13 @@ export function optionsRoutes({ surfaces, sql }: EngineContext): void {
 
   get('/options/tape', async req => {
     const q = req.query
-    const filter = { underlying: underlyingParam(q), liqClass: liquidityParam(q), venue: venueParam(q), limit: limitParam(q), offset: offsetParam(q) }
+    const filter = {
+      underlying: underlyingParam(q),
+      liqClass: liquidityParam(q),
+      venue: venueParam(q),
+      limit: limitParam(q),
+      offset: offsetParam(q),
+    }
     // count is the total matching the filters (not the page size): a client pages with it
     return { status: 200, rawJson: await tapeBody(sql, filter) }
   })
@@ -41,11 +66,18 @@ export function optionsRoutes({ surfaces, sql }: EngineContext): void {
     const q = req.query
     requireParams(q, ['underlying'])
     const underlying = underlyingParam(q)!
-    const [expiries, spot, ownActive] = await Promise.all([expirySummaries(sql, underlying), latestSpot(sql, underlying), ownVenueActive(sql, underlying)])
+    const [expiries, spot, ownActive] = await Promise.all([
+      expirySummaries(sql, underlying),
+      latestSpot(sql, underlying),
+      ownVenueActive(sql, underlying),
+    ])
     return ok({
-      venue: 'VENUE_A', underlying,
+      venue: 'VENUE_A',
+      underlying,
       expiries: expiries.map(e => expiryView(e, spot?.index_price ?? null)),
-      [OWN_VENUE_KEY]: ownActive ? { status: 'live', note: 'VENUE_B has on-chain activity for this underlying.' } : { status: 'coming_soon', note: OWN_VENUE_NOTE },
+      [OWN_VENUE_KEY]: ownActive
+        ? { status: 'live', note: 'VENUE_B has on-chain activity for this underlying.' }
+        : { status: 'coming_soon', note: OWN_VENUE_NOTE },
     })
   })
 
@@ -55,7 +87,7 @@ export function optionsRoutes({ surfaces, sql }: EngineContext): void {
     const underlying = underlyingParam(q)!
     const params = { underlying, expiryDay: expiryParam(q), strike: strikeParam(q), isCall: isCallParam(q) }
     const row = await strikeDetail(sql, params)
-    if (!row) return ok(EMPTY_STRIKE_DETAIL)          // no data for this instrument: every field null
+    if (!row) return ok(EMPTY_STRIKE_DETAIL) // no data for this instrument: every field null
     const spot = (await latestSpot(sql, underlying))?.index_price ?? row.index_price
     return ok(strikeDetailView(row, spot))
   })

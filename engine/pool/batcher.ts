@@ -19,42 +19,88 @@ export interface BatcherOptions {
   maxBatch?: number
   /** trips allowed at once: about the pool's thread count, or the commits that may overlap */
   concurrency?: number
+  /** each trip that ended: how long its first item waited to leave, the trip's own time, and its size (seconds) */
+  observe?(waitSeconds: number, tripSeconds: number, items: number): void
 }
 
-interface Waiting<I, O> { item: I; resolve(o: O): void; reject(e: unknown): void }
+interface Waiting<I, O> {
+  item: I
+  at: number
+  resolve(o: O): void
+  reject(e: unknown): void
+}
 
-export function createBatcher<I, O>(run: BatchRunner<I, O>, { maxBatch = 64, concurrency = 2 }: BatcherOptions = {}): Batcher<I, O> {
+export function createBatcher<I, O>(
+  run: BatchRunner<I, O>,
+  { maxBatch = 64, concurrency = 2, observe }: BatcherOptions = {},
+): Batcher<I, O> {
+  // a queue read from `head`: a trip takes its batch without copying what stays behind (thousands may wait)
   let waiting: Waiting<I, O>[] = []
+  let head = 0
   const trips = new Set<Promise<void>>()
   let scheduled = false
   const stats = { batches: 0, items: 0, maxBatch: 0 }
+  const left = () => waiting.length - head
 
   const send = (): void => {
     scheduled = false
-    while (waiting.length && trips.size < concurrency) {
-      const batch = waiting.slice(0, maxBatch)
-      waiting = waiting.slice(batch.length)
-      const trip: Promise<void> = run(batch.map(b => b.item)).then(
-        outs => {
-          stats.batches++; stats.items += batch.length; stats.maxBatch = Math.max(stats.maxBatch, batch.length)
-          batch.forEach((b, i) => b.resolve(outs[i] as O))
-        },
-        (e: unknown) => batch.forEach(b => b.reject(e)),
-      ).finally(() => { trips.delete(trip); if (waiting.length) schedule() })
+    while (left() && trips.size < concurrency) {
+      const batch = waiting.slice(head, head + maxBatch)
+      head += batch.length
+      if (head === waiting.length) {
+        waiting = []
+        head = 0
+      } else if (head > 4096 && head * 2 > waiting.length) {
+        waiting = waiting.slice(head)
+        head = 0
+      }
+      const items = new Array<I>(batch.length)
+      for (let i = 0; i < batch.length; i++) items[i] = batch[i]!.item
+      const leftAt = performance.now()
+      const trip: Promise<void> = run(items)
+        .then(
+          outs => {
+            stats.batches++
+            stats.items += batch.length
+            stats.maxBatch = Math.max(stats.maxBatch, batch.length)
+            observe?.((leftAt - batch[0]!.at) / 1000, (performance.now() - leftAt) / 1000, batch.length)
+            batch.forEach((b, i) => b.resolve(outs[i] as O))
+          },
+          (e: unknown) => batch.forEach(b => b.reject(e)),
+        )
+        .finally(() => {
+          trips.delete(trip)
+          if (left()) schedule()
+        })
       trips.add(trip)
     }
   }
-  const schedule = () => { if (!scheduled) { scheduled = true; setImmediate(send) } }
+  const schedule = () => {
+    if (!scheduled) {
+      scheduled = true
+      setImmediate(send)
+    }
+  }
 
   return {
     submit(item) {
-      return new Promise<O>((resolve, reject) => { waiting.push({ item, resolve, reject }); schedule() })
+      return new Promise<O>((resolve, reject) => {
+        waiting.push({ item, at: observe ? performance.now() : 0, resolve, reject })
+        schedule()
+      })
     },
     async flush() {
-      while (trips.size || waiting.length) { send(); await Promise.allSettled(trips) }
+      while (trips.size || left()) {
+        send()
+        await Promise.allSettled(trips)
+      }
     },
-    get inFlight() { return trips.size },
-    get waiting() { return waiting.length },
+    get inFlight() {
+      return trips.size
+    },
+    get waiting() {
+      return left()
+    },
     stats,
   }
 }

@@ -14,8 +14,13 @@ import { repoRoot } from '../paths.js'
 import { createWorkerPool, type WorkerPool } from './workerPool.js'
 
 /** The route lane, with the channel its threads hear the route graph on (engine/sor/graphFeed.ts). */
-export interface RouteLane extends WorkerPool { readonly graphChannel: string }
-export interface Lanes { sig: WorkerPool; route: RouteLane }
+export interface RouteLane extends WorkerPool {
+  readonly graphChannel: string
+}
+export interface Lanes {
+  sig: WorkerPool
+  route: RouteLane
+}
 
 /** The route thread's module: it keeps the graph and searches it (engine/sor/routeThread.ts). */
 export const ROUTE_TASK = pathToFileURL(join(repoRoot, 'dist/engine/sor/routeThread.js')).href
@@ -42,14 +47,18 @@ const LOADED_WITHIN_MS = 5000
 export function createRouteLane(threads: number, nice = 0): RouteLane {
   const graphChannel = `sor/graph/${randomUUID()}`
   const pool = createWorkerPool(threads, {
-    tasksPerThread: 1, maxQueue: threads * ROUTE_QUEUE_PER_THREAD, preload: ROUTE_TASK,
+    tasksPerThread: 1,
+    maxQueue: threads * ROUTE_QUEUE_PER_THREAD,
+    preload: ROUTE_TASK,
     workerData: { channel: graphChannel, nice },
   })
   return {
     graphChannel,
     threads,
     run: (task, input, options) => pool.run(task, input, options),
-    get queueSize() { return pool.queueSize },
+    get queueSize() {
+      return pool.queueSize
+    },
     // A thread stopped while Node still loads its module (a require of an ES module, cut midway) takes the whole
     // process down, and the route threads load theirs as they start: a ping answered by each means it is loaded.
     async close() {

@@ -41,15 +41,22 @@ export function createWorkerPool(threads: number, tasksPerThread: number | PoolO
   // (threads squared) would reject a relay batch under a burst. More than one task per thread: the next batch
   // already waits in the thread's port when one ends, instead of waiting for the main thread to hear of the
   // end and post it (the thread sat idle for that round trip whenever the main thread was busy).
-  const piscina = new Piscina({ minThreads: threads, maxThreads: threads, idleTimeout: 60_000,
+  const piscina = new Piscina({
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: 60_000,
     maxQueue: o.maxQueue ?? 4096,
-    concurrentTasksPerWorker: o.tasksPerThread ?? 2, ...(o.workerData === undefined ? {} : { workerData: o.workerData }),
-    ...(o.preload ? { filename: taskUrl(o.preload) } : {}) })
+    concurrentTasksPerWorker: o.tasksPerThread ?? 2,
+    ...(o.workerData === undefined ? {} : { workerData: o.workerData }),
+    ...(o.preload ? { filename: taskUrl(o.preload) } : {}),
+  })
   return {
     threads,
     run: <I, O>(task: string, input: I, { signal }: RunOptions = {}) =>
       piscina.run(input, { filename: taskUrl(task), ...(signal ? { signal } : {}) }) as Promise<O>,
-    get queueSize() { return piscina.queueSize },
+    get queueSize() {
+      return piscina.queueSize
+    },
     close: () => piscina.close({ force: true }),
   }
 }

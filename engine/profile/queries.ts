@@ -14,11 +14,26 @@ export async function fillStats(sql: Tx, address: string): Promise<FillStats> {
       (avg(improvement_bps) filter (where benchmark_available))::float8 as avg_improvement_bps,
       min(filled_at) as first_fill_at, max(filled_at) as last_fill_at
     from fills where maker = ${address} or taker = ${address}`
-  return { fills: r!.fills, makerFills: r!.maker_fills, takerFills: r!.taker_fills, notionalUsd: r!.notional_usd, privateFills: r!.private_fills,
-    benchmarkedFills: r!.benchmarked_fills, avgImprovementBps: r!.avg_improvement_bps, firstFillAt: r!.first_fill_at, lastFillAt: r!.last_fill_at }
+  return {
+    fills: r!.fills,
+    makerFills: r!.maker_fills,
+    takerFills: r!.taker_fills,
+    notionalUsd: r!.notional_usd,
+    privateFills: r!.private_fills,
+    benchmarkedFills: r!.benchmarked_fills,
+    avgImprovementBps: r!.avg_improvement_bps,
+    firstFillAt: r!.first_fill_at,
+    lastFillAt: r!.last_fill_at,
+  }
 }
 
-export interface RoleTotals { fills: number; notionalUsd: number; avgImprovementBps: number | null; privateFills: number; points: number }
+export interface RoleTotals {
+  fills: number
+  notionalUsd: number
+  avgImprovementBps: number | null
+  privateFills: number
+  points: number
+}
 
 export async function roleTotals(sql: Tx, address: string): Promise<{ maker: RoleTotals; taker: RoleTotals }> {
   const rows = await sql`
@@ -28,17 +43,33 @@ export async function roleTotals(sql: Tx, address: string): Promise<{ maker: Rol
   const empty: RoleTotals = { fills: 0, notionalUsd: 0, avgImprovementBps: null, privateFills: 0, points: 0 }
   const of = (role: string): RoleTotals => {
     const r = rows.find(x => x.role === role)
-    return r ? { fills: r.fills, notionalUsd: r.notional_usd, avgImprovementBps: r.avg_improvement_bps, privateFills: r.private_fills, points: r.points } : empty
+    return r
+      ? {
+          fills: r.fills,
+          notionalUsd: r.notional_usd,
+          avgImprovementBps: r.avg_improvement_bps,
+          privateFills: r.private_fills,
+          points: r.points,
+        }
+      : empty
   }
   return { maker: of('maker'), taker: of('taker') }
 }
 
 export type BoardRole = 'maker' | 'taker' | 'all'
 
-export interface BoardRow { address: string; points: number; fills: number; notionalUsd: number }
+export interface BoardRow {
+  address: string
+  points: number
+  fills: number
+  notionalUsd: number
+}
 
 /** Points, highest first; ties by address so pages never overlap. */
-export async function pointsBoard(sql: Tx, q: { role: BoardRole; limit: number; offset: number }): Promise<{ rows: BoardRow[]; total: number }> {
+export async function pointsBoard(
+  sql: Tx,
+  q: { role: BoardRole; limit: number; offset: number },
+): Promise<{ rows: BoardRow[]; total: number }> {
   const roleFilter = q.role === 'all' ? sql`` : sql`where role = ${q.role}`
   const rows = await sql`
     select address, sum(points)::float8 as points, sum(fills)::int as fills, sum(notional_usd)::float8 as notional_usd,
@@ -52,5 +83,8 @@ export async function pointsBoard(sql: Tx, q: { role: BoardRole; limit: number; 
     const [c] = await sql`select count(distinct address)::int as n from league_totals ${roleFilter}`
     total = c!.n as number
   }
-  return { rows: rows.map(r => ({ address: r.address, points: r.points, fills: r.fills, notionalUsd: r.notional_usd })), total }
+  return {
+    rows: rows.map(r => ({ address: r.address, points: r.points, fills: r.fills, notionalUsd: r.notional_usd })),
+    total,
+  }
 }

@@ -3,35 +3,77 @@
 import type { TemplatedApp } from '../front/uws.js'
 import type { RfqBook } from '../../actors/book.js'
 import type { AcceptedQuote, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
-import { lazyFrames, type RelayMessage } from './codec.js'
+import { encode, lazyFrames, type RelayMessage } from './codec.js'
 
 export type Channel = 'rfqs' | 'quotes'
 
 /** The spec's RFQ_BROADCAST data: plain address strings, amounts as strings (null when absent). */
 export function rfqBroadcast(rfq: Rfq): RelayMessage {
-  return { type: 'RFQ_BROADCAST', data: { rfqId: rfq.id, rfq: {
-    taker: rfq.taker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
-    amountIn: rfq.amountIn === null ? null : rfq.amountIn.toString(), amountOut: rfq.amountOut === null ? null : rfq.amountOut.toString(),
-    kind: rfq.kind, expiry: rfq.expiry, visibility: rfq.visibility,
-  } } }
+  return {
+    type: 'RFQ_BROADCAST',
+    data: {
+      rfqId: rfq.id,
+      rfq: {
+        taker: rfq.taker,
+        tokenIn: rfq.tokenIn,
+        tokenOut: rfq.tokenOut,
+        amountIn: rfq.amountIn === null ? null : rfq.amountIn.toString(),
+        amountOut: rfq.amountOut === null ? null : rfq.amountOut.toString(),
+        kind: rfq.kind,
+        expiry: rfq.expiry,
+        visibility: rfq.visibility,
+      },
+    },
+  }
 }
 
 export function quoteBroadcast(q: AcceptedQuote): RelayMessage {
   return { type: 'QUOTE_BROADCAST', data: { rfqId: q.rfqId, quote: q.quote, signature: q.signature } }
 }
 
+/**
+ * QUOTE_BROADCAST as JSON text, written once straight from a locally accepted quote's fields (lever 5 of issue 29):
+ * no message object, no JSON.stringify walk, one string. The checks (actors/quoteChecks.ts) made each field a
+ * lowercase address, a canonical decimal string or a number, so only the RFQ id and the signature, which no check
+ * reduces to a grammar here, are escaped. The same text as JSON.stringify(quoteBroadcast(q))
+ * (test/relay/broadcastText.test.ts).
+ */
+export function quoteBroadcastJson(q: AcceptedQuote): string {
+  const x = q.quote
+  return (
+    `{"type":"QUOTE_BROADCAST","data":{"rfqId":${JSON.stringify(q.rfqId)},"quote":{"maker":"${x.maker}","taker":"${x.taker}",` +
+    `"tokenIn":"${x.tokenIn}","tokenOut":"${x.tokenOut}","amountIn":"${x.amountIn}","amountOut":"${x.amountOut}",` +
+    `"expiry":${x.expiry},"nonce":"${x.nonce}","deadline":${x.deadline}},"signature":${JSON.stringify(q.signature)}}}`
+  )
+}
+
 export function broadcast(app: TemplatedApp, book: RfqBook, event: RfqEvent): void {
   let rfqId: string
   let channel: Channel
-  if (event.type === 'rfq.created') { rfqId = event.rfq.id; channel = 'rfqs' }
-  else if (event.type === 'rfq.quoted') { rfqId = event.rfqId; channel = 'quotes' }
-  else return
+  if (event.type === 'rfq.created') {
+    rfqId = event.rfq.id
+    channel = 'rfqs'
+  } else if (event.type === 'rfq.quoted') {
+    rfqId = event.rfqId
+    channel = 'quotes'
+  } else return
   const live = book.peek(rfqId)
-  const topic = live?.shareTokenHash ? `share:${live.shareTokenHash}` : live?.rfq.visibility === 'private' ? null : channel
-  if (topic === null) return                       // private without a token (restored): nobody may see it
+  const topic = live?.shareTokenHash
+    ? `share:${live.shareTokenHash}`
+    : live?.rfq.visibility === 'private'
+      ? null
+      : channel
+  if (topic === null) return // private without a token (restored): nobody may see it
   // the message is built only when someone listens (a cluster node applies every other node's quotes)
-  const json = app.numSubscribers(`json:${topic}`) > 0, msgpack = app.numSubscribers(`msgpack:${topic}`) > 0
+  const json = app.numSubscribers(`json:${topic}`) > 0,
+    msgpack = app.numSubscribers(`msgpack:${topic}`) > 0
   if (!json && !msgpack) return
+  // a quote this node checked is written as text at once; another node's (or a restored one) goes the general way
+  if (event.type === 'rfq.quoted' && !event.remote) {
+    if (json) app.publish(`json:${topic}`, quoteBroadcastJson(event.quote), false)
+    if (msgpack) app.publish(`msgpack:${topic}`, encode('msgpack', quoteBroadcast(event.quote)), true)
+    return
+  }
   const frames = lazyFrames(event.type === 'rfq.created' ? rfqBroadcast(event.rfq) : quoteBroadcast(event.quote))
   if (json) app.publish(`json:${topic}`, frames('json'), false)
   if (msgpack) app.publish(`msgpack:${topic}`, frames('msgpack'), true)

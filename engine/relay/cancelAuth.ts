@@ -21,6 +21,7 @@ export function relayCancelMessage(rfqId: string): string {
 /** The proof a CANCEL_REQUEST carries under `mode`; the RFQ service decides whether it is the taker's. */
 export function relayCancelProof(mode: CancelAuthMode, rfqId: string, signature: unknown): CancelProof {
   if (mode === 'open') return { kind: 'open' }
-  if (signature === undefined || signature === null || signature === '') return { kind: 'refused', refusal: refuse('CANCEL_SIGNATURE_REQUIRED') }
+  if (signature === undefined || signature === null || signature === '')
+    return { kind: 'refused', refusal: refuse('CANCEL_SIGNATURE_REQUIRED') }
   return { kind: 'signer', address: recoverPersonalSigner(relayCancelMessage(rfqId), signature) }
 }

@@ -42,5 +42,5 @@ export function decodeInbound(enc: Encoding, frame: ArrayBuffer, isBinary: boole
 /** Encodes one message at most once per encoding, and only when someone will receive it. */
 export function lazyFrames(msg: RelayMessage): (enc: Encoding) => string | Uint8Array {
   const cache: Partial<Record<Encoding, string | Uint8Array>> = {}
-  return enc => cache[enc] ??= encode(enc, msg)
+  return enc => (cache[enc] ??= encode(enc, msg))
 }

@@ -6,6 +6,13 @@ import type { Domain } from '../../workers/sig/types.js'
 import { DOMAIN_VERSION } from '../../workers/sig/quoteHash.js'
 import { ZERO_ADDRESS } from '../../workers/values/index.js'
 
-export function relayDomain(config: Pick<Config, 'EIP712_NAME' | 'CHAIN_ID' | 'SPOT_RFQ_ADDRESS'>): Domain & { chainId: number } {
-  return { name: config.EIP712_NAME, version: DOMAIN_VERSION, chainId: config.CHAIN_ID, verifyingContract: config.SPOT_RFQ_ADDRESS ?? ZERO_ADDRESS }
+export function relayDomain(
+  config: Pick<Config, 'EIP712_NAME' | 'CHAIN_ID' | 'SPOT_RFQ_ADDRESS'>,
+): Domain & { chainId: number } {
+  return {
+    name: config.EIP712_NAME,
+    version: DOMAIN_VERSION,
+    chainId: config.CHAIN_ID,
+    verifyingContract: config.SPOT_RFQ_ADDRESS ?? ZERO_ADDRESS,
+  }
 }

@@ -11,6 +11,8 @@ export interface InboundDeps extends VerbDeps {
   /** counts one message against the sender's IP */
   charge(ip: string): Verdict
   rateLimitPerMin: number
+  /** each frame past the rate limit, by its type ('invalid': not a message), for relay_frames_total */
+  counted?(type: string): void
 }
 
 export type Charge = 'pass' | 'refuse' | 'silent'
@@ -31,15 +33,20 @@ export function onFrame(deps: InboundDeps, ws: RelaySocket, frame: ArrayBuffer, 
   if (charge === 'refuse') sendError(ws, session, RelayErrors.rateLimited(deps.rateLimitPerMin))
   if (charge !== 'pass') return
   const inbound = decodeInbound(session.enc, frame, isBinary)
+  deps.counted?.(inbound.ok ? inbound.type : 'invalid')
   if (!inbound.ok) return sendError(ws, session, inbound.error)
   switch (inbound.type) {
     case 'QUOTE_SUBMIT': {
       const contract = { wellFormed: inbound.wellFormed, residual: inbound.residual }
       return void submitQuote(deps, ws, session, inbound.data, contract)
     }
-    case 'CANCEL_REQUEST': return void cancelRequest(deps, ws, session, inbound.data)
-    case 'PING': return send(ws, session, { type: 'PONG', data: {} })
-    case 'PONG': return
-    case 'SUBSCRIBE': return void subscribe(deps, ws, session, inbound.data)
+    case 'CANCEL_REQUEST':
+      return void cancelRequest(deps, ws, session, inbound.data)
+    case 'PING':
+      return send(ws, session, { type: 'PONG', data: {} })
+    case 'PONG':
+      return
+    case 'SUBSCRIBE':
+      return void subscribe(deps, ws, session, inbound.data)
   }
 }

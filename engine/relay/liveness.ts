@@ -17,8 +17,13 @@ export function startPinger(sockets: ReadonlySet<RelaySocket>, intervalMs: numbe
     for (const ws of sockets) {
       const session = ws.getUserData()
       const step = livenessStep(session, now, intervalMs)
-      if (step === 'close') { session.closed = true; ws.end(4000, 'ping timeout') }
-      else if (step === 'ping') { session.awaitingPong = true; send(ws, session, { type: 'PING', data: {} }) }
+      if (step === 'close') {
+        session.closed = true
+        ws.end(4000, 'ping timeout')
+      } else if (step === 'ping') {
+        session.awaitingPong = true
+        send(ws, session, { type: 'PING', data: {} })
+      }
     }
   }, intervalMs)
   timer.unref()

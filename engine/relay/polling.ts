@@ -20,11 +20,16 @@ export const MAX_WAIT_SECS = 30
 export const FROM_START = -1
 
 export type PollError = { code: 'INVALID_CURSOR' | 'INVALID_WAIT'; message: string }
-export interface PollParams { since: number; waitMs: number; ifNoneMatch: string | undefined }
+export interface PollParams {
+  since: number
+  waitMs: number
+  ifNoneMatch: string | undefined
+}
 
 /** The poll parameters, or the reason they are not valid. */
 export function pollParams(req: Req): PollParams | PollError {
-  const rawSince = req.query.get('since'), rawWait = req.query.get('wait')
+  const rawSince = req.query.get('since'),
+    rawWait = req.query.get('wait')
   let since = FROM_START
   if (rawSince !== null && rawSince !== '') {
     const c = decodeCursor(rawSince)
@@ -34,8 +39,10 @@ export function pollParams(req: Req): PollParams | PollError {
   let waitMs = 0
   if (rawWait !== null && rawWait !== '') {
     const w = Number(rawWait)
-    if (!/^\d+(\.\d+)?$/.test(rawWait) || w > MAX_WAIT_SECS) return { code: 'INVALID_WAIT', message: `wait must be a number of seconds from 0 to ${MAX_WAIT_SECS}` }
-    if (rawSince === null || rawSince === '') return { code: 'INVALID_WAIT', message: 'wait needs since (the cursor of your last reply)' }
+    if (!/^\d+(\.\d+)?$/.test(rawWait) || w > MAX_WAIT_SECS)
+      return { code: 'INVALID_WAIT', message: `wait must be a number of seconds from 0 to ${MAX_WAIT_SECS}` }
+    if (rawSince === null || rawSince === '')
+      return { code: 'INVALID_WAIT', message: 'wait needs since (the cursor of your last reply)' }
     waitMs = w * 1000
   }
   return { since, waitMs, ifNoneMatch: req.headers['if-none-match'] }
@@ -49,7 +56,11 @@ export function encodeCursor(seq: number): string {
 export function decodeCursor(cursor: string): number | null {
   if (/^c[A-Za-z0-9_-]{22}$/.test(cursor)) return openSeq(cursor.slice(1)) ?? FROM_START
   // the cursors of earlier versions (a raw sequence inside): from the start, never a 400 after an upgrade
-  if (/^[A-Za-z0-9_-]{1,64}$/.test(cursor) && /^p1\.[0-9a-f]{8}\.\d{1,15}$/.test(Buffer.from(cursor, 'base64url').toString('utf8'))) return FROM_START
+  if (
+    /^[A-Za-z0-9_-]{1,64}$/.test(cursor) &&
+    /^p1\.[0-9a-f]{8}\.\d{1,15}$/.test(Buffer.from(cursor, 'base64url').toString('utf8'))
+  )
+    return FROM_START
   return null
 }
 
@@ -68,22 +79,30 @@ export interface PollView<T> {
  * null: the view's items became invisible (its caller answers exactly as for an unknown id). The caller has
  * checked that the viewer may see what it asks for before this, so a 304 is never an answer for what it may not.
  */
-export async function poll<T>(index: LiveIndex, p: PollParams, viewerKey: string, req: Req, view: PollView<T>,
-  body: (items: T[], cursor: string) => object, cache?: BodyCache): Promise<Reply | null> {
+export async function poll<T>(
+  index: LiveIndex,
+  p: PollParams,
+  viewerKey: string,
+  req: Req,
+  view: PollView<T>,
+  body: (items: T[], cursor: string) => object,
+  cache?: BodyCache,
+): Promise<Reply | null> {
   const deadline = Date.now() + p.waitMs
   for (;;) {
-    const position = view.position()                    // read before the items: a change in between is seen next time
+    const position = view.position() // read before the items: a change in between is seen next time
     const etag = sealedEtag(position, p.since, viewerKey)
     if (p.ifNoneMatch === etag && p.waitMs === 0) return { status: 304, headers: { etag } }
     // the same view of the same state is the same bytes: built once, then served from the cache
     const cached = cache?.get(etag)
-    if (cached !== undefined && (cached.nonEmpty || p.waitMs === 0)) return { status: 200, headers: { etag, 'cache-control': 'no-cache' }, rawJson: cached.json }
+    if (cached !== undefined && (cached.nonEmpty || p.waitMs === 0))
+      return { status: 200, headers: { etag, 'cache-control': 'no-cache' }, rawJson: cached.json }
     const found = view.items(p.since)
     if (found === null) return null
     const left = deadline - Date.now()
     if (found.length || left <= 0 || req.signal?.aborted) {
       if (p.ifNoneMatch === etag) return { status: 304, headers: { etag } }
-      const json = Buffer.from(toJson(body(found, encodeCursor(position))))   // encoded once, not per reply
+      const json = Buffer.from(toJson(body(found, encodeCursor(position)))) // encoded once, not per reply
       cache?.set(etag, { json, nonEmpty: found.length > 0 })
       return { status: 200, headers: { etag, 'cache-control': 'no-cache' }, rawJson: json }
     }
@@ -101,7 +120,11 @@ export function rfqItems(index: LiveIndex, visible: (r: IndexedRfq) => boolean) 
 }
 
 /** GET /quotes items for one RFQ: its quotes accepted after `since`; null when the viewer may not see it (or it is not indexed). */
-export function quoteItems(index: LiveIndex, rfqId: string, visible: (r: IndexedRfq) => boolean): (since: number) => { quote: AcceptedQuote; status: RfqStatus }[] | null {
+export function quoteItems(
+  index: LiveIndex,
+  rfqId: string,
+  visible: (r: IndexedRfq) => boolean,
+): (since: number) => { quote: AcceptedQuote; status: RfqStatus }[] | null {
   return since => {
     const r = index.get(rfqId)
     if (!r || !visible(r)) return null
@@ -112,9 +135,18 @@ export function quoteItems(index: LiveIndex, rfqId: string, visible: (r: Indexed
 export function rfqListItem(r: IndexedRfq) {
   const q = r.rfq
   return {
-    id: q.id, taker: q.taker, tokenIn: q.tokenIn, tokenOut: q.tokenOut, kind: q.kind,
-    amountIn: q.amountIn === null ? null : q.amountIn.toString(), amountOut: q.amountOut === null ? null : q.amountOut.toString(),
-    expiry: q.expiry, visibility: q.visibility, status: r.status, quoteCount: r.quoteCount, createdAt: q.createdAt.toISOString(),
+    id: q.id,
+    taker: q.taker,
+    tokenIn: q.tokenIn,
+    tokenOut: q.tokenOut,
+    kind: q.kind,
+    amountIn: q.amountIn === null ? null : q.amountIn.toString(),
+    amountOut: q.amountOut === null ? null : q.amountOut.toString(),
+    expiry: q.expiry,
+    visibility: q.visibility,
+    status: r.status,
+    quoteCount: r.quoteCount,
+    createdAt: q.createdAt.toISOString(),
   }
 }
 
@@ -126,7 +158,9 @@ export function quoteListItem(q: AcceptedQuote) {
 export class BodyCache {
   private readonly map = new Map<string, { json: Buffer; nonEmpty: boolean }>()
   constructor(private readonly max = 256) {}
-  get(etag: string) { return this.map.get(etag) }
+  get(etag: string) {
+    return this.map.get(etag)
+  }
   set(etag: string, v: { json: Buffer; nonEmpty: boolean }): void {
     this.map.set(etag, v)
     if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!)

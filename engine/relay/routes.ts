@@ -22,7 +22,7 @@ import { ok } from '../front/request.js'
 import { cancelAuthMode } from './cancelAuth.js'
 import { VERSION } from '../version.js'
 import { canSee, type Viewer } from '../../actors/visibility.js'
-import { tokenViewer } from '../rfq/viewer.js'
+import { tokenViewer } from '../front/viewer.js'
 import { Errors, HttpError } from '../front/errors.js'
 import { quotesOfRfqs, rfqAccess } from '../store/rfqs.js'
 import { effectiveEnd } from '../store/rfqQueries.js'
@@ -49,16 +49,28 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
   // degraded (503) while PostgreSQL does not answer: quotes cannot be made durable, so none are accepted
   r.get('/health', () => {
     const up = ctx.databaseUp()
-    return { status: up ? 200 : 503, body: {
-      status: up ? 'ok' : 'degraded', chainId: domain.chainId, contractAddress: domain.verifyingContract,
-      activeRfqs: book.publicCounts.rfqs, totalQuotes: book.publicCounts.quotes, connectedClients: deps.connectedClients(),
-      uptime: Math.floor((Date.now() - ctx.startedAt) / 1000),
-      cancelAuth,                                    // 'open' (anyone may cancel) or 'signature' (the taker signs)
-      version: VERSION,
-      domain: { name: domain.name, version: domain.version, chainId: domain.chainId, verifyingContract: domain.verifyingContract },
-      ...(up ? {} : { database: 'down' }),
-      ...(deps.cluster ? { cluster: deps.cluster() } : {}),
-    } }
+    return {
+      status: up ? 200 : 503,
+      body: {
+        status: up ? 'ok' : 'degraded',
+        chainId: domain.chainId,
+        contractAddress: domain.verifyingContract,
+        activeRfqs: book.publicCounts.rfqs,
+        totalQuotes: book.publicCounts.quotes,
+        connectedClients: deps.connectedClients(),
+        uptime: Math.floor((Date.now() - ctx.startedAt) / 1000),
+        cancelAuth, // 'open' (anyone may cancel) or 'signature' (the taker signs)
+        version: VERSION,
+        domain: {
+          name: domain.name,
+          version: domain.version,
+          chainId: domain.chainId,
+          verifyingContract: domain.verifyingContract,
+        },
+        ...(up ? {} : { database: 'down' }),
+        ...(deps.cluster ? { cluster: deps.cluster() } : {}),
+      },
+    }
   })
 
   const asyncapi = asyncapiDocument({ domain, version: VERSION })
@@ -66,7 +78,8 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
 
   // Polling is served from the LiveIndex (memory); see polling.ts for ETag, cursor, since and wait.
   const { index } = deps
-  const rfqBodies = new BodyCache(), quoteBodies = new BodyCache()
+  const rfqBodies = new BodyCache(),
+    quoteBodies = new BodyCache()
   r.get('/rfqs', async req => {
     const p = pollParams(req)
     if ('code' in p) throw Errors.badRequest(p.message, { code: p.code })
@@ -75,8 +88,20 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
     // a cluster node the RFQ's word has not reached yet reads it from the store: the token's first poll is complete
     if (token && !book.rfqForShareToken(token)) await book.adoptShared(token)
     const viewer = tokenViewer(token)
-    const view = { position: () => index.positionFor(viewer), items: rfqItems(index, r => visible(r, viewer)), scope: { viewer } }
-    const reply = await poll(index, p, hash ?? '-', req, view, (rfqs, cursor) => ({ rfqs, count: rfqs.length, cursor }), rfqBodies)
+    const view = {
+      position: () => index.positionFor(viewer),
+      items: rfqItems(index, r => visible(r, viewer)),
+      scope: { viewer },
+    }
+    const reply = await poll(
+      index,
+      p,
+      hash ?? '-',
+      req,
+      view,
+      (rfqs, cursor) => ({ rfqs, count: rfqs.length, cursor }),
+      rfqBodies,
+    )
     if (!reply) throw new Error('a list view is never invisible')
     return reply
   })
@@ -91,11 +116,26 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
     const indexed = index.get(rfqId)
     // the visibility rule first, before any ETag is compared: a 304 is only ever an answer about what the caller may see
     if (indexed && visible(indexed, viewer)) {
-      const view = { position: () => index.get(rfqId)?.lastSeq ?? indexed.lastSeq, items: quoteItems(index, rfqId, r => visible(r, viewer)), scope: { rfqId } }
-      const reply = await poll(index, p, `${hash ?? '-'}.${rfqId}`, req, view,
-        (items, cursor) => ({ rfqId, ...endOf(index.get(rfqId) ?? indexed), quotes: items.map(i => quoteListItem(i.quote)),
-          count: items.length, cursor }),
-        quoteBodies)
+      const view = {
+        position: () => index.get(rfqId)?.lastSeq ?? indexed.lastSeq,
+        items: quoteItems(index, rfqId, r => visible(r, viewer)),
+        scope: { rfqId },
+      }
+      const reply = await poll(
+        index,
+        p,
+        `${hash ?? '-'}.${rfqId}`,
+        req,
+        view,
+        (items, cursor) => ({
+          rfqId,
+          ...endOf(index.get(rfqId) ?? indexed),
+          quotes: items.map(i => quoteListItem(i.quote)),
+          count: items.length,
+          cursor,
+        }),
+        quoteBodies,
+      )
       if (reply) return reply
     }
     // not in memory (left the relay long ago, or before this process started), or not the caller's to see: storage,
@@ -104,8 +144,13 @@ export function relayRoutes(ctx: EngineContext, deps: RelayRouteDeps): void {
     // the one rule: a stored private row with no token hash is seen by nobody here (null never equals null)
     if (!stored || !canSee({ ...stored, agentId: null }, viewer)) throw rfqNotFound()
     const quotes = (await quotesOfRfqs(ctx.sql, [rfqId])).get(rfqId) ?? []
-    return ok({ rfqId, ...endOf(stored), quotes: quotes.map(quoteListItem), count: quotes.length,
-      cursor: encodeCursor(index.positionFor(viewer)) })
+    return ok({
+      rfqId,
+      ...endOf(stored),
+      quotes: quotes.map(quoteListItem),
+      count: quotes.length,
+      cursor: encodeCursor(index.positionFor(viewer)),
+    })
   })
 }
 

@@ -7,9 +7,18 @@ import type { Domain } from '../../workers/sig/types.js'
 import type { SignedQuote, VerifyQuotesBatch } from '../../workers/sig/verifyQuotes.task.js'
 import { createBatcher } from '../pool/batcher.js'
 
-export function quoteSigner(ctx: Pick<EngineContext, 'sigPool' | 'config'>, domain: Domain): (quote: QuoteJson, signature: string) => Promise<Address | null> {
+export function quoteSigner(
+  ctx: Pick<EngineContext, 'sigPool' | 'config'> & { metrics?: EngineContext['metrics'] },
+  domain: Domain,
+): (quote: QuoteJson, signature: string) => Promise<Address | null> {
+  const flow = ctx.metrics?.flow
   const batcher = createBatcher<SignedQuote, string | null>(
     items => ctx.sigPool.run<VerifyQuotesBatch, (string | null)[]>('sig/verifyQuotes', { domain, items }),
-    { maxBatch: ctx.config.RELAY_SIG_BATCH, concurrency: Math.max(2, ctx.sigPool.threads * ctx.config.RELAY_SIG_BATCHES_PER_THREAD) })
+    {
+      maxBatch: ctx.config.RELAY_SIG_BATCH,
+      concurrency: Math.max(2, ctx.sigPool.threads * ctx.config.RELAY_SIG_BATCHES_PER_THREAD),
+      ...(flow ? { observe: (wait: number, _trip: number, n: number) => flow.signBatch(wait, n) } : {}),
+    },
+  )
   return (quote, signature) => batcher.submit({ quote, signature }) as Promise<Address | null>
 }

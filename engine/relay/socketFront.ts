@@ -20,6 +20,7 @@ import { onFrame, type InboundDeps } from './inbound.js'
 import { subscribeAtOpen } from './subscriptions.js'
 import { startPinger } from './liveness.js'
 import { send, sendError, type RelaySocket, type SocketSession } from './socketSession.js'
+import type { Encoding } from './codec.js'
 
 export interface SocketFrontOptions {
   book: RfqBook
@@ -37,10 +38,14 @@ export interface SocketFrontOptions {
   maxConnectionsPerIp: number
   /** where the message limiter is named, so a cluster shares its counts */
   limits: LimitRegistry
+  /** each frame past the rate limit, by its type ('invalid': not a message) */
+  onFrame?(type: string): void
 }
 
 export interface SocketFront {
   readonly connected: number
+  /** open sockets by encoding, counted when asked (a scrape) */
+  byEncoding(): Map<Encoding, number>
   close(): void
 }
 
@@ -49,27 +54,45 @@ export function mountSocketFront(app: TemplatedApp, options: SocketFrontOptions)
   const limiter = options.limits.register('relay.ws', new FixedWindowLimiter(options.rateLimitPerMin, 60_000))
   const sockets = new Set<RelaySocket>()
   const counts = new ConnectionCounts(options.maxConnectionsPerIp)
-  const inbound: InboundDeps = { book, rfqs: options.rfqs, cancelAuth: options.cancelAuth, log,
-    charge: ip => limiter.hit(ip), rateLimitPerMin: options.rateLimitPerMin }
+  const inbound: InboundDeps = {
+    book,
+    rfqs: options.rfqs,
+    cancelAuth: options.cancelAuth,
+    log,
+    charge: ip => limiter.hit(ip),
+    rateLimitPerMin: options.rateLimitPerMin,
+    counted: options.onFrame,
+  }
 
   app.ws<SocketSession>('/*', {
     compression: uWS.DISABLED,
     maxPayloadLength: options.maxPayload,
     maxBackpressure: options.maxBackpressure,
-    closeOnBackpressureLimit: 1,      // a client that cannot keep up is closed, not silently skipped
-    idleTimeout: 0,                   // liveness is the spec's PING/PONG (liveness.ts)
+    closeOnBackpressureLimit: 1, // a client that cannot keep up is closed, not silently skipped
+    idleTimeout: 0, // liveness is the spec's PING/PONG (liveness.ts)
     upgrade(res, req, context) {
       // req is gone after this synchronous part: copy everything first
       const query = new URLSearchParams(req.getQuery() ?? '')
       const headers: Record<string, string> = {}
-      req.forEach((name, value) => { headers[name] = value })
+      req.forEach((name, value) => {
+        headers[name] = value
+      })
       const ip = clientIp(res, headers, options.trustProxy, options.trustProxyHops)
       if (!counts.hasRoom(ip)) return refuseTooMany(res, counts.max)
       const asked = readUpgrade(query, headers)
-      const session: SocketSession = { ip, enc: asked.enc, channels: asked.channels, shares: new Map(),
-        lastSeen: Date.now(), awaitingPong: false, limitedUntil: 0, closed: false }
+      const session: SocketSession = {
+        ip,
+        enc: asked.enc,
+        channels: asked.channels,
+        shares: new Map(),
+        lastSeen: Date.now(),
+        awaitingPong: false,
+        limitedUntil: 0,
+        closed: false,
+      }
       if (asked.shareToken) session.shares.set(hashShareToken(asked.shareToken), asked.shareToken)
-      const key = headers['sec-websocket-key'] ?? '', extensions = headers['sec-websocket-extensions'] ?? ''
+      const key = headers['sec-websocket-key'] ?? '',
+        extensions = headers['sec-websocket-extensions'] ?? ''
       res.upgrade(session, key, asked.protocol, extensions, context)
     },
     open(ws) {
@@ -87,12 +110,16 @@ export function mountSocketFront(app: TemplatedApp, options: SocketFrontOptions)
     },
     message(ws, frame, isBinary) {
       // a throw here would take the whole process (and every port) down: a bug answers one ERROR instead
-      try { onFrame(inbound, ws, frame, isBinary) } catch (err) {
+      try {
+        onFrame(inbound, ws, frame, isBinary)
+      } catch (err) {
         log.error({ err }, 'relay message handler failed')
         sendError(ws, ws.getUserData(), RelayErrors.internalMessage())
       }
     },
-    drain() { /* uWS buffers up to maxBackpressure; past it the socket is closed */ },
+    drain() {
+      /* uWS buffers up to maxBackpressure; past it the socket is closed */
+    },
     close(ws) {
       const session = ws.getUserData()
       session.closed = true
@@ -107,7 +134,20 @@ export function mountSocketFront(app: TemplatedApp, options: SocketFrontOptions)
   sweeper.unref()
 
   return {
-    get connected() { return sockets.size },
+    get connected() {
+      return sockets.size
+    },
+    byEncoding() {
+      const n = new Map<Encoding, number>([
+        ['json', 0],
+        ['msgpack', 0],
+      ])
+      for (const ws of sockets) {
+        const enc = ws.getUserData().enc
+        n.set(enc, n.get(enc)! + 1)
+      }
+      return n
+    },
     close() {
       pinger.stop()
       clearInterval(sweeper)

@@ -31,8 +31,13 @@ export function send(ws: RelaySocket, session: SocketSession, msg: RelayMessage)
 /** The spec's ERROR: its message and code, the RFQ it is about (if one), and when to retry (BUSY). */
 export function errorFrame(error: RelayError, rfqId?: string): RelayMessage {
   const hint = error.retryAfterMs ? { retryAfterMs: error.retryAfterMs } : {}
-  return { type: 'ERROR', data: rfqId === undefined ? { message: error.message, code: error.code, ...hint }
-    : { message: error.message, rfqId, code: error.code, ...hint } }
+  return {
+    type: 'ERROR',
+    data:
+      rfqId === undefined
+        ? { message: error.message, code: error.code, ...hint }
+        : { message: error.message, rfqId, code: error.code, ...hint },
+  }
 }
 
 export function sendError(ws: RelaySocket, session: SocketSession, error: RelayError, rfqId?: string): void {

@@ -5,12 +5,11 @@
 //   QUOTE_SUBMIT {..., shareToken}                the token of the private RFQ being quoted
 import type { Logger } from 'pino'
 import type { RfqBook } from '../../actors/book.js'
-import type { SubmitOptions } from '../../actors/rfqTypes.js'
+import type { QuoteVerdict, SubmitOptions } from '../../actors/rfqTypes.js'
 import { hashShareToken } from '../../actors/book.js'
 import { RelayErrors } from '../../actors/errors.js'
-import { isUnavailable } from '../store/unavailable.js'
 import type { RfqService } from '../rfq/service.js'
-import { relayRefusal } from '../replies/relay.js'
+import { relayFailure, relayQuoteReply, relayRefusal } from '../replies/relay.js'
 import { rfqBroadcast } from './broadcasts.js'
 import { relayCancelProof, type CancelAuthMode } from './cancelAuth.js'
 import { isChannel } from './upgrade.js'
@@ -25,57 +24,107 @@ export interface VerbDeps {
   log: Logger
 }
 
-/** `contract`: the schema's verdict on the frame (relay/contract/validate.ts), for the RFQ's actor */
-export async function submitQuote(deps: VerbDeps, ws: RelaySocket, session: SocketSession, data: Record<string, unknown>,
-  contract: SubmitOptions): Promise<void> {
+/**
+ * `contract`: the schema's verdict on the frame (relay/contract/validate.ts), for the RFQ's actor. The hot path: when
+ * no share token has to be looked up (most quotes), the quote goes to the service in this turn and its answer is
+ * the one promise this step adds; no async wrapper, no options copy.
+ */
+export function submitQuote(
+  deps: VerbDeps,
+  ws: RelaySocket,
+  session: SocketSession,
+  data: Record<string, unknown>,
+  contract: SubmitOptions,
+): Promise<void> {
   const rfqId = typeof data.rfqId === 'string' ? data.rfqId : undefined
-  try {
-    const shareToken = await tokenForQuote(deps.book, ws, session, data.shareToken, rfqId)
-    const options = { shareToken, ...contract }
-    const verdict = await deps.rfqs.submitQuote(data.rfqId as string, data.quote, data.signature, options)
-    if (!verdict.ok) {
-      const hint = verdict.retryAfterMs ? { retryAfterMs: verdict.retryAfterMs } : {}
-      sendError(ws, session, { code: verdict.code, message: verdict.message, ...hint }, rfqId)
-    }
-  } catch (err) {
-    deps.log.error({ err, rfqId }, 'quote submission failed')
-    sendError(ws, session, RelayErrors.internal(), rfqId)
+  const sent = data.shareToken
+  const carried = typeof sent === 'string' && sent !== ''
+  if (carried || !rfqId || !session.shares.size) {
+    if (carried) addShare(ws, session, sent) // joined first: the quote's broadcast reaches this socket on its topic
+    return answer(deps, ws, session, rfqId, () =>
+      deps.rfqs.submitQuote(
+        data.rfqId as string,
+        data.quote,
+        data.signature,
+        carried ? { shareToken: sent, ...contract } : contract,
+      ),
+    )
   }
+  return answer(deps, ws, session, rfqId, () =>
+    tokenForQuote(deps.book, session, rfqId).then(shareToken =>
+      deps.rfqs.submitQuote(rfqId, data.quote, data.signature, { shareToken, ...contract }),
+    ),
+  )
 }
 
 /**
- * The share token a quote goes with: the one it carries (joined first, so the quote's broadcast reaches this socket
- * on the token's topic), else the socket's own token for that RFQ. A cluster node the RFQ's word has not reached reads
- * it first, to know which.
+ * A refusal is the submitter's ERROR; a failure (a store read for the token, a bug) is logged and answered
+ * (UNAVAILABLE while the store is down, else INTERNAL).
  */
-async function tokenForQuote(book: RfqBook, ws: RelaySocket, session: SocketSession, sent: unknown, rfqId?: string):
-  Promise<string | undefined> {
-  if (typeof sent === 'string' && sent) { addShare(ws, session, sent); return sent }
-  if (!rfqId || !session.shares.size) return undefined
+function answer(
+  deps: VerbDeps,
+  ws: RelaySocket,
+  session: SocketSession,
+  rfqId: string | undefined,
+  submit: () => Promise<QuoteVerdict>,
+): Promise<void> {
+  const failed = (err: unknown) => {
+    deps.log.error({ err, rfqId }, 'quote submission failed')
+    sendError(ws, session, relayFailure('quote', err), rfqId)
+  }
+  let verdict: Promise<QuoteVerdict>
+  try {
+    verdict = submit()
+  } catch (err) {
+    failed(err)
+    return Promise.resolve()
+  }
+  return verdict.then(v => {
+    if (v.ok) return // accepted: no direct reply; the QUOTE_BROADCAST reaches the submitter
+    sendError(ws, session, relayQuoteReply(v), rfqId)
+  }, failed)
+}
+
+/**
+ * The socket's own share token for the RFQ a quote names (it carried none). A cluster node the RFQ's word has not
+ * reached reads it first, to know which.
+ */
+async function tokenForQuote(book: RfqBook, session: SocketSession, rfqId: string): Promise<string | undefined> {
   if (!book.peek(rfqId)) await book.adopt(rfqId)
   const hash = book.peek(rfqId)?.shareTokenHash
   return hash ? session.shares.get(hash) : undefined
 }
 
-export async function cancelRequest(deps: VerbDeps, ws: RelaySocket, session: SocketSession,
-  data: Record<string, unknown>): Promise<void> {
+export async function cancelRequest(
+  deps: VerbDeps,
+  ws: RelaySocket,
+  session: SocketSession,
+  data: Record<string, unknown>,
+): Promise<void> {
   const rfqId = data.rfqId
   if (typeof rfqId !== 'string' || !rfqId) return sendError(ws, session, RelayErrors.cancelMissingRfqId())
   // this socket's share tokens, and one sent with the request, make it a viewer of those private RFQs
   const sent = typeof data.shareToken === 'string' && data.shareToken ? [hashShareToken(data.shareToken)] : []
   const viewer = { shareTokenHashes: [...session.shares.keys(), ...sent], agentId: null }
   try {
-    const outcome = await deps.rfqs.cancel(rfqId, relayCancelProof(deps.cancelAuth, rfqId, data.signature),
-      { viewer, liveOnly: true, mustSee: true })
+    const outcome = await deps.rfqs.cancel(rfqId, relayCancelProof(deps.cancelAuth, rfqId, data.signature), {
+      viewer,
+      liveOnly: true,
+      mustSee: true,
+    })
     if (!outcome.ok) sendError(ws, session, relayRefusal(outcome), rfqId)
   } catch (err) {
     deps.log.error({ err, rfqId }, 'cancel failed')
-    sendError(ws, session, isUnavailable(err) ? RelayErrors.unavailable() : RelayErrors.internalCancel(), rfqId)
+    sendError(ws, session, relayFailure('cancel', err), rfqId)
   }
 }
 
-export async function subscribe(deps: VerbDeps, ws: RelaySocket, session: SocketSession, data: Record<string, unknown>):
-  Promise<void> {
+export async function subscribe(
+  deps: VerbDeps,
+  ws: RelaySocket,
+  session: SocketSession,
+  data: Record<string, unknown>,
+): Promise<void> {
   if (Array.isArray(data.channels)) setChannels(ws, session, new Set(data.channels.filter(isChannel)))
   const rfqIds: string[] = []
   if (typeof data.shareToken === 'string' && data.shareToken) {
@@ -84,18 +133,25 @@ export async function subscribe(deps: VerbDeps, ws: RelaySocket, session: Socket
       const id = await announceShared(deps.book, ws, session, data.shareToken)
       if (id) rfqIds.push(id)
     } catch (err) {
-      deps.log.error({ err }, 'SUBSCRIBE could not look up its share token\'s RFQ')   // answered, without that RFQ
+      deps.log.error({ err }, "SUBSCRIBE could not look up its share token's RFQ") // answered, without that RFQ
     }
   }
   send(ws, session, { type: 'SUBSCRIBED', data: { channels: [...session.channels], rfqIds } })
 }
 
 /** SUBSCRIBE's token: its live RFQ is announced to this socket (on the token's topic already); its id. */
-async function announceShared(book: RfqBook, ws: RelaySocket, session: SocketSession, token: string):
-  Promise<string | undefined> {
+async function announceShared(
+  book: RfqBook,
+  ws: RelaySocket,
+  session: SocketSession,
+  token: string,
+): Promise<string | undefined> {
   // the RFQ was announced before this maker had its token: announce it again, to this socket only
   const rfq = book.rfqForShareToken(token)
-  if (rfq) { send(ws, session, rfqBroadcast(rfq)); return rfq.id }
+  if (rfq) {
+    send(ws, session, rfqBroadcast(rfq))
+    return rfq.id
+  }
   // a cluster node the creation's word has not reached yet reads it from the store (the creator's answer,
   // and so the token, can beat the word); joining the book announced it on the token's topic, to this socket
   return (await book.adoptShared(token))?.id

@@ -16,10 +16,14 @@ export function subscribeAtOpen(ws: RelaySocket, session: SocketSession): void {
 }
 
 /** What moves from `current` to `wanted`: the public channels to join and to leave. */
-export function channelChanges(current: ReadonlySet<Channel>, wanted: ReadonlySet<Channel>):
-  { join: Channel[]; leave: Channel[] } {
-  return { join: CHANNELS.filter(channel => wanted.has(channel) && !current.has(channel)),
-    leave: CHANNELS.filter(channel => !wanted.has(channel) && current.has(channel)) }
+export function channelChanges(
+  current: ReadonlySet<Channel>,
+  wanted: ReadonlySet<Channel>,
+): { join: Channel[]; leave: Channel[] } {
+  return {
+    join: CHANNELS.filter(channel => wanted.has(channel) && !current.has(channel)),
+    leave: CHANNELS.filter(channel => !wanted.has(channel) && current.has(channel)),
+  }
 }
 
 export function setChannels(ws: RelaySocket, session: SocketSession, wanted: Set<Channel>): void {

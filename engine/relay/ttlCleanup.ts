@@ -7,7 +7,10 @@
 import type { EngineContext } from '../context.js'
 import { sweepEnded } from '../store/rfqs.js'
 
-export interface TtlCleanup { readonly ended: number; stop(): void }
+export interface TtlCleanup {
+  readonly ended: number
+  stop(): void
+}
 
 export function startTtlCleanup(ctx: EngineContext): TtlCleanup {
   const ttlSecs = ctx.config.RFQ_TTL_SECS
@@ -30,5 +33,10 @@ export function startTtlCleanup(ctx: EngineContext): TtlCleanup {
   // often enough that a stale row is ended soon after it qualifies, never more than once a second
   const timer = setInterval(() => void sweep(), Math.min(ttlSecs, 10) * 1000)
   timer.unref()
-  return { get ended() { return ended }, stop: () => clearInterval(timer) }
+  return {
+    get ended() {
+      return ended
+    },
+    stop: () => clearInterval(timer),
+  }
 }

@@ -19,16 +19,28 @@ export interface Connect {
 }
 
 export function readUpgrade(query: URLSearchParams, headers: Record<string, string>): Connect {
-  const offered = (headers['sec-websocket-protocol'] ?? '').split(',').map(p => p.trim()).filter(Boolean)
+  const offered = (headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map(p => p.trim())
+    .filter(Boolean)
   const enc: Encoding = query.get('encoding') === 'msgpack' || offered.includes('msgpack') ? 'msgpack' : 'json'
-  return { enc, protocol: offered.includes(enc) ? enc : '', channels: parseChannels(query.get('channels')),
-    shareToken: query.get('shareToken') || null }
+  return {
+    enc,
+    protocol: offered.includes(enc) ? enc : '',
+    channels: parseChannels(query.get('channels')),
+    shareToken: query.get('shareToken') || null,
+  }
 }
 
 /** The public channels asked for; all when unsaid, and names the relay does not have are ignored. */
 export function parseChannels(raw: string | null): Set<Channel> {
   if (raw === null) return new Set(CHANNELS)
-  return new Set(raw.split(',').map(c => c.trim()).filter(isChannel))
+  return new Set(
+    raw
+      .split(',')
+      .map(c => c.trim())
+      .filter(isChannel),
+  )
 }
 
 export function isChannel(c: unknown): c is Channel {
@@ -41,21 +53,34 @@ export class ConnectionCounts {
 
   constructor(readonly max: number) {}
 
-  hasRoom(ip: string): boolean { return (this.open.get(ip) ?? 0) < this.max }
+  hasRoom(ip: string): boolean {
+    return (this.open.get(ip) ?? 0) < this.max
+  }
 
   /** uWS opens synchronously inside res.upgrade: the next upgrade from the same IP sees this one */
-  opened(ip: string): void { this.open.set(ip, (this.open.get(ip) ?? 0) + 1) }
+  opened(ip: string): void {
+    this.open.set(ip, (this.open.get(ip) ?? 0) + 1)
+  }
 
   closed(ip: string): void {
     const n = (this.open.get(ip) ?? 1) - 1
-    if (n > 0) this.open.set(ip, n); else this.open.delete(ip)
+    if (n > 0) this.open.set(ip, n)
+    else this.open.delete(ip)
   }
 
-  of(ip: string): number { return this.open.get(ip) ?? 0 }
+  of(ip: string): number {
+    return this.open.get(ip) ?? 0
+  }
 }
 
 export function refuseTooMany(res: HttpResponse, max: number): void {
-  res.cork(() => res.writeStatus('429 Too Many Requests').writeHeader('content-type', 'application/json')
-    .writeHeader('retry-after', '10')
-    .end(JSON.stringify({ error: `Too many connections from this address (max ${max})`, code: 'TOO_MANY_CONNECTIONS' })))
+  res.cork(() =>
+    res
+      .writeStatus('429 Too Many Requests')
+      .writeHeader('content-type', 'application/json')
+      .writeHeader('retry-after', '10')
+      .end(
+        JSON.stringify({ error: `Too many connections from this address (max ${max})`, code: 'TOO_MANY_CONNECTIONS' }),
+      ),
+  )
 }

@@ -2,31 +2,32 @@
 // each surface maps a refusal to its own reply in one table (engine/replies/api.ts for the API port,
 // engine/replies/relay.ts for the relay), so the same refusal reads the same on every surface.
 import type { RfqStatus } from '../../actors/rfqTypes.js'
+import type { Outcome, Refused } from '../../workers/outcome.js'
 
 export type Refusal =
   /** unknown, or a private RFQ the caller may not see (the two answer alike) */
-  | { ok: false; code: 'NOT_FOUND' }
+  | Refused<'NOT_FOUND'>
   /** the caller sees the RFQ but did not create it */
-  | { ok: false; code: 'NOT_TAKER' }
+  | Refused<'NOT_TAKER'>
   /** a cancel with neither an agent key nor a signature */
-  | { ok: false; code: 'NO_PROOF' }
+  | Refused<'NO_PROOF'>
   /** a signed cancel whose timestamp is missing, or outside the signature window */
-  | { ok: false; code: 'BAD_TIMESTAMP' }
-  | { ok: false; code: 'SIGNATURE_EXPIRED' }
+  | Refused<'BAD_TIMESTAMP'>
+  | Refused<'SIGNATURE_EXPIRED'>
   /** the relay's own cancel proof (its cancelAuth mode): no signature, or not the taker's */
-  | { ok: false; code: 'CANCEL_SIGNATURE_REQUIRED' }
-  | { ok: false; code: 'CANCEL_NOT_TAKER' }
-  | { ok: false; code: 'NOT_OPEN'; status: RfqStatus }
-  | { ok: false; code: 'NOT_FILLABLE'; status: RfqStatus }
-  | { ok: false; code: 'DUPLICATE_FILL' }
+  | Refused<'CANCEL_SIGNATURE_REQUIRED'>
+  | Refused<'CANCEL_NOT_TAKER'>
+  | (Refused<'NOT_OPEN'> & { status: RfqStatus })
+  | (Refused<'NOT_FILLABLE'> & { status: RfqStatus })
+  | Refused<'DUPLICATE_FILL'>
   /** chain verification refused the fill; `reason` says which check */
-  | { ok: false; code: 'FILL_UNVERIFIED'; reason: string }
+  | (Refused<'FILL_UNVERIFIED'> & { reason: string })
   /** the chain RPC did not answer: nothing was recorded */
-  | { ok: false; code: 'CHAIN_UNAVAILABLE'; reason: string }
+  | (Refused<'CHAIN_UNAVAILABLE'> & { reason: string })
   /** the creator already has its cap of active RFQs, counted across the venue by the store */
-  | { ok: false; code: 'TOO_MANY_ACTIVE'; activeCount: number }
+  | (Refused<'TOO_MANY_ACTIVE'> & { activeCount: number })
 
-export type Outcome<T> = ({ ok: true } & T) | Refusal
+export type RfqOutcome<T extends object> = Outcome<T, Refusal>
 
 export const refuse = <C extends Refusal['code']>(code: C, more?: Omit<Extract<Refusal, { code: C }>, 'ok' | 'code'>) =>
   ({ ok: false, code, ...more }) as Extract<Refusal, { code: C }>
@@ -36,5 +37,7 @@ export const refuse = <C extends Refusal['code']>(code: C, more?: Omit<Extract<R
  * marked); the service catches it and answers the refusal. Never leaves the service.
  */
 export class Rollback extends Error {
-  constructor(readonly refusal: Refusal) { super(refusal.code) }
+  constructor(readonly refusal: Refusal) {
+    super(refusal.code)
+  }
 }

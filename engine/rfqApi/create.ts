@@ -1,38 +1,26 @@
-// POST /api/v1/agent/rfqs (taker role): validate, hand the RFQ to the book under the agent's cap on active
-// RFQs (the store arbitrates the cap for the whole venue, then the book spawns its actor and publishes
-// rfq.created for the relay and the SSE feed), log the agent's activity.
-import { randomBytes } from 'node:crypto'
-import type { Rfq, RfqDirectory } from '../../actors/rfqTypes.js'
-import type { Sql } from '../store/db.js'
+// POST /api/v1/agent/rfqs (taker role): parse the body (tokens through the registry), ask the RFQ service to
+// create it under the agent's cap on active RFQs (it stores it, makes it live and announces it), map the outcome.
 import type { Handler } from '../front/request.js'
 import type { TokenRegistry } from '../tokens/registry.js'
+import type { RfqService } from '../rfq/service.js'
 import { created } from '../front/request.js'
-import { agentOf } from '../agents/auth.js'
-import { logActivity } from '../store/agents.js'
+import { agentOf } from '../front/agentAuth.js'
 import { apiReply } from '../replies/api.js'
 import { parseCreate } from './parseCreate.js'
 
-/** Unguessable: 128 random bits. */
-export function newRfqId(): string {
-  return 'rfq_' + randomBytes(16).toString('hex')
-}
-
-export function createRfqHandler(deps: { sql: Sql; book: RfqDirectory; tokens: TokenRegistry; maxActive: number; log: { warn(o: object, m: string): void } }): Handler {
+export function createRfqHandler(deps: { rfqs: Pick<RfqService, 'create'>; tokens: TokenRegistry }): Handler {
   return async req => {
     const agent = agentOf(req)
     const c = await parseCreate(req.body, deps.tokens)
-    const now = Date.now()
-    const rfq: Rfq = {
-      id: newRfqId(), taker: agent.agentWallet, tokenIn: c.tokenIn.address, tokenOut: c.tokenOut.address, kind: c.kind,
-      amountIn: c.amountIn, amountOut: c.amountOut, expiry: Math.floor(now / 1000) + c.ttlSeconds,
-      visibility: c.visibility, allowedMakers: c.allowedMakers,
-      shareToken: c.visibility === 'private' ? randomBytes(24).toString('base64url') : null,
-      createdAt: new Date(now), agentId: agent.id,          // the cap is the agent's, not the wallet's: a wallet can be claimed
-    }
-    const outcome = await deps.book.create(rfq, { maxActive: deps.maxActive })
+    const outcome = await deps.rfqs.create(agent, { ...c, tokenIn: c.tokenIn.address, tokenOut: c.tokenOut.address })
     if (!outcome.ok) throw apiReply(outcome)
-    await logActivity(deps.sql, { agentId: agent.id, action: 'rfq.create', rfqId: rfq.id, detail: { visibility: rfq.visibility, kind: rfq.kind } })
-      .catch((err: unknown) => deps.log.warn({ err, rfqId: rfq.id }, 'agent activity not logged'))
-    return created({ rfqId: rfq.id, shareToken: rfq.shareToken, expiry: rfq.expiry, ttlSeconds: c.ttlSeconds, activeCount: outcome.activeCount })
+    const { rfq } = outcome
+    return created({
+      rfqId: rfq.id,
+      shareToken: rfq.shareToken,
+      expiry: rfq.expiry,
+      ttlSeconds: c.ttlSeconds,
+      activeCount: outcome.activeCount,
+    })
   }
 }

@@ -5,8 +5,8 @@ import type { RfqDirectory } from '../../actors/rfqTypes.js'
 import type { LiveIndex } from '../../actors/liveIndex.js'
 import type { EngineContext } from '../context.js'
 import { ok } from '../front/request.js'
-import { createAgentAuth, guarded } from '../agents/auth.js'
-import { agentRoutes } from '../agents/routes.js'
+import { createAgentAuth, guarded } from '../front/agentAuth.js'
+import { agentRoutes } from '../routes/agents.js'
 import { createTokenRegistry, type TokenRegistry } from '../tokens/registry.js'
 import { createChainResolver } from '../tokens/chainResolver.js'
 import type { TokenList } from '../tokens/tokenList.js'
@@ -22,16 +22,35 @@ import { fillHandler } from './fill.js'
 import type { RfqService } from '../rfq/service.js'
 import { submitQuoteHandler } from './quotes.js'
 
-export async function rfqApiModule(ctx: EngineContext,
-  { book, index, rfqs, tokenList }: { book: RfqDirectory; index: LiveIndex; rfqs: RfqService; tokenList: TokenList }):
-  Promise<{ tokens: TokenRegistry }> {
-  const { surfaces: { api }, sql, config } = ctx
-  const chain = config.TOKENS_POLICY === 'chain' && config.RPC_URL
-    ? createChainResolver({ sql, client: createChainClient(config.RPC_URL), chainId: config.CHAIN_ID,
-      multicallAddress: config.MULTICALL_ADDRESS })
-    : undefined
+export async function rfqApiModule(
+  ctx: EngineContext,
+  { book, index, rfqs, tokenList }: { book: RfqDirectory; index: LiveIndex; rfqs: RfqService; tokenList: TokenList },
+): Promise<{ tokens: TokenRegistry }> {
+  const {
+    surfaces: { api },
+    sql,
+    config,
+  } = ctx
+  const chain =
+    config.TOKENS_POLICY === 'chain' && config.RPC_URL
+      ? createChainResolver({
+          sql,
+          client: createChainClient(config.RPC_URL),
+          chainId: config.CHAIN_ID,
+          multicallAddress: config.MULTICALL_ADDRESS,
+        })
+      : undefined
   const tokens = await createTokenRegistry(sql, tokenList, { chain })
-  const auth = createAgentAuth(sql, { perMinute: config.AGENT_RATE_PER_MIN, perHour: config.AGENT_RATE_PER_HOUR, failuresPerMinute: config.AUTH_FAILURES_PER_MIN }, ctx.limits, ctx.databaseUp)
+  const auth = createAgentAuth(
+    sql,
+    {
+      perMinute: config.AGENT_RATE_PER_MIN,
+      perHour: config.AGENT_RATE_PER_HOUR,
+      failuresPerMinute: config.AUTH_FAILURES_PER_MIN,
+    },
+    ctx.limits,
+    ctx.databaseUp,
+  )
   const registrations = agentRoutes(ctx, auth)
   const deps = { sql, book, tokens, auth, rfqs }
 
@@ -41,8 +60,7 @@ export async function rfqApiModule(ctx: EngineContext,
   api.get('/api/v1/rfqs', listHandler({ ...deps, openPages: new OpenPageCache(() => index.publicSeq) }))
   api.get('/api/v1/rfqs/:id', detailHandler(deps))
   api.post('/api/v1/rfqs/:id/cancel', cancelHandler(deps))
-  api.post('/api/v1/agent/rfqs', guarded(auth.requireAgent('taker'),
-    createRfqHandler({ ...deps, maxActive: config.MAX_ACTIVE_RFQS_PER_WALLET, log: ctx.log })))
+  api.post('/api/v1/agent/rfqs', guarded(auth.requireAgent('taker'), createRfqHandler(deps)))
   api.get('/api/v1/agent/rfqs', guarded(auth.requireAgent('monitor'), agentListHandler(deps)))
   api.get('/api/v1/agent/rfqs/:id', guarded(auth.requireAgent(), detailHandler(deps)))
   api.post('/api/v1/agent/rfqs/:id/fill', guarded(auth.requireAgent('taker'), fillHandler(deps)))
@@ -52,8 +70,14 @@ export async function rfqApiModule(ctx: EngineContext,
   profileRoutes(ctx, auth)
   openapiRoutes(ctx)
 
-  const sweeper = setInterval(() => { auth.sweep(); registrations.sweep() }, 60_000)
+  const sweeper = setInterval(() => {
+    auth.sweep()
+    registrations.sweep()
+  }, 60_000)
   sweeper.unref()
-  ctx.onShutdown(() => { clearInterval(sweeper); feed.close() })
+  ctx.onShutdown(() => {
+    clearInterval(sweeper)
+    feed.close()
+  })
   return { tokens }
 }

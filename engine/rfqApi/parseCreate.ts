@@ -48,7 +48,8 @@ export async function parseCreate(body: unknown, tokens: TokenRegistry): Promise
     throw Errors.badRequest(`ttlSeconds must be an integer from ${TTL.min} to ${TTL.max}`)
   }
   const visibility = b.visibility === undefined ? 'public' : b.visibility
-  if (visibility !== 'public' && visibility !== 'private') throw Errors.badRequest('visibility must be public or private')
+  if (visibility !== 'public' && visibility !== 'private')
+    throw Errors.badRequest('visibility must be public or private')
   const makers = b.allowedMakers === undefined || b.allowedMakers === null ? [] : b.allowedMakers
   if (!Array.isArray(makers) || makers.length > MAX_ALLOWED_MAKERS || !makers.every(isAddress)) {
     throw Errors.badRequest(`allowedMakers must be an array of at most ${MAX_ALLOWED_MAKERS} 0x addresses`)
@@ -56,7 +57,11 @@ export async function parseCreate(body: unknown, tokens: TokenRegistry): Promise
   if (makers.length && visibility !== 'private') throw Errors.badRequest('allowedMakers applies to private RFQs only')
 
   return {
-    tokenIn, tokenOut, kind, ttlSeconds: ttl, visibility,
+    tokenIn,
+    tokenOut,
+    kind,
+    ttlSeconds: ttl,
+    visibility,
     amountIn: kind === 0 ? amountIn! : null,
     amountOut: kind === 1 ? amountOut! : null,
     allowedMakers: [...new Set(makers.map(m => m.toLowerCase() as Address))],

@@ -7,7 +7,6 @@ import { Errors } from '../front/errors.js'
 import { QuoteErrors, quoteReply } from '../replies/api.js'
 import { isPlainObject } from '../../workers/values/index.js'
 
-
 export function submitQuoteHandler(rfqs: Pick<RfqService, 'submitQuote'>): Handler {
   return async req => {
     const b = req.body
@@ -15,10 +14,19 @@ export function submitQuoteHandler(rfqs: Pick<RfqService, 'submitQuote'>): Handl
     const { rfqId, quote, signature, shareToken } = b
     if (typeof rfqId !== 'string' || !rfqId || !isPlainObject(quote)) throw Errors.badRequest(QuoteErrors.missing)
     if (typeof signature !== 'string' || !signature) throw Errors.badRequest(QuoteErrors.signature)
-    const verdict = await rfqs.submitQuote(rfqId, quote, signature, typeof shareToken === 'string' ? { shareToken } : undefined)
+    const verdict = await rfqs.submitQuote(
+      rfqId,
+      quote,
+      signature,
+      typeof shareToken === 'string' ? { shareToken } : undefined,
+    )
     if (!verdict.ok) throw quoteReply(verdict)
     const q = verdict.quote
-    return ok({ success: true, rfqId, quote: { maker: q.quote.maker, amountIn: q.quote.amountIn, amountOut: q.quote.amountOut, signature: q.signature },
-      receivedAt: q.receivedAt.toISOString() })
+    return ok({
+      success: true,
+      rfqId,
+      quote: { maker: q.quote.maker, amountIn: q.quote.amountIn, amountOut: q.quote.amountOut, signature: q.signature },
+      receivedAt: q.receivedAt.toISOString(),
+    })
   }
 }

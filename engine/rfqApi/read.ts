@@ -1,10 +1,10 @@
 // Reading RFQs: the public list (storage, keyset-paged), the detail (live first, then storage),
 // and the agent listing (live, db or both).
 import type { RfqDirectory } from '../../actors/rfqTypes.js'
-import type { AgentAuth } from '../agents/auth.js'
+import type { AgentAuth } from '../front/agentAuth.js'
 import { canSee, type Viewer } from '../../actors/visibility.js'
 import type { RfqService } from '../rfq/service.js'
-import { viewerOf } from '../rfq/viewer.js'
+import { viewerOf } from '../front/viewer.js'
 import type { Sql } from '../store/db.js'
 import type { Handler, Req } from '../front/request.js'
 import type { TokenRegistry } from '../tokens/registry.js'
@@ -18,19 +18,32 @@ import { toJson } from '../front/json.js'
 
 export const PAGE = { default: 50, max: 100 } as const
 
-interface Deps { sql: Sql; book: RfqDirectory; tokens: TokenRegistry; auth: Pick<AgentAuth, 'optionalAgent'>; rfqs: RfqService }
+interface Deps {
+  sql: Sql
+  book: RfqDirectory
+  tokens: TokenRegistry
+  auth: Pick<AgentAuth, 'optionalAgent'>
+  rfqs: RfqService
+}
 
 export function listHandler(deps: Deps & { openPages?: OpenPageCache }): Handler {
   return async req => {
     const viewer = await viewerOf(req, deps.auth)
     const cache = deps.openPages
     if (cache && req.query.get('status') === 'open' && OpenPageCache.cacheable(viewer)) {
-      const p = paging(req)                                   // a bad parameter is refused before the cache
+      const p = paging(req) // a bad parameter is refused before the cache
       const key = `${p.limit}|${req.query.get('cursor') ?? ''}`
-      return { status: 200, rawJson: await cache.get(key, async () => {
-        const { page, rows } = await dbPageOf(deps, p, viewer)
-        return { body: page, expiries: rows.map(r => r.expiry) }
-      }, toJson) }
+      return {
+        status: 200,
+        rawJson: await cache.get(
+          key,
+          async () => {
+            const { page, rows } = await dbPageOf(deps, p, viewer)
+            return { body: page, expiries: rows.map(r => r.expiry) }
+          },
+          toJson,
+        ),
+      }
     }
     return ok(await dbPage(deps, req, viewer))
   }
@@ -41,7 +54,11 @@ export function detailHandler(deps: Deps): Handler {
   return async req => {
     const found = await deps.rfqs.find(req.params.id!, await viewerOf(req, deps.auth))
     if (!found) throw Errors.notFound('Not found')
-    return ok(found.live ? liveDetail(found.live, await tokensOf([found.live.rfq], deps.tokens)) : persistedDetail(found.row!, await tokensOf([found.row!], deps.tokens)))
+    return ok(
+      found.live
+        ? liveDetail(found.live, await tokensOf([found.live.rfq], deps.tokens))
+        : persistedDetail(found.row!, await tokensOf([found.row!], deps.tokens)),
+    )
   }
 }
 
@@ -49,10 +66,11 @@ export function detailHandler(deps: Deps): Handler {
 export function agentListHandler(deps: Deps): Handler {
   return async req => {
     const source = req.query.get('source') ?? 'live'
-    if (source !== 'live' && source !== 'db' && source !== 'both') throw Errors.badRequest('source must be live, db or both')
+    if (source !== 'live' && source !== 'db' && source !== 'both')
+      throw Errors.badRequest('source must be live, db or both')
     const viewer = await viewerOf(req, deps.auth)
     const db = source === 'live' ? null : await dbPage(deps, req, viewer)
-    if (source === 'live') paging(req)                              // reject bad paging parameters even when unused
+    if (source === 'live') paging(req) // reject bad paging parameters even when unused
     const live = source === 'db' ? null : await liveItems(deps, viewer)
     if (source === 'live') return ok({ source, items: live, nextCursor: null })
     if (source === 'db') return ok({ source, ...db })
@@ -90,12 +108,23 @@ async function dbPageOf(deps: Deps, p: ReturnType<typeof paging>, viewer: Viewer
   const rows = await rfqPage(deps.sql, { open: p.open, limit: p.limit, beforeSeq, viewer })
   const page = rows.slice(0, p.limit)
   const tokens = await tokensOf(page, deps.tokens)
-  return { rows, page: { items: page.map(r => rowItem(r, tokens)), nextCursor: rows.length > p.limit ? encodeCursor(page[page.length - 1]!.id) : null } }
+  return {
+    rows,
+    page: {
+      items: page.map(r => rowItem(r, tokens)),
+      nextCursor: rows.length > p.limit ? encodeCursor(page[page.length - 1]!.id) : null,
+    },
+  }
 }
 
 /** Every live RFQ, newest first (status, limit and cursor apply to source=db only, as the spec says). */
 async function liveItems(deps: Deps, viewer: Viewer) {
-  const views = (await deps.book.listLive()).filter(v => canSee({ ...v.rfq, shareTokenHash: deps.book.peek(v.rfq.id)?.shareTokenHash ?? null }, viewer))
-  const tokens = await tokensOf(views.map(v => v.rfq), deps.tokens)
+  const views = (await deps.book.listLive()).filter(v =>
+    canSee({ ...v.rfq, shareTokenHash: deps.book.peek(v.rfq.id)?.shareTokenHash ?? null }, viewer),
+  )
+  const tokens = await tokensOf(
+    views.map(v => v.rfq),
+    deps.tokens,
+  )
   return views.map(v => liveItem(v, tokens))
 }

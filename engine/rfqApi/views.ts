@@ -10,9 +10,10 @@ export type Tokens = Map<string, TokenView>
 /** A list item (public list and the agent db listing). */
 export function rowItem(r: RfqRow, tokens: Tokens, nowMs?: number) {
   return {
-    id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
-    amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility,
-    ...end(effectiveEnd(r, nowMs)), quoteCount: r.quoteCount, createdAt: r.createdAt.toISOString(),
+    ...terms(r, tokens),
+    ...end(effectiveEnd(r, nowMs)),
+    quoteCount: r.quoteCount,
+    createdAt: r.createdAt.toISOString(),
   }
 }
 
@@ -20,9 +21,10 @@ export function rowItem(r: RfqRow, tokens: Tokens, nowMs?: number) {
 export function liveItem(v: RfqView, tokens: Tokens, nowMs?: number) {
   const r = v.rfq
   return {
-    id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
-    amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility,
-    ...end(liveEnd(v, nowMs)), quoteCount: v.quoteCount, createdAt: r.createdAt.toISOString(),
+    ...terms(r, tokens),
+    ...end(liveEnd(v, nowMs)),
+    quoteCount: v.quoteCount,
+    createdAt: r.createdAt.toISOString(),
   }
 }
 
@@ -30,8 +32,9 @@ export function liveItem(v: RfqView, tokens: Tokens, nowMs?: number) {
 export function liveDetail(v: RfqView, tokens: Tokens, nowMs?: number) {
   const r = v.rfq
   return {
-    rfq: { id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
-      amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility },
+    rfq: {
+      ...terms(r, tokens),
+    },
     quotes: v.quotes.map(q => ({ maker: q.quote.maker, amountOut: q.quote.amountOut, signature: q.signature })),
     ...end(liveEnd(v, nowMs)),
     quoteCount: v.quoteCount,
@@ -41,11 +44,28 @@ export function liveDetail(v: RfqView, tokens: Tokens, nowMs?: number) {
 /** GET /api/v1/rfqs/:id from storage. */
 export function persistedDetail(r: RfqRow, tokens: Tokens, nowMs?: number) {
   return {
-    rfq: { id: r.id, taker: r.taker, tokenIn: token(tokens, r.tokenIn), tokenOut: token(tokens, r.tokenOut), kind: r.kind,
-      amountIn: r.amountIn, amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility, createdAt: r.createdAt.toISOString() },
+    rfq: {
+      ...terms(r, tokens),
+      createdAt: r.createdAt.toISOString(),
+    },
     ...end(effectiveEnd(r, nowMs)),
     quoteCount: r.quoteCount,
     fillTxHash: r.fillTxHash,
+  }
+}
+
+/** The RFQ's terms, first in every REST shape of it: who asks, which tokens (as objects), how much, until when, to whom. */
+function terms(r: RfqRow | RfqView['rfq'], tokens: Tokens) {
+  return {
+    id: r.id,
+    taker: r.taker,
+    tokenIn: token(tokens, r.tokenIn),
+    tokenOut: token(tokens, r.tokenOut),
+    kind: r.kind,
+    amountIn: r.amountIn,
+    amountOut: r.amountOut,
+    expiry: r.expiry,
+    visibility: r.visibility,
   }
 }
 

@@ -10,7 +10,8 @@ export function healthRoutes({ surfaces, sql }: EngineContext): void {
     try {
       await sql`select 1`
       return ok({ status: 'ok', database: 'ok', version: VERSION })
-    } catch {                     // the database monitor logs the outage, once; this probe only answers it
+    } catch {
+      // the database monitor logs the outage, once; this probe only answers it
       return json(503, { status: 'degraded', database: 'down', error: 'Database unavailable', version: VERSION })
     }
   }

@@ -16,7 +16,9 @@ Sandbox is up (chain ${venue.chainId}). Addresses: ${files.addresses}
   chain     ${urls.rpc}         (anvil, chain id ${venue.chainId})
   SpotRFQ   ${venue.spotRfq}
 
-Tokens: ${Object.entries(venue.tokens).map(([s, t]) => `${s} ${t.address} (${t.decimals} dp)`).join('\n        ')}
+Tokens: ${Object.entries(venue.tokens)
+    .map(([s, t]) => `${s} ${t.address} (${t.decimals} dp)`)
+    .join('\n        ')}
 
 Accounts: anvil's public development keys, throw-away keys for this sandbox only; never use them elsewhere.
   maker  ${a.maker.address}  key ${a.maker.privateKey}  (the sandbox maker bot quotes with it)

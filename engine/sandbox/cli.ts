@@ -33,18 +33,33 @@ Options for every command:
   --dir DIR                the sandbox's directory (default .data/sandbox)
 Environment: KEY (the agent API key), OWNER_KEY, DEBUG=1 (a failure's stack).`
 
-const { values, positionals } = parseCli('cli.js', USAGE, {
-  dir: { type: 'string' }, api: { type: 'string' }, 'owner-key': { type: 'string' }, 'agent-wallet': { type: 'string' },
-  name: { type: 'string' }, roles: { type: 'string' }, in: { type: 'string' }, out: { type: 'string' }, amount: { type: 'string' },
-  ttl: { type: 'string' }, private: { type: 'boolean' }, last: { type: 'boolean' },
-}, { positionals: true })
+const { values, positionals } = parseCli(
+  'cli.js',
+  USAGE,
+  {
+    dir: { type: 'string' },
+    api: { type: 'string' },
+    'owner-key': { type: 'string' },
+    'agent-wallet': { type: 'string' },
+    name: { type: 'string' },
+    roles: { type: 'string' },
+    in: { type: 'string' },
+    out: { type: 'string' },
+    amount: { type: 'string' },
+    ttl: { type: 'string' },
+    private: { type: 'boolean' },
+    last: { type: 'boolean' },
+  },
+  { positionals: true },
+)
 const [cmd, ...args] = positionals
 const dir = resolve(values.dir ?? join(repoRoot, '.data/sandbox'))
 
 /** The running sandbox's state; its lock says whether one runs (a sandbox.json left by a stopped one proves nothing). */
 async function sandbox(): Promise<SandboxState> {
   const file = join(dir, 'sandbox.json')
-  if (!existsSync(file) || !await holderOf('sandbox', dir)) throw new CliFailure('NO_SANDBOX', 'no sandbox running', 'start one with `make sandbox`')
+  if (!existsSync(file) || !(await holderOf('sandbox', dir)))
+    throw new CliFailure('NO_SANDBOX', 'no sandbox running', 'start one with `make sandbox`')
   return JSON.parse(readFileSync(file, 'utf8'))
 }
 
@@ -52,19 +67,39 @@ async function run(): Promise<void> {
   switch (cmd ?? '') {
     case 'register': {
       const name = values.name ?? `sandbox-${Date.now()}`
-      const roles = (values.roles ?? 'taker,monitor').split(',').map(r => r.trim()).filter(Boolean)
+      const roles = (values.roles ?? 'taker,monitor')
+        .split(',')
+        .map(r => r.trim())
+        .filter(Boolean)
       if (values.api) {
         const ownerKey = values['owner-key'] ?? process.env.OWNER_KEY
         const wallet = values['agent-wallet']
-        if (!ownerKey || !wallet) throw new CliFailure('USAGE', 'register --api needs --owner-key (or OWNER_KEY) and --agent-wallet', 'see cli.js --help')
+        if (!ownerKey || !wallet)
+          throw new CliFailure(
+            'USAGE',
+            'register --api needs --owner-key (or OWNER_KEY) and --agent-wallet',
+            'see cli.js --help',
+          )
         return register(values.api.replace(/\/$/, ''), ownerKey as Hex, wallet as Address, name, roles)
       }
       const s = await sandbox()
-      return register(s.urls.api, (values['owner-key'] ?? s.accounts.agentOwner.privateKey) as Hex, (values['agent-wallet'] ?? s.accounts.taker.address) as Address, name, roles)
+      return register(
+        s.urls.api,
+        (values['owner-key'] ?? s.accounts.agentOwner.privateKey) as Hex,
+        (values['agent-wallet'] ?? s.accounts.taker.address) as Address,
+        name,
+        roles,
+      )
     }
     case 'rfq': {
       const s = await sandbox()
-      return createRfq(s, dir, requireKey(), { tokenIn: values.in ?? 'WETH', tokenOut: values.out ?? 'USDC', amount: values.amount ?? '1', ttl: values.ttl, private: values.private })
+      return createRfq(s, dir, requireKey(), {
+        tokenIn: values.in ?? 'WETH',
+        tokenOut: values.out ?? 'USDC',
+        amount: values.amount ?? '1',
+        ttl: values.ttl,
+        private: values.private,
+      })
     }
     case 'last': {
       await sandbox()
@@ -74,15 +109,17 @@ async function run(): Promise<void> {
     case 'fill': {
       const s = await sandbox()
       const key = requireKey()
-      if (!values.last && !args[0]) throw new CliFailure('USAGE', 'fill needs an RFQ id, or --last', 'see cli.js --help')
+      if (!values.last && !args[0])
+        throw new CliFailure('USAGE', 'fill needs an RFQ id, or --last', 'see cli.js --help')
       const last = values.last || existsSync(join(dir, 'last-rfq.json')) ? lastRfq(dir) : null
       const rfqId = values.last ? last!.rfqId : args[0]!
-      return fill(s, key, rfqId, last?.rfqId === rfqId ? last.shareToken : null)     // a private RFQ's token, if rfq made it
+      return fill(s, key, rfqId, last?.rfqId === rfqId ? last.shareToken : null) // a private RFQ's token, if rfq made it
     }
     case 'record': {
       const s = await sandbox()
       const key = requireKey()
-      if (!args[0] || !/^0x[0-9a-fA-F]{64}$/.test(args[1] ?? '')) throw new CliFailure('USAGE', 'record needs an RFQ id and the fill\'s txHash', 'see cli.js --help')
+      if (!args[0] || !/^0x[0-9a-fA-F]{64}$/.test(args[1] ?? ''))
+        throw new CliFailure('USAGE', "record needs an RFQ id and the fill's txHash", 'see cli.js --help')
       return record(s, key, args[0], args[1] as Hex)
     }
     default:

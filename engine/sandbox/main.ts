@@ -14,7 +14,9 @@ import { parseCli } from '../ops/cli.js'
 import { acquireInstanceLock, AlreadyRunning } from '../ops/instanceLock.js'
 import { PortInUse } from '../front/uws.js'
 
-const { values } = parseCli('sandbox', `Usage: node dist/engine/sandbox/main.js [--dir DIR]   (or: make sandbox)
+const { values } = parseCli(
+  'sandbox',
+  `Usage: node dist/engine/sandbox/main.js [--dir DIR]   (or: make sandbox)
 
 Starts a whole venue on this machine: anvil (port SANDBOX_RPC_PORT, default 8545), the SpotRFQ contract,
 five test tokens, Uniswap V2/V3 and stable-swap pools with liquidity, funded accounts, the engine wired to
@@ -22,9 +24,11 @@ all of it, and a maker bot; then prints the walk-through (docs/sandbox.md). One 
 second one exits with one line naming the first. Ctrl-C stops everything, the chain included.
 
 Options:
-  --dir DIR   where the sandbox keeps its state (default .data/sandbox); cli.js takes the same --dir`, {
-  dir: { type: 'string' },
-})
+  --dir DIR   where the sandbox keeps its state (default .data/sandbox); cli.js takes the same --dir`,
+  {
+    dir: { type: 'string' },
+  },
+)
 
 async function main(): Promise<void> {
   const config = loadConfig()
@@ -43,14 +47,37 @@ async function main(): Promise<void> {
   }
   const sandbox = await startSandbox({ dir, rpcPort: config.SANDBOX_RPC_PORT, log, env })
   const { urls, venue } = sandbox
-  lock.setPorts(Object.fromEntries(Object.entries({ api: urls.api, terminal: urls.terminal, relay: urls.relay, rpc: urls.rpc }).map(([k, u]) => [k, Number(new URL(u).port)])))
-  writeFileSync(join(dir, 'sandbox.json'), JSON.stringify({ urls, chainId: venue.chainId, spotRfq: venue.spotRfq, accounts: venue.accounts, tokens: venue.tokens }, null, 2))
+  lock.setPorts(
+    Object.fromEntries(
+      Object.entries({ api: urls.api, terminal: urls.terminal, relay: urls.relay, rpc: urls.rpc }).map(([k, u]) => [
+        k,
+        Number(new URL(u).port),
+      ]),
+    ),
+  )
+  writeFileSync(
+    join(dir, 'sandbox.json'),
+    JSON.stringify(
+      { urls, chainId: venue.chainId, spotRfq: venue.spotRfq, accounts: venue.accounts, tokens: venue.tokens },
+      null,
+      2,
+    ),
+  )
   let stopping = false
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.on(sig, () => {
       if (stopping) return
       stopping = true
-      sandbox.stop().then(() => lock.release()).then(() => process.exit(0), (err: unknown) => { log.error({ err }, 'sandbox stop failed'); process.exit(1) })
+      sandbox
+        .stop()
+        .then(() => lock.release())
+        .then(
+          () => process.exit(0),
+          (err: unknown) => {
+            log.error({ err }, 'sandbox stop failed')
+            process.exit(1)
+          },
+        )
     })
   }
   // last: whoever waits for the banner may signal at once, and the handlers must already be there
@@ -59,7 +86,9 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   const known = err instanceof ConfigError || err instanceof AlreadyRunning || err instanceof PortInUse
-  console.error(known ? err.message : `sandbox failed to start: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)
+  console.error(
+    known ? err.message : `sandbox failed to start: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
+  )
   if (process.env.DEBUG === '1' && err instanceof Error) console.error(err.stack)
   process.exit(err instanceof ConfigError ? 2 : 1)
 })

@@ -6,12 +6,22 @@ import { foundry } from 'viem/chains'
 import type { DeployClients } from '../devchain/deploy/clients.js'
 import { deployTestToken, mintTestToken, approveToken } from '../devchain/deploy/erc20.js'
 import { deployUniswapV2Factory, deployV2PoolWithLiquidity } from '../devchain/deploy/uniswapV2.js'
-import { deployUniswapV3Factory, deployV3Callee, deployV3PoolLens, deployV3PoolWithPositions } from '../devchain/deploy/uniswapV3.js'
+import {
+  deployUniswapV3Factory,
+  deployV3Callee,
+  deployV3PoolLens,
+  deployV3PoolWithPositions,
+} from '../devchain/deploy/uniswapV3.js'
 import { deployStableSwapPool, addStableLiquidity } from '../devchain/deploy/stableSwap.js'
 import { deploySpotRfq } from '../chain/spotRfq.js'
 import { ANVIL_KEYS, ROLES } from './accounts.js'
 
-export interface TokenSpec { symbol: string; name: string; decimals: number; usd: number }
+export interface TokenSpec {
+  symbol: string
+  name: string
+  decimals: number
+  usd: number
+}
 
 export const SANDBOX_TOKENS: TokenSpec[] = [
   { symbol: 'WETH', name: 'Wrapped Ether (sandbox)', decimals: 18, usd: 3000 },
@@ -43,15 +53,18 @@ export function clientsFor(rpcUrl: string, key: Hex, chainId = 31337): DeployCli
 
 /** Raw amount of `usd` dollars of a token. */
 export function usdAmount(t: { decimals: number; usd: number }, usd: number): bigint {
-  return BigInt(Math.round(usd / t.usd * 1e6)) * 10n ** BigInt(t.decimals) / 1_000_000n
+  return (BigInt(Math.round((usd / t.usd) * 1e6)) * 10n ** BigInt(t.decimals)) / 1_000_000n
 }
 
 /** USD value of a raw amount, to the cent. */
 export function usdValue(t: { decimals: number; usd: number }, raw: bigint): number {
-  return Number(raw * BigInt(Math.round(t.usd * 100)) / 10n ** BigInt(t.decimals)) / 100
+  return Number((raw * BigInt(Math.round(t.usd * 100))) / 10n ** BigInt(t.decimals)) / 100
 }
 
-export async function deployVenue(rpcUrl: string, { chainId = 31337, liquidityUsd = 20_000_000, log = (_: string) => {} } = {}): Promise<Venue> {
+export async function deployVenue(
+  rpcUrl: string,
+  { chainId = 31337, liquidityUsd = 20_000_000, log = (_: string) => {} } = {},
+): Promise<Venue> {
   const c = clientsFor(rpcUrl, ANVIL_KEYS[ROLES.deployer]!, chainId)
   const me = c.wallet.account.address
   log('deploying SpotRFQ')
@@ -70,7 +83,14 @@ export async function deployVenue(rpcUrl: string, { chainId = 31337, liquidityUs
   const v2Factory = await deployUniswapV2Factory(c)
   const pairs: Record<string, Address> = {}
   const v2 = async (a: string, b: string, usd: number) => {
-    pairs[`${a}/${b}`] = await deployV2PoolWithLiquidity(c, v2Factory, T(a).address, T(b).address, usdAmount(T(a), usd), usdAmount(T(b), usd))
+    pairs[`${a}/${b}`] = await deployV2PoolWithLiquidity(
+      c,
+      v2Factory,
+      T(a).address,
+      T(b).address,
+      usdAmount(T(a), usd),
+      usdAmount(T(b), usd),
+    )
   }
   await v2('WETH', 'USDC', liquidityUsd / 2)
   await v2('WETH', 'DAI', liquidityUsd / 4)
@@ -84,16 +104,26 @@ export async function deployVenue(rpcUrl: string, { chainId = 31337, liquidityUs
   const v3Pools: Record<string, Address> = {}
   const v3 = async (a: string, b: string, fee: number, spacing: number, usd: number) => {
     const [t0, t1] = BigInt(T(a).address) < BigInt(T(b).address) ? [T(a), T(b)] : [T(b), T(a)]
-    const amount0 = usdAmount(t0, usd), amount1 = usdAmount(t1, usd)
+    const amount0 = usdAmount(t0, usd),
+      amount1 = usdAmount(t1, usd)
     const sqrtPriceX96 = sqrt((amount1 << 192n) / amount0)
     const liquidity = sqrt(amount0 * amount1)
     const wide = Math.floor(887272 / spacing) * spacing
-    const near = Math.floor(Math.log(1.2) / Math.log(1.0001) / spacing) * spacing   // about ±20% around the price
-    const tick = Math.floor(Math.log(Number(sqrtPriceX96) / 2 ** 96) * 2 / Math.log(1.0001))
+    const near = Math.floor(Math.log(1.2) / Math.log(1.0001) / spacing) * spacing // about ±20% around the price
+    const tick = Math.floor((Math.log(Number(sqrtPriceX96) / 2 ** 96) * 2) / Math.log(1.0001))
     const centre = Math.floor(tick / spacing) * spacing
     v3Pools[`${a}/${b}/${fee}`] = await deployV3PoolWithPositions(c, {
-      factory: v3Factory, callee, token0: t0.address, token1: t1.address, fee, sqrtPriceX96, fund: 0n,
-      positions: [{ tickLower: -wide, tickUpper: wide, liquidity: liquidity / 2n }, { tickLower: centre - near, tickUpper: centre + near, liquidity: liquidity * 2n }],
+      factory: v3Factory,
+      callee,
+      token0: t0.address,
+      token1: t1.address,
+      fee,
+      sqrtPriceX96,
+      fund: 0n,
+      positions: [
+        { tickLower: -wide, tickUpper: wide, liquidity: liquidity / 2n },
+        { tickLower: centre - near, tickUpper: centre + near, liquidity: liquidity * 2n },
+      ],
     })
   }
   await v3('WETH', 'USDC', 500, 10, liquidityUsd / 2)
@@ -102,14 +132,26 @@ export async function deployVenue(rpcUrl: string, { chainId = 31337, liquidityUs
 
   log('deploying the StableSwap pool')
   const coins = ['USDC', 'USDT', 'DAI']
-  const stablePool = await deployStableSwapPool(c, { coins: coins.map(s => T(s).address), decimals: coins.map(s => T(s).decimals), A: 200n, fee: 4_000_000n })
-  await addStableLiquidity(c, stablePool, coins.map(s => T(s).address), coins.map(s => usdAmount(T(s), liquidityUsd / 4)))
+  const stablePool = await deployStableSwapPool(c, {
+    coins: coins.map(s => T(s).address),
+    decimals: coins.map(s => T(s).decimals),
+    A: 200n,
+    fee: 4_000_000n,
+  })
+  await addStableLiquidity(
+    c,
+    stablePool,
+    coins.map(s => T(s).address),
+    coins.map(s => usdAmount(T(s), liquidityUsd / 4)),
+  )
 
   log('funding accounts')
-  const accounts = Object.fromEntries(Object.entries(ROLES).map(([role, i]) => {
-    const key = ANVIL_KEYS[i]!
-    return [role, { address: privateKeyToAccount(key).address.toLowerCase() as Address, privateKey: key }]
-  })) as Venue['accounts']
+  const accounts = Object.fromEntries(
+    Object.entries(ROLES).map(([role, i]) => {
+      const key = ANVIL_KEYS[i]!
+      return [role, { address: privateKeyToAccount(key).address.toLowerCase() as Address, privateKey: key }]
+    }),
+  ) as Venue['accounts']
   for (const role of ['maker', 'taker', 'maker2'] as const) {
     const who = clientsFor(rpcUrl, accounts[role].privateKey, chainId)
     for (const t of SANDBOX_TOKENS) {
@@ -119,7 +161,10 @@ export async function deployVenue(rpcUrl: string, { chainId = 31337, liquidityUs
   }
 
   return {
-    chainId, rpcUrl, spotRfq, tokens,
+    chainId,
+    rpcUrl,
+    spotRfq,
+    tokens,
     uniswapV2: { factory: v2Factory, pairs },
     uniswapV3: { factory: v3Factory, callee, lens, pools: v3Pools },
     stable: { pools: { 'USDC/USDT/DAI': stablePool }, coins: { 'USDC/USDT/DAI': coins.map(s => T(s).address) } },
@@ -132,6 +177,9 @@ function sqrt(x: bigint): bigint {
   if (x < 2n) return x
   let r = x
   let next = (r + 1n) >> 1n
-  while (next < r) { r = next; next = (r + x / r) >> 1n }
+  while (next < r) {
+    r = next
+    next = (r + x / r) >> 1n
+  }
   return r
 }

@@ -2,10 +2,16 @@
 // of the factories and the views a pool state is made of.
 import { parseAbi, parseAbiItem } from 'viem'
 
-export const pairCreated = parseAbiItem('event PairCreated(address indexed token0, address indexed token1, address pair, uint256 allPairsLength)')
-export const poolCreated = parseAbiItem('event PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool)')
+export const pairCreated = parseAbiItem(
+  'event PairCreated(address indexed token0, address indexed token1, address pair, uint256 allPairsLength)',
+)
+export const poolCreated = parseAbiItem(
+  'event PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool)',
+)
 
-export const v2PairAbi = parseAbi(['function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)'])
+export const v2PairAbi = parseAbi([
+  'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
+])
 
 export const v3PoolAbi = parseAbi([
   'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',

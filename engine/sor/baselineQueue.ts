@@ -45,33 +45,67 @@ export interface ServerBaselines {
   /** no more RFQs; those still waiting are stored missing (SHUTDOWN), those searching finish */
   stop(): void
   readonly stats: {
-    waiting: number; searching: number; searches: number; coalesced: number; stored: number
+    waiting: number
+    searching: number
+    searches: number
+    coalesced: number
+    stored: number
     missing: Partial<Record<MissCode, number>>
   }
 }
 
-interface Job { rfqId: string; amountIn: bigint; at: number }
-interface Group { key: string; tokenIn: Rfq['tokenIn']; tokenOut: Rfq['tokenOut']; jobs: Job[] }
+interface Job {
+  rfqId: string
+  amountIn: bigint
+  at: number
+}
+interface Group {
+  key: string
+  tokenIn: Rfq['tokenIn']
+  tokenOut: Rfq['tokenOut']
+  jobs: Job[]
+}
 
 export interface BaselineDeps {
-  events: EventBus<RfqEvent>; routeFinder: RouteFinder; sql: Sql; log: Logger; policy: BaselinePolicy; now?: () => number
+  events: EventBus<RfqEvent>
+  routeFinder: RouteFinder
+  sql: Sql
+  log: Logger
+  policy: BaselinePolicy
+  now?: () => number
 }
 
 export function storeServerBaselines(d: BaselineDeps): ServerBaselines {
   const { events, routeFinder, sql, log, policy, now = Date.now } = d
-  const open = new Map<string, Group>()                    // pairs still collecting RFQs, closed by a timer
-  const ready: Group[] = []                                 // closed, waiting for the rate and a thread
-  const work = new Set<Promise<void>>()                     // searches and writes under way
-  const stats: ServerBaselines['stats'] = { waiting: 0, searching: 0, searches: 0, coalesced: 0, stored: 0, missing: {} }
+  const open = new Map<string, Group>() // pairs still collecting RFQs, closed by a timer
+  const ready: Group[] = [] // closed, waiting for the rate and a thread
+  const work = new Set<Promise<void>>() // searches and writes under way
+  const stats: ServerBaselines['stats'] = {
+    waiting: 0,
+    searching: 0,
+    searches: 0,
+    coalesced: 0,
+    stored: 0,
+    missing: {},
+  }
   const timers = new Set<NodeJS.Timeout>()
-  let inFlight = 0, nextStart = 0, pumpTimer: NodeJS.Timeout | null = null, stopped = false
+  let inFlight = 0,
+    nextStart = 0,
+    pumpTimer: NodeJS.Timeout | null = null,
+    stopped = false
 
   const later = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => { timers.delete(t); fn() }, ms)
+    const t = setTimeout(() => {
+      timers.delete(t)
+      fn()
+    }, ms)
     t.unref()
     timers.add(t)
   }
-  const track = (p: Promise<void>) => { work.add(p); void p.finally(() => work.delete(p)) }
+  const track = (p: Promise<void>) => {
+    work.add(p)
+    void p.finally(() => work.delete(p))
+  }
   const miss = (rfqId: string, code: MissCode, reason: string) => {
     stats.missing[code] = (stats.missing[code] ?? 0) + 1
     const stored = recordBaselineMiss(sql, { rfqId, code, reason })
@@ -86,7 +120,7 @@ export function storeServerBaselines(d: BaselineDeps): ServerBaselines {
     let group = open.get(key)
     if (group) stats.coalesced++
     else {
-      open.set(key, group = { key, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut, jobs: [] })
+      open.set(key, (group = { key, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut, jobs: [] }))
       const closing = group
       later(policy.coalesceMs, () => close(closing))
     }
@@ -105,7 +139,13 @@ export function storeServerBaselines(d: BaselineDeps): ServerBaselines {
     while (ready.length && inFlight < policy.inFlight) {
       const wait = nextStart - now()
       if (wait > 0) {
-        if (!pumpTimer) { pumpTimer = setTimeout(() => { pumpTimer = null; pump() }, wait); pumpTimer.unref() }
+        if (!pumpTimer) {
+          pumpTimer = setTimeout(() => {
+            pumpTimer = null
+            pump()
+          }, wait)
+          pumpTimer.unref()
+        }
         return
       }
       nextStart = Math.max(nextStart, now()) + 1000 / policy.ratePerSec
@@ -125,14 +165,21 @@ export function storeServerBaselines(d: BaselineDeps): ServerBaselines {
     inFlight++
     stats.searching = inFlight
     stats.searches++
-    track(routeFinder.quoteAmounts({ tokenIn: group.tokenIn, tokenOut: group.tokenOut, explain: false }, amounts)
-      .then(outcomes => Promise.all(fresh.map(j => store(j, outcomes[amounts.indexOf(j.amountIn)]!))).then(() => {}))
-      .catch((err: unknown) => {
-        const context = { tokenIn: group.tokenIn, tokenOut: group.tokenOut, rfqs: fresh.map(j => j.rfqId) }
-        log.error({ err, ...context }, 'server-side baseline search failed')
-        for (const j of fresh) miss(j.rfqId, 'ERROR', err instanceof Error ? err.message : String(err))
-      })
-      .finally(() => { inFlight--; stats.searching = inFlight; pump() }))
+    track(
+      routeFinder
+        .quoteAmounts({ tokenIn: group.tokenIn, tokenOut: group.tokenOut, explain: false }, amounts)
+        .then(outcomes => Promise.all(fresh.map(j => store(j, outcomes[amounts.indexOf(j.amountIn)]!))).then(() => {}))
+        .catch((err: unknown) => {
+          const context = { tokenIn: group.tokenIn, tokenOut: group.tokenOut, rfqs: fresh.map(j => j.rfqId) }
+          log.error({ err, ...context }, 'server-side baseline search failed')
+          for (const j of fresh) miss(j.rfqId, 'ERROR', err instanceof Error ? err.message : String(err))
+        })
+        .finally(() => {
+          inFlight--
+          stats.searching = inFlight
+          pump()
+        }),
+    )
   }
 
   const store = async (job: Job, o: SorOutcome<SorQuote>): Promise<void> => {
@@ -168,7 +215,10 @@ export function storeServerBaselines(d: BaselineDeps): ServerBaselines {
       const left = [...open.values(), ...ready.splice(0)]
       open.clear()
       for (const g of left) {
-        for (const j of g.jobs) { stats.waiting--; miss(j.rfqId, 'SHUTDOWN', MissReasons.shutdown()) }
+        for (const j of g.jobs) {
+          stats.waiting--
+          miss(j.rfqId, 'SHUTDOWN', MissReasons.shutdown())
+        }
       }
     },
   }

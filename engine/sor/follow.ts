@@ -42,8 +42,19 @@ export interface FollowStats {
 
 const MAX_REPLAY_BLOCKS = 1000n
 
-export function followChain(d: FollowDeps): { stop(): Promise<void>; step(): Promise<void>; readonly stats: FollowStats } {
-  const stats: FollowStats = { blocks: 0, rereads: 0, rpcCalls: 0, reloads: { start: 0, reorg: 0, gap: 0, failure: 0 }, headBlock: null, currentAt: null }
+export function followChain(d: FollowDeps): {
+  stop(): Promise<void>
+  step(): Promise<void>
+  readonly stats: FollowStats
+} {
+  const stats: FollowStats = {
+    blocks: 0,
+    rereads: 0,
+    rpcCalls: 0,
+    reloads: { start: 0, reorg: 0, gap: 0, failure: 0 },
+    headBlock: null,
+    currentAt: null,
+  }
   let last: { number: bigint; hash: string } | null = null
   let stopped = false
   let timer: NodeJS.Timeout | undefined
@@ -62,21 +73,38 @@ export function followChain(d: FollowDeps): { stop(): Promise<void>; step(): Pro
     const head = await d.client.getBlock({ blockTag: 'latest' })
     const now = { number: head.number, hash: head.hash }
     stats.headBlock = head.number
-    if (!last) return reload('start', now).then(() => { stats.currentAt = Date.now() })
-    if (now.hash === last.hash) { stats.currentAt = Date.now(); return }
+    if (!last)
+      return reload('start', now).then(() => {
+        stats.currentAt = Date.now()
+      })
+    if (now.hash === last.hash) {
+      stats.currentAt = Date.now()
+      return
+    }
     // is the block we followed still on the chain? (one read: the new head's parent, or that block itself)
     let onChain: boolean
     if (now.number === last.number + 1n) onChain = head.parentHash === last.hash
     else if (now.number <= last.number) onChain = false
-    else { stats.rpcCalls++; onChain = (await d.client.getBlock({ blockNumber: last.number })).hash === last.hash }
-    if (!onChain) return reload('reorg', now).then(() => { stats.currentAt = Date.now() })
-    if (now.number - last.number > MAX_REPLAY_BLOCKS) return reload('gap', now).then(() => { stats.currentAt = Date.now() })
+    else {
+      stats.rpcCalls++
+      onChain = (await d.client.getBlock({ blockNumber: last.number })).hash === last.hash
+    }
+    if (!onChain)
+      return reload('reorg', now).then(() => {
+        stats.currentAt = Date.now()
+      })
+    if (now.number - last.number > MAX_REPLAY_BLOCKS)
+      return reload('gap', now).then(() => {
+        stats.currentAt = Date.now()
+      })
 
     const factories = new Set(d.factories().map(a => a.toLowerCase()))
     const watched = [...d.graph.pools.keys(), ...factories] as Address[]
     stats.rpcCalls++
-    const logs = watched.length ? await d.client.getLogs({ address: watched, fromBlock: last.number + 1n, toBlock: now.number }) : []
-    if (logs.some(l => factories.has(l.address.toLowerCase()))) await d.scan()       // new pools: track them
+    const logs = watched.length
+      ? await d.client.getLogs({ address: watched, fromBlock: last.number + 1n, toBlock: now.number })
+      : []
+    if (logs.some(l => factories.has(l.address.toLowerCase()))) await d.scan() // new pools: track them
     const touched = new Set(logs.map(l => l.address.toLowerCase() as Address))
     const pools = [...d.graph.pools.values()].filter(p => touched.has(p.address) || !d.graph.states.has(p.address))
     if (pools.length) {
@@ -93,32 +121,45 @@ export function followChain(d: FollowDeps): { stop(): Promise<void>; step(): Pro
   let failures = 0
   const loop = () => {
     if (stopped) return
-    running = tick().then(() => {
-      if (failures) d.log.info({ after: failures }, 'sor: following the chain again')
-      failures = 0
-    }, async (err: unknown) => {
-      if (failures === 0) d.log.warn({ err: (err as Error).message }, 'sor: following the chain failed; reloading')
-      try {
-        stats.rpcCalls++
-        const head = await d.client.getBlock({ blockTag: 'latest' })
-        await reload('failure', { number: head.number, hash: head.hash })
-        failures = 0
-      } catch (e) {
-        last = null                                   // the chain is unreachable: start over when it answers
-        if (failures++ === 0) d.log.warn({ err: (e as Error).message }, 'sor: the chain does not answer; retrying with backoff')
-      }
-    }).finally(() => {
-      if (stopped) return
-      timer = setTimeout(loop, failures ? backoffDelayMs(failures, d.intervalMs, 30_000) : d.intervalMs)
-      timer.unref()
-    })
+    running = tick()
+      .then(
+        () => {
+          if (failures) d.log.info({ after: failures }, 'sor: following the chain again')
+          failures = 0
+        },
+        async (err: unknown) => {
+          if (failures === 0) d.log.warn({ err: (err as Error).message }, 'sor: following the chain failed; reloading')
+          try {
+            stats.rpcCalls++
+            const head = await d.client.getBlock({ blockTag: 'latest' })
+            await reload('failure', { number: head.number, hash: head.hash })
+            failures = 0
+          } catch (e) {
+            last = null // the chain is unreachable: start over when it answers
+            if (failures++ === 0)
+              d.log.warn({ err: (e as Error).message }, 'sor: the chain does not answer; retrying with backoff')
+          }
+        },
+      )
+      .finally(() => {
+        if (stopped) return
+        timer = setTimeout(loop, failures ? backoffDelayMs(failures, d.intervalMs, 30_000) : d.intervalMs)
+        timer.unref()
+      })
   }
   loop()
 
   return {
     stats,
-    async stop() { stopped = true; clearTimeout(timer); await running },
+    async stop() {
+      stopped = true
+      clearTimeout(timer)
+      await running
+    },
     /** one follow step now, after the one running (a bench measures a step; tests need not) */
-    async step() { await running; await tick() },
+    async step() {
+      await running
+      await tick()
+    },
   }
 }

@@ -27,14 +27,20 @@ export function publishGraph(graph: PoolGraph, channelName: string, log: Logger)
   const id = randomUUID()
   const channel = new BroadcastChannel(channelName)
   channel.unref()
-  let version = 0, generation = 0, sending = false, again = false, closed = false
+  let version = 0,
+    generation = 0,
+    sending = false,
+    again = false,
+    closed = false
   const threads = new Map<number, ThreadStats>()
   const post = (msg: GraphMessage) => channel.postMessage(msg)
   const entry = (state: PoolState): PoolEntry => ({ state, meta: graph.metaOf(state.address) ?? defaultMeta(state) })
 
   /** The whole graph at the current version; a newer snapshot stops an older one's remaining parts. */
   const snapshot = (): void => {
-    const run = ++generation, at = version, states = [...graph.states.values()]
+    const run = ++generation,
+      at = version,
+      states = [...graph.states.values()]
     sending = true
     const parts = Math.max(1, Math.ceil(states.length / SNAPSHOT_PART))
     let part = 0
@@ -44,30 +50,50 @@ export function publishGraph(graph: PoolGraph, channelName: string, log: Logger)
       post({ type: 'snapshot', graph: id, version: at, part, parts, pools })
       if (++part < parts) return void setImmediate(next)
       sending = false
-      if (again) { again = false; snapshot() }         // a thread asked while this one was going out
+      if (again) {
+        again = false
+        snapshot()
+      } // a thread asked while this one was going out
     }
     next()
   }
   // asked for while a snapshot of this version is going out: one more after it, for the thread that missed its start
-  const asked = () => { if (sending) again = true; else snapshot() }
+  const asked = () => {
+    if (sending) again = true
+    else snapshot()
+  }
 
   graph.onChange = change => {
-    if (change.all) { version++; snapshot(); return }
+    if (change.all) {
+      version++
+      snapshot()
+      return
+    }
     post({ type: 'delta', graph: id, from: version, to: ++version, set: change.states.map(entry) })
   }
   channel.onmessage = (event: unknown) => {
     const msg = (event as { data: GraphMessage }).data
-    if (msg.type === 'stats') { threads.set(msg.thread, msg); return }
+    if (msg.type === 'stats') {
+      threads.set(msg.thread, msg)
+      return
+    }
     if (msg.type === 'hello' || (msg.type === 'need' && msg.graph === id)) {
       log.debug({ graph: id, asked: msg.type }, 'route graph snapshot to the route threads')
       asked()
     }
   }
-  snapshot()                                            // for the threads already running
+  snapshot() // for the threads already running
   return {
     id,
-    get version() { return version },
+    get version() {
+      return version
+    },
     threads,
-    close() { closed = true; graph.onChange = null; post({ type: 'drop', graph: id }); channel.close() },
+    close() {
+      closed = true
+      graph.onChange = null
+      post({ type: 'drop', graph: id })
+      channel.close()
+    },
   }
 }

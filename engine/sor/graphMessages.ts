@@ -6,14 +6,28 @@ import type { Address, PoolMeta, PoolState } from '../../workers/sor/types.js'
 import type { RouteResult } from '../../workers/sor/findRoute.js'
 import type { Routable } from '../../workers/sor/legs.js'
 
-export interface PoolEntry { state: PoolState; meta: PoolMeta }
+export interface PoolEntry {
+  state: PoolState
+  meta: PoolMeta
+}
 
 /** The whole graph at `version`, in parts (a big graph is sent a part per event-loop turn). */
 export interface SnapshotMessage {
-  type: 'snapshot'; graph: string; version: number; part: number; parts: number; pools: PoolEntry[]
+  type: 'snapshot'
+  graph: string
+  version: number
+  part: number
+  parts: number
+  pools: PoolEntry[]
 }
 /** The pools whose state changed from `from` to `to` (= from + 1). */
-export interface DeltaMessage { type: 'delta'; graph: string; from: number; to: number; set: PoolEntry[] }
+export interface DeltaMessage {
+  type: 'delta'
+  graph: string
+  from: number
+  to: number
+  set: PoolEntry[]
+}
 
 export type GraphMessage =
   | SnapshotMessage
@@ -28,7 +42,12 @@ export type GraphMessage =
 
 /** A route thread's memory, measured by itself after its copies changed: the heap is almost all graph and curves. */
 export interface ThreadStats {
-  type: 'stats'; thread: number; pools: number; curves: number; heapBytes: number; at: number
+  type: 'stats'
+  thread: number
+  pools: number
+  curves: number
+  heapBytes: number
+  at: number
 }
 
 /** What a quote asks a route thread: searches of one pair, one per amount, on the graph at `version` or newer. */
@@ -49,6 +68,9 @@ export interface RouteTask {
 export type RouteTaskResult<R> = { timedOut: false; version: number; results: R[] } | { timedOut: true }
 
 /** A search's result, and what its routes take whole when a hop runs short (fitted on the thread, not the main one). */
-export interface Found { result: RouteResult; routable: Routable | null }
+export interface Found {
+  result: RouteResult
+  routable: Routable | null
+}
 
 export type { Address }

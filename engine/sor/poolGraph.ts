@@ -33,7 +33,7 @@ export class PoolGraph {
     this.pools.set(pool.address, pool)
     for (const t of pool.tokens) {
       let set = this.byToken.get(t)
-      if (!set) this.byToken.set(t, set = new Set())
+      if (!set) this.byToken.set(t, (set = new Set()))
       set.add(pool.address)
     }
   }

@@ -24,7 +24,13 @@ export type { SorQuote }
 export { effectivePrice } from './quoteShape.js'
 
 export interface QuoteDeps {
-  graph: PoolGraph; feed: GraphFeed; sql: Sql; routePool: WorkerPool; config: Config; log: Logger
+  graph: PoolGraph
+  feed: GraphFeed
+  sql: Sql
+  routePool: WorkerPool
+  config: Config
+  log: Logger
+  searched?(seconds: number): void
   protocols: () => Protocol[]
   /** loads more words of a V3 pool on the side a swap walked off; false when there is nothing more (service.ts) */
   extendV3?: (address: Address, zeroForOne: boolean) => Promise<boolean>
@@ -43,8 +49,11 @@ export async function quote(d: QuoteDeps, p: QuoteParams): Promise<SorQuote> {
  * Quotes of one pair at several amounts: the tokens resolved once (an unknown one refuses them all), one
  * search task for every amount, then each amount finished on its own (its outcome alone if that fails).
  */
-export async function quoteAmounts(d: QuoteDeps, p: Omit<QuoteParams, 'amountIn'>, amounts: bigint[])
-  : Promise<SorOutcome<SorQuote>[]> {
+export async function quoteAmounts(
+  d: QuoteDeps,
+  p: Omit<QuoteParams, 'amountIn'>,
+  amounts: bigint[],
+): Promise<SorOutcome<SorQuote>[]> {
   const started = performance.now()
   const q = searchQuery(p)
   const warnings: string[] = []
@@ -53,24 +62,44 @@ export async function quoteAmounts(d: QuoteDeps, p: Omit<QuoteParams, 'amountIn'
   const empty = graphWarning(d.graph)
   const firsts = empty ? null : await outcomeOf(() => searchRoutes(d, q, amounts))
   if (firsts && !firsts.ok) return amounts.map(() => firsts)
-  return Promise.all(amounts.map((amountIn, i) => outcomeOf(async () => {
-    const routed = firsts ? await finish(d, q, amountIn, firsts.value[i]!) : nothingRouted(amountIn, empty!)
-    const all = [...warnings, ...routed.warnings, ...staleWarning(d.graph, d.config)]
-    return shapeQuote({ graph: d.graph, q, infoIn, infoOut, routed, warnings: all, explain: p.explain ?? true, started })
-  })))
+  return Promise.all(
+    amounts.map((amountIn, i) =>
+      outcomeOf(async () => {
+        const routed = firsts ? await finish(d, q, amountIn, firsts.value[i]!) : nothingRouted(amountIn, empty!)
+        const all = [...warnings, ...routed.warnings, ...staleWarning(d.graph, d.config)]
+        return shapeQuote({
+          graph: d.graph,
+          q,
+          infoIn,
+          infoOut,
+          routed,
+          warnings: all,
+          explain: p.explain ?? true,
+          started,
+        })
+      }),
+    ),
+  )
 }
 
 function searchQuery(p: Omit<QuoteParams, 'amountIn'>): SearchQuery {
   return {
-    tokenIn: p.tokenIn.toLowerCase() as Address, tokenOut: p.tokenOut.toLowerCase() as Address,
-    maxHops: p.maxHops ?? 2, maxRoutes: p.maxRoutes ?? 5, maxSplit: p.maxSplit ?? 4,
+    tokenIn: p.tokenIn.toLowerCase() as Address,
+    tokenOut: p.tokenOut.toLowerCase() as Address,
+    maxHops: p.maxHops ?? 2,
+    maxRoutes: p.maxRoutes ?? 5,
+    maxSplit: p.maxSplit ?? 4,
     slugs: p.slugs?.length ? [...new Set(p.slugs)] : null,
   }
 }
 
 /** Both tokens from the registry; one only in a tracked pool is quoted with a warning, one in neither refused. */
-async function tokenInfos(d: QuoteDeps, q: SearchQuery, given: { tokenIn: string; tokenOut: string }, warnings: string[])
-  : Promise<[Token | null, Token | null]> {
+async function tokenInfos(
+  d: QuoteDeps,
+  q: SearchQuery,
+  given: { tokenIn: string; tokenOut: string },
+  warnings: string[],
+): Promise<[Token | null, Token | null]> {
   const rows = await tokensByAddresses(d.sql, d.config.CHAIN_ID, [q.tokenIn, q.tokenOut])
   const known = new Map(rows.map(t => [t.address, t]))
   const info = (address: Address, as: string): Token | null => {
@@ -96,8 +125,11 @@ export function graphWarning(graph: Pick<PoolGraph, 'pools' | 'states'>): string
   return graph.pools.size === 0 ? QuoteWarnings.noPools() : QuoteWarnings.noState()
 }
 
-export function staleWarning(graph: Pick<PoolGraph, 'refreshedAt' | 'asOfBlock'>,
-  config: Pick<Config, 'SOR_STALE_AFTER_SECS'>, now = Date.now()): string[] {
+export function staleWarning(
+  graph: Pick<PoolGraph, 'refreshedAt' | 'asOfBlock'>,
+  config: Pick<Config, 'SOR_STALE_AFTER_SECS'>,
+  now = Date.now(),
+): string[] {
   if (graph.refreshedAt === null) return []
   const age = Math.round((now - graph.refreshedAt) / 1000)
   return age > config.SOR_STALE_AFTER_SECS ? [QuoteWarnings.stale(age, graph.asOfBlock)] : []
@@ -125,9 +157,14 @@ function nothingRouted(amountIn: bigint, why: string): Routed {
  * A chosen V3 hop that walked off its loaded words would treat the unloaded ticks as no liquidity: load them
  * (on demand, at the graph's block) and search again, until no chosen hop is cut short by an edge.
  */
-export async function extendWords(d: QuoteDeps, q: SearchQuery, amountIn: bigint, first: Found)
-  : Promise<{ found: Found; legs: Leg[] }> {
-  let found = first, legs = legsOf(found.result, d.graph.states)
+export async function extendWords(
+  d: QuoteDeps,
+  q: SearchQuery,
+  amountIn: bigint,
+  first: Found,
+): Promise<{ found: Found; legs: Leg[] }> {
+  let found = first,
+    legs = legsOf(found.result, d.graph.states)
   for (let round = 0; d.extendV3 && round < MAX_EXTEND_ROUNDS; round++) {
     const edges = wordEdges(legs)
     if (!edges.length || !(await Promise.all(edges.map(e => d.extendV3!(e.address, e.zeroForOne)))).some(Boolean)) break
@@ -143,16 +180,21 @@ export async function extendWords(d: QuoteDeps, q: SearchQuery, amountIn: bigint
  * no liquidity took. What the routes take whole came with the search, fitted on the route thread. A second
  * search that times out or finds the queue full leaves the first fit standing.
  */
-export async function fitToLiquidity(d: QuoteDeps, q: SearchQuery, amountIn: bigint,
-  { found, legs }: { found: Found; legs: Leg[] }): Promise<Routed & { result: RouteResult }> {
+export async function fitToLiquidity(
+  d: QuoteDeps,
+  q: SearchQuery,
+  amountIn: bigint,
+  { found, legs }: { found: Found; legs: Leg[] },
+): Promise<Routed & { result: RouteResult }> {
   let result = found.result
   if (!found.routable) return { result, amountIn, legs, warnings: [] }
   let routed = found.routable
   if (routed.amountIn < amountIn && routed.amountIn > 0n) {
     const again = await secondSearch(d, q, routed.amountIn)
     // the routes of the second search taken whole: its fit, or all of them
-    const r2 = again && (again.routable ?? { amountIn: routed.amountIn, amountOut: again.result.amountOut,
-      routes: again.result.routes })
+    const r2 =
+      again &&
+      (again.routable ?? { amountIn: routed.amountIn, amountOut: again.result.amountOut, routes: again.result.routes })
     if (again && r2 && r2.amountIn === routed.amountIn && r2.amountOut > routed.amountOut) {
       result = again.result
       routed = r2

@@ -10,8 +10,24 @@ import { feesOf, type FeeItem, type Leg } from '../../workers/sor/legs.js'
 export type { FeeItem }
 
 export interface SorQuote {
-  meta: { timestamp: string; asOfBlock: string; computeTimeMs: number; candidatesConsidered: number; viableRoutes: number; isSplit: boolean }
-  summary: { tokenIn: Address; tokenInSymbol: string | null; tokenOut: Address; tokenOutSymbol: string | null; amountIn: bigint; amountOut: bigint; effectivePrice: number; priceImpactBps: number }
+  meta: {
+    timestamp: string
+    asOfBlock: string
+    computeTimeMs: number
+    candidatesConsidered: number
+    viableRoutes: number
+    isSplit: boolean
+  }
+  summary: {
+    tokenIn: Address
+    tokenInSymbol: string | null
+    tokenOut: Address
+    tokenOutSymbol: string | null
+    amountIn: bigint
+    amountOut: bigint
+    effectivePrice: number
+    priceImpactBps: number
+  }
   routes: FoundRoute[]
   alternatives: Alternative[]
   warnings: string[]
@@ -20,7 +36,12 @@ export interface SorQuote {
 }
 
 /** What a quote is shaped from: the search's result for the amount routed (null: nothing was searched), its legs, its own warnings. */
-export interface Routed { result: RouteResult | null; amountIn: bigint; legs: Leg[]; warnings: string[] }
+export interface Routed {
+  result: RouteResult | null
+  amountIn: bigint
+  legs: Leg[]
+  warnings: string[]
+}
 
 export interface ShapeInput {
   graph: Pick<PoolGraph, 'asOfBlock'>
@@ -48,9 +69,14 @@ export function shapeQuote({ graph, q, infoIn, infoOut, routed, warnings, explai
       isSplit: result?.isSplit ?? false,
     },
     summary: {
-      tokenIn: q.tokenIn, tokenInSymbol: infoIn?.symbol ?? null, tokenOut: q.tokenOut, tokenOutSymbol: infoOut?.symbol ?? null,
-      amountIn, amountOut,
-      effectivePrice: amountIn > 0n ? effectivePrice(amountIn, amountOut, infoIn?.decimals ?? 18, infoOut?.decimals ?? 18) : 0,
+      tokenIn: q.tokenIn,
+      tokenInSymbol: infoIn?.symbol ?? null,
+      tokenOut: q.tokenOut,
+      tokenOutSymbol: infoOut?.symbol ?? null,
+      amountIn,
+      amountOut,
+      effectivePrice:
+        amountIn > 0n ? effectivePrice(amountIn, amountOut, infoIn?.decimals ?? 18, infoOut?.decimals ?? 18) : 0,
       priceImpactBps: result?.priceImpactBps ?? 0,
     },
     routes: result?.routes ?? [],
@@ -66,7 +92,8 @@ export function shapeQuote({ graph, q, infoIn, infoOut, routed, warnings, explai
 /** output per input in whole tokens: (amountOut / 10^decOut) / (amountIn / 10^decIn), to a double's precision at any size */
 export function effectivePrice(amountIn: bigint, amountOut: bigint, decIn: number, decOut: number): number {
   if (amountIn <= 0n || amountOut <= 0n) return 0
-  const num = amountOut * 10n ** BigInt(Math.max(0, decIn - decOut)), den = amountIn * 10n ** BigInt(Math.max(0, decOut - decIn))
+  const num = amountOut * 10n ** BigInt(Math.max(0, decIn - decOut)),
+    den = amountIn * 10n ** BigInt(Math.max(0, decOut - decIn))
   // a 64-bit quotient first (the integers may be far beyond a double), then the binary shift back
   const shift = 64 - (num.toString(2).length - den.toString(2).length)
   const q = shift >= 0 ? (num << BigInt(shift)) / den : num / (den << BigInt(-shift))
@@ -75,7 +102,15 @@ export function effectivePrice(amountIn: bigint, amountOut: bigint, decIn: numbe
 
 export function emptyExplain(warnings: readonly string[]): RouteExplain {
   return {
-    text: warnings[0] ?? 'No route can fill the input.', winner: 'single', marginalRate: 0, bestSingle: null,
-    stepSplit: { amountOut: 0n, fractionsPct: [] }, gainBpsVsSingle: 0, gainBpsVsStepSplit: 0, routeSetsTried: 0, polishMoves: 0, candidatePaths: 0,
+    text: warnings[0] ?? 'No route can fill the input.',
+    winner: 'single',
+    marginalRate: 0,
+    bestSingle: null,
+    stepSplit: { amountOut: 0n, fractionsPct: [] },
+    gainBpsVsSingle: 0,
+    gainBpsVsStepSplit: 0,
+    routeSetsTried: 0,
+    polishMoves: 0,
+    candidatePaths: 0,
   }
 }

@@ -24,7 +24,9 @@ export class Replica {
   }
 
   /** a snapshot is arriving in parts */
-  get receiving(): boolean { return this.incoming !== null }
+  get receiving(): boolean {
+    return this.incoming !== null
+  }
 
   /** Resolves once the copy is at `version` or newer. */
   until(version: number): Promise<void> {
@@ -38,7 +40,10 @@ export class Replica {
       this.incoming = { version: msg.version, parts: new Array(msg.parts), got: 0 }
     }
     const inc = this.incoming
-    if (inc.parts[msg.part] === undefined) { inc.parts[msg.part] = msg.pools; inc.got++ }
+    if (inc.parts[msg.part] === undefined) {
+      inc.parts[msg.part] = msg.pools
+      inc.got++
+    }
     if (inc.got < inc.parts.length) return
     const graph = new RouteGraph()
     for (const part of inc.parts) for (const { state, meta } of part!) graph.set(state, meta)
@@ -55,16 +60,27 @@ export class Replica {
     if (msg.to <= this.version) return
     if (this.incoming || this.version < 0) {
       this.buffered.push(msg)
-      if (this.buffered.length > MAX_BUFFERED) { this.buffered = []; this.ask() }
+      if (this.buffered.length > MAX_BUFFERED) {
+        this.buffered = []
+        this.ask()
+      }
       return
     }
-    if (msg.from !== this.version) { this.buffered.push(msg); this.ask(); return }
+    if (msg.from !== this.version) {
+      this.buffered.push(msg)
+      this.ask()
+      return
+    }
     for (const { state, meta } of msg.set) this.graph.set(state, meta)
     this.version = msg.to
     this.wake()
   }
 
   private wake(): void {
-    for (const w of this.waiters) if (this.version >= w.version) { this.waiters.delete(w); w.resolve() }
+    for (const w of this.waiters)
+      if (this.version >= w.version) {
+        this.waiters.delete(w)
+        w.resolve()
+      }
   }
 }

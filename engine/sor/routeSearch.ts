@@ -11,7 +11,13 @@ import type { Found, RouteTask, RouteTaskResult } from './graphMessages.js'
 import type { GraphFeed } from './graphFeed.js'
 import { fail } from './errors.js'
 
-export interface SearchDeps { routePool: WorkerPool; feed: GraphFeed; config: Pick<Config, 'SOR_QUOTE_TIMEOUT_MS'> }
+export interface SearchDeps {
+  routePool: WorkerPool
+  feed: GraphFeed
+  config: Pick<Config, 'SOR_QUOTE_TIMEOUT_MS'>
+  /** each search that answered, with its time on the lane (queue wait included), in seconds */
+  searched?(seconds: number): void
+}
 
 export interface SearchQuery {
   tokenIn: Address
@@ -35,10 +41,18 @@ export async function searchRoutes(d: SearchDeps, q: SearchQuery, amounts: bigin
   const ms = d.config.SOR_QUOTE_TIMEOUT_MS
   const abort = new AbortController()
   const task: RouteTask = {
-    graph: d.feed.id, version: d.feed.version, tokenIn: q.tokenIn, tokenOut: q.tokenOut, amounts,
-    maxHops: q.maxHops, maxRoutes: q.maxRoutes, maxSplit: q.maxSplit, ...(q.slugs ? { slugs: q.slugs } : {}),
+    graph: d.feed.id,
+    version: d.feed.version,
+    tokenIn: q.tokenIn,
+    tokenOut: q.tokenOut,
+    amounts,
+    maxHops: q.maxHops,
+    maxRoutes: q.maxRoutes,
+    maxSplit: q.maxSplit,
+    ...(q.slugs ? { slugs: q.slugs } : {}),
     deadline: Date.now() + ms,
   }
+  const started = performance.now()
   const run = d.routePool.run<RouteTask, RouteTaskResult<Found>>(ROUTE_TASK, task, { signal: abort.signal })
   // the caller has its answer at the deadline; the thread, if it has not stopped by itself, is stopped a grace later
   let timer: NodeJS.Timeout | undefined, backstop: NodeJS.Timeout | undefined
@@ -48,9 +62,13 @@ export async function searchRoutes(d: SearchDeps, q: SearchQuery, amounts: bigin
       reject(fail({ code: 'SEARCH_TIMEOUT', ms }))
     }, ms)
   })
-  void run.then(() => clearTimeout(backstop), () => clearTimeout(backstop))
+  void run.then(
+    () => clearTimeout(backstop),
+    () => clearTimeout(backstop),
+  )
   try {
     const out = await Promise.race([run, late])
+    d.searched?.((performance.now() - started) / 1000)
     if (out.timedOut) throw fail({ code: 'SEARCH_TIMEOUT', ms })
     return out.results
   } catch (e) {

@@ -27,7 +27,7 @@ function need(graph: string): void {
 
 function replicaOf(graph: string): Replica {
   let r = replicas.get(graph)
-  if (!r) replicas.set(graph, r = new Replica(() => need(graph)))
+  if (!r) replicas.set(graph, (r = new Replica(() => need(graph))))
   return r
 }
 
@@ -36,21 +36,35 @@ if (channel) {
   channel.onmessage = (event: unknown) => {
     const msg = (event as { data: GraphMessage }).data
     switch (msg.type) {
-      case 'snapshot': case 'delta': replicaOf(msg.graph).receive(msg); report(); break
-      case 'drop': replicas.delete(msg.graph); report(); break
-      case 'hello': case 'need': case 'stats': break   // the threads' own words to the engine, not for a thread
+      case 'snapshot':
+      case 'delta':
+        replicaOf(msg.graph).receive(msg)
+        report()
+        break
+      case 'drop':
+        replicas.delete(msg.graph)
+        report()
+        break
+      case 'hello':
+      case 'need':
+      case 'stats':
+        break // the threads' own words to the engine, not for a thread
     }
   }
   channel.postMessage({ type: 'hello' } satisfies GraphMessage)
-  setInterval(() => { reported = 0; report() }, REPORT_MS * 2).unref()   // alive and how big, even when idle
+  setInterval(() => {
+    reported = 0
+    report()
+  }, REPORT_MS * 2).unref() // alive and how big, even when idle
 }
 lowerPriority(nice ?? 0)
 
 export default async function route(task: RouteTask | { ping: true }): Promise<RouteTaskResult<Found> | 'pong'> {
-  if ('ping' in task) return 'pong'                   // the lane asks before it closes: this thread is loaded
+  if ('ping' in task) return 'pong' // the lane asks before it closes: this thread is loaded
   const replica = replicaOf(task.graph)
   if (replica.version < 0 && !replica.receiving) need(task.graph)
-  if (replica.version < task.version && !(await reached(replica, task.version, task.deadline))) return { timedOut: true }
+  if (replica.version < task.version && !(await reached(replica, task.version, task.deadline)))
+    return { timedOut: true }
   try {
     const { tokenIn, tokenOut, maxHops, maxRoutes, maxSplit, slugs, deadline } = task
     const states = { get: (a: `0x${string}`) => replica.graph.state(a) }
@@ -71,8 +85,12 @@ function report(): void {
   const t = Date.now()
   if (!channel || t - reported < REPORT_MS) return
   reported = t
-  let pools = 0, curves = 0
-  for (const r of replicas.values()) { pools += r.graph.poolCount; curves += r.graph.curveCount }
+  let pools = 0,
+    curves = 0
+  for (const r of replicas.values()) {
+    pools += r.graph.poolCount
+    curves += r.graph.curveCount
+  }
   const heapBytes = getHeapStatistics().used_heap_size
   channel.postMessage({ type: 'stats', thread: threadId, pools, curves, heapBytes, at: t } satisfies GraphMessage)
 }
@@ -81,7 +99,10 @@ function report(): void {
 function reached(replica: Replica, version: number, deadline: number): Promise<boolean> {
   return new Promise(resolve => {
     const timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))
-    void replica.until(version).then(() => { clearTimeout(timer); resolve(true) })
+    void replica.until(version).then(() => {
+      clearTimeout(timer)
+      resolve(true)
+    })
   })
 }
 
@@ -92,5 +113,7 @@ function lowerPriority(niceness: number): void {
   try {
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop())
     if (Number.isInteger(tid) && tid > 0) setPriority(tid, niceness)
-  } catch { /* not Linux, or not allowed: the lane still runs, at the process's priority */ }
+  } catch {
+    /* not Linux, or not allowed: the lane still runs, at the process's priority */
+  }
 }

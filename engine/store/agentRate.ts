@@ -6,8 +6,14 @@
 // not recorded (a client that keeps knocking is not locked out for longer), as in engine/front/limits.ts.
 import type { Tx } from './db.js'
 
-export interface AgentRateLimits { perMinute: number; perHour: number }
-export interface RateVerdict { ok: boolean; retryAfterSec: number }
+export interface AgentRateLimits {
+  perMinute: number
+  perHour: number
+}
+export interface RateVerdict {
+  ok: boolean
+  retryAfterSec: number
+}
 
 const MINUTE_MS = 60_000
 const HOUR_MS = 3_600_000
@@ -22,10 +28,14 @@ export async function hitAgentRate(sql: Tx, agentId: string, limits: AgentRateLi
     returning 1`
   if (granted.length) return { ok: true, retryAfterSec: 0 }
   // refused: when the oldest hit that fills each full window leaves it
-  const [r] = await sql`select hits::text[] as hits, (extract(epoch from now()) * 1000)::bigint::text as now from agent_rate_windows where agent_id = ${agentId}`
+  const [r] =
+    await sql`select hits::text[] as hits, (extract(epoch from now()) * 1000)::bigint::text as now from agent_rate_windows where agent_id = ${agentId}`
   const now = Number(r!.now)
   const hits = (r!.hits as string[]).map(Number).sort((a, b) => a - b)
-  const waits = [[MINUTE_MS, limits.perMinute], [HOUR_MS, limits.perHour]].map(([windowMs, limit]) => {
+  const waits = [
+    [MINUTE_MS, limits.perMinute],
+    [HOUR_MS, limits.perHour],
+  ].map(([windowMs, limit]) => {
     const live = hits.filter(t => t > now - windowMs!)
     return live.length >= limit! ? live[0]! + windowMs! - now : 0
   })

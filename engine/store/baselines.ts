@@ -3,10 +3,13 @@
 import type postgres from 'postgres'
 import type { Tx } from './db.js'
 
-
 export type BaselineSource = 'client' | 'sor'
 
-export interface RouteSummaryItem { protocol: string; poolType: string; fractionPct: number }
+export interface RouteSummaryItem {
+  protocol: string
+  poolType: string
+  fractionPct: number
+}
 
 export interface Baseline {
   rfqId: string
@@ -56,13 +59,23 @@ export async function baselineForRfq(sql: Tx, rfqId: string): Promise<BaselineFo
   const [row] = await sql`
     select b.id, b.amount_in, b.baseline_amount_out, b.source, coalesce(r.kind, 0)::int as kind
     from baselines b left join rfqs r on r.id = b.rfq_id
-    where b.rfq_id = ${rfqId} and not b.partial`       // a partial baseline is no benchmark for the whole RFQ
+    where b.rfq_id = ${rfqId} and not b.partial` // a partial baseline is no benchmark for the whole RFQ
   if (!row) return undefined
-  return { id: row.id, amountIn: row.amount_in, baselineAmountOut: row.baseline_amount_out, source: row.source, kind: row.kind === 1 ? 1 : 0 }
+  return {
+    id: row.id,
+    amountIn: row.amount_in,
+    baselineAmountOut: row.baseline_amount_out,
+    source: row.source,
+    kind: row.kind === 1 ? 1 : 0,
+  }
 }
 
 /** Why an RFQ has no server-side baseline (engine/sor/baselineQueue.ts). */
-export interface BaselineMiss { rfqId: string; code: string; reason: string }
+export interface BaselineMiss {
+  rfqId: string
+  code: string
+  reason: string
+}
 
 export async function recordBaselineMiss(sql: Tx, m: BaselineMiss): Promise<void> {
   await sql`

@@ -29,7 +29,7 @@ export function connect(url: string, { max = 10, onnotice = () => {} }: DbOption
     // reconnects back off to at most half a second: postgres.js's default grows to 20 s, which held
     // queued requests for 10-20 s during an outage and after the server was back.
     connect_timeout: 3,
-    backoff: (retries: number) => backoffDelayMs(retries, 50, 500) / 1000,     // seconds, by the house's backoff
+    backoff: (retries: number) => backoffDelayMs(retries, 50, 500) / 1000, // seconds, by the house's backoff
     types: {
       u256: { to: 1700, from: [1700], serialize: (x: bigint) => x.toString(), parse: (x: string) => BigInt(x) },
       // int8 counts and ids fit comfortably in a JS number for everything we store as int8
@@ -37,4 +37,3 @@ export function connect(url: string, { max = 10, onnotice = () => {} }: DbOption
     },
   })
 }
-

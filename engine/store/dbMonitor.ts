@@ -9,8 +9,18 @@ export interface DbMonitor {
 }
 
 /** `log`: told once when the database stops answering (with why) and once when it is back, not at every ping. */
-export function monitorDatabase(sql: Sql, { intervalMs = 1000, timeoutMs = 2000, log }:
-  { intervalMs?: number; timeoutMs?: number; log?: { warn(o: object, m: string): void; info(o: object, m: string): void } } = {}): DbMonitor {
+export function monitorDatabase(
+  sql: Sql,
+  {
+    intervalMs = 1000,
+    timeoutMs = 2000,
+    log,
+  }: {
+    intervalMs?: number
+    timeoutMs?: number
+    log?: { warn(o: object, m: string): void; info(o: object, m: string): void }
+  } = {},
+): DbMonitor {
   let up = true
   let running = false
   const ping = async () => {
@@ -18,7 +28,12 @@ export function monitorDatabase(sql: Sql, { intervalMs = 1000, timeoutMs = 2000,
     running = true
     let timer: NodeJS.Timeout | undefined
     try {
-      await Promise.race([sql`select 1`, new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('ping timed out')), timeoutMs) })])
+      await Promise.race([
+        sql`select 1`,
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('ping timed out')), timeoutMs)
+        }),
+      ])
       if (!up) log?.info({}, 'database answers again')
       up = true
     } catch (err) {
@@ -29,7 +44,12 @@ export function monitorDatabase(sql: Sql, { intervalMs = 1000, timeoutMs = 2000,
       running = false
     }
   }
-  const timer = setInterval(() => void ping(), intervalMs)      // ping catches its own errors: it cannot reject
+  const timer = setInterval(() => void ping(), intervalMs) // ping catches its own errors: it cannot reject
   timer.unref()
-  return { get up() { return up }, stop: () => clearInterval(timer) }
+  return {
+    get up() {
+      return up
+    },
+    stop: () => clearInterval(timer),
+  }
 }

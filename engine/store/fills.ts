@@ -57,8 +57,17 @@ export async function rfqPerformance(sql: Tx, rfqId: string): Promise<RfqPerform
     where f.rfq_id = ${rfqId}
     order by f.filled_at desc, f.id desc limit 1`
   if (!r) return undefined
-  return { rfqAmountIn: r.amount_in, rfqAmountOut: r.amount_out, benchmarkAvailable: r.benchmark_available, improvementBps: r.improvement_bps,
-    filledAt: r.filled_at, baselineAmountIn: r.b_amount_in, baselineAmountOut: r.baseline_amount_out, baselineSource: r.source, kind: r.kind === 1 ? 1 : 0 }
+  return {
+    rfqAmountIn: r.amount_in,
+    rfqAmountOut: r.amount_out,
+    benchmarkAvailable: r.benchmark_available,
+    improvementBps: r.improvement_bps,
+    filledAt: r.filled_at,
+    baselineAmountIn: r.b_amount_in,
+    baselineAmountOut: r.baseline_amount_out,
+    baselineSource: r.source,
+    kind: r.kind === 1 ? 1 : 0,
+  }
 }
 
 /** Which of the two a performance report needs is missing for an RFQ: its baseline, its fill, or both. */
@@ -88,10 +97,19 @@ const BASE_STEP_MS = 60_000
  * baseline has no improvement to speak of). pctBetterThanBaseline is a percentage (0-100) of
  * benchmarked fills. The median is exact: the mean of the two middle values for an even count.
  */
-export async function performanceSummary(sql: Tx, q: { window: string; since: Date; tokenIn?: string; tokenOut?: string }): Promise<Summary> {
+export async function performanceSummary(
+  sql: Tx,
+  q: { window: string; since: Date; tokenIn?: string; tokenOut?: string },
+): Promise<Summary> {
   await sql`select fill_summary_advance(${q.window}, ${new Date(Math.floor(q.since.getTime() / BASE_STEP_MS) * BASE_STEP_MS)})`
-  const pair = q.tokenIn && q.tokenOut ? sql`and token_in = ${q.tokenIn} and token_out = ${q.tokenOut}`
-    : q.tokenIn ? sql`and token_in = ${q.tokenIn}` : q.tokenOut ? sql`and token_out = ${q.tokenOut}` : sql``
+  const pair =
+    q.tokenIn && q.tokenOut
+      ? sql`and token_in = ${q.tokenIn} and token_out = ${q.tokenOut}`
+      : q.tokenIn
+        ? sql`and token_in = ${q.tokenIn}`
+        : q.tokenOut
+          ? sql`and token_out = ${q.tokenOut}`
+          : sql``
   const since = sql`${q.since}::timestamptz`
   // One statement, so the rollups, the base and the raw edge are read from one snapshot. Without a
   // base (never built, or truncated since) the edge is every fill before `since`: slow but right.
@@ -146,8 +164,13 @@ export async function performanceSummary(sql: Tx, q: { window: string; since: Da
       (((select improvement from vranked, mid where mid.k1 > below and mid.k1 <= below + n)
         + (select improvement from vranked, mid where mid.k2 > below and mid.k2 <= below + n)) / 2)::float8 as median_improvement
     from tot`
-  return { totalFills: r!.total_fills, avgImprovementBps: r!.avg_improvement, medianImprovementBps: r!.median_improvement,
-    totalVolumeUsd: r!.total_volume, pctBetterThanBaseline: r!.pct_better }
+  return {
+    totalFills: r!.total_fills,
+    avgImprovementBps: r!.avg_improvement,
+    medianImprovementBps: r!.median_improvement,
+    totalVolumeUsd: r!.total_volume,
+    pctBetterThanBaseline: r!.pct_better,
+  }
 }
 
 export interface ActivityFill {
@@ -164,7 +187,10 @@ export interface ActivityFill {
   benchmarkAvailable: boolean
 }
 
-export async function activity(sql: Tx, q: { address: string; role: 'maker' | 'taker'; since: Date | null; limit: number }): Promise<ActivityFill[]> {
+export async function activity(
+  sql: Tx,
+  q: { address: string; role: 'maker' | 'taker'; since: Date | null; limit: number },
+): Promise<ActivityFill[]> {
   const mine = q.role === 'maker' ? sql`maker` : sql`taker`
   const other = q.role === 'maker' ? sql`taker` : sql`maker`
   const since = q.since ? sql`and filled_at >= ${q.since}` : sql``
@@ -173,7 +199,17 @@ export async function activity(sql: Tx, q: { address: string; role: 'maker' | 't
            is_private, improvement_bps::float8 as improvement_bps, benchmark_available
     from fills where ${mine} = ${q.address} ${since}
     order by filled_at desc, id desc limit ${q.limit}`
-  return rows.map(r => ({ txHash: r.tx_hash, filledAt: r.filled_at, counterparty: r.counterparty, tokenIn: r.token_in, tokenOut: r.token_out,
-    amountIn: r.amount_in, amountOut: r.amount_out, notionalUsd: r.amount_in_usd, isPrivate: r.is_private,
-    improvementBps: r.improvement_bps, benchmarkAvailable: r.benchmark_available }))
+  return rows.map(r => ({
+    txHash: r.tx_hash,
+    filledAt: r.filled_at,
+    counterparty: r.counterparty,
+    tokenIn: r.token_in,
+    tokenOut: r.token_out,
+    amountIn: r.amount_in,
+    amountOut: r.amount_out,
+    notionalUsd: r.amount_in_usd,
+    isPrivate: r.is_private,
+    improvementBps: r.improvement_bps,
+    benchmarkAvailable: r.benchmark_available,
+  }))
 }

@@ -142,12 +142,16 @@ export interface StandingRow {
   points: number
 }
 
-export interface Standings { rows: StandingRow[]; total: number }
+export interface Standings {
+  rows: StandingRow[]
+  total: number
+}
 
 export async function standings(sql: Tx, q: StandingsQuery): Promise<Standings> {
   const rows = q.search === null ? await page(sql, q) : await searched(sql, q, q.search)
   let total: number = rows[0]?.total ?? 0
-  if (!rows.length && q.offset > 0) {   // past the end: count without the page
+  if (!rows.length && q.offset > 0) {
+    // past the end: count without the page
     const [c] = await sql`
       select count(*)::int as n from league_scores where period = ${q.period} and role = ${q.role} and notional_usd >= ${q.minUsd}
       ${q.search === null ? sql`` : sql`and address like ${likePattern(q.search)}`}`
@@ -155,9 +159,19 @@ export async function standings(sql: Tx, q: StandingsQuery): Promise<Standings> 
   }
   return {
     total,
-    rows: rows.map(r => ({ rank: Number(r.rank), address: r.address, rawScore: r.raw_score, score: roundTo(r.raw_score, 2), filledNotional: r.notional_usd,
-      avgImprovementBps: r.avg_imp, privateShare: r.private_share, fills: r.fills, cancelRate: r.cancel_rate ?? null,
-      reliability: r.reliability ?? null, points: r.points })),
+    rows: rows.map(r => ({
+      rank: Number(r.rank),
+      address: r.address,
+      rawScore: r.raw_score,
+      score: roundTo(r.raw_score, 2),
+      filledNotional: r.notional_usd,
+      avgImprovementBps: r.avg_imp,
+      privateShare: r.private_share,
+      fills: r.fills,
+      cancelRate: r.cancel_rate ?? null,
+      reliability: r.reliability ?? null,
+      points: r.points,
+    })),
   }
 }
 
@@ -186,7 +200,12 @@ function searched(sql: Tx, q: StandingsQuery, search: string) {
 
 const likePattern = (search: string) => '%' + search.replace(/[\\%_]/g, m => '\\' + m) + '%'
 
-export interface Kpi { totalNotional: number; avgImprovementBps: number | null; privateVolumePct: number | null; fillCount: number }
+export interface Kpi {
+  totalNotional: number
+  avgImprovementBps: number | null
+  privateVolumePct: number | null
+  fillCount: number
+}
 
 /** Over every fill of the period (each fill has exactly one taker row, so the taker rows count each fill once). */
 export async function kpi(sql: Tx, period: string): Promise<Kpi> {
@@ -195,5 +214,10 @@ export async function kpi(sql: Tx, period: string): Promise<Kpi> {
            (sum(improvement_sum) / nullif(sum(benchmarked_fills), 0))::float8 as avg_imp,
            (100.0 * sum(private_fills) / nullif(sum(fills), 0))::float8 as private_pct
     from league_scores where period = ${period} and role = 'taker'`
-  return { totalNotional: r!.notional, avgImprovementBps: r!.avg_imp, privateVolumePct: r!.private_pct, fillCount: r!.fills }
+  return {
+    totalNotional: r!.notional,
+    avgImprovementBps: r!.avg_imp,
+    privateVolumePct: r!.private_pct,
+    fillCount: r!.fills,
+  }
 }

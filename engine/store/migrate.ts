@@ -8,7 +8,9 @@ import { repoRoot } from '../paths.js'
 export const migrationsDir = join(repoRoot, 'engine/store/migrations')
 
 export async function migrate(sql: Sql, dir = migrationsDir): Promise<string[]> {
-  const files = readdirSync(dir).filter(f => /^\d+_.*\.sql$/.test(f)).sort()
+  const files = readdirSync(dir)
+    .filter(f => /^\d+_.*\.sql$/.test(f))
+    .sort()
   const applied: string[] = []
   await sql.begin(async tx => {
     await tx`select pg_advisory_xact_lock(7318201)`

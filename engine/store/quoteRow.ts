@@ -18,13 +18,25 @@ export interface QuoteColumns {
 }
 
 /** The select list `acceptedQuoteOf` reads. */
-export const QUOTE_COLUMNS = 'rfq_id, maker, taker, token_in, token_out, amount_in::text, amount_out::text, expiry, '
-  + 'nonce::text, deadline, signature, received_at'
+export const QUOTE_COLUMNS =
+  'rfq_id, maker, taker, token_in, token_out, amount_in::text, amount_out::text, expiry, ' +
+  'nonce::text, deadline, signature, received_at'
 
 export function acceptedQuoteOf(c: QuoteColumns): AcceptedQuote {
   return {
-    rfqId: c.rfq_id, signature: c.signature, receivedAt: c.received_at,
-    quote: { maker: c.maker, taker: c.taker, tokenIn: c.token_in, tokenOut: c.token_out, amountIn: c.amount_in,
-      amountOut: c.amount_out, expiry: c.expiry, nonce: c.nonce, deadline: c.deadline },
+    rfqId: c.rfq_id,
+    signature: c.signature,
+    receivedAt: c.received_at,
+    quote: {
+      maker: c.maker,
+      taker: c.taker,
+      tokenIn: c.token_in,
+      tokenOut: c.token_out,
+      amountIn: c.amount_in,
+      amountOut: c.amount_out,
+      expiry: c.expiry,
+      nonce: c.nonce,
+      deadline: c.deadline,
+    },
   }
 }

@@ -36,19 +36,38 @@ type QuoteCommitResult = 'stored' | 'duplicate' | 'closed'
 
 // A few commits may overlap (each on its own connection): quote inserts and count increments
 // commute, and overlapping hides one commit's round trip and fsync behind another's.
-export function createQuoteWriter(sql: Sql, { maxBatch = 2000, maxInFlight = 2 }: { maxBatch?: number; maxInFlight?: number } = {}): QuoteWriter {
-  const batcher = createBatcher<AcceptedQuote, QuoteCommitResult>(quotes => commit(sql, quotes), { maxBatch, concurrency: maxInFlight })
+export function createQuoteWriter(
+  sql: Sql,
+  {
+    maxBatch = 2000,
+    maxInFlight = 2,
+    observe,
+  }: { maxBatch?: number; maxInFlight?: number; observe?: (seconds: number, quotes: number) => void } = {},
+): QuoteWriter {
+  const batcher = createBatcher<AcceptedQuote, QuoteCommitResult>(quotes => commit(sql, quotes), {
+    maxBatch,
+    concurrency: maxInFlight,
+    ...(observe ? { observe: (_wait: number, trip: number, n: number) => observe(trip, n) } : {}),
+  })
   const stats = batcher.stats
   return {
-    write: q => batcher.submit(q).then(
-      result => {
-        if (result === 'duplicate') throw new DuplicateQuoteError('Duplicate quote from this maker for this RFQ')
-        if (result === 'closed') throw new RfqClosedError('RFQ closed before the quote was stored')
-      },
-      // the actor only sees a code: UNAVAILABLE tells a maker to retry, anything else is an internal error
-      (err: unknown) => { throw isUnavailable(err) ? Object.assign(new Error('database unavailable', { cause: err }), { code: 'UNAVAILABLE' }) : err }),
+    write: q =>
+      batcher.submit(q).then(
+        result => {
+          if (result === 'duplicate') throw new DuplicateQuoteError('Duplicate quote from this maker for this RFQ')
+          if (result === 'closed') throw new RfqClosedError('RFQ closed before the quote was stored')
+        },
+        // the actor only sees a code: UNAVAILABLE tells a maker to retry, anything else is an internal error
+        (err: unknown) => {
+          throw isUnavailable(err)
+            ? Object.assign(new Error('database unavailable', { cause: err }), { code: 'UNAVAILABLE' })
+            : err
+        },
+      ),
     flush: () => batcher.flush(),
-    get stats() { return { commits: stats.batches, quotes: stats.items, maxBatch: stats.maxBatch } },
+    get stats() {
+      return { commits: stats.batches, quotes: stats.items, maxBatch: stats.maxBatch }
+    },
   }
 }
 
@@ -73,12 +92,37 @@ async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<QuoteCommitRes
   const cols: string[][] = Array.from({ length: 12 }, () => new Array<string>(n))
   for (let i = 0; i < n; i++) {
     const { rfqId, quote: q, signature, receivedAt } = quotes[i]!
-    const row = [quoted(rfqId), q.maker, q.taker, q.tokenIn, q.tokenOut, q.amountIn, q.amountOut, String(q.expiry), q.nonce,
-      String(q.deadline), signature, receivedAt.toISOString()]
+    const row = [
+      quoted(rfqId),
+      q.maker,
+      q.taker,
+      q.tokenIn,
+      q.tokenOut,
+      q.amountIn,
+      q.amountOut,
+      String(q.expiry),
+      q.nonce,
+      String(q.deadline),
+      signature,
+      receivedAt.toISOString(),
+    ]
     for (let c = 0; c < 12; c++) cols[c]![i] = row[c]!
   }
   const [ids, makers, takers, ins, outs, amountIns, amountOuts, expiries, nonces, deadlines, signatures, receivedAts] =
-    cols.map(c => `{${c.join(',')}}`) as [string, string, string, string, string, string, string, string, string, string, string, string]
+    cols.map(c => `{${c.join(',')}}`) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ]
   // on conflict: a replay of a stored quote, or another node's quote of the same maker: not stored, and its
   // writer is told so instead of being acknowledged
   const refused = await sql<{ rfq_id: string; maker: string; closed: boolean }[]>`

@@ -8,7 +8,7 @@
 import type { Sql } from './db.js'
 import { exportPartition } from './archive/export.js'
 
-const LOCK = 7318202                   // the partitions' lock: one node at a time makes or drops them
+const LOCK = 7318202 // the partitions' lock: one node at a time makes or drops them
 const LOCK_TIMEOUT_MS = 200
 const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10)
 
@@ -22,15 +22,22 @@ export interface RetentionRun {
 }
 
 /** The quote partitions whose whole day is older than `days` days before `now` (UTC): detached, then dropped. */
-export async function runRetention(sql: Sql, { days, now = Date.now(), archiveDir }:
-  { days: number; now?: number; archiveDir?: string | undefined }): Promise<RetentionRun> {
-  const run: RetentionRun = { dropped: [], skipped: [], at: new Date(now), ...(archiveDir ? { archived: [], unarchived: [] } : {}) }
+export async function runRetention(
+  sql: Sql,
+  { days, now = Date.now(), archiveDir }: { days: number; now?: number; archiveDir?: string | undefined },
+): Promise<RetentionRun> {
+  const run: RetentionRun = {
+    dropped: [],
+    skipped: [],
+    at: new Date(now),
+    ...(archiveDir ? { archived: [], unarchived: [] } : {}),
+  }
   if (days <= 0) return run
-  const keepFrom = dayOf(now - days * 86_400_000)      // the oldest day kept
+  const keepFrom = dayOf(now - days * 86_400_000) // the oldest day kept
   await sql.reserve().then(async conn => {
     try {
       const [got] = await conn`select pg_try_advisory_lock(${LOCK}) as got`
-      if (!got!.got) return                              // another node is making or dropping partitions
+      if (!got!.got) return // another node is making or dropping partitions
       try {
         const old = await conn`
           select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent
@@ -51,15 +58,21 @@ export async function runRetention(sql: Sql, { days, now = Date.now(), archiveDi
             await conn.unsafe(`set lock_timeout = ${LOCK_TIMEOUT_MS}`)
             await conn.unsafe(`alter table quotes detach partition ${name}`)
           } catch (e) {
-            if ((e as { code?: string }).code !== '55P03') throw e     // lock_not_available: the relay was busy
+            if ((e as { code?: string }).code !== '55P03') throw e // lock_not_available: the relay was busy
             run.skipped.push(name)
             continue
-          } finally { await conn.unsafe('reset lock_timeout') }
+          } finally {
+            await conn.unsafe('reset lock_timeout')
+          }
           await conn.unsafe(`drop table ${name}`)
           run.dropped.push(name)
         }
-      } finally { await conn`select pg_advisory_unlock(${LOCK})` }
-    } finally { conn.release() }
+      } finally {
+        await conn`select pg_advisory_unlock(${LOCK})`
+      }
+    } finally {
+      conn.release()
+    }
   })
   return run
 }

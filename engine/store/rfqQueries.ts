@@ -19,7 +19,11 @@ export function effectiveStatus(status: RfqStatus, expiry: number, nowMs = Date.
   return isOpen(status) && hasExpired(expiry, nowMs) ? 'EXPIRED' : status
 }
 
-export interface RfqEnd { status: RfqStatus; endedAt: Date | null; endedBy: EndedBy | null }
+export interface RfqEnd {
+  status: RfqStatus
+  endedAt: Date | null
+  endedBy: EndedBy | null
+}
 
 /** How, when and by whom an RFQ ended, as every reader shows it: an expiry not stored yet reads as its own. */
 export function effectiveEnd(r: RfqEnd & { expiry: number }, nowMs = Date.now()): RfqEnd {
@@ -34,8 +38,10 @@ export function effectiveEnd(r: RfqEnd & { expiry: number }, nowMs = Date.now())
  * while a client pages have larger seqs than its cursor, so nothing is skipped or repeated.
  * Returns limit + 1 rows at most; the caller uses the extra one to know there is a next page.
  */
-export async function rfqPage(sql: Tx,
-  q: { open: boolean; beforeSeq: number | null; limit: number; nowMs?: number; viewer: Viewer }): Promise<RfqRow[]> {
+export async function rfqPage(
+  sql: Tx,
+  q: { open: boolean; beforeSeq: number | null; limit: number; nowMs?: number; viewer: Viewer },
+): Promise<RfqRow[]> {
   const rows = await sql<RfqColumns[]>`
     select ${sql.unsafe(RFQ_COLUMNS)} from rfqs
     where ${visibleTo(sql, q.viewer)}
@@ -73,8 +79,13 @@ export async function cancelPersisted(sql: Tx, id: string, nowMs = Date.now()): 
  * expiry (a row stored EXPIRED still qualifies when its fill was mined in time). False when not fillable. The fill
  * is stamped by Node's clock (`nowMs`), like a cancel.
  */
-export async function markFilled(sql: Tx, id: string, txHash: string, happenedAt: number, nowMs = Date.now()):
-  Promise<boolean> {
+export async function markFilled(
+  sql: Tx,
+  id: string,
+  txHash: string,
+  happenedAt: number,
+  nowMs = Date.now(),
+): Promise<boolean> {
   const at = new Date(nowMs)
   const rows = await sql<Pick<RfqColumns, 'id'>[]>`
     update rfqs set status = 'FILLED', fill_tx_hash = ${txHash}, filled_at = ${at}, ended_at = ${at}, ended_by = 'taker'
@@ -99,7 +110,12 @@ export function visibleTo(sql: Tx, viewer: Viewer) {
 }
 
 /** A taker's RFQs by status, counting only those `viewer` may see (a public profile shows no private RFQ). */
-export async function rfqCountsOfTaker(sql: Tx, taker: string, viewer: Viewer, nowMs = Date.now()): Promise<TakerCounts> {
+export async function rfqCountsOfTaker(
+  sql: Tx,
+  taker: string,
+  viewer: Viewer,
+  nowMs = Date.now(),
+): Promise<TakerCounts> {
   const [r] = await sql<TakerCounts[]>`
     select count(*)::int as total,
       (count(*) filter (where ${liveSql(sql, nowMs)}))::int as active,

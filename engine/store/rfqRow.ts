@@ -55,23 +55,51 @@ export interface RfqRow {
 }
 
 /** The columns `rfqRowOf` reads, for a select list. */
-export const RFQ_COLUMNS = 'seq, id, taker, token_in, token_out, kind, amount_in, amount_out, expiry, visibility, '
-  + 'allowed_makers, agent_id, share_token_hash, status, quote_count, fill_tx_hash, cancelled_at, ended_at, ended_by, '
-  + 'created_at'
+export const RFQ_COLUMNS =
+  'seq, id, taker, token_in, token_out, kind, amount_in, amount_out, expiry, visibility, ' +
+  'allowed_makers, agent_id, share_token_hash, status, quote_count, fill_tx_hash, cancelled_at, ended_at, ended_by, ' +
+  'created_at'
 
 export function rfqRowOf(c: Omit<RfqColumns, 'filled_at'>): RfqRow {
   return {
-    seq: c.seq, id: c.id, taker: c.taker, tokenIn: c.token_in, tokenOut: c.token_out, kind: c.kind === 1 ? 1 : 0,
-    amountIn: c.amount_in, amountOut: c.amount_out, expiry: c.expiry, visibility: c.visibility,
-    allowedMakers: c.allowed_makers, agentId: c.agent_id, shareTokenHash: c.share_token_hash, status: c.status,
-    quoteCount: c.quote_count, fillTxHash: c.fill_tx_hash, cancelledAt: c.cancelled_at, endedAt: c.ended_at,
-    endedBy: c.ended_by, createdAt: c.created_at,
+    seq: c.seq,
+    id: c.id,
+    taker: c.taker,
+    tokenIn: c.token_in,
+    tokenOut: c.token_out,
+    kind: c.kind === 1 ? 1 : 0,
+    amountIn: c.amount_in,
+    amountOut: c.amount_out,
+    expiry: c.expiry,
+    visibility: c.visibility,
+    allowedMakers: c.allowed_makers,
+    agentId: c.agent_id,
+    shareTokenHash: c.share_token_hash,
+    status: c.status,
+    quoteCount: c.quote_count,
+    fillTxHash: c.fill_tx_hash,
+    cancelledAt: c.cancelled_at,
+    endedAt: c.ended_at,
+    endedBy: c.ended_by,
+    createdAt: c.created_at,
   }
 }
 
 /** A stored RFQ's terms, as its actor holds them: the share token itself is never stored, only its hash. */
 export function rfqTermsOf(r: RfqRow): Rfq {
-  return { id: r.id, taker: r.taker, tokenIn: r.tokenIn, tokenOut: r.tokenOut, kind: r.kind, amountIn: r.amountIn,
-    amountOut: r.amountOut, expiry: r.expiry, visibility: r.visibility, allowedMakers: r.allowedMakers, shareToken: null,
-    createdAt: r.createdAt, agentId: r.agentId }
+  return {
+    id: r.id,
+    taker: r.taker,
+    tokenIn: r.tokenIn,
+    tokenOut: r.tokenOut,
+    kind: r.kind,
+    amountIn: r.amountIn,
+    amountOut: r.amountOut,
+    expiry: r.expiry,
+    visibility: r.visibility,
+    allowedMakers: r.allowedMakers,
+    shareToken: null,
+    createdAt: r.createdAt,
+    agentId: r.agentId,
+  }
 }

@@ -3,8 +3,15 @@
 // EXPIRED; with when and by whom, migration 097). Every end is conditional on the RFQ still being open, so it
 // never undoes a FILLED written by the fill path and the store arbitrates between nodes: a second write of an end
 // is a no-op. Also the start-up read that brings live RFQs back into the book after a restart, and the TTL cleanup.
-import type { AcceptedQuote, CreateOutcome, EndedBy, Rfq, RfqStatus, StatusChange, Visibility }
-  from '../../actors/rfqTypes.js'
+import type {
+  AcceptedQuote,
+  CreateOutcome,
+  EndedBy,
+  Rfq,
+  RfqStatus,
+  StatusChange,
+  Visibility,
+} from '../../actors/rfqTypes.js'
 import type { RestoredRfq, StoredEnd } from '../../actors/book.js'
 import type { UnstoredEnd } from '../../actors/unstoredEnds.js'
 import type { Sql, Tx } from './db.js'
@@ -29,8 +36,13 @@ export async function insertRfq(sql: Tx, rfq: Rfq, shareTokenHash: string | null
  * "Lifetime"), judged by Node's clock like every other expiry. An RFQ made without an agent counts against its
  * taker wallet, under an advisory lock.
  */
-export async function insertRfqCapped(sql: Sql, rfq: Rfq, shareTokenHash: string | null, cap: { max: number },
-  nowMs = Date.now()): Promise<CreateOutcome> {
+export async function insertRfqCapped(
+  sql: Sql,
+  rfq: Rfq,
+  shareTokenHash: string | null,
+  cap: { max: number },
+  nowMs = Date.now(),
+): Promise<CreateOutcome> {
   return sql.begin(async tx => {
     const agentId = rfq.agentId
     if (agentId !== null) await tx`select 1 from agents where id = ${agentId} for no key update`
@@ -47,11 +59,18 @@ export async function insertRfqCapped(sql: Sql, rfq: Rfq, shareTokenHash: string
 }
 
 /** Conditional on the RFQ being open: when it was not, `lost` carries how it ended (the store is the arbiter between nodes). */
-export async function persistStatus(sql: Sql, rfqId: string, change: StatusChange): Promise<void | { lost: RfqStatus }> {
-  const rows = change.status === 'CANCELLED'
-    ? await sql<Pick<RfqColumns, 'id'>[]>`update rfqs set status = 'CANCELLED', cancelled_at = ${change.at},
+export async function persistStatus(
+  sql: Sql,
+  rfqId: string,
+  change: StatusChange,
+): Promise<void | { lost: RfqStatus }> {
+  const rows =
+    change.status === 'CANCELLED'
+      ? await sql<Pick<RfqColumns, 'id'>[]>`update rfqs set status = 'CANCELLED', cancelled_at = ${change.at},
         ended_at = ${change.at}, ended_by = 'taker' where id = ${rfqId} and ${openSql(sql)} returning id`
-    : await sql<Pick<RfqColumns, 'id'>[]>`update rfqs set status = 'EXPIRED', ended_at = ${change.at}, ended_by = ${change.by}
+      : await sql<
+          Pick<RfqColumns, 'id'>[]
+        >`update rfqs set status = 'EXPIRED', ended_at = ${change.at}, ended_by = ${change.by}
         where id = ${rfqId} and ${openSql(sql)} returning id`
   if (rows.length) return
   const [r] = await sql<Pick<RfqColumns, 'status'>[]>`select status from rfqs where id = ${rfqId}`
@@ -94,14 +113,28 @@ export async function endOfRfq(sql: Sql, rfqId: string): Promise<StoredEnd | und
  * RFQs still open and before their own expiry (RFQ_TTL_SECS never ends one earlier), with their stored quotes:
  * what the book held when the engine stopped.
  */
-export async function loadLiveRfqs(sql: Sql, nowMs = Date.now(), only?: { id: string } | { shareTokenHash: string }): Promise<RestoredRfq[]> {
-  const rows = (await sql<RfqColumns[]>`
+export async function loadLiveRfqs(
+  sql: Sql,
+  nowMs = Date.now(),
+  only?: { id: string } | { shareTokenHash: string },
+): Promise<RestoredRfq[]> {
+  const rows = (
+    await sql<RfqColumns[]>`
     select ${sql.unsafe(RFQ_COLUMNS)} from rfqs
-    where ${liveSql(sql, nowMs)} ${only === undefined ? sql``
-        : 'id' in only ? sql`and id = ${only.id}` : sql`and share_token_hash = ${only.shareTokenHash}`}
-    order by seq`).map(rfqRowOf)
+    where ${liveSql(sql, nowMs)} ${
+      only === undefined
+        ? sql``
+        : 'id' in only
+          ? sql`and id = ${only.id}`
+          : sql`and share_token_hash = ${only.shareTokenHash}`
+    }
+    order by seq`
+  ).map(rfqRowOf)
   if (!rows.length) return []
-  const quotes = await quotesOfRfqs(sql, rows.map(r => r.id))
+  const quotes = await quotesOfRfqs(
+    sql,
+    rows.map(r => r.id),
+  )
   return rows.map(r => ({ rfq: rfqTermsOf(r), shareTokenHash: r.shareTokenHash, quotes: quotes.get(r.id) ?? [] }))
 }
 
@@ -135,6 +168,14 @@ export async function rfqAccess(sql: Sql, rfqId: string): Promise<StoredAccess |
   type Access = Pick<RfqColumns, 'visibility' | 'share_token_hash' | 'status' | 'expiry' | 'ended_at' | 'ended_by'>
   const [r] = await sql<Access[]>`
     select visibility, share_token_hash, status, expiry, ended_at, ended_by from rfqs where id = ${rfqId}`
-  return r ? { visibility: r.visibility, shareTokenHash: r.share_token_hash, status: r.status, expiry: r.expiry,
-    endedAt: r.ended_at, endedBy: r.ended_by } : undefined
+  return r
+    ? {
+        visibility: r.visibility,
+        shareTokenHash: r.share_token_hash,
+        status: r.status,
+        expiry: r.expiry,
+        endedAt: r.ended_at,
+        endedBy: r.ended_by,
+      }
+    : undefined
 }

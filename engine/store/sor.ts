@@ -30,7 +30,11 @@ export interface TrackedPool {
   createdBlock: number | null
 }
 
-export interface StoredState { address: Address; blockNumber: number; state: unknown }
+export interface StoredState {
+  address: Address
+  blockNumber: number
+  state: unknown
+}
 
 /** Inserts or updates a protocol by slug; a new factory address restarts its scan from startBlock. */
 export async function upsertProtocol(sql: Tx, p: Omit<Protocol, 'lastScannedBlock'>): Promise<void> {
@@ -47,11 +51,16 @@ export async function upsertProtocol(sql: Tx, p: Omit<Protocol, 'lastScannedBloc
 }
 
 export async function listProtocols(sql: Tx): Promise<Protocol[]> {
-  const rows = await sql`select slug, name, pool_type, factory_address, fee_ppm, start_block, pools, last_scanned_block from sor_protocols order by slug`
+  const rows =
+    await sql`select slug, name, pool_type, factory_address, fee_ppm, start_block, pools, last_scanned_block from sor_protocols order by slug`
   return rows.map(r => ({
-    slug: r.slug, name: r.name, poolType: r.pool_type, factoryAddress: r.factory_address,
+    slug: r.slug,
+    name: r.name,
+    poolType: r.pool_type,
+    factoryAddress: r.factory_address,
     ...(r.fee_ppm === null ? {} : { feePpm: r.fee_ppm as number }),
-    startBlock: Number(r.start_block), pools: r.pools as Address[],
+    startBlock: Number(r.start_block),
+    pools: r.pools as Address[],
     lastScannedBlock: r.last_scanned_block === null ? null : Number(r.last_scanned_block),
   }))
 }
@@ -75,10 +84,16 @@ export async function insertPools(sql: Tx, pools: readonly TrackedPool[]): Promi
 }
 
 export async function listPools(sql: Tx): Promise<TrackedPool[]> {
-  const rows = await sql`select address, protocol, pool_type, tokens, fee, tick_spacing, created_block from sor_pools order by protocol, address`
+  const rows =
+    await sql`select address, protocol, pool_type, tokens, fee, tick_spacing, created_block from sor_pools order by protocol, address`
   return rows.map(r => ({
-    address: r.address, protocol: r.protocol, poolType: r.pool_type, tokens: r.tokens as Address[], fee: Number(r.fee),
-    tickSpacing: r.tick_spacing as number | null, createdBlock: r.created_block === null ? null : Number(r.created_block),
+    address: r.address,
+    protocol: r.protocol,
+    poolType: r.pool_type,
+    tokens: r.tokens as Address[],
+    fee: Number(r.fee),
+    tickSpacing: r.tick_spacing as number | null,
+    createdBlock: r.created_block === null ? null : Number(r.created_block),
   }))
 }
 

@@ -80,6 +80,12 @@ export async function tokensBySymbol(sql: Tx, chainId: number, symbol: string): 
 }
 
 function toToken(r: Record<string, unknown>): Token {
-  return { chainId: r.chain_id as number, address: r.address as `0x${string}`, symbol: r.symbol as string,
-    decimals: r.decimals as number, name: (r.name as string | null) ?? null, source: r.source as TokenSource }
+  return {
+    chainId: r.chain_id as number,
+    address: r.address as `0x${string}`,
+    symbol: r.symbol as string,
+    decimals: r.decimals as number,
+    name: (r.name as string | null) ?? null,
+    source: r.source as TokenSource,
+  }
 }

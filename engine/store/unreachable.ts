@@ -9,14 +9,24 @@ export function databaseUnreachable(url: string, e: unknown): DatabaseUnreachabl
   const at = where(url)
   const why = (() => {
     switch (err.code ?? '') {
-      case 'ECONNREFUSED': return 'connection refused: is PostgreSQL running there, and listening on TCP at that address and port?'
-      case 'ENOTFOUND': case 'EAI_AGAIN': return 'no such host: check the host name'
-      case 'ETIMEDOUT': case 'CONNECT_TIMEOUT': case 'EHOSTUNREACH': case 'ENETUNREACH':
+      case 'ECONNREFUSED':
+        return 'connection refused: is PostgreSQL running there, and listening on TCP at that address and port?'
+      case 'ENOTFOUND':
+      case 'EAI_AGAIN':
+        return 'no such host: check the host name'
+      case 'ETIMEDOUT':
+      case 'CONNECT_TIMEOUT':
+      case 'EHOSTUNREACH':
+      case 'ENETUNREACH':
         return 'no answer: is the host up, and does a firewall let this machine reach the port?'
-      case '28P01': return 'password authentication failed: check the user and password'
-      case '28000': return 'the server refuses this user from this address (pg_hba.conf)'
-      case '3D000': return 'the database does not exist: create it (createdb), or fix its name'
-      default: return (err.message ?? String(e)).split('\n')[0]
+      case '28P01':
+        return 'password authentication failed: check the user and password'
+      case '28000':
+        return 'the server refuses this user from this address (pg_hba.conf)'
+      case '3D000':
+        return 'the database does not exist: create it (createdb), or fix its name'
+      default:
+        return (err.message ?? String(e)).split('\n')[0]
     }
   })()
   const otherwise = 'or unset DATABASE_URL to run an embedded PostgreSQL under DATA_DIR'
@@ -27,5 +37,7 @@ function where(url: string): string {
   try {
     const u = new URL(url)
     return `${u.protocol}//${u.username ? `${decodeURIComponent(u.username)}@` : ''}${u.host}${u.pathname}`
-  } catch { return 'not a URL' }
+  } catch {
+    return 'not a URL'
+  }
 }

@@ -17,7 +17,12 @@ export interface ChainResolver {
   resolve(address: Address): Promise<TokenOutcome>
 }
 
-export interface ChainResolverDeps { sql: Sql; client: PublicClient; chainId: number; multicallAddress?: Address }
+export interface ChainResolverDeps {
+  sql: Sql
+  client: PublicClient
+  chainId: number
+  multicallAddress?: Address
+}
 
 export function createChainResolver(d: ChainResolverDeps): ChainResolver {
   const inFlight = new Map<Address, Promise<TokenOutcome>>()
@@ -37,7 +42,14 @@ export function createChainResolver(d: ChainResolverDeps): ChainResolver {
       refused.set(address, { reason: r.detail, at: Date.now() })
       return { ok: false, code: 'TOKEN_NOT_ERC20', given: address, reason: r.detail }
     }
-    const token: Token = { chainId: d.chainId, address, symbol: r.symbol, decimals: r.decimals, name: null, source: 'chain' }
+    const token: Token = {
+      chainId: d.chainId,
+      address,
+      symbol: r.symbol,
+      decimals: r.decimals,
+      name: null,
+      source: 'chain',
+    }
     await upsertToken(d.sql, token)
     return { ok: true, token }
   }

@@ -6,16 +6,31 @@
 //    the kind that decides, it is ambiguous (refused, naming the addresses), never a guess.
 //  - An address resolves to its row; unknown, it is read on chain under TOKENS_POLICY=chain, else refused.
 import type { Sql } from '../store/db.js'
-import { listTokens, syncListTokens, tokenByAddress, tokensByAddresses, tokensBySymbol, type Token } from '../store/tokens.js'
+import {
+  listTokens,
+  syncListTokens,
+  tokenByAddress,
+  tokensByAddresses,
+  tokensBySymbol,
+  type Token,
+} from '../store/tokens.js'
 import { parseAddress, hasControlChars } from '../../workers/values/index.js'
 import type { TokenList } from './tokenList.js'
 import type { ChainResolver } from './chainResolver.js'
 import type { TokenOutcome } from './outcomes.js'
 import { labels } from './labels.js'
 
-export interface TokenView { address: string; symbol: string | null; decimals: number | null }
+export interface TokenView {
+  address: string
+  symbol: string | null
+  decimals: number | null
+}
 export interface ListedView {
-  address: string; symbol: string; decimals: number; name: string | null; source: 'list' | 'chain'
+  address: string
+  symbol: string
+  decimals: number
+  name: string | null
+  source: 'list' | 'chain'
   /** what to show: no two tokens of a listing share one (engine/tokens/labels.ts) */
   label: string
 }
@@ -35,21 +50,36 @@ export interface TokenRegistry {
   list(): Promise<ListedView[]>
 }
 
-export async function createTokenRegistry(sql: Sql, list: TokenList, opts: { chain?: ChainResolver } = {}):
-  Promise<TokenRegistry> {
+export async function createTokenRegistry(
+  sql: Sql,
+  list: TokenList,
+  opts: { chain?: ChainResolver } = {},
+): Promise<TokenRegistry> {
   const chainId = list.chainId
-  await syncListTokens(sql, chainId, list.tokens.map(t => ({ chainId, ...t, source: 'list' as const })))
+  await syncListTokens(
+    sql,
+    chainId,
+    list.tokens.map(t => ({ chainId, ...t, source: 'list' as const })),
+  )
   const cache = new Map<string, { token: Token; at: number }>()
-  const remember = (t: Token) => { cache.set(t.address, { token: t, at: Date.now() }) }
+  const remember = (t: Token) => {
+    cache.set(t.address, { token: t, at: Date.now() })
+  }
   for (const t of await listTokens(sql, chainId)) remember(t)
   const fresh = (address: string) => {
     const c = cache.get(address)
     return c && Date.now() - c.at < CACHE_MS ? c.token : undefined
   }
   let refreshing: Promise<void> | undefined
-  const view = (address: string, t: Token | undefined): TokenView =>
-    ({ address, symbol: t?.symbol ?? null, decimals: t?.decimals ?? null })
-  const found = (token: Token): TokenOutcome => { remember(token); return { ok: true, token } }
+  const view = (address: string, t: Token | undefined): TokenView => ({
+    address,
+    symbol: t?.symbol ?? null,
+    decimals: t?.decimals ?? null,
+  })
+  const found = (token: Token): TokenOutcome => {
+    remember(token)
+    return { ok: true, token }
+  }
 
   return {
     chainId,
@@ -57,7 +87,7 @@ export async function createTokenRegistry(sql: Sql, list: TokenList, opts: { cha
       const s = input.trim()
       const address = parseAddress(s)
       if (address) {
-        const t = fresh(address) ?? await tokenByAddress(sql, chainId, address)
+        const t = fresh(address) ?? (await tokenByAddress(sql, chainId, address))
         if (t) return found(t)
         if (!opts.chain) return { ok: false, code: 'TOKEN_UNKNOWN', given: input }
         const r = await opts.chain.resolve(address)
@@ -78,17 +108,33 @@ export async function createTokenRegistry(sql: Sql, list: TokenList, opts: { cha
       let stale = false
       for (const a of new Set(addresses.map(x => x.toLowerCase()))) {
         const c = cache.get(a)
-        if (c) { out.set(a, view(a, c.token)); if (Date.now() - c.at >= CACHE_MS) stale = true }
-        else missing.push(a)
+        if (c) {
+          out.set(a, view(a, c.token))
+          if (Date.now() - c.at >= CACHE_MS) stale = true
+        } else missing.push(a)
       }
       // a stale entry still answers (tokens rarely change); one refresh runs behind it
       if (stale && !refreshing) {
-        refreshing = listTokens(sql, chainId).then(ts => ts.forEach(remember), () => {}).finally(() => { refreshing = undefined })
+        refreshing = listTokens(sql, chainId)
+          .then(
+            ts => ts.forEach(remember),
+            () => {},
+          )
+          .finally(() => {
+            refreshing = undefined
+          })
       }
       if (missing.length) {
         const rows = await tokensByAddresses(sql, chainId, missing)
         for (const t of rows) remember(t)
-        for (const a of missing) out.set(a, view(a, rows.find(t => t.address === a)))
+        for (const a of missing)
+          out.set(
+            a,
+            view(
+              a,
+              rows.find(t => t.address === a),
+            ),
+          )
       }
       return out
     },
@@ -99,8 +145,14 @@ export async function createTokenRegistry(sql: Sql, list: TokenList, opts: { cha
     async list() {
       const tokens = await listTokens(sql, chainId)
       const named = labels(tokens)
-      return tokens.map(t => ({ address: t.address, symbol: t.symbol, decimals: t.decimals, name: t.name ?? null,
-        source: t.source ?? 'chain', label: named.get(t.address)! }))
+      return tokens.map(t => ({
+        address: t.address,
+        symbol: t.symbol,
+        decimals: t.decimals,
+        name: t.name ?? null,
+        source: t.source ?? 'chain',
+        label: named.get(t.address)!,
+      }))
     },
   }
 }

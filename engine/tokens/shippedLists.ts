@@ -11,8 +11,15 @@ import { readTokenList, TokenListError, type TokenList } from './tokenList.js'
 
 /** The chains a list ships for, by name (the Uniswap list has more, with few tokens or for test networks). */
 export const SHIPPED_CHAINS: Readonly<Record<number, string>> = {
-  1: 'Ethereum', 10: 'OP Mainnet', 56: 'BNB Smart Chain', 130: 'Unichain', 137: 'Polygon PoS', 8453: 'Base',
-  42161: 'Arbitrum One', 43114: 'Avalanche C-Chain', 31337: 'local chain (anvil)',
+  1: 'Ethereum',
+  10: 'OP Mainnet',
+  56: 'BNB Smart Chain',
+  130: 'Unichain',
+  137: 'Polygon PoS',
+  8453: 'Base',
+  42161: 'Arbitrum One',
+  43114: 'Avalanche C-Chain',
+  31337: 'local chain (anvil)',
 }
 
 export const LOCAL_LIST = join(repoRoot, 'engine/tokens/lists/local.tokenlist.json')
@@ -29,6 +36,8 @@ export function loadTokenList(config: Pick<Config, 'CHAIN_ID' | 'TOKENS_FILE'>):
   if (chainId === 31337) return readTokenList(LOCAL_LIST, chainId, 'engine/tokens/lists/local.tokenlist.json')
   if (SHIPPED_CHAINS[chainId]) return readTokenList(uniswapListFile(), chainId, UNISWAP_LIST_PACKAGE)
   const shipped = Object.keys(SHIPPED_CHAINS).join(', ')
-  throw new TokenListError(`CHAIN_ID=${chainId}: no token list ships for this chain (lists ship for ${shipped}); ` +
-    'set TOKENS_FILE to a token list (tokenlists.org format) holding its tokens')
+  throw new TokenListError(
+    `CHAIN_ID=${chainId}: no token list ships for this chain (lists ship for ${shipped}); ` +
+      'set TOKENS_FILE to a token list (tokenlists.org format) holding its tokens',
+  )
 }

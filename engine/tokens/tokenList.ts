@@ -39,7 +39,7 @@ function validate(doc: unknown): ErrorObject[] {
     ;(addFormats as unknown as (a: Ajv) => void)(ajv)
     validator = ajv.compile(schema)
   }
-  return validator(doc) ? [] : validator.errors ?? []
+  return validator(doc) ? [] : (validator.errors ?? [])
 }
 
 /** The entries of `chainId` in the Token Lists file `file`; `source` names it in messages. */
@@ -53,7 +53,11 @@ export function readTokenList(file: string, chainId: number, source: string): To
   }
   const errors = validate(doc)
   if (errors.length) throw new TokenListError(`${source}: not a valid token list: ${describe(doc, errors)}`)
-  const list = doc as { name: string; version: Record<'major' | 'minor' | 'patch', number>; tokens: Record<string, unknown>[] }
+  const list = doc as {
+    name: string
+    version: Record<'major' | 'minor' | 'patch', number>
+    tokens: Record<string, unknown>[]
+  }
   const tokens: ListedToken[] = []
   const seen = new Map<string, number>()
   list.tokens.forEach((t, entry) => {
@@ -68,7 +72,9 @@ export function readTokenList(file: string, chainId: number, source: string): To
   })
   if (!tokens.length) {
     const chains = [...new Set(list.tokens.map(t => t.chainId as number))].sort((a, b) => a - b)
-    throw new TokenListError(`${source}: no token for chain ${chainId} (CHAIN_ID); the list has chains ${chains.join(', ')}`)
+    throw new TokenListError(
+      `${source}: no token for chain ${chainId} (CHAIN_ID); the list has chains ${chains.join(', ')}`,
+    )
   }
   const v = list.version
   return { source, name: list.name, version: `${v.major}.${v.minor}.${v.patch}`, chainId, tokens }
@@ -80,13 +86,19 @@ function describe(doc: unknown, errors: ErrorObject[]): string {
   // an anyOf (symbol, name: empty or a pattern) fails with one error per branch: the pattern says the rule
   const e = errors.find(x => x.instancePath === first.instancePath && x.keyword === 'pattern') ?? first
   const m = /^\/tokens\/(\d+)(\/.*)?$/.exec(e.instancePath)
-  const extra = e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: unknown }).additionalProperty)})` : ''
+  const extra =
+    e.keyword === 'additionalProperties'
+      ? ` (${String((e.params as { additionalProperty?: unknown }).additionalProperty)})`
+      : ''
   if (!m) return `${e.instancePath || 'the document'} ${e.message}${extra}`
-  const token = ((doc as { tokens: Record<string, unknown>[] }).tokens[Number(m[1])] ?? {})
+  const token = (doc as { tokens: Record<string, unknown>[] }).tokens[Number(m[1])] ?? {}
   const field = m[2] ? `${m[2].slice(1)} ${JSON.stringify(valueAt(token, m[2]))} ` : ''
   return `entry ${m[1]} (${String(token.symbol)} ${String(token.address)}): ${field}${e.message}${extra}`
 }
 
 function valueAt(o: unknown, path: string): unknown {
-  return path.split('/').slice(1).reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], o)
+  return path
+    .split('/')
+    .slice(1)
+    .reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], o)
 }

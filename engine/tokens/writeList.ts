@@ -3,12 +3,32 @@
 import { writeFileSync } from 'node:fs'
 import { getAddress } from 'viem'
 
-export interface ListEntry { address: string; symbol: string; name: string; decimals: number }
+export interface ListEntry {
+  address: string
+  symbol: string
+  name: string
+  decimals: number
+}
 
 export function writeTokenList(file: string, list: { name: string; chainId: number; tokens: ListEntry[] }): void {
   const { name, chainId, tokens } = list
-  writeFileSync(file, JSON.stringify({
-    name, timestamp: new Date().toISOString(), version: { major: 1, minor: 0, patch: 0 },
-    tokens: tokens.map(t => ({ chainId, address: getAddress(t.address), symbol: t.symbol, name: t.name, decimals: t.decimals })),
-  }, null, 2) + '\n')
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        name,
+        timestamp: new Date().toISOString(),
+        version: { major: 1, minor: 0, patch: 0 },
+        tokens: tokens.map(t => ({
+          chainId,
+          address: getAddress(t.address),
+          symbol: t.symbol,
+          name: t.name,
+          decimals: t.decimals,
+        })),
+      },
+      null,
+      2,
+    ) + '\n',
+  )
 }

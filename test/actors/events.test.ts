@@ -11,19 +11,28 @@ test('a subscriber that throws is told to onError with its event; the subscriber
   const got: number[] = []
   const boom = new Error('boom')
   bus.subscribe(e => got.push(e.n))
-  bus.subscribe(() => { throw boom })
+  bus.subscribe(() => {
+    throw boom
+  })
   bus.subscribe(e => got.push(e.n * 10))
   bus.publish({ type: 'a', n: 1 })
   bus.publish({ type: 'b', n: 2 })
   assert.deepEqual(got, [1, 10, 2, 20])
-  assert.deepEqual(told, [[boom, { type: 'a', n: 1 }], [boom, { type: 'b', n: 2 }]])
+  assert.deepEqual(told, [
+    [boom, { type: 'a', n: 1 }],
+    [boom, { type: 'b', n: 2 }],
+  ])
 })
 
 test('without onError a throwing subscriber still cannot break the publisher', () => {
   const bus = new EventBus<E>()
   let after = 0
-  bus.subscribe(() => { throw new Error('boom') })
-  bus.subscribe(() => { after++ })
+  bus.subscribe(() => {
+    throw new Error('boom')
+  })
+  bus.subscribe(() => {
+    after++
+  })
   assert.doesNotThrow(() => bus.publish({ type: 'a', n: 1 }))
   assert.equal(after, 1)
 })

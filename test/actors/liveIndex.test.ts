@@ -6,10 +6,37 @@ import { LiveIndex } from '../../actors/liveIndex.js'
 import type { AcceptedQuote, Address, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
 
 const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
-const rfq = (id: string, createdMs: number, expirySec = 4_000_000_000): Rfq => ({ id, taker: A(1), tokenIn: A(2), tokenOut: A(3), kind: 0, amountIn: 1n, amountOut: null,
-  expiry: expirySec, visibility: 'public', allowedMakers: [], shareToken: null, createdAt: new Date(createdMs), agentId: null })
-const quote = (rfqId: string, maker: number): AcceptedQuote => ({ rfqId, signature: '0x', receivedAt: new Date(), quote: {
-  maker: A(maker), taker: A(0), tokenIn: A(2), tokenOut: A(3), amountIn: '1', amountOut: '2', expiry: 1, nonce: '1', deadline: 2 } })
+const rfq = (id: string, createdMs: number, expirySec = 4_000_000_000): Rfq => ({
+  id,
+  taker: A(1),
+  tokenIn: A(2),
+  tokenOut: A(3),
+  kind: 0,
+  amountIn: 1n,
+  amountOut: null,
+  expiry: expirySec,
+  visibility: 'public',
+  allowedMakers: [],
+  shareToken: null,
+  createdAt: new Date(createdMs),
+  agentId: null,
+})
+const quote = (rfqId: string, maker: number): AcceptedQuote => ({
+  rfqId,
+  signature: '0x',
+  receivedAt: new Date(),
+  quote: {
+    maker: A(maker),
+    taker: A(0),
+    tokenIn: A(2),
+    tokenOut: A(3),
+    amountIn: '1',
+    amountOut: '2',
+    expiry: 1,
+    nonce: '1',
+    deadline: 2,
+  },
+})
 
 function setup(now = { t: 1_000_000 }) {
   const bus = new EventBus<RfqEvent>()
@@ -23,12 +50,21 @@ test('every change takes the next sequence; since returns only what came after',
   bus.publish({ type: 'rfq.created', rfq: rfq('b', 2), shareTokenHash: null })
   bus.publish({ type: 'rfq.quoted', rfqId: 'a', quote: quote('a', 7) })
   assert.equal(index.seq, 3)
-  assert.deepEqual(index.live().map(r => r.rfq.id), ['b', 'a'])            // newest first
-  assert.deepEqual(index.live(afterA).map(r => r.rfq.id), ['b'])
+  assert.deepEqual(
+    index.live().map(r => r.rfq.id),
+    ['b', 'a'],
+  ) // newest first
+  assert.deepEqual(
+    index.live(afterA).map(r => r.rfq.id),
+    ['b'],
+  )
   const a = index.get('a')!
   assert.equal(a.status, 'QUOTED')
   assert.equal(a.quoteCount, 1)
-  assert.deepEqual(a.quotes.filter(q => q.seq > afterA).map(q => q.quote.quote.maker), [A(7)])
+  assert.deepEqual(
+    a.quotes.filter(q => q.seq > afterA).map(q => q.quote.quote.maker),
+    [A(7)],
+  )
 })
 
 test('a closed RFQ leaves the live list at once, stays readable with its end state, and is forgotten after retention', () => {
@@ -53,7 +89,8 @@ test('an RFQ past its expiry is not listed even before its actor says so', () =>
 
 test('changed() wakes every waiter at the next change, times out with false, and can be cancelled', async () => {
   const { bus, index } = setup()
-  const w1 = index.changed(5000), w2 = index.changed(5000)
+  const w1 = index.changed(5000),
+    w2 = index.changed(5000)
   assert.equal(index.waiting, 2)
   bus.publish({ type: 'rfq.created', rfq: rfq('a', 1), shareTokenHash: null })
   assert.deepEqual(await Promise.all([w1.done, w2.done]), [true, true])
@@ -72,11 +109,15 @@ test('events for an RFQ it never saw are ignored (no change, no sequence)', () =
   assert.equal(index.seq, 0)
 })
 
-const priv = (id: string, createdMs: number): Rfq => ({ ...rfq(id, createdMs), visibility: 'private', agentId: 'agent_x' })
+const priv = (id: string, createdMs: number): Rfq => ({
+  ...rfq(id, createdMs),
+  visibility: 'private',
+  agentId: 'agent_x',
+})
 const holder = (hash: string) => ({ shareTokenHashes: [hash], agentId: null })
 const ANON = { shareTokenHashes: [], agentId: null }
 
-test('positions: the public one never moves on a private change; a token holder\'s also moves on its RFQ, and only then', () => {
+test("positions: the public one never moves on a private change; a token holder's also moves on its RFQ, and only then", () => {
   const { bus, index } = setup()
   bus.publish({ type: 'rfq.created', rfq: rfq('pub', 1), shareTokenHash: null })
   const p0 = index.positionFor(ANON)
@@ -86,8 +127,8 @@ test('positions: the public one never moves on a private change; a token holder\
   bus.publish({ type: 'rfq.created', rfq: priv('y', 3), shareTokenHash: 'hy' })
   assert.equal(index.positionFor(ANON), p0, 'four private changes: the public position stands')
   assert.equal(index.publicSeq, p0)
-  assert.equal(index.positionFor(holder('hx')), index.get('x')!.lastSeq, 'x\'s holder is at x\'s last change')
-  assert.ok(index.positionFor(holder('hx')) < index.seq, 'and not at y\'s, which it may not see')
+  assert.equal(index.positionFor(holder('hx')), index.get('x')!.lastSeq, "x's holder is at x's last change")
+  assert.ok(index.positionFor(holder('hx')) < index.seq, "and not at y's, which it may not see")
   assert.equal(index.positionFor(holder('nothing')), p0, 'a token that opens nothing is an outsider')
   bus.publish({ type: 'rfq.quoted', rfqId: 'pub', quote: quote('pub', 8) })
   assert.equal(index.positionFor(ANON), index.seq, 'a public change moves everyone')
@@ -99,10 +140,16 @@ test('changed(): a private change wakes only the polls that may see it; a poll o
   bus.publish({ type: 'rfq.created', rfq: rfq('pub', 1), shareTokenHash: null })
   bus.publish({ type: 'rfq.created', rfq: priv('x', 2), shareTokenHash: 'hx' })
   const woke: string[] = []
-  const watch = (name: string, w: { done: Promise<boolean> }) => void w.done.then(v => { if (v) woke.push(name) })
+  const watch = (name: string, w: { done: Promise<boolean> }) =>
+    void w.done.then(v => {
+      if (v) woke.push(name)
+    })
   const polls = {
-    anon: index.changed(5000), wrong: index.changed(5000, { viewer: holder('nothing') }), token: index.changed(5000, { viewer: holder('hx') }),
-    taker: index.changed(5000, { viewer: { shareTokenHashes: [], agentId: 'agent_x' } }), onX: index.changed(5000, { rfqId: 'x' }),
+    anon: index.changed(5000),
+    wrong: index.changed(5000, { viewer: holder('nothing') }),
+    token: index.changed(5000, { viewer: holder('hx') }),
+    taker: index.changed(5000, { viewer: { shareTokenHashes: [], agentId: 'agent_x' } }),
+    onX: index.changed(5000, { rfqId: 'x' }),
     onPub: index.changed(5000, { rfqId: 'pub' }),
   }
   for (const [name, w] of Object.entries(polls)) watch(name, w)

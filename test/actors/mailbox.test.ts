@@ -17,23 +17,36 @@ type Msg =
 const recorder: Behavior<number[], Msg> = {
   async receive(seen, msg, ctx) {
     switch (msg.type) {
-      case 'Add': return [...seen, msg.n]
-      case 'SlowAdd': await new Promise(r => setTimeout(r, msg.ms)); return [...seen, msg.n]
-      case 'Get': msg.replyTo(seen); return seen
-      case 'Boom': throw new Error('handler exploded')
-      case 'Arm': ctx.setTimer(msg.key, msg.ms, { type: 'Add', n: msg.n }); return seen
-      case 'Disarm': ctx.cancelTimer(msg.key); return seen
-      case 'Stop': ctx.stop(); return seen
+      case 'Add':
+        return [...seen, msg.n]
+      case 'SlowAdd':
+        await new Promise(r => setTimeout(r, msg.ms))
+        return [...seen, msg.n]
+      case 'Get':
+        msg.replyTo(seen)
+        return seen
+      case 'Boom':
+        throw new Error('handler exploded')
+      case 'Arm':
+        ctx.setTimer(msg.key, msg.ms, { type: 'Add', n: msg.n })
+        return seen
+      case 'Disarm':
+        ctx.cancelTimer(msg.key)
+        return seen
+      case 'Stop':
+        ctx.stop()
+        return seen
     }
   },
 }
 
-const get = (ref: { ask: <R>(m: (r: Reply<R>) => Msg, t: number) => Promise<R> }) => ref.ask<number[]>(replyTo => ({ type: 'Get', replyTo }), 1000)
+const get = (ref: { ask: <R>(m: (r: Reply<R>) => Msg, t: number) => Promise<R> }) =>
+  ref.ask<number[]>(replyTo => ({ type: 'Get', replyTo }), 1000)
 
 test('an actor handles its messages one at a time, in the order sent', async () => {
   const sys = new ActorSystem()
   const a = sys.spawn('a', recorder, [])
-  a.tell({ type: 'SlowAdd', n: 1, ms: 20 })  // a slow handler must not let later messages overtake it
+  a.tell({ type: 'SlowAdd', n: 1, ms: 20 }) // a slow handler must not let later messages overtake it
   a.tell({ type: 'Add', n: 2 })
   a.tell({ type: 'SlowAdd', n: 3, ms: 5 })
   a.tell({ type: 'Add', n: 4 })
@@ -58,7 +71,10 @@ test('a throwing handler rejects the asker, keeps the previous state, and the ac
   const b = sys.spawn('b', recorder, [])
   a.tell({ type: 'Add', n: 1 })
   b.tell({ type: 'Add', n: 9 })
-  await assert.rejects(a.ask(replyTo => ({ type: 'Boom', replyTo }), 1000), /handler exploded/)
+  await assert.rejects(
+    a.ask(replyTo => ({ type: 'Boom', replyTo }), 1000),
+    /handler exploded/,
+  )
   a.tell({ type: 'Add', n: 2 })
   assert.deepEqual(await get(a), [1, 2])
   assert.deepEqual(await get(b), [9], 'the other actor is untouched')
@@ -69,7 +85,7 @@ test('past its failure intensity an actor stops and escalates', async () => {
   const escalated: string[] = []
   const sys = new ActorSystem({ supervision: { intensity: 2, periodMs: 10_000 }, onEscalate: n => escalated.push(n) })
   const a = sys.spawn('fragile', recorder, [])
-  for (let i = 0; i < 3; i++) await a.ask(replyTo => ({ type: 'Boom', replyTo }), 1000).catch(() => {})   // each Boom fails by design
+  for (let i = 0; i < 3; i++) await a.ask(replyTo => ({ type: 'Boom', replyTo }), 1000).catch(() => {}) // each Boom fails by design
   assert.deepEqual(escalated, ['fragile'])
   assert.equal(a.stopped, true)
   assert.throws(() => a.tell({ type: 'Add', n: 1 }), ActorStopped)
@@ -78,10 +94,15 @@ test('past its failure intensity an actor stops and escalates', async () => {
 test('a full mailbox refuses with a clear error', async () => {
   const sys = new ActorSystem()
   const a = sys.spawn('small', recorder, [], { capacity: 3 })
-  a.tell({ type: 'SlowAdd', n: 0, ms: 50 })   // taken off the queue at once; the next three wait
+  a.tell({ type: 'SlowAdd', n: 0, ms: 50 }) // taken off the queue at once; the next three wait
   await new Promise(r => setImmediate(r))
-  a.tell({ type: 'Add', n: 1 }); a.tell({ type: 'Add', n: 2 }); a.tell({ type: 'Add', n: 3 })
-  assert.throws(() => a.tell({ type: 'Add', n: 4 }), (e: unknown) => e instanceof MailboxFull && /full \(3 messages\)/.test(e.message))
+  a.tell({ type: 'Add', n: 1 })
+  a.tell({ type: 'Add', n: 2 })
+  a.tell({ type: 'Add', n: 3 })
+  assert.throws(
+    () => a.tell({ type: 'Add', n: 4 }),
+    (e: unknown) => e instanceof MailboxFull && /full \(3 messages\)/.test(e.message),
+  )
   await assert.rejects(get(a), MailboxFull)
   await new Promise(r => setTimeout(r, 80))
   assert.deepEqual(await get(a), [0, 1, 2, 3])
@@ -112,25 +133,91 @@ test('timers belong to the actor: they fire as messages, can be cancelled, and d
 test('drain lets every mailbox empty before stopping the actors', async () => {
   const sys = new ActorSystem()
   const seen: number[] = []
-  const a = sys.spawn('d', { async receive(s: null, m: number) { await new Promise(r => setTimeout(r, 2)); seen.push(m); return s } }, null)
+  const a = sys.spawn(
+    'd',
+    {
+      async receive(s: null, m: number) {
+        await new Promise(r => setTimeout(r, 2))
+        seen.push(m)
+        return s
+      },
+    },
+    null,
+  )
   for (let i = 0; i < 20; i++) a.tell(i)
   await sys.drain(2000)
   assert.equal(seen.length, 20)
   assert.equal(a.stopped, true)
 })
 
-test('property: any interleaving of messages to many actors keeps each actor\'s own order', async () => {
-  await fc.assert(fc.asyncProperty(
-    fc.array(fc.record({ actor: fc.nat(7), slow: fc.boolean() }), { minLength: 1, maxLength: 120 }),
-    async sends => {
-      const sys = new ActorSystem()
-      const refs = Array.from({ length: 8 }, (_, i) => sys.spawn(`p${i}`, recorder, []))
-      const expected: number[][] = refs.map(() => [])
-      sends.forEach((s, i) => {
-        refs[s.actor]!.tell(s.slow ? { type: 'SlowAdd', n: i, ms: 1 } : { type: 'Add', n: i })
-        expected[s.actor]!.push(i)
-      })
-      const got = await Promise.all(refs.map(get))
-      assert.deepEqual(got, expected)
-    }), { numRuns: 60, seed: 42 })
+test("property: any interleaving of messages to many actors keeps each actor's own order", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.record({ actor: fc.nat(7), slow: fc.boolean() }), { minLength: 1, maxLength: 120 }),
+      async sends => {
+        const sys = new ActorSystem()
+        const refs = Array.from({ length: 8 }, (_, i) => sys.spawn(`p${i}`, recorder, []))
+        const expected: number[][] = refs.map(() => [])
+        sends.forEach((s, i) => {
+          refs[s.actor]!.tell(s.slow ? { type: 'SlowAdd', n: i, ms: 1 } : { type: 'Add', n: i })
+          expected[s.actor]!.push(i)
+        })
+        const got = await Promise.all(refs.map(get))
+        assert.deepEqual(got, expected)
+      },
+    ),
+    { numRuns: 60, seed: 42 },
+  )
+})
+
+test('ask with orElse answers a failure instead of rejecting: a timeout, a throwing handler, a stopped actor', async () => {
+  const sys = new ActorSystem()
+  const a = sys.spawn('quiet', recorder, [])
+  const orElse = (e: unknown) => [e instanceof AskTimeout ? -1 : e instanceof ActorStopped ? -2 : -3]
+  a.tell({ type: 'SlowAdd', n: 1, ms: 200 })
+  assert.deepEqual(await a.ask<number[]>(replyTo => ({ type: 'Get', replyTo }), 30, orElse), [-1])
+  assert.deepEqual(await a.ask<number[]>(replyTo => ({ type: 'Boom', replyTo }), 1000, orElse), [-3])
+  assert.deepEqual(
+    await a.ask<number[]>(replyTo => ({ type: 'Get', replyTo }), 1000, orElse),
+    [1],
+    'answered asks still answer',
+  )
+  a.tell({ type: 'Stop' })
+  await new Promise(r => setTimeout(r, 10))
+  assert.deepEqual(await a.ask<number[]>(replyTo => ({ type: 'Get', replyTo }), 1000, orElse), [-2])
+})
+
+test('an answered ask is settled once: a late timeout or a stop does not answer it again', async () => {
+  const sys = new ActorSystem()
+  let answers = 0
+  const a = sys.spawn(
+    'twice',
+    {
+      receive(s: null, m: { replyTo: Reply<number> }) {
+        m.replyTo(1)
+        m.replyTo(2)
+        return s
+      },
+    },
+    null,
+  )
+  const got = await Promise.all(
+    Array.from({ length: 50 }, () =>
+      a.ask<number>(
+        replyTo => ({ replyTo }),
+        20,
+        () => {
+          answers++
+          return -1
+        },
+      ),
+    ),
+  )
+  assert.deepEqual(new Set(got), new Set([1]))
+  await new Promise(r => setTimeout(r, 60)) // past every deadline: none of them fires
+  assert.equal(answers, 0)
+  const waiting = a.ask<number>(() => ({ replyTo: () => {} }), 10_000) // never answered: the stop fails it
+  await new Promise(r => setImmediate(r))
+  await sys.drain(100)
+  await assert.rejects(waiting, ActorStopped)
 })

@@ -12,12 +12,35 @@ const maker = (i: number): Address => `0x${i.toString(16).padStart(40, 'a')}`
 
 function rfq(id = 'rfq_1'): Rfq {
   const now = Date.now()
-  return { id, taker: maker(999), tokenIn: T_IN, tokenOut: T_OUT, kind: 0, amountIn: 1n, amountOut: null, expiry: Math.floor(now / 1000) + 30,
-    visibility: 'public', allowedMakers: [], shareToken: null, createdAt: new Date(now), agentId: null }
+  return {
+    id,
+    taker: maker(999),
+    tokenIn: T_IN,
+    tokenOut: T_OUT,
+    kind: 0,
+    amountIn: 1n,
+    amountOut: null,
+    expiry: Math.floor(now / 1000) + 30,
+    visibility: 'public',
+    allowedMakers: [],
+    shareToken: null,
+    createdAt: new Date(now),
+    agentId: null,
+  }
 }
 
 function quote(m: Address, nonce = 0): QuoteJson {
-  return { maker: m, taker: maker(999), tokenIn: T_IN, tokenOut: T_OUT, amountIn: '1', amountOut: '2', expiry: 2_000_000_000, nonce: String(nonce), deadline: Math.floor(Date.now() / 1000) + 60 }
+  return {
+    maker: m,
+    taker: maker(999),
+    tokenIn: T_IN,
+    tokenOut: T_OUT,
+    amountIn: '1',
+    amountOut: '2',
+    expiry: 2_000_000_000,
+    nonce: String(nonce),
+    deadline: Math.floor(Date.now() / 1000) + 60,
+  }
 }
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms))
@@ -27,11 +50,19 @@ function book(over: Partial<BookDeps> & { delays?: () => number } = {}) {
   const committed: AcceptedQuote[] = []
   const statuses: string[] = []
   const deps: BookDeps = {
-    recoverSigner: async (_q, sig) => { await sleep(over.delays?.() ?? 0); return sig.startsWith('0x') ? sig as Address : null },
+    recoverSigner: async (_q, sig) => {
+      await sleep(over.delays?.() ?? 0)
+      return sig.startsWith('0x') ? (sig as Address) : null
+    },
     store: {
       insertRfq: async () => {},
-      persistStatus: async (_id, c) => { statuses.push(c.status) },
-      commitQuote: async q => { await sleep(1); committed.push(q) },
+      persistStatus: async (_id, c) => {
+        statuses.push(c.status)
+      },
+      commitQuote: async q => {
+        await sleep(1)
+        committed.push(q)
+      },
       storeEnds: async () => {},
     },
     ...over,
@@ -39,34 +70,52 @@ function book(over: Partial<BookDeps> & { delays?: () => number } = {}) {
   return { book: new RfqBook(new ActorSystem(), deps), committed, statuses }
 }
 
-test('a burst of one maker\'s quotes, recovered out of order, is accepted exactly once', async () => {
+test("a burst of one maker's quotes, recovered out of order, is accepted exactly once", async () => {
   const { book: b, committed } = book({ delays: () => Math.random() * 5 })
   await b.create(rfq())
-  const verdicts = await Promise.all(Array.from({ length: 50 }, (_, i) => b.submitQuote('rfq_1', quote(maker(1), i), maker(1))))
+  const verdicts = await Promise.all(
+    Array.from({ length: 50 }, (_, i) => b.submitQuote('rfq_1', quote(maker(1), i), maker(1))),
+  )
   assert.equal(verdicts.filter(v => v.ok).length, 1)
   assert.ok(verdicts.filter(v => !v.ok).every(v => !v.ok && v.code === 'DUPLICATE_QUOTE'))
   assert.equal(committed.length, 1)
 })
 
 test('property: whatever the interleaving, each maker gets exactly one accepted quote and every other is a duplicate', async () => {
-  await fc.assert(fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 40 }), fc.array(fc.nat(4), { minLength: 1 }), async (makers, delays) => {
-    let i = 0
-    const { book: b, committed } = book({ delays: () => delays[i++ % delays.length]! })
-    await b.create(rfq())
-    const verdicts = await Promise.all(makers.map((m, n) => b.submitQuote('rfq_1', quote(maker(m), n), maker(m))))
-    const distinct = new Set(makers)
-    assert.equal(verdicts.filter(v => v.ok).length, distinct.size)
-    assert.equal(verdicts.filter(v => !v.ok && v.code === 'DUPLICATE_QUOTE').length, makers.length - distinct.size)
-    assert.deepEqual(new Set(committed.map(q => q.quote.maker)), new Set([...distinct].map(maker)))
-    assert.equal((await b.describe('rfq_1'))!.quoteCount, distinct.size)
-  }), { numRuns: 40 })
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 40 }),
+      fc.array(fc.nat(4), { minLength: 1 }),
+      async (makers, delays) => {
+        let i = 0
+        const { book: b, committed } = book({ delays: () => delays[i++ % delays.length]! })
+        await b.create(rfq())
+        const verdicts = await Promise.all(makers.map((m, n) => b.submitQuote('rfq_1', quote(maker(m), n), maker(m))))
+        const distinct = new Set(makers)
+        assert.equal(verdicts.filter(v => v.ok).length, distinct.size)
+        assert.equal(verdicts.filter(v => !v.ok && v.code === 'DUPLICATE_QUOTE').length, makers.length - distinct.size)
+        assert.deepEqual(new Set(committed.map(q => q.quote.maker)), new Set([...distinct].map(maker)))
+        assert.equal((await b.describe('rfq_1'))!.quoteCount, distinct.size)
+      },
+    ),
+    { numRuns: 40 },
+  )
 })
 
 test('a quote whose write fails is not accepted, and frees the maker to try again', async () => {
   let fail = true
   const { book: b } = book({
-    store: { insertRfq: async () => {}, persistStatus: async () => {}, storeEnds: async () => {},
-      commitQuote: async () => { if (fail) { fail = false; throw new Error('db down') } } },
+    store: {
+      insertRfq: async () => {},
+      persistStatus: async () => {},
+      storeEnds: async () => {},
+      commitQuote: async () => {
+        if (fail) {
+          fail = false
+          throw new Error('db down')
+        }
+      },
+    },
   })
   await b.create(rfq())
   const first = await b.submitQuote('rfq_1', quote(maker(1)), maker(1))
@@ -82,7 +131,11 @@ test('a cancel racing a fill has exactly one winner, and the RFQ leaves the book
     let fills = 0
     const [c, f] = await Promise.all([
       b.cancel(`rfq_${round}`),
-      b.fill(`rfq_${round}`, '0xabc', async () => { await sleep(1); fills++; return 'ok' }),
+      b.fill(`rfq_${round}`, '0xabc', async () => {
+        await sleep(1)
+        fills++
+        return 'ok'
+      }),
     ])
     assert.equal([c.ok, f.ok].filter(Boolean).length, 1, JSON.stringify({ c, f }))
     assert.equal(fills + statuses.filter(s => s === 'CANCELLED').length, 1)
@@ -94,7 +147,12 @@ test('a cancel racing a fill has exactly one winner, and the RFQ leaves the book
 test('a fill whose commit throws leaves the RFQ open, and the error reaches the caller', async () => {
   const { book: b } = book()
   await b.create(rfq())
-  await assert.rejects(b.fill('rfq_1', '0xabc', async () => { throw new Error('duplicate tx') }), /duplicate tx/)
+  await assert.rejects(
+    b.fill('rfq_1', '0xabc', async () => {
+      throw new Error('duplicate tx')
+    }),
+    /duplicate tx/,
+  )
   assert.equal((await b.describe('rfq_1'))!.status, 'OPEN')
   assert.equal((await b.cancel('rfq_1')).ok, true, 'still cancellable: the failed fill changed nothing')
 })

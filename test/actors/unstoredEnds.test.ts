@@ -9,7 +9,8 @@ const sleep = (ms: number) => new Promise(r => setTimeout(r, ms))
 
 test('ends offered while the store refuses are stored once it answers, each once, with no offer postponed by new ends', async () => {
   let down = true
-  const offers: string[][] = [], stored = new Map<string, Date>()
+  const offers: string[][] = [],
+    stored = new Map<string, Date>()
   const ends = new UnstoredEnds(new ActorSystem(), {
     retryMs: 20,
     storeEnds: async (batch: readonly UnstoredEnd[]) => {
@@ -18,7 +19,10 @@ test('ends offered while the store refuses are stored once it answers, each once
       for (const e of batch) if (!stored.has(e.rfqId)) stored.set(e.rfqId, e.at)
     },
   })
-  for (let i = 0; i < 30; i++) { ends.add({ rfqId: `rfq_${i}`, at: new Date(i * 1000) }); await sleep(5) }   // one every 5 ms
+  for (let i = 0; i < 30; i++) {
+    ends.add({ rfqId: `rfq_${i}`, at: new Date(i * 1000) })
+    await sleep(5)
+  } // one every 5 ms
   assert.ok(offers.length >= 2, `offered while ends kept coming (a new end never resets the pause): ${offers.length}`)
   assert.equal(ends.waiting, 30)
   down = false
@@ -36,13 +40,16 @@ test('flush at shutdown, after the actors stopped, writes what is left; it answe
   let down = true
   const system = new ActorSystem()
   const written: string[] = []
-  const ends = new UnstoredEnds(system, { retryMs: 60_000, storeEnds: async batch => {
-    if (down) throw new Error('down')
-    written.push(...batch.map(e => e.rfqId))
-  } })
+  const ends = new UnstoredEnds(system, {
+    retryMs: 60_000,
+    storeEnds: async batch => {
+      if (down) throw new Error('down')
+      written.push(...batch.map(e => e.rfqId))
+    },
+  })
   ends.add({ rfqId: 'rfq_a', at: new Date() })
   await sleep(10)
-  await system.drain(100)                                     // the engine's stop drains and stops every actor first
+  await system.drain(100) // the engine's stop drains and stops every actor first
   assert.equal(await ends.flush(1000), false)
   down = false
   assert.equal(await ends.flush(1000), true)

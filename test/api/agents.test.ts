@@ -11,15 +11,26 @@ const REG = '/api/v1/agent/register'
 
 describe('agent registration', () => {
   let t: TestEngine
-  before(async () => { t = await startTestEngine({ AGENT_REGISTRATION_PER_HOUR: '1000', AGENT_REGISTRATION_PER_DAY: '1000' }) })
+  before(async () => {
+    t = await startTestEngine({ AGENT_REGISTRATION_PER_HOUR: '1000', AGENT_REGISTRATION_PER_DAY: '1000' })
+  })
   after(() => t.stop())
 
   test('a viem-signed registration gets 201 with a rfq_live_ key of 256 random bits, stored only as its sha256', async () => {
-    const owner = wallet(), agent = wallet()
+    const owner = wallet(),
+      agent = wallet()
     const body = await signedRegistration(owner, agent, { name: 'alpha', roles: ['maker', 'taker'] })
     const r = await post(t.api, REG, body)
     assert.equal(r.status, 201)
-    assert.deepEqual(Object.keys(r.body).sort(), ['agentId', 'agentWallet', 'apiKey', 'createdAt', 'name', 'ownerWallet', 'roles'])
+    assert.deepEqual(Object.keys(r.body).sort(), [
+      'agentId',
+      'agentWallet',
+      'apiKey',
+      'createdAt',
+      'name',
+      'ownerWallet',
+      'roles',
+    ])
     assert.equal(r.body.name, 'alpha')
     assert.equal(r.body.ownerWallet, owner.address)
     assert.equal(r.body.agentWallet, agent.address)
@@ -29,7 +40,9 @@ describe('agent registration', () => {
     const rows = await t.db.sql`select * from agents where id = ${r.body.agentId}`
     assert.equal(rows.length, 1)
     assert.equal(rows[0]!.key_hash, hashApiKey(r.body.apiKey))
-    const everything = JSON.stringify(await t.db.sql`select * from agents`) + JSON.stringify(await t.db.sql`select * from agent_registrations`)
+    const everything =
+      JSON.stringify(await t.db.sql`select * from agents`) +
+      JSON.stringify(await t.db.sql`select * from agent_registrations`)
     assert.ok(!everything.includes(r.body.apiKey), 'the key is nowhere in clear')
     assert.ok(!everything.includes(r.body.apiKey.slice('rfq_live_'.length)), 'not even its random part')
   })
@@ -37,7 +50,13 @@ describe('agent registration', () => {
   test('an ethers-signed registration is accepted too (independent signer, same message)', async () => {
     const ethersOwner = EthersWallet.createRandom()
     const agent = wallet()
-    const f = { name: 'beta', ownerWallet: ethersOwner.address, agentWallet: agent.account.address, roles: ['monitor'], timestamp: nowSec() }
+    const f = {
+      name: 'beta',
+      ownerWallet: ethersOwner.address,
+      agentWallet: agent.account.address,
+      roles: ['monitor'],
+      timestamp: nowSec(),
+    }
     const signature = await ethersOwner.signMessage(registrationMessage(f))
     const r = await post(t.api, REG, { ...f, signature })
     assert.equal(r.status, 201, JSON.stringify(r.body))
@@ -45,8 +64,17 @@ describe('agent registration', () => {
   })
 
   test('the signed message is exactly six lines, addresses lowercase, roles in the order given', () => {
-    const m = registrationMessage({ name: 'n', ownerWallet: '0xABCDEF0000000000000000000000000000000001', agentWallet: '0xAbCdEf0000000000000000000000000000000002', roles: ['monitor', 'taker'], timestamp: 1700000000 })
-    assert.equal(m, 'RFQ agent registration\nname: n\nowner: 0xabcdef0000000000000000000000000000000001\nagent: 0xabcdef0000000000000000000000000000000002\nroles: monitor,taker\ntimestamp: 1700000000')
+    const m = registrationMessage({
+      name: 'n',
+      ownerWallet: '0xABCDEF0000000000000000000000000000000001',
+      agentWallet: '0xAbCdEf0000000000000000000000000000000002',
+      roles: ['monitor', 'taker'],
+      timestamp: 1700000000,
+    })
+    assert.equal(
+      m,
+      'RFQ agent registration\nname: n\nowner: 0xabcdef0000000000000000000000000000000001\nagent: 0xabcdef0000000000000000000000000000000002\nroles: monitor,taker\ntimestamp: 1700000000',
+    )
   })
 
   test('a replayed registration (same signed message) is refused', async () => {
@@ -55,11 +83,16 @@ describe('agent registration', () => {
     const again = await post(t.api, REG, body)
     assert.equal(again.status, 409)
     assert.equal(again.body.error, 'Signature already used')
-    assert.equal((await t.db.sql`select count(*)::int as n from agents where owner_wallet = ${body.ownerWallet.toLowerCase()}`)[0]!.n, 1)
+    assert.equal(
+      (await t.db.sql`select count(*)::int as n from agents where owner_wallet = ${body.ownerWallet.toLowerCase()}`)[0]!
+        .n,
+      1,
+    )
   })
 
   test('every check answers its spec text, in the spec order', async () => {
-    const owner = wallet(), agent = wallet()
+    const owner = wallet(),
+      agent = wallet()
     const good = await signedRegistration(owner, agent)
     const cases: [unknown, number, string][] = [
       ['[1]', 400, 'Invalid JSON body'],
@@ -78,9 +111,21 @@ describe('agent registration', () => {
       [{ ...good, signature: '' }, 400, 'signature is required'],
       [{ ...good, timestamp: undefined }, 400, 'timestamp is required (unix seconds)'],
       [{ ...good, timestamp: 'soon' }, 400, 'timestamp is required (unix seconds)'],
-      [{ ...good, timestamp: nowSec() - 301 }, 400, 'Signature expired. Timestamp must be within 300s of current time.'],
-      [{ ...good, timestamp: nowSec() + 400 }, 400, 'Signature expired. Timestamp must be within 300s of current time.'],
-      [{ ...good, signature: '0x1234' }, 400, 'Signature verification failed: signature must be 0x + 130 hex digits (65 bytes)'],
+      [
+        { ...good, timestamp: nowSec() - 301 },
+        400,
+        'Signature expired. Timestamp must be within 300s of current time.',
+      ],
+      [
+        { ...good, timestamp: nowSec() + 400 },
+        400,
+        'Signature expired. Timestamp must be within 300s of current time.',
+      ],
+      [
+        { ...good, signature: '0x1234' },
+        400,
+        'Signature verification failed: signature must be 0x + 130 hex digits (65 bytes)',
+      ],
     ]
     for (const [body, status, text] of cases) {
       const r = await post(t.api, REG, body)
@@ -90,11 +135,18 @@ describe('agent registration', () => {
   })
 
   test('a signature by someone else is 403 with expected and recovered', async () => {
-    const owner = wallet(), impostor = wallet(), agent = wallet()
+    const owner = wallet(),
+      impostor = wallet(),
+      agent = wallet()
     const body = await signedRegistration(impostor, agent, { ownerWallet: owner.account.address })
     const r = await post(t.api, REG, body)
     assert.equal(r.status, 403)
-    assert.deepEqual(r.body, { error: 'Signature does not match ownerWallet.', expected: owner.address, recovered: impostor.address, code: 'SIGNATURE_MISMATCH' })
+    assert.deepEqual(r.body, {
+      error: 'Signature does not match ownerWallet.',
+      expected: owner.address,
+      recovered: impostor.address,
+      code: 'SIGNATURE_MISMATCH',
+    })
   })
 
   test('a tampered field (roles) no longer matches the signature', async () => {
@@ -108,13 +160,18 @@ describe('agent registration', () => {
 
   test('at most 10 agents per owner, also when 14 registrations race', async () => {
     const owner = wallet()
-    const bodies = await Promise.all(Array.from({ length: 14 }, (_, i) => signedRegistration(owner, wallet(), { name: `bot-${i}` })))
+    const bodies = await Promise.all(
+      Array.from({ length: 14 }, (_, i) => signedRegistration(owner, wallet(), { name: `bot-${i}` })),
+    )
     const rs = await Promise.all(bodies.map(b => post(t.api, REG, b)))
     assert.equal(rs.filter(r => r.status === 201).length, 10)
     const refused = rs.filter(r => r.status !== 201)
     assert.equal(refused.length, 4)
     for (const r of refused) assert.deepEqual([r.status, r.body.error], [409, 'Maximum 10 agents per owner wallet'])
-    assert.equal((await t.db.sql`select count(*)::int as n from agents where owner_wallet = ${owner.address}`)[0]!.n, 10)
+    assert.equal(
+      (await t.db.sql`select count(*)::int as n from agents where owner_wallet = ${owner.address}`)[0]!.n,
+      10,
+    )
   })
 
   test('GET /api/v1/agent/auth: the agent and its rate limits; 401 missing, malformed, unknown', async () => {
@@ -127,12 +184,21 @@ describe('agent registration', () => {
     assert.equal(r.body.agentWallet, a.agent.address)
     assert.deepEqual(r.body.roles, ['monitor'])
     assert.deepEqual(r.body.rateLimit, { perMinute: 60, perHour: 1000 })
-    for (const scheme of ['bearer', 'BEARER']) {       // RFC 7235: the scheme is case-insensitive
-      assert.equal((await get(t.api, '/api/v1/agent/auth', { authorization: `${scheme} ${a.key}` })).status, 200, scheme)
+    for (const scheme of ['bearer', 'BEARER']) {
+      // RFC 7235: the scheme is case-insensitive
+      assert.equal(
+        (await get(t.api, '/api/v1/agent/auth', { authorization: `${scheme} ${a.key}` })).status,
+        200,
+        scheme,
+      )
     }
     const missing = await get(t.api, '/api/v1/agent/auth')
     assert.deepEqual([missing.status, missing.body.error], [401, 'Missing API key (Authorization: Bearer <API_KEY>)'])
-    for (const h of [{ authorization: 'Bearer sk_test_abc' }, { authorization: `Basic ${a.key}` }, bearer(a.key.slice(0, -1))]) {
+    for (const h of [
+      { authorization: 'Bearer sk_test_abc' },
+      { authorization: `Basic ${a.key}` },
+      bearer(a.key.slice(0, -1)),
+    ]) {
       const m = await get(t.api, '/api/v1/agent/auth', h)
       assert.deepEqual([m.status, m.body.error], [401, 'Invalid API key format'], JSON.stringify(h))
     }
@@ -142,7 +208,12 @@ describe('agent registration', () => {
 
   test('a missing role is 403 (monitor-only agent creating an RFQ; taker-only agent listing)', async () => {
     const monitor = await newAgent(t.api, ['monitor'])
-    const c = await post(t.api, '/api/v1/agent/rfqs', { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1' }, monitor.headers)
+    const c = await post(
+      t.api,
+      '/api/v1/agent/rfqs',
+      { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1' },
+      monitor.headers,
+    )
     assert.deepEqual([c.status, c.body.error], [403, 'Forbidden: agent lacks the taker role'])
     const taker = await newAgent(t.api, ['taker'])
     const l = await get(t.api, '/api/v1/agent/rfqs', taker.headers)
@@ -154,7 +225,14 @@ describe('agent registration', () => {
 
 describe('agent and registration limits', () => {
   let t: TestEngine
-  before(async () => { t = await startTestEngine({ AGENT_RATE_PER_MIN: '3', AGENT_RATE_PER_HOUR: '5', AGENT_REGISTRATION_PER_HOUR: '2', AGENT_REGISTRATION_PER_DAY: '3' }) })
+  before(async () => {
+    t = await startTestEngine({
+      AGENT_RATE_PER_MIN: '3',
+      AGENT_RATE_PER_HOUR: '5',
+      AGENT_REGISTRATION_PER_HOUR: '2',
+      AGENT_REGISTRATION_PER_DAY: '3',
+    })
+  })
   after(() => t.stop())
 
   test('registration: the third in an hour from one IP is 429 with the spec text and Retry-After', async () => {

@@ -10,11 +10,27 @@ const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'
 
 describe('badges, profile, leaderboard', () => {
   let t: TestEngine
-  before(async () => { t = await startTestEngine({ PUBLIC_RATE_LIMIT_PER_MIN: '100000', AGENT_REGISTRATION_PER_HOUR: '100', AGENT_REGISTRATION_PER_DAY: '100' }) })
+  before(async () => {
+    t = await startTestEngine({
+      PUBLIC_RATE_LIMIT_PER_MIN: '100000',
+      AGENT_REGISTRATION_PER_HOUR: '100',
+      AGENT_REGISTRATION_PER_DAY: '100',
+    })
+  })
   after(() => t.stop())
 
-  const recordFill = (taker: string, maker: string, usd: number, visibility = 'public') => post(t.api, '/api/v1/fills', {
-    txHash: '0x' + randomBytes(32).toString('hex'), taker, maker, tokenIn: WETH, tokenOut: USDC, amountIn: '1000', amountOut: '2000', amountInUsd: usd, visibility })
+  const recordFill = (taker: string, maker: string, usd: number, visibility = 'public') =>
+    post(t.api, '/api/v1/fills', {
+      txHash: '0x' + randomBytes(32).toString('hex'),
+      taker,
+      maker,
+      tokenIn: WETH,
+      tokenOut: USDC,
+      amountIn: '1000',
+      amountOut: '2000',
+      amountInUsd: usd,
+      visibility,
+    })
 
   test('address validation texts', async () => {
     for (const bad of ['0x12', 'abc', '0x' + 'g'.repeat(40)]) {
@@ -26,16 +42,22 @@ describe('badges, profile, leaderboard', () => {
   })
 
   test('badges are computed from fills and cached: a later fill shows only after the cache period', async () => {
-    const taker = wallet(), maker = wallet()
+    const taker = wallet(),
+      maker = wallet()
     const empty = await get(t.api, `/api/v1/badges/${taker.address}`)
     assert.equal(empty.status, 200)
     assert.deepEqual(empty.body.badges, [])
     assert.equal(empty.body.stats.fills, 0)
     const other = wallet()
-    for (let i = 0; i < 5; i++) assert.equal((await recordFill(other.address, maker.address, 3000, 'private')).status, 200)
+    for (let i = 0; i < 5; i++)
+      assert.equal((await recordFill(other.address, maker.address, 3000, 'private')).status, 200)
     const b = await get(t.api, `/api/v1/badges/${other.address.toUpperCase().replace('0X', '0x')}`)
     assert.equal(b.body.address, other.address)
-    assert.deepEqual(b.body.badges.map((x: { id: string }) => x.id).sort(), ['first_fill', 'privacy_first', 'volume_10k'])
+    assert.deepEqual(b.body.badges.map((x: { id: string }) => x.id).sort(), [
+      'first_fill',
+      'privacy_first',
+      'volume_10k',
+    ])
     assert.equal(b.body.stats.fills, 5)
     assert.equal(b.body.stats.takerFills, 5)
     assert.equal(b.body.stats.notionalUsd, 15000)
@@ -49,7 +71,12 @@ describe('badges, profile, leaderboard', () => {
 
   test('profile: points by role, fills, badges, RFQ counts and agents', async () => {
     const a = await newAgent(t.api, ['taker'])
-    const created = await post(t.api, '/api/v1/agent/rfqs', { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '5' }, a.headers)
+    const created = await post(
+      t.api,
+      '/api/v1/agent/rfqs',
+      { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '5' },
+      a.headers,
+    )
     assert.equal(created.status, 201)
     const maker = wallet()
     assert.equal((await recordFill(a.agent.address, maker.address, 1000)).status, 200)
@@ -61,39 +88,62 @@ describe('badges, profile, leaderboard', () => {
     assert.ok(p.body.points.taker > 0)
     assert.equal(p.body.points.total, p.body.points.taker)
     assert.deepEqual(p.body.rfqs, { total: 1, active: 1, filled: 0, cancelled: 0, expired: 0 })
-    assert.deepEqual(p.body.agents.map((x: { agentId: string }) => x.agentId), [a.agentId])
-    assert.deepEqual(p.body.badges.map((x: { id: string }) => x.id), ['first_fill'])
+    assert.deepEqual(
+      p.body.agents.map((x: { agentId: string }) => x.agentId),
+      [a.agentId],
+    )
+    assert.deepEqual(
+      p.body.badges.map((x: { id: string }) => x.id),
+      ['first_fill'],
+    )
     const ownerView = await get(t.api, `/api/v1/profile/${a.owner.address}`)
-    assert.deepEqual(ownerView.body.agents.map((x: { agentId: string }) => x.agentId), [a.agentId])
+    assert.deepEqual(
+      ownerView.body.agents.map((x: { agentId: string }) => x.agentId),
+      [a.agentId],
+    )
     const mp = await get(t.api, `/api/v1/profile/${maker.address}`)
     assert.equal(mp.body.asMaker.fills, 1)
     assert.ok(mp.body.points.maker > 0)
   })
 
   test('leaderboard: points, highest first, paged, role filter', async () => {
-    const big = wallet(), small = wallet(), m = wallet()
+    const big = wallet(),
+      small = wallet(),
+      m = wallet()
     await recordFill(big.address, m.address, 1_000_000)
     await recordFill(small.address, m.address, 1)
     const r = await get(t.api, '/api/v1/leaderboard?role=taker&limit=100')
     assert.equal(r.status, 200)
     const pts = r.body.entries.map((e: { points: number }) => e.points)
-    assert.deepEqual(pts, [...pts].sort((x: number, y: number) => y - x))
-    assert.deepEqual(r.body.entries.map((e: { rank: number }) => e.rank), r.body.entries.map((_: unknown, i: number) => i + 1))
+    assert.deepEqual(
+      pts,
+      [...pts].sort((x: number, y: number) => y - x),
+    )
+    assert.deepEqual(
+      r.body.entries.map((e: { rank: number }) => e.rank),
+      r.body.entries.map((_: unknown, i: number) => i + 1),
+    )
     const iBig = r.body.entries.findIndex((e: { address: string }) => e.address === big.address)
     const iSmall = r.body.entries.findIndex((e: { address: string }) => e.address === small.address)
     assert.ok(iBig >= 0 && iSmall > iBig)
-    assert.ok(!r.body.entries.some((e: { address: string }) => e.address === m.address), 'makers are not in the taker board')
+    assert.ok(
+      !r.body.entries.some((e: { address: string }) => e.address === m.address),
+      'makers are not in the taker board',
+    )
     const page = await get(t.api, '/api/v1/leaderboard?limit=1&offset=1')
     assert.equal(page.body.entries.length, 1)
     assert.equal(page.body.entries[0].rank, 2)
     assert.equal(page.body.hasMore, page.body.total > 2)
-    for (const q of ['role=admin', 'limit=0', 'limit=101', 'offset=-1']) assert.equal((await get(t.api, `/api/v1/leaderboard?${q}`)).status, 400, q)
+    for (const q of ['role=admin', 'limit=0', 'limit=101', 'offset=-1'])
+      assert.equal((await get(t.api, `/api/v1/leaderboard?${q}`)).status, 400, q)
   })
 })
 
 describe('public limit', () => {
   let t: TestEngine
-  before(async () => { t = await startTestEngine({ PUBLIC_RATE_LIMIT_PER_MIN: '5' }) })
+  before(async () => {
+    t = await startTestEngine({ PUBLIC_RATE_LIMIT_PER_MIN: '5' })
+  })
   after(() => t.stop())
 
   test('the 6th public request in a minute from one IP is 429 with Retry-After; agent paths are not counted by it', async () => {

@@ -13,13 +13,28 @@ describe('REST quotes and the SSE feed', () => {
   let t: TestEngine
   let taker: Awaited<ReturnType<typeof newAgent>>
   before(async () => {
-    t = await startTestEngine({ AGENT_REGISTRATION_PER_HOUR: '1000', AGENT_REGISTRATION_PER_DAY: '1000', AGENT_RATE_PER_MIN: '100000', AGENT_RATE_PER_HOUR: '100000',
-      PUBLIC_RATE_LIMIT_PER_MIN: '100000', MAX_ACTIVE_RFQS_PER_WALLET: '100', SSE_HEARTBEAT_MS: '100' })
+    t = await startTestEngine({
+      AGENT_REGISTRATION_PER_HOUR: '1000',
+      AGENT_REGISTRATION_PER_DAY: '1000',
+      AGENT_RATE_PER_MIN: '100000',
+      AGENT_RATE_PER_HOUR: '100000',
+      PUBLIC_RATE_LIMIT_PER_MIN: '100000',
+      MAX_ACTIVE_RFQS_PER_WALLET: '100',
+      SSE_HEARTBEAT_MS: '100',
+    })
     taker = await newAgent(t.api, ['taker'])
   })
   after(() => t.stop())
 
-  const newRfq = async (over: Record<string, unknown> = {}) => (await post(t.api, '/api/v1/agent/rfqs', { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1000', ttlSeconds: 120, ...over }, taker.headers)).body
+  const newRfq = async (over: Record<string, unknown> = {}) =>
+    (
+      await post(
+        t.api,
+        '/api/v1/agent/rfqs',
+        { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1000', ttlSeconds: 120, ...over },
+        taker.headers,
+      )
+    ).body
 
   test('POST /api/v1/quotes: accepted quotes show in the detail and are broadcast on the relay', async () => {
     const ws = new WebSocket(t.relayWs)
@@ -33,24 +48,38 @@ describe('REST quotes and the SSE feed', () => {
       const r = await post(t.api, '/api/v1/quotes', { rfqId, quote, signature })
       assert.equal(r.status, 200, JSON.stringify(r.body))
       assert.equal(r.body.success, true)
-      assert.deepEqual(r.body.quote, { maker: maker.address, amountIn: '1000', amountOut: '2500', signature: signature.toLowerCase() })
+      assert.deepEqual(r.body.quote, {
+        maker: maker.address,
+        amountIn: '1000',
+        amountOut: '2500',
+        signature: signature.toLowerCase(),
+      })
       const d = await get(t.api, `/api/v1/rfqs/${rfqId}`)
       assert.equal(d.body.status, 'QUOTED')
       assert.equal(d.body.quoteCount, 1)
       assert.deepEqual(d.body.quotes, [{ maker: maker.address, amountOut: '2500', signature: signature.toLowerCase() }])
       const deadline = Date.now() + 5000
-      while (!frames.some(f => f.type === 'QUOTE_BROADCAST' && f.data.rfqId === rfqId) && Date.now() < deadline) await new Promise(r => setTimeout(r, 20))
+      while (!frames.some(f => f.type === 'QUOTE_BROADCAST' && f.data.rfqId === rfqId) && Date.now() < deadline)
+        await new Promise(r => setTimeout(r, 20))
       const b = frames.find(f => f.type === 'QUOTE_BROADCAST' && f.data.rfqId === rfqId)
       assert.ok(b, 'QUOTE_BROADCAST on the relay')
       assert.equal(b.data.quote.maker, maker.address)
-      assert.ok(frames.some(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === rfqId), 'the created RFQ was broadcast too')
+      assert.ok(
+        frames.some(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === rfqId),
+        'the created RFQ was broadcast too',
+      )
 
-      const dup = await post(t.api, '/api/v1/quotes', { rfqId, ...(await signedQuote(maker, { tokenIn: WETH, tokenOut: USDC }, { nonce: '2' })) })
+      const dup = await post(t.api, '/api/v1/quotes', {
+        rfqId,
+        ...(await signedQuote(maker, { tokenIn: WETH, tokenOut: USDC }, { nonce: '2' })),
+      })
       assert.deepEqual([dup.status, dup.body.error], [400, 'Duplicate quote from this maker'])
-    } finally { ws.close() }
+    } finally {
+      ws.close()
+    }
   })
 
-  test('POST /api/v1/quotes: the spec\'s five texts, and the relay\'s own for the other rules', async () => {
+  test("POST /api/v1/quotes: the spec's five texts, and the relay's own for the other rules", async () => {
     const { rfqId } = await newRfq()
     const maker = wallet()
     const good = await signedQuote(maker, { tokenIn: WETH, tokenOut: USDC })
@@ -60,9 +89,19 @@ describe('REST quotes and the SSE feed', () => {
       [{ quote: good.quote, signature: good.signature }, 'Missing rfqId or quote'],
       [{ rfqId, signature: good.signature }, 'Missing rfqId or quote'],
       [{ rfqId: 'rfq_nope', ...good }, 'RFQ not found or expired'],
-      [{ rfqId, quote: good.quote, signature: (await signedQuote(wallet(), { tokenIn: WETH, tokenOut: USDC })).signature }, 'Invalid signature'],
+      [
+        {
+          rfqId,
+          quote: good.quote,
+          signature: (await signedQuote(wallet(), { tokenIn: WETH, tokenOut: USDC })).signature,
+        },
+        'Invalid signature',
+      ],
       [{ rfqId, quote: good.quote }, 'Invalid signature'],
-      [{ rfqId, ...(await signedQuote(maker, { tokenIn: USDC, tokenOut: USDC })) }, 'Quote rejected: tokenIn does not match RFQ'],
+      [
+        { rfqId, ...(await signedQuote(maker, { tokenIn: USDC, tokenOut: USDC })) },
+        'Quote rejected: tokenIn does not match RFQ',
+      ],
     ]
     for (const [body, text] of cases) {
       const r = await post(t.api, '/api/v1/quotes', body)
@@ -87,7 +126,7 @@ describe('REST quotes and the SSE feed', () => {
       assert.match(feed.res.headers.get('content-type')!, /^text\/event-stream/)
       const second = await fetch(t.api + '/api/v1/feed')
       assert.equal(second.status, 429)
-      assert.equal((await second.json() as { error: string }).error, 'Too many feed connections (max 1 per client)')
+      assert.equal(((await second.json()) as { error: string }).error, 'Too many feed connections (max 1 per client)')
       assert.ok(second.headers.get('retry-after'))
 
       const { rfqId } = await newRfq()
@@ -112,13 +151,21 @@ describe('REST quotes and the SSE feed', () => {
       for (let i = 0; i < 50 && !again; i++) {
         const f = await openFeed(t.api, { 'last-event-id': String(ids[0]) })
         if (f.res.status === 200) again = f
-        else { await f.close(); await new Promise(r => setTimeout(r, 50)) }
+        else {
+          await f.close()
+          await new Promise(r => setTimeout(r, 50))
+        }
       }
       assert.ok(again, 'reconnected')
       const replayed = await again.waitFor(e => e.event === 'rfq.cancelled' && e.data.rfqId === rfqId)
       assert.equal(replayed.id, cancelled.id)
-      assert.ok(!again.frames.some(e => e.event === 'rfq.created' && e.data.rfqId === rfqId), 'nothing at or before Last-Event-ID')
+      assert.ok(
+        !again.frames.some(e => e.event === 'rfq.created' && e.data.rfqId === rfqId),
+        'nothing at or before Last-Event-ID',
+      )
       await again.close()
-    } finally { await feed.close() }
+    } finally {
+      await feed.close()
+    }
   })
 })

@@ -14,26 +14,43 @@ describe('RFQ endpoints', () => {
   let t: TestEngine
   let taker: Awaited<ReturnType<typeof newAgent>>
   before(async () => {
-    t = await startTestEngine({ AGENT_REGISTRATION_PER_HOUR: '1000', AGENT_REGISTRATION_PER_DAY: '1000', AGENT_RATE_PER_MIN: '100000', AGENT_RATE_PER_HOUR: '100000',
-      PUBLIC_RATE_LIMIT_PER_MIN: '100000' })
+    t = await startTestEngine({
+      AGENT_REGISTRATION_PER_HOUR: '1000',
+      AGENT_REGISTRATION_PER_DAY: '1000',
+      AGENT_RATE_PER_MIN: '100000',
+      AGENT_RATE_PER_HOUR: '100000',
+      PUBLIC_RATE_LIMIT_PER_MIN: '100000',
+    })
     taker = await newAgent(t.api, ['taker', 'monitor'])
   })
   after(() => t.stop())
 
   const create = (body: unknown, headers: Record<string, string> = taker.headers) => post(t.api, CREATE, body, headers)
 
-  test('GET /api/v1/tokens lists the local chain\'s shipped list, each token with its source and a label', async () => {
+  test("GET /api/v1/tokens lists the local chain's shipped list, each token with its source and a label", async () => {
     const r = await get(t.api, '/api/v1/tokens')
     assert.equal(r.status, 200)
     assert.equal(r.body.chainId, 31337)
     assert.deepEqual(r.body.list, { name: 'RFQ engine local chain', version: '2.0.0' })
-    assert.deepEqual(r.body.tokens.map((x: { symbol: string }) => x.symbol).sort(), ['DAI', 'USDC', 'USDT', 'WBTC', 'WETH'])
-    assert.deepEqual(r.body.tokens.find((x: { symbol: string }) => x.symbol === 'USDC'),
-      { address: USDC, symbol: 'USDC', decimals: 6, name: 'USD Coin', source: 'list', label: 'USDC' })
+    assert.deepEqual(r.body.tokens.map((x: { symbol: string }) => x.symbol).sort(), [
+      'DAI',
+      'USDC',
+      'USDT',
+      'WBTC',
+      'WETH',
+    ])
+    assert.deepEqual(
+      r.body.tokens.find((x: { symbol: string }) => x.symbol === 'USDC'),
+      { address: USDC, symbol: 'USDC', decimals: 6, name: 'USD Coin', source: 'list', label: 'USDC' },
+    )
   })
 
   test('create: 201 with the spec fields; symbols resolve case-insensitively; the RFQ is live and persisted', async () => {
-    const r = await create({ tokenIn: 'weth', tokenOut: USDC.toUpperCase().replace('0X', '0x'), amountIn: '1000000000000000000' })
+    const r = await create({
+      tokenIn: 'weth',
+      tokenOut: USDC.toUpperCase().replace('0X', '0x'),
+      amountIn: '1000000000000000000',
+    })
     assert.equal(r.status, 201, JSON.stringify(r.body))
     assert.deepEqual(Object.keys(r.body).sort(), ['activeCount', 'expiry', 'rfqId', 'shareToken', 'ttlSeconds'])
     assert.match(r.body.rfqId, /^rfq_[0-9a-f]{32}$/)
@@ -44,20 +61,48 @@ describe('RFQ endpoints', () => {
     const d = await get(t.api, `/api/v1/rfqs/${r.body.rfqId}`)
     assert.equal(d.status, 200)
     assert.deepEqual(d.body, {
-      rfq: { id: r.body.rfqId, taker: taker.agent.address, tokenIn: { address: WETH, symbol: 'WETH', decimals: 18 }, tokenOut: { address: USDC, symbol: 'USDC', decimals: 6 },
-        kind: 0, amountIn: '1000000000000000000', amountOut: null, expiry: r.body.expiry, visibility: 'public' },
-      quotes: [], status: 'OPEN', endedAt: null, endedBy: null, quoteCount: 0,
+      rfq: {
+        id: r.body.rfqId,
+        taker: taker.agent.address,
+        tokenIn: { address: WETH, symbol: 'WETH', decimals: 18 },
+        tokenOut: { address: USDC, symbol: 'USDC', decimals: 6 },
+        kind: 0,
+        amountIn: '1000000000000000000',
+        amountOut: null,
+        expiry: r.body.expiry,
+        visibility: 'public',
+      },
+      quotes: [],
+      status: 'OPEN',
+      endedAt: null,
+      endedBy: null,
+      quoteCount: 0,
     })
     const [row] = await t.db.sql`select taker, token_in, status, agent_id from rfqs where id = ${r.body.rfqId}`
-    assert.deepEqual({ ...row }, { taker: taker.agent.address, token_in: WETH, status: 'OPEN', agent_id: taker.agentId })
+    assert.deepEqual(
+      { ...row },
+      { taker: taker.agent.address, token_in: WETH, status: 'OPEN', agent_id: taker.agentId },
+    )
     const act = await get(t.api, '/api/v1/agent/activity', taker.headers)
-    assert.ok(act.body.items.some((i: { action: string; rfqId: string }) => i.action === 'rfq.create' && i.rfqId === r.body.rfqId))
+    assert.ok(
+      act.body.items.some(
+        (i: { action: string; rfqId: string }) => i.action === 'rfq.create' && i.rfqId === r.body.rfqId,
+      ),
+    )
     await post(t.api, `/api/v1/rfqs/${r.body.rfqId}/cancel`, {}, taker.headers)
   })
 
   test('create: EXACT_OUT, private with allowedMakers and a share token, ttl bounds', async () => {
     const maker = wallet()
-    const r = await create({ tokenIn: 'USDC', tokenOut: 'WETH', kind: 1, amountOut: '5', ttlSeconds: 300, visibility: 'private', allowedMakers: [maker.account.address] })
+    const r = await create({
+      tokenIn: 'USDC',
+      tokenOut: 'WETH',
+      kind: 1,
+      amountOut: '5',
+      ttlSeconds: 300,
+      visibility: 'private',
+      allowedMakers: [maker.account.address],
+    })
     assert.equal(r.status, 201, JSON.stringify(r.body))
     assert.equal(r.body.ttlSeconds, 300)
     assert.match(r.body.shareToken, /^[A-Za-z0-9_-]{32}$/)
@@ -82,21 +127,45 @@ describe('RFQ endpoints', () => {
       ['{"tokenIn":', 'Invalid JSON body'],
       [{ tokenOut: 'USDC', amountIn: '1' }, 'tokenIn is required (address or symbol)'],
       [{ tokenIn: 'NOPE', tokenOut: 'USDC', amountIn: '1' }, 'Unknown tokenIn: NOPE. Use address or symbol.'],
-      [{ tokenIn: 'WETH', tokenOut: '0x000000000000000000000000000000000000dEaD', amountIn: '1' }, 'Unknown tokenOut: 0x000000000000000000000000000000000000dEaD. Use address or symbol.'],
+      [
+        { tokenIn: 'WETH', tokenOut: '0x000000000000000000000000000000000000dEaD', amountIn: '1' },
+        'Unknown tokenOut: 0x000000000000000000000000000000000000dEaD. Use address or symbol.',
+      ],
       [{ tokenIn: 'WETH', tokenOut: WETH, amountIn: '1' }, 'tokenIn and tokenOut must be different'],
       [{ tokenIn: 'WETH', tokenOut: 'USDC' }, 'amountIn is required for EXACT_IN'],
       [{ tokenIn: 'WETH', tokenOut: 'USDC', kind: 1, amountIn: '1' }, 'amountOut is required for EXACT_OUT'],
       [{ tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1.5' }, 'amountIn/amountOut must be valid BigInt strings'],
       [{ tokenIn: 'WETH', tokenOut: 'USDC', amountIn: 100 }, 'amountIn/amountOut must be valid BigInt strings'],
-      [{ tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1', amountOut: 'x' }, 'amountIn/amountOut must be valid BigInt strings'],
-      [{ tokenIn: 'WETH', tokenOut: 'USDC', amountIn: (1n << 256n).toString() }, 'amountIn/amountOut must be valid BigInt strings'],
+      [
+        { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1', amountOut: 'x' },
+        'amountIn/amountOut must be valid BigInt strings',
+      ],
+      [
+        { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: (1n << 256n).toString() },
+        'amountIn/amountOut must be valid BigInt strings',
+      ],
       [{ tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '0' }, 'amountIn must be > 0'],
       [{ tokenIn: 'WETH', tokenOut: 'USDC', kind: 2, amountIn: '1' }, 'kind must be 0 (EXACT_IN) or 1 (EXACT_OUT)'],
-      [{ tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1', ttlSeconds: 9 }, 'ttlSeconds must be an integer from 10 to 300'],
-      [{ tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1', ttlSeconds: 301 }, 'ttlSeconds must be an integer from 10 to 300'],
-      [{ tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1', visibility: 'secret' }, 'visibility must be public or private'],
-      [{ tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1', visibility: 'private', allowedMakers: ['0x12'] }, 'allowedMakers must be an array of at most 100 0x addresses'],
-      [{ tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1', allowedMakers: [WETH] }, 'allowedMakers applies to private RFQs only'],
+      [
+        { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1', ttlSeconds: 9 },
+        'ttlSeconds must be an integer from 10 to 300',
+      ],
+      [
+        { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1', ttlSeconds: 301 },
+        'ttlSeconds must be an integer from 10 to 300',
+      ],
+      [
+        { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1', visibility: 'secret' },
+        'visibility must be public or private',
+      ],
+      [
+        { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1', visibility: 'private', allowedMakers: ['0x12'] },
+        'allowedMakers must be an array of at most 100 0x addresses',
+      ],
+      [
+        { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '1', allowedMakers: [WETH] },
+        'allowedMakers applies to private RFQs only',
+      ],
     ]
     for (const [body, text] of cases) {
       const r = await create(body)
@@ -108,7 +177,10 @@ describe('RFQ endpoints', () => {
 
   test('a token upserted into the registry later (sandbox deploy) resolves by symbol', async () => {
     const addr = '0x' + 'ab'.repeat(20)
-    assert.equal((await create({ tokenIn: 'TKA', tokenOut: 'USDC', amountIn: '1' })).body.error, 'Unknown tokenIn: TKA. Use address or symbol.')
+    assert.equal(
+      (await create({ tokenIn: 'TKA', tokenOut: 'USDC', amountIn: '1' })).body.error,
+      'Unknown tokenIn: TKA. Use address or symbol.',
+    )
     await upsertToken(t.db.sql, { chainId: 31337, address: addr as `0x${string}`, symbol: 'TKA', decimals: 9 })
     const r = await create({ tokenIn: 'tka', tokenOut: 'USDC', amountIn: '1' })
     assert.equal(r.status, 201)
@@ -119,7 +191,9 @@ describe('RFQ endpoints', () => {
 
   test('the per-wallet cap: 14 concurrent creates -> exactly 10 live, the rest 429 Too many active RFQs with activeCount', async () => {
     const a = await newAgent(t.api, ['taker'])
-    const rs = await Promise.all(Array.from({ length: 14 }, () => create({ tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '7' }, a.headers)))
+    const rs = await Promise.all(
+      Array.from({ length: 14 }, () => create({ tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '7' }, a.headers)),
+    )
     const ok = rs.filter(r => r.status === 201)
     assert.equal(ok.length, 10)
     for (const r of rs.filter(r => r.status !== 201)) {
@@ -158,7 +232,9 @@ describe('RFQ endpoints', () => {
     do {
       const results: [{ status: number; body: any }, unknown] = await Promise.all([
         get(t.api, `/api/v1/rfqs?limit=3${cursor ? `&cursor=${cursor}` : ''}`),
-        pages < 5 ? create({ tokenIn: 'DAI', tokenOut: 'USDC', amountIn: '1', ttlSeconds: 300 }, b.headers) : Promise.resolve(undefined),
+        pages < 5
+          ? create({ tokenIn: 'DAI', tokenOut: 'USDC', amountIn: '1', ttlSeconds: 300 }, b.headers)
+          : Promise.resolve(undefined),
       ])
       const page = results[0]
       assert.equal(page.status, 200)
@@ -168,14 +244,37 @@ describe('RFQ endpoints', () => {
       pages++
     } while (cursor)
     assert.equal(new Set(seen).size, seen.length, 'no repeats')
-    assert.deepEqual(seen.filter(id => all.includes(id)), all, 'every RFQ that existed when paging began, once each, newest first')
+    assert.deepEqual(
+      seen.filter(id => all.includes(id)),
+      all,
+      'every RFQ that existed when paging began, once each, newest first',
+    )
 
     const one = await get(t.api, '/api/v1/rfqs?limit=1')
-    assert.deepEqual(Object.keys(one.body.items[0]).sort(), ['amountIn', 'amountOut', 'createdAt', 'endedAt', 'endedBy', 'expiry', 'id', 'kind', 'quoteCount', 'status',
-      'taker', 'tokenIn', 'tokenOut', 'visibility'])
+    assert.deepEqual(Object.keys(one.body.items[0]).sort(), [
+      'amountIn',
+      'amountOut',
+      'createdAt',
+      'endedAt',
+      'endedBy',
+      'expiry',
+      'id',
+      'kind',
+      'quoteCount',
+      'status',
+      'taker',
+      'tokenIn',
+      'tokenOut',
+      'visibility',
+    ])
     assert.equal(typeof one.body.nextCursor, 'string')
-    for (const [q, text] of [['status=closed', 'status must be open or all'], ['limit=0', 'limit must be an integer from 1 to 100'], ['limit=101', 'limit must be an integer from 1 to 100'],
-      ['limit=abc', 'limit must be an integer from 1 to 100'], ['cursor=zzz', 'Invalid cursor']]) {
+    for (const [q, text] of [
+      ['status=closed', 'status must be open or all'],
+      ['limit=0', 'limit must be an integer from 1 to 100'],
+      ['limit=101', 'limit must be an integer from 1 to 100'],
+      ['limit=abc', 'limit must be an integer from 1 to 100'],
+      ['cursor=zzz', 'Invalid cursor'],
+    ]) {
       const r = await get(t.api, `/api/v1/rfqs?${q}`)
       assert.deepEqual([r.status, r.body.error], [400, text], q)
     }
@@ -184,17 +283,37 @@ describe('RFQ endpoints', () => {
   })
 
   test('status: EXPIRED is computed at read time for an unswept row (ended at its own expiry); the open filter drops it', async () => {
-    const id = 'rfq_' + 'e'.repeat(32), expiry = nowSec() - 5
-    await t.db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility) values (${id}, ${taker.agent.address}, ${WETH}, ${USDC}, 0, 5, ${expiry}, 'public')`
+    const id = 'rfq_' + 'e'.repeat(32),
+      expiry = nowSec() - 5
+    await t.db
+      .sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility) values (${id}, ${taker.agent.address}, ${WETH}, ${USDC}, 0, 5, ${expiry}, 'public')`
     const d = await get(t.api, `/api/v1/rfqs/${id}`)
     assert.equal(d.status, 200)
-    assert.deepEqual([d.body.status, d.body.endedAt, d.body.endedBy], ['EXPIRED', new Date(expiry * 1000).toISOString(), 'expiry'])
+    assert.deepEqual(
+      [d.body.status, d.body.endedAt, d.body.endedBy],
+      ['EXPIRED', new Date(expiry * 1000).toISOString(), 'expiry'],
+    )
     assert.deepEqual(Object.keys(d.body).sort(), ['endedAt', 'endedBy', 'fillTxHash', 'quoteCount', 'rfq', 'status'])
-    assert.deepEqual(Object.keys(d.body.rfq).sort(), ['amountIn', 'amountOut', 'createdAt', 'expiry', 'id', 'kind', 'taker', 'tokenIn', 'tokenOut', 'visibility'])
+    assert.deepEqual(Object.keys(d.body.rfq).sort(), [
+      'amountIn',
+      'amountOut',
+      'createdAt',
+      'expiry',
+      'id',
+      'kind',
+      'taker',
+      'tokenIn',
+      'tokenOut',
+      'visibility',
+    ])
     const all = await get(t.api, '/api/v1/rfqs?status=all&limit=100')
     assert.equal(all.body.items.find((i: { id: string }) => i.id === id).status, 'EXPIRED')
     const open: { id: string; status: string }[] = []
-    for (let p = await get(t.api, '/api/v1/rfqs?status=open&limit=100'); ; p = await get(t.api, `/api/v1/rfqs?status=open&limit=100&cursor=${p.body.nextCursor}`)) {
+    for (
+      let p = await get(t.api, '/api/v1/rfqs?status=open&limit=100');
+      ;
+      p = await get(t.api, `/api/v1/rfqs?status=open&limit=100&cursor=${p.body.nextCursor}`)
+    ) {
       open.push(...p.body.items)
       if (!p.body.nextCursor) break
     }
@@ -212,24 +331,42 @@ describe('RFQ endpoints', () => {
     assert.equal((await get(t.api, '/api/v1/agent/rfqs/rfq_nope')).status, 401)
   })
 
-  test('cancel: by agent key, by the taker\'s EIP-191 signature; others 403; 404; 409 after; persisted shape afterwards', async () => {
+  test("cancel: by agent key, by the taker's EIP-191 signature; others 403; 404; 409 after; persisted shape afterwards", async () => {
     const r = await create({ tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '3' })
     const id = r.body.rfqId
     const other = await newAgent(t.api, ['taker'])
     const byOther = await post(t.api, `/api/v1/rfqs/${id}/cancel`, {}, other.headers)
-    assert.deepEqual([byOther.status, byOther.body.error], [403, 'Forbidden: only the taker that created this RFQ can cancel it'])
+    assert.deepEqual(
+      [byOther.status, byOther.body.error],
+      [403, 'Forbidden: only the taker that created this RFQ can cancel it'],
+    )
     const anonymous = await post(t.api, `/api/v1/rfqs/${id}/cancel`, {})
     assert.equal(anonymous.status, 403)
     const ts = nowSec()
     const stranger = wallet()
-    const wrongSig = await post(t.api, `/api/v1/rfqs/${id}/cancel`, { timestamp: ts, signature: await stranger.account.signMessage({ message: cancelMessage(id, ts) }) })
-    assert.deepEqual([wrongSig.status, wrongSig.body.error], [403, 'Forbidden: only the taker that created this RFQ can cancel it'])
-    const stale = await post(t.api, `/api/v1/rfqs/${id}/cancel`, { timestamp: ts - 400, signature: await taker.agent.account.signMessage({ message: cancelMessage(id, ts - 400) }) })
-    assert.deepEqual([stale.status, stale.body.error], [400, 'Signature expired. Timestamp must be within 300s of current time.'])
+    const wrongSig = await post(t.api, `/api/v1/rfqs/${id}/cancel`, {
+      timestamp: ts,
+      signature: await stranger.account.signMessage({ message: cancelMessage(id, ts) }),
+    })
+    assert.deepEqual(
+      [wrongSig.status, wrongSig.body.error],
+      [403, 'Forbidden: only the taker that created this RFQ can cancel it'],
+    )
+    const stale = await post(t.api, `/api/v1/rfqs/${id}/cancel`, {
+      timestamp: ts - 400,
+      signature: await taker.agent.account.signMessage({ message: cancelMessage(id, ts - 400) }),
+    })
+    assert.deepEqual(
+      [stale.status, stale.body.error],
+      [400, 'Signature expired. Timestamp must be within 300s of current time.'],
+    )
     const badKey = await post(t.api, `/api/v1/rfqs/${id}/cancel`, {}, { authorization: 'Bearer nope' })
     assert.equal(badKey.status, 401)
 
-    const ok = await post(t.api, `/api/v1/rfqs/${id}/cancel`, { timestamp: ts, signature: await taker.agent.account.signMessage({ message: cancelMessage(id, ts) }) })
+    const ok = await post(t.api, `/api/v1/rfqs/${id}/cancel`, {
+      timestamp: ts,
+      signature: await taker.agent.account.signMessage({ message: cancelMessage(id, ts) }),
+    })
     assert.equal(ok.status, 200, JSON.stringify(ok.body))
     assert.deepEqual(Object.keys(ok.body).sort(), ['cancelledAt', 'id', 'status'])
     assert.equal(ok.body.id, id)
@@ -251,21 +388,33 @@ describe('RFQ endpoints', () => {
   test('double cancel race: exactly one 200, the others 409; actor and database agree', async () => {
     const r = await create({ tokenIn: 'WETH', tokenOut: 'USDC', amountIn: '3' })
     const id = r.body.rfqId
-    assert.ok((await get(t.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === id), 'live on the relay first')
-    const rs = await Promise.all(Array.from({ length: 6 }, () => post(t.api, `/api/v1/rfqs/${id}/cancel`, {}, taker.headers)))
+    assert.ok(
+      (await get(t.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === id),
+      'live on the relay first',
+    )
+    const rs = await Promise.all(
+      Array.from({ length: 6 }, () => post(t.api, `/api/v1/rfqs/${id}/cancel`, {}, taker.headers)),
+    )
     assert.equal(rs.filter(x => x.status === 200).length, 1)
     assert.equal(rs.filter(x => x.status === 409).length, 5)
     assert.equal((await t.db.sql`select status from rfqs where id = ${id}`)[0]!.status, 'CANCELLED')
     assert.equal((await get(t.api, `/api/v1/rfqs/${id}`)).body.status, 'CANCELLED')
     const relay = await get(t.relay, '/rfqs')
-    assert.ok(!relay.body.rfqs.some((x: { rfqId?: string; id?: string }) => (x.rfqId ?? x.id) === id), 'gone from the relay\'s active store')
+    assert.ok(
+      !relay.body.rfqs.some((x: { rfqId?: string; id?: string }) => (x.rfqId ?? x.id) === id),
+      "gone from the relay's active store",
+    )
   })
 
   test('a persisted open RFQ that is not live (e.g. after a restart) is cancelled by a guarded update', async () => {
     const id = 'rfq_' + 'c'.repeat(32)
-    await t.db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility) values (${id}, ${taker.agent.address}, ${WETH}, ${USDC}, 0, 5, ${nowSec() + 100}, 'public')`
+    await t.db
+      .sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility) values (${id}, ${taker.agent.address}, ${WETH}, ${USDC}, 0, 5, ${nowSec() + 100}, 'public')`
     const rs = await Promise.all([1, 2, 3].map(() => post(t.api, `/api/v1/rfqs/${id}/cancel`, {}, taker.headers)))
-    assert.deepEqual(rs.map(x => x.status).sort((a, b) => a - b), [200, 409, 409])
+    assert.deepEqual(
+      rs.map(x => x.status).sort((a, b) => a - b),
+      [200, 409, 409],
+    )
     assert.equal((await t.db.sql`select status from rfqs where id = ${id}`)[0]!.status, 'CANCELLED')
   })
 

@@ -18,13 +18,16 @@ after(async () => {
 
 const call = async (base: string, method: string, path: string) => {
   const res = await fetch(base + path, { method })
-  return { status: res.status, body: await res.json() as any }
+  return { status: res.status, body: (await res.json()) as any }
 }
 
 test('without RPC_URL: scan and refresh are 503, health says no-rpc, protocols are empty', async () => {
   for (const path of ['/api/v1/sor/pools/scan', '/api/v1/sor/pool-state/refresh']) {
     const r = await call(noRpc.api, 'POST', path)
-    assert.deepEqual([r.status, r.body], [503, { error: 'Route finder has no chain: RPC_URL is not configured', code: 'NO_CHAIN' }])
+    assert.deepEqual(
+      [r.status, r.body],
+      [503, { error: 'Route finder has no chain: RPC_URL is not configured', code: 'NO_CHAIN' }],
+    )
   }
   const h = await call(noRpc.api, 'GET', '/api/v1/sor/health')
   assert.equal(h.body.status, 'no-rpc')
@@ -32,17 +35,29 @@ test('without RPC_URL: scan and refresh are 503, health says no-rpc, protocols a
   assert.equal(h.body.asOfBlock, null)
   assert.deepEqual((await call(noRpc.api, 'GET', '/api/v1/sor/protocols')).body, { protocols: [] })
   assert.deepEqual((await call(noRpc.api, 'GET', '/api/v1/sor/pools')).body, { total: 0, pools: [] })
-  assert.deepEqual((await call(noRpc.api, 'GET', '/api/v1/sor/coverage')).body, { asOfBlock: null, tokens: 0, pairCount: 0, pairs: [] })
+  assert.deepEqual((await call(noRpc.api, 'GET', '/api/v1/sor/coverage')).body, {
+    asOfBlock: null,
+    tokens: 0,
+    pairCount: 0,
+    pairs: [],
+  })
 })
 
 test('a seeded registry token with no pools: the quote is 200 with zero routes and says to scan', async () => {
   // WETH and USDC are in the registry's seed file (engine/tokens/tokens.31337.json)
-  const r = await call(noRpc.api, 'GET', '/api/v1/sor/quote?tokenIn=0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2&tokenOut=0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48&amountIn=1000')
+  const r = await call(
+    noRpc.api,
+    'GET',
+    '/api/v1/sor/quote?tokenIn=0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2&tokenOut=0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48&amountIn=1000',
+  )
   assert.equal(r.status, 200)
   assert.deepEqual(r.body.routes, [])
   assert.equal(r.body.summary.tokenInSymbol, 'WETH')
   assert.equal(r.body.summary.amountOut, '0')
-  assert.ok(r.body.warnings[0].startsWith('No pools are tracked yet: scan for pools first via POST /api/v1/sor/pools/scan'), r.body.warnings)
+  assert.ok(
+    r.body.warnings[0].startsWith('No pools are tracked yet: scan for pools first via POST /api/v1/sor/pools/scan'),
+    r.body.warnings,
+  )
   assert.equal(typeof r.body.explain.text, 'string')
 })
 

@@ -12,14 +12,18 @@ const manifestPath = join(repoRoot, 'dist/web/manifest.json')
 export async function consoleBuilt(): Promise<ConsoleManifest> {
   const lock = join(repoRoot, 'dist/web.lock')
   for (;;) {
-    try { mkdirSync(lock); break } catch {
+    try {
+      mkdirSync(lock)
+      break
+    } catch {
       const held = statSync(lock, { throwIfNoEntry: false })
-      if (held && Date.now() - held.mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true })   // left by a run killed mid-build
+      if (held && Date.now() - held.mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true }) // left by a run killed mid-build
       await new Promise(r => setTimeout(r, 50))
     }
   }
   try {
-    if (existsSync(manifestPath) && statSync(manifestPath).mtimeMs > newest(join(repoRoot, 'web'))) return JSON.parse(readFileSync(manifestPath, 'utf8'))
+    if (existsSync(manifestPath) && statSync(manifestPath).mtimeMs > newest(join(repoRoot, 'web')))
+      return JSON.parse(readFileSync(manifestPath, 'utf8'))
     return await buildConsole()
   } finally {
     rmSync(lock, { recursive: true, force: true })
@@ -27,9 +31,12 @@ export async function consoleBuilt(): Promise<ConsoleManifest> {
 }
 
 function newest(dir: string): number {
-  return Math.max(0, ...readdirSync(dir).map(n => {
-    const p = join(dir, n)
-    const s = statSync(p)
-    return s.isDirectory() ? newest(p) : s.mtimeMs
-  }))
+  return Math.max(
+    0,
+    ...readdirSync(dir).map(n => {
+      const p = join(dir, n)
+      const s = statSync(p)
+      return s.isDirectory() ? newest(p) : s.mtimeMs
+    }),
+  )
 }

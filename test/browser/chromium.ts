@@ -20,6 +20,17 @@ export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
 
 /** `args`: more flags, e.g. `--host-resolver-rules=...` to give loopback addresses public names */
 export function launchChromium(args: string[] = []): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync', ...args] })
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      ...args,
+    ],
+  })
 }

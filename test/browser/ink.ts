@@ -11,8 +11,12 @@ export function inkOfSeries(canvas: any): { calls: number; puts: number } {
   const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height)
   const near = (i: number, c: number[]) =>
     Math.abs(data[i] - c[0]!) + Math.abs(data[i + 1] - c[1]!) + Math.abs(data[i + 2] - c[2]!) < 60 && data[i + 3] > 200
-  let calls = 0, puts = 0
-  for (let i = 0; i < data.length; i += 4) { if (near(i, a)) calls++; else if (near(i, b)) puts++ }
+  let calls = 0,
+    puts = 0
+  for (let i = 0; i < data.length; i += 4) {
+    if (near(i, a)) calls++
+    else if (near(i, b)) puts++
+  }
   return { calls, puts }
 }
 

@@ -27,7 +27,7 @@ const NAMES = { 'api.example.com': '127.0.0.2', 'terminal.example.com': '127.0.0
 const REDIRECT = '127.0.0.5'
 const KEY = 'terminal-key-behind-the-proxy'
 
-describe('the console behind the kit\'s nginx', () => {
+describe("the console behind the kit's nginx", () => {
   let world: World, t: TestEngine, nginx: Nginx, browser: Browser, context: BrowserContext, page: Page, watch: Watch
   let port: number, site: string
   /** requests and sockets of the page aimed at one of the engine's own ports: blocked, and listed here */
@@ -35,27 +35,52 @@ describe('the console behind the kit\'s nginx', () => {
   const engineOwnPort = (u: URL) => Object.values(t.engine.ports).map(String).includes(u.port)
 
   before(async () => {
-    const rules = Object.entries(NAMES).map(([n, ip]) => `MAP ${n} ${ip}`).join(', ')
+    const rules = Object.entries(NAMES)
+      .map(([n, ip]) => `MAP ${n} ${ip}`)
+      .join(', ')
     browser = await launchChromium([`--host-resolver-rules=${rules}`])
     await consoleBuilt()
     port = await freePortOn([...Object.values(NAMES), REDIRECT])
     world = await deployWorld()
-    t = await startTestEngine({ RPC_URL: world.anvil.rpcUrl, SOR_PROTOCOLS_FILE: world.protocolsFile, TOKENS_FILE: world.tokensFile,
-      MULTICALL_ADDRESS: world.multicall, PUBLIC_RATE_LIMIT_PER_MIN: '1000000', API_KEY: KEY, ...kitEnv(port) })
+    t = await startTestEngine({
+      RPC_URL: world.anvil.rpcUrl,
+      SOR_PROTOCOLS_FILE: world.protocolsFile,
+      TOKENS_FILE: world.tokensFile,
+      MULTICALL_ADDRESS: world.multicall,
+      PUBLIC_RATE_LIMIT_PER_MIN: '1000000',
+      API_KEY: KEY,
+      ...kitEnv(port),
+    })
     await Promise.all([loadRoutes(t, world), ingestSynthetic(t), recordFills(t)])
     const { api, terminal, relay } = t.engine.ports
-    site = kitOnLoopback(kitConf(), { port, names: NAMES, redirectAddress: REDIRECT,
-      upstreams: { rfq_api: `127.0.0.1:${api}`, rfq_terminal: `127.0.0.1:${terminal}`, rfq_relay: `127.0.0.1:${relay}` },
+    site = kitOnLoopback(kitConf(), {
+      port,
+      names: NAMES,
+      redirectAddress: REDIRECT,
+      upstreams: {
+        rfq_api: `127.0.0.1:${api}`,
+        rfq_terminal: `127.0.0.1:${terminal}`,
+        rfq_relay: `127.0.0.1:${relay}`,
+      },
     })
     nginx = await startNginx(site, { host: NAMES['api.example.com'], port })
     context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
     watch = await watchContext(context, new Set(Object.keys(NAMES)))
     // registered after the watch: Playwright asks the newest route first, so these never reach the engine
-    await context.route(url => engineOwnPort(url), route => {
-      direct.push(route.request().url())
-      return route.abort('blockedbyclient')
-    })
-    await context.routeWebSocket(url => engineOwnPort(url), ws => { direct.push(ws.url()); return ws.close() })
+    await context.route(
+      url => engineOwnPort(url),
+      route => {
+        direct.push(route.request().url())
+        return route.abort('blockedbyclient')
+      },
+    )
+    await context.routeWebSocket(
+      url => engineOwnPort(url),
+      ws => {
+        direct.push(ws.url())
+        return ws.close()
+      },
+    )
     page = await context.newPage()
     watchPage(page, watch, new Set(Object.keys(NAMES)))
   })
@@ -72,8 +97,13 @@ describe('the console behind the kit\'s nginx', () => {
     await page.locator(`h1#${name}-h`).waitFor()
   }
 
-  test('the kit\'s config is what runs: the rewrite kept its locations, changing only listen, ssl and node lines', () => {
-    for (const line of ['location /metrics {', 'location /api/v1/feed {', 'proxy_set_header Upgrade $http_upgrade;', 'least_conn;']) {
+  test("the kit's config is what runs: the rewrite kept its locations, changing only listen, ssl and node lines", () => {
+    for (const line of [
+      'location /metrics {',
+      'location /api/v1/feed {',
+      'proxy_set_header Upgrade $http_upgrade;',
+      'least_conn;',
+    ]) {
       assert.ok(site.includes(line), line)
     }
     assert.equal(site.match(/^\s*server 127\.0\.0\.1:\d+;$/gm)?.length, 3)
@@ -81,7 +111,17 @@ describe('the console behind the kit\'s nginx', () => {
   })
 
   test('nginx keeps /metrics off the public name in every spelling, while the node serves it; HTTP redirects', async () => {
-    const spellings = ['/metrics', '/metrics?x=1', '//metrics', '/metrics/', '/metrics//', '/%6detrics', '/./metrics', '/api/../metrics', '/METRICS']
+    const spellings = [
+      '/metrics',
+      '/metrics?x=1',
+      '//metrics',
+      '/metrics/',
+      '/metrics//',
+      '/%6detrics',
+      '/./metrics',
+      '/api/../metrics',
+      '/METRICS',
+    ]
     for (const path of spellings) {
       const r = await via(NAMES['api.example.com'], port, 'api.example.com', path)
       assert.ok(!r.body.includes('# HELP'), `${path}: ${r.status} served the metrics`)
@@ -93,11 +133,17 @@ describe('the console behind the kit\'s nginx', () => {
     assert.equal(plain.headers.location, 'https://relay.example.com/rfqs?x=1')
   })
 
-  test('with the kit\'s engine.env, config.json gives the public URLs; the other names allow the console\'s origin', async () => {
+  test("with the kit's engine.env, config.json gives the public URLs; the other names allow the console's origin", async () => {
     const cfg = JSON.parse((await via(NAMES['api.example.com'], port, 'api.example.com', '/console/config.json')).body)
-    assert.deepEqual(cfg.urls,
-      { terminal: `http://terminal.example.com:${port}`, relay: `http://relay.example.com:${port}`, relayWs: `ws://relay.example.com:${port}` })
-    for (const [name, path] of [['terminal.example.com', '/health'], ['relay.example.com', '/rfqs']] as const) {
+    assert.deepEqual(cfg.urls, {
+      terminal: `http://terminal.example.com:${port}`,
+      relay: `http://relay.example.com:${port}`,
+      relayWs: `ws://relay.example.com:${port}`,
+    })
+    for (const [name, path] of [
+      ['terminal.example.com', '/health'],
+      ['relay.example.com', '/rfqs'],
+    ] as const) {
       const mine = await via(NAMES[name], port, name, path, { origin: origin() })
       assert.equal(mine.status, 200)
       assert.equal(mine.headers['access-control-allow-origin'], origin())
@@ -106,7 +152,7 @@ describe('the console behind the kit\'s nginx', () => {
     }
   })
 
-  test('Live: the relay\'s WebSocket upgrades through nginx; an RFQ made through the API shows, then how it ended', async () => {
+  test("Live: the relay's WebSocket upgrades through nginx; an RFQ made through the API shows, then how it ended", async () => {
     await view('live')
     await page.getByText('relay connected').waitFor({ timeout: 5000 })
     const taker = await newAgent(t.api, ['taker', 'monitor'])
@@ -119,8 +165,11 @@ describe('the console behind the kit\'s nginx', () => {
     assert.match(await row.innerText(), /WETH → USDC\s+1 WETH/)
     assert.equal((await post(t.api, `/api/v1/rfqs/${rfqId}/cancel`, {}, taker.headers)).status, 200)
     // the relay's REST listing (through nginx, ETag and all) tells the row it ended
-    await page.waitForFunction(sel => document.querySelector(sel)?.textContent === 'cancelled', `tr[data-rfq="${rfqId}"] [data-ends]`,
-      { timeout: 10_000 })
+    await page.waitForFunction(
+      sel => document.querySelector(sel)?.textContent === 'cancelled',
+      `tr[data-rfq="${rfqId}"] [data-ends]`,
+      { timeout: 10_000 },
+    )
   })
 
   test('League, Options (the terminal with its key, across names), Route and Health work on the public names', async () => {
@@ -134,15 +183,25 @@ describe('the console behind the kit\'s nginx', () => {
     await page.locator('table.ladder tbody tr').first().waitFor({ timeout: 5000 })
 
     await view('route')
-    await page.waitForFunction(() => ['AAA', 'BBB', 'MID'].includes(document.querySelector('form select')?.selectedOptions[0]?.textContent),
-      undefined, { timeout: 5000 })
+    await page.waitForFunction(
+      () => ['AAA', 'BBB', 'MID'].includes(document.querySelector('form select')?.selectedOptions[0]?.textContent),
+      undefined,
+      { timeout: 5000 },
+    )
     await page.getByRole('button', { name: 'Find routes' }).click()
     await page.locator('[data-answer] tr[data-route]').first().waitFor({ timeout: 10_000 })
 
     await view('health')
-    for (const [name, host] of [['API', 'api'], ['Terminal', 'terminal'], ['Relay', 'relay']]) {
-      await page.waitForFunction(n => /^ok,/.test(document.querySelector(`[data-surface="${n}"] p`)?.textContent ?? ''), name,
-        { timeout: 5000 })
+    for (const [name, host] of [
+      ['API', 'api'],
+      ['Terminal', 'terminal'],
+      ['Relay', 'relay'],
+    ]) {
+      await page.waitForFunction(
+        n => /^ok,/.test(document.querySelector(`[data-surface="${n}"] p`)?.textContent ?? ''),
+        name,
+        { timeout: 5000 },
+      )
       const heading = await page.locator(`[data-surface="${name}"] h2`).innerText()
       assert.match(heading, new RegExp(`${name} ${host}\\.example\\.com:${port}$`))
     }
@@ -150,12 +209,20 @@ describe('the console behind the kit\'s nginx', () => {
     assert.match(await page.locator('main').innerText(), /Pools\s+7 with state of 7 tracked/)
   })
 
-  test('throughout: every request went to a public name, none to the engine\'s ports; no console error but /metrics\'', () => {
+  test("throughout: every request went to a public name, none to the engine's ports; no console error but /metrics'", () => {
     assert.deepEqual(direct, [])
     assert.deepEqual(watch.offsite, [])
     const hosts = new Set(watch.requests.filter(u => !u.startsWith('data:')).map(u => new URL(u).host))
-    assert.deepEqual([...hosts].sort(), Object.keys(NAMES).map(n => `${n}:${port}`).sort())
-    assert.ok(watch.requests.some(u => u.startsWith(`ws://relay.example.com:${port}/`)), 'the relay socket went through nginx')
+    assert.deepEqual(
+      [...hosts].sort(),
+      Object.keys(NAMES)
+        .map(n => `${n}:${port}`)
+        .sort(),
+    )
+    assert.ok(
+      watch.requests.some(u => u.startsWith(`ws://relay.example.com:${port}/`)),
+      'the relay socket went through nginx',
+    )
     const metrics404 = (e: string) => /status of 404/.test(e) && e.includes(`api.example.com:${port}/metrics`)
     const unexpected = watch.errors.filter(e => !metrics404(e))
     assert.deepEqual(unexpected, [])
@@ -172,8 +239,11 @@ describe('the console behind the kit\'s nginx', () => {
  */
 function kitEnv(port: number): Record<string, string> {
   const { set } = parseEnvFile(readFileSync(join(repoRoot, 'deploy/engine.env.example'), 'utf8'))
-  const local = (v: string) => v.replace(/\b(https|wss):\/\/([a-z0-9.-]+)/g,
-    (_, scheme: string, name: string) => `${scheme === 'https' ? 'http' : 'ws'}://${name}:${port}`)
+  const local = (v: string) =>
+    v.replace(
+      /\b(https|wss):\/\/([a-z0-9.-]+)/g,
+      (_, scheme: string, name: string) => `${scheme === 'https' ? 'http' : 'ws'}://${name}:${port}`,
+    )
   const env: Record<string, string> = {}
   for (const k of ['PUBLIC_TERMINAL_URL', 'PUBLIC_RELAY_URL', 'CORS_ORIGIN', 'TRUST_PROXY', 'TRUST_PROXY_HOPS']) {
     assert.ok(set[k], `deploy/engine.env.example sets ${k}`)
@@ -183,14 +253,25 @@ function kitEnv(port: number): Record<string, string> {
 }
 
 /** one request to a loopback address with the given Host: what a browser resolving `host` there would send */
-function via(address: string, port: number, host: string, path: string, headers: Record<string, string> = {}):
-  Promise<{ status: number; headers: Record<string, string>; body: string }> {
+function via(
+  address: string,
+  port: number,
+  host: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   return new Promise((resolve, reject) => {
     request({ host: address, port, path, headers: { host: `${host}:${port}`, ...headers } }, res => {
       let body = ''
-      res.on('data', c => { body += c })
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string>, body }))
-    }).on('error', reject).end()
+      res.on('data', c => {
+        body += c
+      })
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string>, body }),
+      )
+    })
+      .on('error', reject)
+      .end()
   })
 }
 

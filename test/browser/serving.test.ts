@@ -34,7 +34,10 @@ describe('the console on the API port', () => {
     const html = await plain.text()
     assert.ok(html.includes(`/assets/${built.script}`) && html.includes(`/assets/${built.stylesheet}`))
     assert.ok(!/https?:\/\//.test(html.replace(/<!--[\s\S]*?-->/g, '')), 'the page names no other origin')
-    for (const [enc, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+    for (const [enc, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
       const raw = await rawGet(`${t.api}/`, enc)
       assert.equal(raw.headers['content-encoding'], enc)
       assert.equal(decode(raw.body).toString('utf8'), html)
@@ -49,23 +52,44 @@ describe('the console on the API port', () => {
     assert.equal(js.headers.get('content-type'), 'text/javascript; charset=utf-8')
     assert.equal(js.headers.get('cache-control'), 'public, max-age=31536000, immutable')
     assert.ok((await js.text()).length > 10_000)
-    assert.equal((await fetch(`${t.api}/assets/${built.stylesheet}`)).headers.get('content-type'), 'text/css; charset=utf-8')
-    for (const name of ['nope.js', '..%2Fmanifest.json', built.script + '.gz']) assert.equal((await fetch(`${t.api}/assets/${name}`)).status, 404, name)
-    const cfg = await (await fetch(`${t.api}/console/config.json`)).json() as { ports: unknown; terminalKeyRequired: boolean }
+    assert.equal(
+      (await fetch(`${t.api}/assets/${built.stylesheet}`)).headers.get('content-type'),
+      'text/css; charset=utf-8',
+    )
+    for (const name of ['nope.js', '..%2Fmanifest.json', built.script + '.gz'])
+      assert.equal((await fetch(`${t.api}/assets/${name}`)).status, 404, name)
+    const cfg = (await (await fetch(`${t.api}/console/config.json`)).json()) as {
+      ports: unknown
+      terminalKeyRequired: boolean
+    }
     assert.deepEqual(cfg.ports, t.engine.ports)
     assert.equal(cfg.terminalKeyRequired, true)
   })
 
-  test('with API_KEY the terminal answers the page\'s cross-port preflight for Authorization, and the key', async () => {
-    const pre = await fetch(`${t.terminal}/options/tape`, { method: 'OPTIONS', headers: { origin: t.api, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } })
+  test("with API_KEY the terminal answers the page's cross-port preflight for Authorization, and the key", async () => {
+    const pre = await fetch(`${t.terminal}/options/tape`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: t.api,
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
+    })
     assert.equal(pre.status, 204)
     assert.equal(pre.headers.get('access-control-allow-origin'), '*')
     assert.match(pre.headers.get('access-control-allow-headers') ?? '', /authorization/i)
-    assert.equal((await fetch(`${t.terminal}/options/underlyings`, { headers: { authorization: 'Bearer terminal-secret', origin: t.api } })).status, 200)
+    assert.equal(
+      (
+        await fetch(`${t.terminal}/options/underlyings`, {
+          headers: { authorization: 'Bearer terminal-secret', origin: t.api },
+        })
+      ).status,
+      200,
+    )
   })
 
-  test('config.json: no public URLs by default; behind a proxy, the terminal\'s and the relay\'s (two forms, one setting)', async () => {
-    const plain = await (await fetch(`${t.api}/console/config.json`)).json() as { urls: unknown }
+  test("config.json: no public URLs by default; behind a proxy, the terminal's and the relay's (two forms, one setting)", async () => {
+    const plain = (await (await fetch(`${t.api}/console/config.json`)).json()) as { urls: unknown }
     assert.deepEqual(plain.urls, { terminal: null, relay: null, relayWs: null })
     const served = (env: Record<string, string>) => {
       const api = new Router()
@@ -74,32 +98,56 @@ describe('the console on the API port', () => {
       return m.handler({ headers: {}, params: {} } as unknown as Req).body.urls
     }
     const both = { PUBLIC_TERMINAL_URL: 'https://terminal.example.com/', PUBLIC_RELAY_URL: 'wss://relay.example.com' }
-    assert.deepEqual(served(both),
-      { terminal: 'https://terminal.example.com', relay: 'https://relay.example.com', relayWs: 'wss://relay.example.com' })
-    assert.deepEqual(served({ PUBLIC_RELAY_URL: 'http://127.0.0.1:9000/relay' }),
-      { terminal: null, relay: 'http://127.0.0.1:9000/relay', relayWs: 'ws://127.0.0.1:9000/relay' })
-    for (const [name, bad] of [['PUBLIC_TERMINAL_URL', 'wss://terminal.example.com'], ['PUBLIC_TERMINAL_URL', 'terminal.example.com'],
-      ['PUBLIC_RELAY_URL', 'ftp://relay.example.com'], ['PUBLIC_RELAY_URL', 'https://relay.example.com/?x=1']] as const) {
-      const named = (e: Error) => e instanceof ConfigError && e.message.startsWith(`invalid configuration: ${name}=`) && !e.message.includes(';')
+    assert.deepEqual(served(both), {
+      terminal: 'https://terminal.example.com',
+      relay: 'https://relay.example.com',
+      relayWs: 'wss://relay.example.com',
+    })
+    assert.deepEqual(served({ PUBLIC_RELAY_URL: 'http://127.0.0.1:9000/relay' }), {
+      terminal: null,
+      relay: 'http://127.0.0.1:9000/relay',
+      relayWs: 'ws://127.0.0.1:9000/relay',
+    })
+    for (const [name, bad] of [
+      ['PUBLIC_TERMINAL_URL', 'wss://terminal.example.com'],
+      ['PUBLIC_TERMINAL_URL', 'terminal.example.com'],
+      ['PUBLIC_RELAY_URL', 'ftp://relay.example.com'],
+      ['PUBLIC_RELAY_URL', 'https://relay.example.com/?x=1'],
+    ] as const) {
+      const named = (e: Error) =>
+        e instanceof ConfigError && e.message.startsWith(`invalid configuration: ${name}=`) && !e.message.includes(';')
       assert.throws(() => loadConfig({ [name]: bad }), named, `${name}=${bad}`)
     }
   })
 
-  test('the docs give the console\'s size as the build measured it (docs/console.md, README)', () => {
-    assert.deepEqual(staleSizeDocs(built), [], 'run `make docs`: it writes the build\'s figures into the docs')
+  test("the docs give the console's size as the build measured it (docs/console.md, README)", () => {
+    assert.deepEqual(staleSizeDocs(built), [], "run `make docs`: it writes the build's figures into the docs")
   })
 
   test('not built: / answers 503 saying to run make build, and assets 404', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'console-unbuilt-'))
     try {
       const api = new Router()
-      consoleRoutes({ surfaces: { api }, config: t.engine.ctx.config } as unknown as EngineContext, t.engine.ports, empty)
+      consoleRoutes(
+        { surfaces: { api }, config: t.engine.ctx.config } as unknown as EngineContext,
+        t.engine.ports,
+        empty,
+      )
       const call = (path: string) => {
         const m = api.match('GET', path)
         assert.equal(m.kind, 'found')
-        return (m as { handler: (r: Req) => unknown }).handler({ headers: {}, params: (m as { params: Record<string, string> }).params } as unknown as Req)
+        return (m as { handler: (r: Req) => unknown }).handler({
+          headers: {},
+          params: (m as { params: Record<string, string> }).params,
+        } as unknown as Req)
       }
-      assert.deepEqual(await call('/'), { status: 503, body: { error: 'The console is not built: run `make build` (it bundles web/ into dist/web/)', code: 'CONSOLE_NOT_BUILT' } })
+      assert.deepEqual(await call('/'), {
+        status: 503,
+        body: {
+          error: 'The console is not built: run `make build` (it bundles web/ into dist/web/)',
+          code: 'CONSOLE_NOT_BUILT',
+        },
+      })
       assert.equal(((await call('/assets/main.js')) as { status: number }).status, 404)
     } finally {
       rmSync(empty, { recursive: true, force: true })
@@ -115,6 +163,8 @@ async function rawGet(url: string, encoding: string): Promise<{ headers: Record<
       const chunks: Buffer[] = []
       res.on('data', c => chunks.push(c))
       res.on('end', () => resolve({ headers: res.headers as Record<string, string>, body: Buffer.concat(chunks) }))
-    }).on('error', reject).end()
+    })
+      .on('error', reject)
+      .end()
   })
 }

@@ -26,7 +26,9 @@ export async function watchContext(context: BrowserContext, allowed: ReadonlySet
 }
 
 export function watchPage(page: Page, w: Watch, allowed: ReadonlySet<string> = LOCAL): void {
-  page.on('console', m => { if (m.type() === 'error') w.errors.push(`${m.text()} (${m.location().url})`) })
+  page.on('console', m => {
+    if (m.type() === 'error') w.errors.push(`${m.text()} (${m.location().url})`)
+  })
   page.on('pageerror', e => w.errors.push(`uncaught: ${e.message}`))
   page.on('websocket', ws => {
     w.requests.push(ws.url())

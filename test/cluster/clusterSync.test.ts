@@ -9,35 +9,62 @@ import { RfqBook, type RestoredRfq } from '../../actors/book.js'
 import type { AcceptedQuote, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
 import { makeRfq } from '../relay/helpers.js'
 
-interface Read { id: string; answer(r: RestoredRfq | undefined): void }
+interface Read {
+  id: string
+  answer(r: RestoredRfq | undefined): void
+}
 
 function cluster() {
-  const reads: Read[] = [], sharedReads: string[] = []
+  const reads: Read[] = [],
+    sharedReads: string[] = []
   const book = new RfqBook(new ActorSystem(), {
-    store: { insertRfq: async () => {}, persistStatus: async () => {}, commitQuote: async () => {}, storeEnds: async () => {} },
+    store: {
+      insertRfq: async () => {},
+      persistStatus: async () => {},
+      commitQuote: async () => {},
+      storeEnds: async () => {},
+    },
     clusterStore: {
       liveRfq: id => new Promise(resolve => reads.push({ id, answer: resolve })),
-      liveShared: async hash => { sharedReads.push(hash); return undefined }, endOf: async () => undefined,
+      liveShared: async hash => {
+        sharedReads.push(hash)
+        return undefined
+      },
+      endOf: async () => undefined,
     },
     recoverSigner: async () => null,
   })
   const events: RfqEvent[] = []
-  book.events.subscribe(e => { events.push(e) })
+  book.events.subscribe(e => {
+    events.push(e)
+  })
   const turn = () => new Promise(r => setImmediate(r))
   return { book, sync: book.sync!, reads, sharedReads, events, turn }
 }
 
 const quoteOf = (rfq: Rfq, maker: string): AcceptedQuote => ({
-  rfqId: rfq.id, signature: `0x${maker.slice(2).padEnd(130, '0')}`, receivedAt: new Date(),
-  quote: { maker: maker as AcceptedQuote['quote']['maker'], taker: rfq.taker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
-    amountIn: rfq.amountIn!.toString(), amountOut: '1', expiry: rfq.expiry, nonce: '1', deadline: rfq.expiry },
+  rfqId: rfq.id,
+  signature: `0x${maker.slice(2).padEnd(130, '0')}`,
+  receivedAt: new Date(),
+  quote: {
+    maker: maker as AcceptedQuote['quote']['maker'],
+    taker: rfq.taker,
+    tokenIn: rfq.tokenIn,
+    tokenOut: rfq.tokenOut,
+    amountIn: rfq.amountIn!.toString(),
+    amountOut: '1',
+    expiry: rfq.expiry,
+    nonce: '1',
+    deadline: rfq.expiry,
+  },
 })
-const makerA = '0x00000000000000000000000000000000000000aa', makerB = '0x00000000000000000000000000000000000000bb'
+const makerA = '0x00000000000000000000000000000000000000aa',
+  makerB = '0x00000000000000000000000000000000000000bb'
 
 test('the creation word lands while the store read runs: the stored quotes the read brings are shown, once each', async () => {
   const { book, sync, reads, events, turn } = cluster()
   const rfq = makeRfq()
-  const adopted = sync.adopt(rfq.id)                              // a quote word came first
+  const adopted = sync.adopt(rfq.id) // a quote word came first
   assert.equal(reads.length, 1)
   sync.applyRemote({ type: 'rfq.created', rfq, shareTokenHash: null })
   reads[0]!.answer({ rfq, shareTokenHash: null, quotes: [quoteOf(rfq, makerA)] })
@@ -52,15 +79,20 @@ test('a quote word that comes while a read runs makes another read after it: a q
   const { book, sync, reads, turn } = cluster()
   const rfq = makeRfq()
   const first = sync.adopt(rfq.id)
-  const second = sync.adopt(rfq.id)                               // maker B's word, B stored after the snapshot
+  const second = sync.adopt(rfq.id) // maker B's word, B stored after the snapshot
   assert.equal(reads.length, 1, 'one read at a time per RFQ')
   reads[0]!.answer({ rfq, shareTokenHash: null, quotes: [quoteOf(rfq, makerA)] })
-  assert.equal(await first, true); assert.equal(await second, true)
+  assert.equal(await first, true)
+  assert.equal(await second, true)
   await turn()
   assert.equal(reads.length, 2, 'read again')
   reads[1]!.answer({ rfq, shareTokenHash: null, quotes: [quoteOf(rfq, makerA), quoteOf(rfq, makerB)] })
-  await turn(); await turn()
-  assert.deepEqual((await book.describe(rfq.id))?.quotes.map(q => q.quote.maker), [makerA, makerB])
+  await turn()
+  await turn()
+  assert.deepEqual(
+    (await book.describe(rfq.id))?.quotes.map(q => q.quote.maker),
+    [makerA, makerB],
+  )
   assert.equal(sync.adopted, 1)
 })
 

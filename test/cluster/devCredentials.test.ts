@@ -9,26 +9,34 @@ import { X509Certificate } from 'node:crypto'
 import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { devCredentials, findOpenssl, OPENSSL_MISSING } from '../../engine/cluster/devCredentials.js'
-import { findNatsServer, NATS_MISSING } from '../../engine/cluster/natsServer.js'
+import { devCredentials, findOpenssl, OPENSSL_MISSING } from '../../engine/devcluster/devCredentials.js'
+import { findNatsServer, NATS_MISSING } from '../../engine/devcluster/natsServer.js'
 import { nodeKeyFromSeed, parsePeers } from '../../engine/cluster/nodeKeys.js'
 
-test('a CA, nats-server\'s certificate for this machine, a key per node, and a configuration nats-server accepts; kept on the next start', () => {
+test("a CA, nats-server's certificate for this machine, a key per node, and a configuration nats-server accepts; kept on the next start", () => {
   const dir = mkdtempSync(join(tmpdir(), 'dev-creds-'))
   const first = devCredentials(dir, ['node-1', 'node-2'])
   const ca = new X509Certificate(readFileSync(first.caFile))
   const server = new X509Certificate(readFileSync(join(dir, 'tls', 'nats-server.pem')))
   assert.equal(ca.ca, true)
-  assert.equal(server.ca, false, 'the server\'s certificate signs nothing')
+  assert.equal(server.ca, false, "the server's certificate signs nothing")
   assert.ok(server.checkIssued(ca) && server.verify(ca.publicKey), 'signed by the CA')
   assert.equal(server.checkIP('127.0.0.1'), '127.0.0.1')
   assert.equal(server.checkHost('localhost'), 'localhost')
   for (const id of ['node-1', 'node-2']) {
     assert.equal(statSync(first.keyFile(id)).mode & 0o777, 0o600)
     assert.equal(nodeKeyFromSeed(readFileSync(first.keyFile(id), 'utf8')).publicKey, first.publicKey(id))
-    assert.deepEqual(first.env(id), { NODE_ID: id, CLUSTER_NODE_KEY_FILE: first.keyFile(id), CLUSTER_PEERS: first.peers, NATS_TLS_CA_FILE: first.caFile })
+    assert.deepEqual(first.env(id), {
+      NODE_ID: id,
+      CLUSTER_NODE_KEY_FILE: first.keyFile(id),
+      CLUSTER_PEERS: first.peers,
+      NATS_TLS_CA_FILE: first.caFile,
+    })
   }
-  assert.deepEqual([...parsePeers(first.peers).values()].map(p => p.id), ['node-1', 'node-2'])
+  assert.deepEqual(
+    [...parsePeers(first.peers).values()].map(p => p.id),
+    ['node-1', 'node-2'],
+  )
   const bin = findNatsServer()
   assert.ok(bin, NATS_MISSING)
   const check = spawnSync(bin, ['-t', '-c', first.natsConfig], { encoding: 'utf8' })
@@ -36,11 +44,15 @@ test('a CA, nats-server\'s certificate for this machine, a key per node, and a c
   assert.match(readFileSync(first.natsConfig, 'utf8'), /^tls \{$/m)
 
   // the next start, with one node more: the same CA, certificate and keys, and a key for the new node
-  const caBefore = readFileSync(first.caFile, 'utf8'), serverBefore = server.fingerprint256
+  const caBefore = readFileSync(first.caFile, 'utf8'),
+    serverBefore = server.fingerprint256
   const next = devCredentials(dir, ['node-1', 'node-2', 'node-3'])
   assert.equal(readFileSync(next.caFile, 'utf8'), caBefore)
   assert.equal(new X509Certificate(readFileSync(join(dir, 'tls', 'nats-server.pem'))).fingerprint256, serverBefore)
-  assert.deepEqual(['node-1', 'node-2'].map(id => next.publicKey(id)), ['node-1', 'node-2'].map(id => first.publicKey(id)))
+  assert.deepEqual(
+    ['node-1', 'node-2'].map(id => next.publicKey(id)),
+    ['node-1', 'node-2'].map(id => first.publicKey(id)),
+  )
   assert.match(readFileSync(next.natsConfig, 'utf8'), new RegExp(`nkey: ${next.publicKey('node-3')}`))
 })
 

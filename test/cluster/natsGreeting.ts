@@ -7,7 +7,10 @@ export function natsGreeting(port: number, host = '127.0.0.1'): Promise<Record<s
   return new Promise((resolve, reject) => {
     const sock = connect(port, host)
     let buf = ''
-    const timer = setTimeout(() => { sock.destroy(); reject(new Error(`no INFO from ${host}:${port}: ${JSON.stringify(buf)}`)) }, 5000)
+    const timer = setTimeout(() => {
+      sock.destroy()
+      reject(new Error(`no INFO from ${host}:${port}: ${JSON.stringify(buf)}`))
+    }, 5000)
     sock.on('data', d => {
       buf += d.toString()
       const end = buf.indexOf('\r\n')
@@ -18,6 +21,9 @@ export function natsGreeting(port: number, host = '127.0.0.1'): Promise<Record<s
       if (m?.[1]) resolve(JSON.parse(m[1]))
       else reject(new Error(`not a NATS greeting: ${JSON.stringify(buf.slice(0, end))}`))
     })
-    sock.on('error', e => { clearTimeout(timer); reject(e) })
+    sock.on('error', e => {
+      clearTimeout(timer)
+      reject(e)
+    })
   })
 }

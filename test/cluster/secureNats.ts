@@ -1,4 +1,4 @@
-// A nats-server run as a venue runs it (engine/cluster/devCredentials.ts): TLS with a throw-away CA, one nkey user
+// A nats-server run as a venue runs it (engine/devcluster/devCredentials.ts): TLS with a throw-away CA, one nkey user
 // per node allowed to publish under its own key only, no anonymous client. The cluster and fault suites run their
 // nodes on it, and speak on the wire themselves as one of its nodes (a node id the test holds the key of) or as a
 // client with rights no node has (`users`), through the same seal the nodes use.
@@ -7,8 +7,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node'
 import { createUser } from '@nats-io/nkeys'
-import { startNatsServer, type NatsServer } from '../../engine/cluster/natsServer.js'
-import { devCredentials, type DevCredentialOptions, type DevCredentials } from '../../engine/cluster/devCredentials.js'
+import { startNatsServer, type NatsServer } from '../../engine/devcluster/natsServer.js'
+import {
+  devCredentials,
+  type DevCredentialOptions,
+  type DevCredentials,
+} from '../../engine/devcluster/devCredentials.js'
 import { nodeKeyFromSeed, type NodeKey } from '../../engine/cluster/nodeKeys.js'
 import { seal } from '../../engine/cluster/envelope.js'
 import { subjectOf, type Channel } from '../../engine/cluster/subjects.js'
@@ -37,15 +41,22 @@ export async function startSecureNats(ids: string[], opts: DevCredentialOptions 
   const creds = devCredentials(dir, ids, opts)
   const run = (port?: number) => startNatsServer({ port, args: ['-c', creds.natsConfig] })
   const s: SecureNats = {
-    server: await run(), url: '', creds,
+    server: await run(),
+    url: '',
+    creds,
     env: (id, url = s.url) => ({ NATS_URL: url, ...creds.env(id) }),
     connectAs: async who => {
       const seed = typeof who === 'string' ? nodeKeyFromSeed(readFileSync(creds.keyFile(who), 'utf8')).seed : who.seed
       return connect({ servers: s.url, authenticator: nkeyAuthenticator(seed), tls: { caFile: creds.caFile } })
     },
     stop: () => s.server.stop(),
-    start: async () => { s.server = await run(s.server.port) },
-    close: async () => { await s.server.stop(); rmSync(dir, { recursive: true, force: true }) },
+    start: async () => {
+      s.server = await run(s.server.port)
+    },
+    close: async () => {
+      await s.server.stop()
+      rmSync(dir, { recursive: true, force: true })
+    },
   }
   s.url = `tls://127.0.0.1:${s.server.port}`
   return s
@@ -58,7 +69,12 @@ export function extraUser(publish: string, subscribe = publish): { key: NodeKey;
 }
 
 /** Speaks as node `id`, signed with `key` (a forger's, if it is not `id`'s), under `key`'s subjects or `subjectKey`'s. */
-export function speaker(nc: NatsConnection, id: string, key: NodeKey, opts: { epoch?: number; subjectKey?: string } = {}) {
+export function speaker(
+  nc: NatsConnection,
+  id: string,
+  key: NodeKey,
+  opts: { epoch?: number; subjectKey?: string } = {},
+) {
   const seqs: Record<Channel, number> = { events: 0, nodes: 0, limits: 0 }
   const epoch = opts.epoch ?? Date.now()
   return {
@@ -70,7 +86,9 @@ export function speaker(nc: NatsConnection, id: string, key: NodeKey, opts: { ep
     },
     /** the last number sent on a channel */
     last: (channel: Channel) => seqs[channel],
-    raw(channel: Channel, bytes: Uint8Array): void { nc.publish(subjectOf(TEST_VENUE, opts.subjectKey ?? key.publicKey, channel), bytes) },
+    raw(channel: Channel, bytes: Uint8Array): void {
+      nc.publish(subjectOf(TEST_VENUE, opts.subjectKey ?? key.publicKey, channel), bytes)
+    },
   }
 }
 
@@ -78,6 +96,7 @@ export function speaker(nc: NatsConnection, id: string, key: NodeKey, opts: { ep
 export async function dropped(api: string): Promise<Record<string, number> & { all: number }> {
   const text = await (await fetch(`${api}/metrics`)).text()
   const byReason: Record<string, number> = {}
-  for (const m of text.matchAll(/^cluster_messages_dropped_total\{reason="(\w+)"\} (\d+)$/gm)) byReason[m[1]!] = Number(m[2])
+  for (const m of text.matchAll(/^cluster_messages_dropped_total\{reason="(\w+)"\} (\d+)$/gm))
+    byReason[m[1]!] = Number(m[2])
   return Object.assign(byReason, { all: Object.values(byReason).reduce((a, b) => a + b, 0) })
 }

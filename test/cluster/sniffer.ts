@@ -15,10 +15,19 @@ export async function sniffer(targetPort: number, targetHost = '127.0.0.1'): Pro
   const sockets = new Set<Socket>()
   const server = createServer(client => {
     const upstream = connect(targetPort, targetHost)
-    for (const [from, to] of [[client, upstream], [upstream, client]] as const) {
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
       sockets.add(from)
-      from.on('data', (chunk: Buffer) => { seen.push(Buffer.from(chunk)); to.write(chunk) })
-      from.on('close', () => { sockets.delete(from); to.destroy() })
+      from.on('data', (chunk: Buffer) => {
+        seen.push(Buffer.from(chunk))
+        to.write(chunk)
+      })
+      from.on('close', () => {
+        sockets.delete(from)
+        to.destroy()
+      })
       from.on('error', () => to.destroy())
     }
   })

@@ -40,15 +40,30 @@ describe('a cluster of three nodes is one venue', () => {
     nats = await startSecureNats(['n1', 'n2', 'n3', 'n9'])
     db = await testDatabase('c')
     const env = {
-      DATABASE_URL: db.url, FILL_VERIFY: 'off', RFQ_TTL_SECS: '60', RATE_LIMIT_PER_MIN: '100000000',
-      PUBLIC_RATE_LIMIT_PER_MIN: '1000000', AGENT_RATE_PER_MIN: '100000', AGENT_RATE_PER_HOUR: '1000000', MAX_ACTIVE_RFQS_PER_WALLET: '1000',
-      RELAY_REST_RATE_LIMIT_PER_MIN: '1000000', TERMINAL_RATE_LIMIT_PER_MIN: '60',
+      DATABASE_URL: db.url,
+      FILL_VERIFY: 'off',
+      RFQ_TTL_SECS: '60',
+      RATE_LIMIT_PER_MIN: '100000000',
+      PUBLIC_RATE_LIMIT_PER_MIN: '1000000',
+      AGENT_RATE_PER_MIN: '100000',
+      AGENT_RATE_PER_HOUR: '1000000',
+      MAX_ACTIVE_RFQS_PER_WALLET: '1000',
+      RELAY_REST_RATE_LIMIT_PER_MIN: '1000000',
+      TERMINAL_RATE_LIMIT_PER_MIN: '60',
     }
     nodes = []
-    for (const id of ['n1', 'n2', 'n3']) nodes.push(await spawnEngine({ ...env, ...nats.env(id), DATA_DIR: mkdtempSync(join(tmpdir(), `cluster-${id}-`)) }))
+    for (const id of ['n1', 'n2', 'n3'])
+      nodes.push(
+        await spawnEngine({ ...env, ...nats.env(id), DATA_DIR: mkdtempSync(join(tmpdir(), `cluster-${id}-`)) }),
+      )
     taker = await newAgent(nodes[0]!.api, ['taker', 'monitor'])
     // every node hears the other two before the venue is used
-    for (const n of nodes) await waitFor(async () => (await get(n.relay, '/health')).body.cluster?.peers?.length, len => len === 2, 10_000)
+    for (const n of nodes)
+      await waitFor(
+        async () => (await get(n.relay, '/health')).body.cluster?.peers?.length,
+        len => len === 2,
+        10_000,
+      )
   })
   after(async () => {
     await Promise.all(nodes.filter(n => n.child.exitCode === null).map(n => n.term()))
@@ -64,19 +79,37 @@ describe('a cluster of three nodes is one venue', () => {
     voice ??= await nats.connectAs('n9')
     return (n9Speaker ??= speaker(voice, 'n9', n9Key()))
   }
-  const heard = async () => { await voice?.flush() }
+  const heard = async () => {
+    await voice?.flush()
+  }
 
   const createRfq = async (node: EngineProc, over: Record<string, unknown> = {}) => {
-    const r = await post(node.api, '/api/v1/agent/rfqs', { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: AMOUNT, ttlSeconds: 120, ...over }, taker.headers)
+    const r = await post(
+      node.api,
+      '/api/v1/agent/rfqs',
+      { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: AMOUNT, ttlSeconds: 120, ...over },
+      taker.headers,
+    )
     assert.equal(r.status, 201, JSON.stringify(r.body))
     return r.body as { rfqId: string; shareToken: string | null; expiry: number }
   }
   const quoteFor = async (maker: PrivateKeyAccount, rfq: { expiry: number }, over: Partial<Quote> = {}) => {
-    const quote: Quote = { maker: maker.address.toLowerCase() as Quote['maker'], taker: ZERO, tokenIn: WETH, tokenOut: USDC, amountIn: AMOUNT,
-      amountOut: String(2_500_000_000 + Math.floor(Math.random() * 1e6)), expiry: rfq.expiry, nonce: String(Math.floor(Math.random() * 1e12)), deadline: nowSec() + 120, ...over }
+    const quote: Quote = {
+      maker: maker.address.toLowerCase() as Quote['maker'],
+      taker: ZERO,
+      tokenIn: WETH,
+      tokenOut: USDC,
+      amountIn: AMOUNT,
+      amountOut: String(2_500_000_000 + Math.floor(Math.random() * 1e6)),
+      expiry: rfq.expiry,
+      nonce: String(Math.floor(Math.random() * 1e12)),
+      deadline: nowSec() + 120,
+      ...over,
+    }
     return { quote, signature: await sign(maker, DOMAIN, quote) }
   }
-  const broadcasts = (c: Client, type: string, rfqId: string) => c.frames.filter(f => f.type === type && f.data.rfqId === rfqId)
+  const broadcasts = (c: Client, type: string, rfqId: string) =>
+    c.frames.filter(f => f.type === type && f.data.rfqId === rfqId)
   const openAll = () => Promise.all(nodes.filter(n => n.child.exitCode === null).map(n => Client.open(n.relayWs)))
 
   test('a per-IP limit holds across the venue: hits counted at two nodes count at the third', async () => {
@@ -84,7 +117,7 @@ describe('a cluster of three nodes is one venue', () => {
     for (const n of [nodes[0]!, nodes[1]!]) {
       for (let i = 0; i < 25; i++) assert.equal((await fetch(terminal(n))).status, 200)
     }
-    await new Promise(r => setTimeout(r, 400))          // a few sharing batches
+    await new Promise(r => setTimeout(r, 400)) // a few sharing batches
     const statuses: number[] = []
     for (let i = 0; i < 12; i++) statuses.push((await fetch(terminal(nodes[2]!))).status)
     // 60 a minute for this address across the venue: 50 were spent elsewhere, so the third node grants 10
@@ -106,7 +139,7 @@ describe('a cluster of three nodes is one venue', () => {
       assert.deepEqual(b.data.quote, quote)
     }
     for (const c of clients) await c.sync()
-    await new Promise(r => setTimeout(r, 200))          // a second copy would have arrived by now
+    await new Promise(r => setTimeout(r, 200)) // a second copy would have arrived by now
     for (const c of clients) {
       assert.equal(broadcasts(c, 'RFQ_BROADCAST', rfq.rfqId).length, 1)
       assert.equal(broadcasts(c, 'QUOTE_BROADCAST', rfq.rfqId).length, 1)
@@ -116,7 +149,10 @@ describe('a cluster of three nodes is one venue', () => {
       const list = (await get(n.relay, '/rfqs')).body.rfqs.find((x: { id: string }) => x.id === rfq.rfqId)
       assert.equal(list?.quoteCount, 1, `node ${n.api}`)
       const quotes = (await get(n.relay, `/quotes?rfqId=${rfq.rfqId}`)).body
-      assert.deepEqual(quotes.quotes.map((q: { signature: string }) => q.signature), [signature.toLowerCase()])
+      assert.deepEqual(
+        quotes.quotes.map((q: { signature: string }) => q.signature),
+        [signature.toLowerCase()],
+      )
       const detail = (await get(n.api, `/api/v1/rfqs/${rfq.rfqId}`)).body
       assert.equal(detail.status, 'QUOTED')
     }
@@ -129,18 +165,40 @@ describe('a cluster of three nodes is one venue', () => {
     const rfqs = await Promise.all([0, 1, 2, 0].map(i => createRfq(nodes[i]!)))
     const makers = Array.from({ length: 10 }, () => account())
     const submissions: { node: number; rfqId: string; maker: string; frame: string }[] = []
-    for (const rfq of rfqs) for (const maker of makers) for (let node = 0; node < 3; node++) {
-      const { quote, signature } = await quoteFor(maker, rfq)       // three different quotes of one maker, one per node
-      submissions.push({ node, rfqId: rfq.rfqId, maker: quote.maker, frame: JSON.stringify({ type: 'QUOTE_SUBMIT', data: { rfqId: rfq.rfqId, quote, signature } }) })
-    }
-    for (const o of observers) await waitFor(() => rfqs.every(r => broadcasts(o, 'RFQ_BROADCAST', r.rfqId).length === 1), ok => ok, 3000)
+    for (const rfq of rfqs)
+      for (const maker of makers)
+        for (let node = 0; node < 3; node++) {
+          const { quote, signature } = await quoteFor(maker, rfq) // three different quotes of one maker, one per node
+          submissions.push({
+            node,
+            rfqId: rfq.rfqId,
+            maker: quote.maker,
+            frame: JSON.stringify({ type: 'QUOTE_SUBMIT', data: { rfqId: rfq.rfqId, quote, signature } }),
+          })
+        }
+    for (const o of observers)
+      await waitFor(
+        () => rfqs.every(r => broadcasts(o, 'RFQ_BROADCAST', r.rfqId).length === 1),
+        ok => ok,
+        3000,
+      )
     // all at once: each node's sender fires its share without waiting for answers
     for (const s of submissions) senders[s.node]!.raw(s.frame)
     const pairs = rfqs.length * makers.length
-    const seen = (o: Client) => o.frames.filter(f => f.type === 'QUOTE_BROADCAST' && rfqs.some(r => r.rfqId === f.data.rfqId))
-    for (const o of observers) await waitFor(() => seen(o).length, n => n >= pairs, 15_000)
+    const seen = (o: Client) =>
+      o.frames.filter(f => f.type === 'QUOTE_BROADCAST' && rfqs.some(r => r.rfqId === f.data.rfqId))
+    for (const o of observers)
+      await waitFor(
+        () => seen(o).length,
+        n => n >= pairs,
+        15_000,
+      )
     const errors = () => senders.flatMap(s => s.frames.filter(f => f.type === 'ERROR'))
-    await waitFor(() => errors().length, n => n >= submissions.length - pairs, 15_000)
+    await waitFor(
+      () => errors().length,
+      n => n >= submissions.length - pairs,
+      15_000,
+    )
     for (const o of [...observers, ...senders]) await o.sync()
     await new Promise(r => setTimeout(r, 300))
     const keyOf = (f: Frame) => `${f.data.rfqId}:${f.data.quote.maker}`
@@ -153,13 +211,27 @@ describe('a cluster of three nodes is one venue', () => {
     const chosen = (o: Client) => new Map(seen(o).map(f => [keyOf(f), f.data.signature]))
     const first = chosen(observers[0]!)
     for (const o of observers.slice(1)) assert.deepEqual(chosen(o), first)
-    assert.deepEqual(errors().map(f => f.data.message).filter(m => m !== DUPLICATE), [], 'the only refusal is the duplicate')
+    assert.deepEqual(
+      errors()
+        .map(f => f.data.message)
+        .filter(m => m !== DUPLICATE),
+      [],
+      'the only refusal is the duplicate',
+    )
     assert.equal(errors().length, submissions.length - pairs)
-    const stored = await db.sql`select rfq_id || ':' || maker as k, signature from quotes where rfq_id in ${db.sql(rfqs.map(r => r.rfqId))}`
+    const stored =
+      await db.sql`select rfq_id || ':' || maker as k, signature from quotes where rfq_id in ${db.sql(rfqs.map(r => r.rfqId))}`
     assert.equal(stored.length, pairs, 'one stored row per (RFQ, maker)')
-    assert.deepEqual(new Map(stored.map(r => [r.k as string, r.signature as string])), first, 'the broadcast quote is the stored one')
+    assert.deepEqual(
+      new Map(stored.map(r => [r.k as string, r.signature as string])),
+      first,
+      'the broadcast quote is the stored one',
+    )
     const counts = await db.sql`select quote_count from rfqs where id in ${db.sql(rfqs.map(r => r.rfqId))}`
-    assert.deepEqual(counts.map(r => r.quote_count), rfqs.map(() => makers.length))
+    assert.deepEqual(
+      counts.map(r => r.quote_count),
+      rfqs.map(() => makers.length),
+    )
     for (const c of [...observers, ...senders]) await c.close()
   })
 
@@ -171,7 +243,11 @@ describe('a cluster of three nodes is one venue', () => {
     assert.equal(r.status, 200, JSON.stringify(r.body))
     const cancelledAt = Date.now()
     for (const n of [nodes[1]!, nodes[2]!]) {
-      await waitFor(async () => (await get(n.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === rfq.rfqId), listed => !listed, 1000)
+      await waitFor(
+        async () => (await get(n.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === rfq.rfqId),
+        listed => !listed,
+        1000,
+      )
     }
     assert.ok(Date.now() - cancelledAt < 1000)
     const maker = account()
@@ -188,11 +264,25 @@ describe('a cluster of three nodes is one venue', () => {
 
     const toFill = await createRfq(nodes[2]!)
     for (const c of clients) await c.next(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === toFill.rfqId, 3000)
-    const fill = await post(nodes[1]!.api, `/api/v1/agent/rfqs/${toFill.rfqId}/fill`,
-      { txHash: '0x' + randomBytes(32).toString('hex'), maker: maker.address, amountIn: AMOUNT, amountOut: '2500000000', amountInUsd: 2500 }, taker.headers)
+    const fill = await post(
+      nodes[1]!.api,
+      `/api/v1/agent/rfqs/${toFill.rfqId}/fill`,
+      {
+        txHash: '0x' + randomBytes(32).toString('hex'),
+        maker: maker.address,
+        amountIn: AMOUNT,
+        amountOut: '2500000000',
+        amountInUsd: 2500,
+      },
+      taker.headers,
+    )
     assert.equal(fill.status, 200, JSON.stringify(fill.body))
     for (const n of [nodes[0]!, nodes[2]!]) {
-      await waitFor(async () => (await get(n.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === toFill.rfqId), listed => !listed, 1000)
+      await waitFor(
+        async () => (await get(n.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === toFill.rfqId),
+        listed => !listed,
+        1000,
+      )
     }
     const e = await clients[2]!.error({ rfqId: toFill.rfqId, ...(await quoteFor(account(), toFill)) })
     assert.equal(e.code, 'RFQ_NOT_FOUND')
@@ -216,27 +306,43 @@ describe('a cluster of three nodes is one venue', () => {
     const b = await holder.next(f => f.type === 'QUOTE_BROADCAST' && f.data.rfqId === rfq.rfqId)
     assert.equal(b.data.quote.maker, maker.address.toLowerCase())
     await stranger.sync()
-    assert.equal(stranger.frames.filter(f => f.data?.rfqId === rfq.rfqId && f.type !== 'ERROR').length, 0, 'nothing of it reached the stranger')
+    assert.equal(
+      stranger.frames.filter(f => f.data?.rfqId === rfq.rfqId && f.type !== 'ERROR').length,
+      0,
+      'nothing of it reached the stranger',
+    )
     for (const n of nodes) {
-      assert.ok(!(await get(n.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === rfq.rfqId), 'not listed without the token')
+      assert.ok(
+        !(await get(n.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === rfq.rfqId),
+        'not listed without the token',
+      )
       assert.equal((await get(n.relay, `/quotes?rfqId=${rfq.rfqId}`)).status, 404)
       // the quote's word reaches the other nodes within a batch (CLUSTER_BATCH_MS) and a NATS hop
-      const sealed = await waitFor(() => get(n.relay, `/quotes?rfqId=${rfq.rfqId}&shareToken=${rfq.shareToken}`), r => r.body.count === 1, 1000)
+      const sealed = await waitFor(
+        () => get(n.relay, `/quotes?rfqId=${rfq.rfqId}&shareToken=${rfq.shareToken}`),
+        r => r.body.count === 1,
+        1000,
+      )
       assert.equal(sealed.status, 200)
       assert.equal(sealed.body.count, 1)
     }
-    await stranger.close(); await holder.close()
+    await stranger.close()
+    await holder.close()
   })
 
   test('a private RFQ whose word never left its node (stored, then the node died) is found by its token on another node, and nothing by a token that opens nothing', async () => {
     // what a node leaves behind when kill -9 lands between its commit and its next batch: the row, no word
-    const id = `rfq_${randomBytes(16).toString('hex')}`, token = randomBytes(24).toString('base64url'), expiry = nowSec() + 120
-    const adopted = async () => Number(/^cluster_rfqs_adopted_total (\d+)/m.exec(await (await fetch(`${nodes[2]!.api}/metrics`)).text())?.[1])
+    const id = `rfq_${randomBytes(16).toString('hex')}`,
+      token = randomBytes(24).toString('base64url'),
+      expiry = nowSec() + 120
+    const adopted = async () =>
+      Number(/^cluster_rfqs_adopted_total (\d+)/m.exec(await (await fetch(`${nodes[2]!.api}/metrics`)).text())?.[1])
     const before = await adopted()
     await db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility, share_token_hash)
       values (${id}, ${ZERO}, ${WETH}, ${USDC}, 0, ${AMOUNT}, ${expiry}, 'private', ${hashShareToken(token)})`
     // a poller holding the token finds it at once at a node that never heard of it; a wrong token finds nothing
-    const polled = (t: string) => get(nodes[0]!.relay, `/rfqs?shareToken=${t}`).then(r => r.body.rfqs.map((x: { id: string }) => x.id))
+    const polled = (t: string) =>
+      get(nodes[0]!.relay, `/rfqs?shareToken=${t}`).then(r => r.body.rfqs.map((x: { id: string }) => x.id))
     assert.ok(!(await polled(randomBytes(24).toString('base64url'))).includes(id))
     assert.ok((await polled(token)).includes(id), 'listed at the first poll')
     const holder = await Client.open(nodes[2]!.relayWs)
@@ -256,24 +362,41 @@ describe('a cluster of three nodes is one venue', () => {
     await holder.close()
   })
 
-  test('a taker cancels at a node its creation\'s word has not reached (API, relay, past the TTL): it is cancelled, and the late word brings no ghost back', async () => {
+  test("a taker cancels at a node its creation's word has not reached (API, relay, past the TTL): it is cancelled, and the late word brings no ghost back", async () => {
     const { toWire } = await import('../../engine/cluster/wireEvents.js')
     const b = nodes[1]!
     const watcher = await Client.open(b.relayWs)
     // what the creating node leaves while its word is on the way: the row, committed before the taker was answered
     const stored = async (createdAgoMs = 0) => {
-      const rfq = { id: `rfq_${randomBytes(16).toString('hex')}`, taker: taker.agent.address.toLowerCase() as `0x${string}`, tokenIn: WETH as `0x${string}`,
-        tokenOut: USDC as `0x${string}`, kind: 0 as const, amountIn: BigInt(AMOUNT), amountOut: null, expiry: nowSec() + 120, visibility: 'public' as const,
-        allowedMakers: [], shareToken: null, createdAt: new Date(Date.now() - createdAgoMs), agentId: taker.agentId }
+      const rfq = {
+        id: `rfq_${randomBytes(16).toString('hex')}`,
+        taker: taker.agent.address.toLowerCase() as `0x${string}`,
+        tokenIn: WETH as `0x${string}`,
+        tokenOut: USDC as `0x${string}`,
+        kind: 0 as const,
+        amountIn: BigInt(AMOUNT),
+        amountOut: null,
+        expiry: nowSec() + 120,
+        visibility: 'public' as const,
+        allowedMakers: [],
+        shareToken: null,
+        createdAt: new Date(Date.now() - createdAgoMs),
+        agentId: taker.agentId,
+      }
       await db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility, agent_id, created_at)
         values (${rfq.id}, ${rfq.taker}, ${WETH}, ${USDC}, 0, ${AMOUNT}, ${rfq.expiry}, 'public', ${rfq.agentId}, ${rfq.createdAt})`
       return rfq
     }
-    const viaApi = await stored(), viaRelay = await stored(), pastTtl = await stored(61_000)   // RFQ_TTL_SECS is 60 here
+    const viaApi = await stored(),
+      viaRelay = await stored(),
+      pastTtl = await stored(61_000) // RFQ_TTL_SECS is 60 here
     assert.equal((await post(b.api, `/api/v1/rfqs/${viaApi.id}/cancel`, {}, taker.headers)).status, 200)
     assert.equal((await post(b.api, `/api/v1/rfqs/${pastTtl.id}/cancel`, {}, taker.headers)).status, 200)
-    watcher.send('CANCEL_REQUEST', { rfqId: viaRelay.id })          // a success has no reply (spec): the store says
-    const status = async () => (await db.sql`select status from rfqs where id in ${db.sql([viaApi.id, viaRelay.id, pastTtl.id])}`).map(r => r.status as string)
+    watcher.send('CANCEL_REQUEST', { rfqId: viaRelay.id }) // a success has no reply (spec): the store says
+    const status = async () =>
+      (await db.sql`select status from rfqs where id in ${db.sql([viaApi.id, viaRelay.id, pastTtl.id])}`).map(
+        r => r.status as string,
+      )
     await waitFor(status, all => all.every(s => s === 'CANCELLED'), 2000)
     await watcher.sync()
     assert.deepEqual(watcher.of('ERROR'), [], 'the relay cancels an RFQ its node had not heard of yet')
@@ -292,13 +415,19 @@ describe('a cluster of three nodes is one venue', () => {
     assert.deepEqual(ghosts.map(announced), [1, 1, 1], 'no cancelled RFQ announced again')
     const listed = (await get(b.relay, '/rfqs')).body.rfqs.map((x: { id: string }) => x.id)
     assert.ok(listed.includes(marker.id))
-    assert.deepEqual(listed.filter((id: string) => ghosts.includes(id)), [], 'no cancelled RFQ listed again')
+    assert.deepEqual(
+      listed.filter((id: string) => ghosts.includes(id)),
+      [],
+      'no cancelled RFQ listed again',
+    )
     assert.equal((await post(b.api, `/api/v1/rfqs/${marker.id}/cancel`, {}, taker.headers)).status, 200)
     await watcher.close()
   })
 
   test('before the word: a maker holding the token from connect quotes without repeating it; a repeat cancel after the store closed the RFQ says how it ended', async () => {
-    const id = `rfq_${randomBytes(16).toString('hex')}`, token = randomBytes(24).toString('base64url'), expiry = nowSec() + 120
+    const id = `rfq_${randomBytes(16).toString('hex')}`,
+      token = randomBytes(24).toString('base64url'),
+      expiry = nowSec() + 120
     await db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility, share_token_hash)
       values (${id}, ${ZERO}, ${WETH}, ${USDC}, 0, ${AMOUNT}, ${expiry}, 'private', ${hashShareToken(token)})`
     const maker = account()
@@ -318,7 +447,11 @@ describe('a cluster of three nodes is one venue', () => {
     assert.equal(again.status, 409, JSON.stringify(again.body))
     assert.deepEqual([again.body.code, again.body.status], ['NOT_OPEN', 'CANCELLED'])
     // and the refused write made the node learn how it ended
-    await waitFor(async () => (await get(nodes[1]!.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === rfq.rfqId), listed => !listed, 2000)
+    await waitFor(
+      async () => (await get(nodes[1]!.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === rfq.rfqId),
+      listed => !listed,
+      2000,
+    )
     await watcher.close()
   })
 
@@ -328,40 +461,88 @@ describe('a cluster of three nodes is one venue', () => {
     const packr = new Packr({ useRecords: false })
     const speak = await n9()
     const before = await Promise.all(nodes.map(n => dropped(n.api)))
-    speak.raw('events', new Uint8Array([0xc1, 0xff, 0x00]))                                         // no signature
-    speak.raw('events', packr.pack({ n: 'n9', s: 1, e: [] }))                                         // an unsigned batch (v2)
-    speak.raw('nodes', new Uint8Array(70_000))                                                        // zeros: a signature that does not verify
-    speak.raw('events', new Uint8Array(600 * 1024))                                                   // past MAX_MESSAGE_BYTES: not even read
+    speak.raw('events', new Uint8Array([0xc1, 0xff, 0x00])) // no signature
+    speak.raw('events', packr.pack({ n: 'n9', s: 1, e: [] })) // an unsigned batch (v2)
+    speak.raw('nodes', new Uint8Array(70_000)) // zeros: a signature that does not verify
+    speak.raw('events', new Uint8Array(600 * 1024)) // past MAX_MESSAGE_BYTES: not even read
     const junk = Buffer.from('signed, but no message')
-    speak.raw('events', Buffer.concat([sign(null, junk, n9Key().privateKey), junk]))                  // signed, not msgpack
-    speak.send('events', { n: 'x', s: 'one', e: 7 })                                                 // signed, not a batch
-    speak.send('nodes', -1)                                                                           // signed, not a heartbeat
-    speaker(voice!, 'n1', n9Key()).send('events', [])                                                 // n9's key, saying it is n1
-    const first = speak.send('events', [{ t: 'nonsense' }, { t: 'created', rfq: { amountIn: 'not a number' } }, null,
-      { t: 'created', rfq: { amountIn: null, amountOut: null, createdAt: 0 } }, { t: 'quoted', q: ['rfq_x'] }, ['rfq_x'],
+    speak.raw('events', Buffer.concat([sign(null, junk, n9Key().privateKey), junk])) // signed, not msgpack
+    speak.send('events', { n: 'x', s: 'one', e: 7 }) // signed, not a batch
+    speak.send('nodes', -1) // signed, not a heartbeat
+    speaker(voice!, 'n1', n9Key()).send('events', []) // n9's key, saying it is n1
+    const first = speak.send('events', [
+      { t: 'nonsense' },
+      { t: 'created', rfq: { amountIn: 'not a number' } },
+      null,
+      { t: 'created', rfq: { amountIn: null, amountOut: null, createdAt: 0 } },
+      { t: 'quoted', q: ['rfq_x'] },
+      ['rfq_x'],
       ['rfq_x', '0xab', null, null, null, null, null, 1, '1', 1, 7, 'not a time'],
       // times past Date's range: once printed by the feed's replay, they would have thrown outside every guard
-      { t: 'created', h: null, rfq: { id: 'rfq_far', taker: ZERO, tokenIn: WETH, tokenOut: USDC, kind: 0, amountIn: '1', amountOut: null, expiry: nowSec() + 60,
-        createdAt: 1e16, visibility: 'public', allowedMakers: [], agentId: null } },
-      ['rfq_far', '0xab', 0, WETH, USDC, '1', '2', 1, '1', 1, '0xab', 1e17]])
-    speak.raw('events', first)                                                                        // the same batch again
+      {
+        t: 'created',
+        h: null,
+        rfq: {
+          id: 'rfq_far',
+          taker: ZERO,
+          tokenIn: WETH,
+          tokenOut: USDC,
+          kind: 0,
+          amountIn: '1',
+          amountOut: null,
+          expiry: nowSec() + 60,
+          createdAt: 1e16,
+          visibility: 'public',
+          allowedMakers: [],
+          agentId: null,
+        },
+      },
+      ['rfq_far', '0xab', 0, WETH, USDC, '1', '2', 1, '1', 1, '0xab', 1e17],
+    ])
+    speak.raw('events', first) // the same batch again
     speak.send('limits', [['relay.ws', '127.0.0.1', -5], ['api', 7, 1], 'x', ['terminal', '1.2.3.4', 1e12]])
     await heard()
     const expected = { bad_signature: 3, oversized: 1, malformed: 3, wrong_origin: 1, bad_event: 9, replayed: 1 }
     const total = Object.values(expected).reduce((x, y) => x + y, 0)
     for (const [i, n] of nodes.entries()) {
-      const now = await waitFor(() => dropped(n.api), d => d.all >= before[i]!.all + total, 3000)
-      assert.deepEqual(Object.fromEntries(Object.keys(expected).map(r => [r, (now[r] ?? 0) - (before[i]![r] ?? 0)])), expected, n.api)
+      const now = await waitFor(
+        () => dropped(n.api),
+        d => d.all >= before[i]!.all + total,
+        3000,
+      )
+      assert.deepEqual(
+        Object.fromEntries(Object.keys(expected).map(r => [r, (now[r] ?? 0) - (before[i]![r] ?? 0)])),
+        expected,
+        n.api,
+      )
     }
     // the feed's replay, from its start, still answers (nothing unprintable reached it)
     const feed = new AbortController()
-    const stream = await fetch(`${nodes[2]!.api}/api/v1/feed`, { headers: { 'last-event-id': '0' }, signal: feed.signal })
+    const stream = await fetch(`${nodes[2]!.api}/api/v1/feed`, {
+      headers: { 'last-event-id': '0' },
+      signal: feed.signal,
+    })
     assert.equal(stream.status, 200)
     assert.match(new TextDecoder().decode((await stream.body!.getReader().read()).value), /: connected/)
     feed.abort()
     // quotes for RFQs nobody has: a few are read one by one; a message of many costs one reconcile, not a read each
-    const reconciles = async () => Number(/^cluster_reconciles_total (\d+)/m.exec(await (await fetch(`${nodes[2]!.api}/metrics`)).text())?.[1])
-    const unknownQuotes = (n: number) => Array.from({ length: n }, () => [`rfq_${randomBytes(8).toString('hex')}`, '0xab', null, null, null, null, null, 1, '1', 1, '0xab', Date.now()])
+    const reconciles = async () =>
+      Number(/^cluster_reconciles_total (\d+)/m.exec(await (await fetch(`${nodes[2]!.api}/metrics`)).text())?.[1])
+    const unknownQuotes = (n: number) =>
+      Array.from({ length: n }, () => [
+        `rfq_${randomBytes(8).toString('hex')}`,
+        '0xab',
+        null,
+        null,
+        null,
+        null,
+        null,
+        1,
+        '1',
+        1,
+        '0xab',
+        Date.now(),
+      ])
     const r0 = await reconciles()
     speak.send('events', unknownQuotes(16))
     await heard()
@@ -378,12 +559,19 @@ describe('a cluster of three nodes is one venue', () => {
       assert.deepEqual((await prober.nextOf('SUBSCRIBED')).data.rfqIds, [])
       const polled = await get(nodes[1]!.relay, `/rfqs?shareToken=${encodeURIComponent(shareToken)}`)
       // a list without it, or a 4xx with a code (control characters are refused at the door)
-      assert.ok(polled.status === 200 ? !polled.body.rfqs.some((x: { visibility: string }) => x.visibility === 'private')
-        : polled.status === 400 && typeof polled.body.code === 'string', `${polled.status} ${JSON.stringify(polled.body)}`)
+      assert.ok(
+        polled.status === 200
+          ? !polled.body.rfqs.some((x: { visibility: string }) => x.visibility === 'private')
+          : polled.status === 400 && typeof polled.body.code === 'string',
+        `${polled.status} ${JSON.stringify(polled.body)}`,
+      )
     }
-    prober.send('SUBSCRIBE', { shareToken: '\ud800' })                          // a lone surrogate
+    prober.send('SUBSCRIBE', { shareToken: '\ud800' }) // a lone surrogate
     assert.deepEqual((await prober.nextOf('SUBSCRIBED')).data.rfqIds, [])
-    assert.ok([200, 400].includes((await get(nodes[1]!.relay, '/rfqs?shareToken=%E0%A4%A')).status), 'a broken escape is no token, never a 500')
+    assert.ok(
+      [200, 400].includes((await get(nodes[1]!.relay, '/rfqs?shareToken=%E0%A4%A')).status),
+      'a broken escape is no token, never a 500',
+    )
     await prober.close()
     // no ghost peer from a heartbeat that is not a node's name
     assert.deepEqual((await get(nodes[2]!.relay, '/health')).body.cluster.peers, ['n1', 'n2'])
@@ -394,44 +582,70 @@ describe('a cluster of three nodes is one venue', () => {
     for (const c of clients) await c.close()
   })
 
-  test('a batch lost on the way (or sent into a dropped link) is seen from its node\'s next heartbeat, even with no batch after it: every node reconciles and shows what was stored', async () => {
-    const reconciles = async (n: EngineProc) => Number(/^cluster_reconciles_total (\d+)/m.exec(await (await fetch(`${n.api}/metrics`)).text())?.[1])
+  test("a batch lost on the way (or sent into a dropped link) is seen from its node's next heartbeat, even with no batch after it: every node reconciles and shows what was stored", async () => {
+    const reconciles = async (n: EngineProc) =>
+      Number(/^cluster_reconciles_total (\d+)/m.exec(await (await fetch(`${n.api}/metrics`)).text())?.[1])
     const watcher = await Client.open(nodes[2]!.relayWs)
     const speak = await n9()
     const sent = speak.last('events')
-    speak.send('nodes', sent)                                // n9, whose every batch was heard everywhere
+    speak.send('nodes', sent) // n9, whose every batch was heard everywhere
     await heard()
-    for (const n of nodes) await waitFor(async () => (await get(n.relay, '/health')).body.cluster.peers, p => p.includes('n9'), 3000)
+    for (const n of nodes)
+      await waitFor(
+        async () => (await get(n.relay, '/health')).body.cluster.peers,
+        p => p.includes('n9'),
+        3000,
+      )
     const before = await Promise.all(nodes.map(reconciles))
     // its sixth and seventh never arrived; one created this RFQ, stored before its word left
     const id = `rfq_${randomBytes(16).toString('hex')}`
     await db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility)
       values (${id}, ${ZERO}, ${WETH}, ${USDC}, 0, ${AMOUNT}, ${nowSec() + 120}, 'public')`
-    speak.send('nodes', sent + 2)                            // it sent two more, which never arrived
+    speak.send('nodes', sent + 2) // it sent two more, which never arrived
     await heard()
-    for (const [i, n] of nodes.entries()) await waitFor(() => reconciles(n), k => k > before[i]!, 3000)
+    for (const [i, n] of nodes.entries())
+      await waitFor(
+        () => reconciles(n),
+        k => k > before[i]!,
+        3000,
+      )
     await watcher.next(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === id, 3000)
-    for (const n of nodes) await waitFor(async () => (await get(n.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === id), ok => ok, 3000)
+    for (const n of nodes)
+      await waitFor(
+        async () => (await get(n.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === id),
+        ok => ok,
+        3000,
+      )
     await watcher.close()
   })
 
   test('a NATS outage: nodes keep serving, and when NATS is back they catch up from the store without a restart', async () => {
     const watcher = await Client.open(nodes[2]!.relayWs)
     await nats.stop()
-    await waitFor(async () => (await get(nodes[2]!.relay, '/health')).body.cluster.nats, s => s === 'reconnecting', 5000)
-    const rfq = await createRfq(nodes[0]!)                    // its word cannot travel now
+    await waitFor(
+      async () => (await get(nodes[2]!.relay, '/health')).body.cluster.nats,
+      s => s === 'reconnecting',
+      5000,
+    )
+    const rfq = await createRfq(nodes[0]!) // its word cannot travel now
     // a maker at another node still quotes it: the node reads the RFQ from the store
     const maker = account()
     const other = await Client.open(nodes[1]!.relayWs)
     other.send('QUOTE_SUBMIT', { rfqId: rfq.rfqId, ...(await quoteFor(maker, rfq)) })
     await other.next(f => f.type === 'QUOTE_BROADCAST' && f.data.rfqId === rfq.rfqId, 3000)
-    await nats.start()                                       // back on the same address, with the same users
-    for (const n of nodes) await waitFor(async () => (await get(n.relay, '/health')).body.cluster.nats, s => s === 'connected', 10_000)
+    await nats.start() // back on the same address, with the same users
+    for (const n of nodes)
+      await waitFor(
+        async () => (await get(n.relay, '/health')).body.cluster.nats,
+        s => s === 'connected',
+        10_000,
+      )
     // the third node reconciles with the store: its client now hears of the RFQ and its quote, once
     await watcher.next(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === rfq.rfqId, 5000)
     await watcher.next(f => f.type === 'QUOTE_BROADCAST' && f.data.rfqId === rfq.rfqId, 5000)
     assert.equal((await get(nodes[2]!.relay, `/quotes?rfqId=${rfq.rfqId}`)).body.count, 1)
-    await watcher.close(); await other.close()
+    await watcher.close()
+    await other.close()
   })
 
   test('kill -9 of a node mid-stream: every quote a client saw broadcast is stored; its RFQs are quotable within 5 s, cancellable, and expire', async t => {
@@ -440,20 +654,35 @@ describe('a cluster of three nodes is one venue', () => {
     const victimClient = await Client.open(victim.relayWs)
     const rfqs = await Promise.all([0, 1, 2].map(() => createRfq(victim)))
     const short = await createRfq(victim, { ttlSeconds: 10 })
-    for (const o of [...observers, victimClient]) await waitFor(() => rfqs.every(r => broadcasts(o, 'RFQ_BROADCAST', r.rfqId).length), ok => ok, 3000)
+    for (const o of [...observers, victimClient])
+      await waitFor(
+        () => rfqs.every(r => broadcasts(o, 'RFQ_BROADCAST', r.rfqId).length),
+        ok => ok,
+        3000,
+      )
     const senders = await Promise.all([victim, b, c].map(n => Client.open(`${n.relayWs}/?channels=rfqs`)))
     // a maker on the SDK, connected to the victim, with the venue's other nodes to fall back on
     const sdkKey = `0x${randomBytes(32).toString('hex')}` as const
-    const sdk = new MakerClient({ url: victim.relayWs, fallbackUrls: [b.relayWs, c.relayWs], privateKey: sdkKey, reconnect: { initialDelayMs: 200 } })
+    const sdk = new MakerClient({
+      url: victim.relayWs,
+      fallbackUrls: [b.relayWs, c.relayWs],
+      privateKey: sdkKey,
+      reconnect: { initialDelayMs: 200 },
+    })
     await sdk.connect()
-    t.after(() => sdk.close())        // even when an assertion fails: a reconnecting SDK keeps its process alive
+    t.after(() => sdk.close()) // even when an assertion fails: a reconnecting SDK keeps its process alive
     const reconnected = new Promise<number>(resolve => sdk.on('reconnected', () => resolve(Date.now())))
     const makers = Array.from({ length: 30 }, () => account())
     const frames: { node: number; frame: string }[] = []
-    for (const [i, maker] of makers.entries()) for (const rfq of rfqs) {
-      frames.push({ node: i % 3, frame: JSON.stringify({ type: 'QUOTE_SUBMIT', data: { rfqId: rfq.rfqId, ...(await quoteFor(maker, rfq)) } }) })
-    }
-    const reconciles = async (n: EngineProc) => Number(/^cluster_reconciles_total (\d+)/m.exec(await (await fetch(`${n.api}/metrics`)).text())?.[1])
+    for (const [i, maker] of makers.entries())
+      for (const rfq of rfqs) {
+        frames.push({
+          node: i % 3,
+          frame: JSON.stringify({ type: 'QUOTE_SUBMIT', data: { rfqId: rfq.rfqId, ...(await quoteFor(maker, rfq)) } }),
+        })
+      }
+    const reconciles = async (n: EngineProc) =>
+      Number(/^cluster_reconciles_total (\d+)/m.exec(await (await fetch(`${n.api}/metrics`)).text())?.[1])
     const reconcilesBefore = await Promise.all([b, c].map(reconciles))
     // a stream across the three nodes; the victim dies a third of the way in
     let killed: Promise<number> | undefined
@@ -467,37 +696,72 @@ describe('a cluster of three nodes is one venue', () => {
     const diedAt = Date.now()
     await new Promise(r => setTimeout(r, 1500))
     const seen = new Set<string>()
-    for (const o of [...observers, victimClient]) for (const f of o.frames) if (f.type === 'QUOTE_BROADCAST') seen.add(`${f.data.rfqId}:${f.data.quote.maker}`)
+    for (const o of [...observers, victimClient])
+      for (const f of o.frames) if (f.type === 'QUOTE_BROADCAST') seen.add(`${f.data.rfqId}:${f.data.quote.maker}`)
     assert.ok(seen.size > 0)
-    const stored = new Set((await db.sql`select rfq_id || ':' || maker as k from quotes where rfq_id in ${db.sql(rfqs.map(r => r.rfqId))}`).map(r => r.k as string))
+    const stored = new Set(
+      (
+        await db.sql`select rfq_id || ':' || maker as k from quotes where rfq_id in ${db.sql(rfqs.map(r => r.rfqId))}`
+      ).map(r => r.k as string),
+    )
     for (const k of seen) assert.ok(stored.has(k), `broadcast but not stored: ${k}`)
     // what the victim stored in its last moments may have died in its outbox: when its heartbeats stop, the
     // survivors read the store, and show every stored quote of its RFQs
-    for (const [i, n] of [b, c].entries()) await waitFor(() => reconciles(n), k => k > reconcilesBefore[i]!, 6000)
-    for (const n of [b, c]) for (const r of rfqs) {
-      const inStore = (await db.sql`select count(*)::int as n from quotes where rfq_id = ${r.rfqId}`)[0]!.n as number
-      await waitFor(async () => (await get(n.relay, `/quotes?rfqId=${r.rfqId}`)).body.count, k => k === inStore, 3000)
-    }
+    for (const [i, n] of [b, c].entries())
+      await waitFor(
+        () => reconciles(n),
+        k => k > reconcilesBefore[i]!,
+        6000,
+      )
+    for (const n of [b, c])
+      for (const r of rfqs) {
+        const inStore = (await db.sql`select count(*)::int as n from quotes where rfq_id = ${r.rfqId}`)[0]!.n as number
+        await waitFor(
+          async () => (await get(n.relay, `/quotes?rfqId=${r.rfqId}`)).body.count,
+          k => k === inStore,
+          3000,
+        )
+      }
 
     // the dead node's RFQs take quotes through the survivors within 5 s, and can be cancelled there
     const late = account()
-    const quotedAt = await waitFor(async () => {
-      const e = observers[0]!
-      e.send('QUOTE_SUBMIT', { rfqId: rfqs[0]!.rfqId, ...(await quoteFor(late, rfqs[0]!)) })
-      try { await e.next(f => f.type === 'QUOTE_BROADCAST' && f.data.quote.maker === late.address.toLowerCase(), 500); return Date.now() } catch { return 0 }
-    }, at => at > 0, 5000)
+    const quotedAt = await waitFor(
+      async () => {
+        const e = observers[0]!
+        e.send('QUOTE_SUBMIT', { rfqId: rfqs[0]!.rfqId, ...(await quoteFor(late, rfqs[0]!)) })
+        try {
+          await e.next(f => f.type === 'QUOTE_BROADCAST' && f.data.quote.maker === late.address.toLowerCase(), 500)
+          return Date.now()
+        } catch {
+          return 0
+        }
+      },
+      at => at > 0,
+      5000,
+    )
     assert.ok(quotedAt - diedAt < 5000)
     // the SDK maker went on through a survivor, and quotes the dead node's RFQ there
-    assert.ok(await reconnected - diedAt < 5000)
-    const sdkResult = await sdk.quote(rfqs[2]!.rfqId, { ...(await quoteFor(account(), rfqs[2]!)).quote, maker: privateKeyToAccount(sdkKey).address.toLowerCase() as Quote['maker'] })
+    assert.ok((await reconnected) - diedAt < 5000)
+    const sdkResult = await sdk.quote(rfqs[2]!.rfqId, {
+      ...(await quoteFor(account(), rfqs[2]!)).quote,
+      maker: privateKeyToAccount(sdkKey).address.toLowerCase() as Quote['maker'],
+    })
     assert.equal(sdkResult.ok, true, JSON.stringify(sdkResult))
     await sdk.close()
-    await observers[1]!.next(f => f.type === 'QUOTE_BROADCAST' && f.data.quote.maker === late.address.toLowerCase(), 3000)
+    await observers[1]!.next(
+      f => f.type === 'QUOTE_BROADCAST' && f.data.quote.maker === late.address.toLowerCase(),
+      3000,
+    )
     const cancel = await post(c.api, `/api/v1/rfqs/${rfqs[1]!.rfqId}/cancel`, {}, taker.headers)
     assert.equal(cancel.status, 200, JSON.stringify(cancel.body))
     // its TTLs still fire: the 10-second RFQ expires on the survivors and is stored EXPIRED
-    await waitFor(async () => (await db.sql`select status from rfqs where id = ${short.rfqId}`)[0]!.status, s => s === 'EXPIRED', 15_000)
-    for (const n of [b, c]) assert.ok(!(await get(n.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === short.rfqId))
+    await waitFor(
+      async () => (await db.sql`select status from rfqs where id = ${short.rfqId}`)[0]!.status,
+      s => s === 'EXPIRED',
+      15_000,
+    )
+    for (const n of [b, c])
+      assert.ok(!(await get(n.relay, '/rfqs')).body.rfqs.some((x: { id: string }) => x.id === short.rfqId))
     for (const o of [...observers, ...senders.slice(1)]) await o.close()
   })
 })

@@ -12,10 +12,13 @@ export function parseUnit(text: string): Unit {
     const line = raw.trim()
     if (!line || line.startsWith('#') || line.startsWith(';')) continue
     const header = /^\[(.+)\]$/.exec(line)
-    if (header?.[1]) { unit.set(header[1], section = new Map()); continue }
+    if (header?.[1]) {
+      unit.set(header[1], (section = new Map()))
+      continue
+    }
     const [, key, value] = /^([A-Za-z0-9]+)=(.*)$/.exec(line) ?? []
     if (key === undefined || value === undefined || !section) throw new Error(`not a unit line: ${line}`)
-    section.set(key, [...section.get(key) ?? [], value.trim()])
+    section.set(key, [...(section.get(key) ?? []), value.trim()])
   }
   return unit
 }
@@ -33,7 +36,10 @@ export function value(unit: Unit, section: string, key: string): string | undefi
 /** `Environment=A=1 B=2` lines as pairs (quoted values included). */
 export function environment(unit: Unit): [string, string][] {
   return values(unit, 'Service', 'Environment').flatMap(line =>
-    [...line.matchAll(/"([A-Za-z_][A-Za-z0-9_]*)=([^"]*)"|([A-Za-z_][A-Za-z0-9_]*)=(\S*)/g)].map(m => [m[1] ?? m[3], m[2] ?? m[4]] as [string, string]))
+    [...line.matchAll(/"([A-Za-z_][A-Za-z0-9_]*)=([^"]*)"|([A-Za-z_][A-Za-z0-9_]*)=(\S*)/g)].map(
+      m => [m[1] ?? m[3], m[2] ?? m[4]] as [string, string],
+    ),
+  )
 }
 
 export interface EnvFile {

@@ -8,6 +8,7 @@ import { readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { configSchema, loadConfig } from '../../engine/config.js'
 import { endpointsMarkdown } from '../../engine/openapi/endpointsMarkdown.js'
+import { handlerFiles } from '../../engine/openapi/handlerFiles.js'
 import { repoRoot } from '../../engine/paths.js'
 
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8')
@@ -36,7 +37,8 @@ describe('documentation', () => {
     const wrong: string[] = []
     for (const [name, def] of configRows()) {
       const unset = /^unset\b/.test(def)
-      if (unset !== (defaults[name] === undefined)) wrong.push(`${name}: README "${def}", schema ${JSON.stringify(defaults[name])}`)
+      if (unset !== (defaults[name] === undefined))
+        wrong.push(`${name}: README "${def}", schema ${JSON.stringify(defaults[name])}`)
     }
     assert.deepEqual(wrong, [])
   })
@@ -45,10 +47,35 @@ describe('documentation', () => {
     assert.equal(readFileSync(join(repoRoot, 'docs/endpoints.md'), 'utf8'), endpointsMarkdown())
   })
 
+  test('docs/endpoints.md names the file that handles each route: the mount, or the handler it imports', () => {
+    const files = [...endpointsMarkdown().matchAll(/^\| (?:GET|POST) \| `[^`]+` \| `([^`]+)` \|/gm)].map(m => m[1]!)
+    assert.ok(files.length >= 40, `every route has its handler file (${files.length})`)
+    assert.deepEqual(
+      files.filter(f => !existsSync(join(repoRoot, f))),
+      [],
+    )
+    const handlers = handlerFiles()
+    assert.equal(
+      handlers.get('api POST /api/v1/agent/rfqs'),
+      'engine/rfqApi/create.ts',
+      'a handler made in another file is followed there',
+    )
+    assert.equal(handlers.get('api GET /api/v1/tokens'), 'engine/rfqApi/module.ts', "an inline handler is its table's")
+    assert.equal(handlers.get('terminal GET /health'), 'engine/routes/health.ts')
+    assert.equal(
+      handlers.get('relay GET /health'),
+      'engine/relay/routes.ts',
+      "one path on three ports: each port's own",
+    )
+  })
+
   test('every docs/ page the README links to exists', () => {
     const links = [...readme.matchAll(/\]\((docs\/[^)#]+)/g)].map(m => m[1]!)
     assert.ok(links.length >= 5, 'the README links into docs/')
-    assert.deepEqual(links.filter(l => !existsSync(join(repoRoot, l))), [])
+    assert.deepEqual(
+      links.filter(l => !existsSync(join(repoRoot, l))),
+      [],
+    )
   })
 })
 
@@ -58,5 +85,8 @@ test('one version: package.json, the lock, the newest CHANGELOG entry, OpenAPI i
   const changelog = readFileSync(join(repoRoot, 'CHANGELOG.md'), 'utf8')
   const newest = /^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}$/m.exec(changelog)?.[1]
   const { openapiDocument } = await import('../../engine/openapi/document.js')
-  assert.deepEqual([lock.version, newest, (openapiDocument() as { info: { version: string } }).info.version], [pkg.version, pkg.version, pkg.version])
+  assert.deepEqual(
+    [lock.version, newest, (openapiDocument() as { info: { version: string } }).info.version],
+    [pkg.version, pkg.version, pkg.version],
+  )
 })

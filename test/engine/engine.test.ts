@@ -43,7 +43,11 @@ test('unknown path is 404 with an error body; wrong method is 405 with Allow', a
 })
 
 test('malformed JSON is 400 Invalid JSON body; a body over the cap is 413', async () => {
-  const bad = await fetch(`${t.api}/test/echo`, { method: 'POST', body: '{"a":', headers: { 'content-type': 'application/json' } })
+  const bad = await fetch(`${t.api}/test/echo`, {
+    method: 'POST',
+    body: '{"a":',
+    headers: { 'content-type': 'application/json' },
+  })
   assert.equal(bad.status, 400)
   assert.deepEqual(await bad.json(), { error: 'Invalid JSON body' })
   const good = await fetch(`${t.api}/test/echo`, { method: 'POST', body: '{"a":[1,2]}' })
@@ -53,7 +57,10 @@ test('malformed JSON is 400 Invalid JSON body; a body over the cap is 413', asyn
 })
 
 test('CORS preflight is answered for browser clients', async () => {
-  const r = await fetch(`${t.api}/test/echo`, { method: 'OPTIONS', headers: { origin: 'http://example.test', 'access-control-request-method': 'POST' } })
+  const r = await fetch(`${t.api}/test/echo`, {
+    method: 'OPTIONS',
+    headers: { origin: 'http://example.test', 'access-control-request-method': 'POST' },
+  })
   assert.equal(r.status, 204)
   assert.equal(r.headers.get('access-control-allow-origin'), '*')
 })
@@ -64,7 +71,10 @@ test('the public limiter answers 429 with Retry-After in seconds', async () => {
   for (let i = 0; i < 8; i++) {
     const r = await fetch(`${t.api}/test/echo`, { method: 'POST', body: '{}' })
     statuses.push(r.status)
-    if (r.status === 429) { retryAfter = r.headers.get('retry-after'); assert.equal(((await r.json()) as any).error, 'Rate limit exceeded') } else await r.arrayBuffer()
+    if (r.status === 429) {
+      retryAfter = r.headers.get('retry-after')
+      assert.equal(((await r.json()) as any).error, 'Rate limit exceeded')
+    } else await r.arrayBuffer()
   }
   assert.ok(statuses.includes(429), `statuses ${statuses.join(' ')}`)
   assert.ok(retryAfter && Number(retryAfter) >= 1 && Number(retryAfter) <= 60, `retry-after ${retryAfter}`)
@@ -77,7 +87,7 @@ test('metrics are exposed in Prometheus text format', async () => {
   assert.equal(r.status, 200)
   const text = await r.text()
   assert.match(text, /http_requests_total\{surface="terminal",route="\/health",method="GET",status="200"\} \d+/)
-  assert.match(text, /actor_mailbox_depth_total \d+/)
+  assert.match(text, /actor_mailbox_depth \d+/)
 })
 
 test('SIGTERM stops the process with exit code 0', async () => {
@@ -85,16 +95,37 @@ test('SIGTERM stops the process with exit code 0', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'engine-'))
   const child = spawn(process.execPath, [join(repoRoot, 'dist/engine/main.js')], {
     // a data directory of its own: a `make run` in this checkout holds .data's lock
-    env: { ...baseEnv, API_PORT: '0', TERMINAL_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', DATABASE_URL: db.url, LOG_LEVEL: 'warn', POOL_THREADS: '1',
-      DATA_DIR: dataDir },
+    env: {
+      ...baseEnv,
+      API_PORT: '0',
+      TERMINAL_PORT: '0',
+      RELAY_PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: db.url,
+      LOG_LEVEL: 'warn',
+      POOL_THREADS: '1',
+      DATA_DIR: dataDir,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''
-  child.stdout.on('data', c => { out += c })
-  child.stderr.on('data', c => { out += c })
+  child.stdout.on('data', c => {
+    out += c
+  })
+  child.stderr.on('data', c => {
+    out += c
+  })
   await new Promise<void>((resolve, reject) => {
-    const iv = setInterval(() => { if (/relay .*ws:\/\//.test(out)) { clearInterval(iv); resolve() } }, 20)
-    child.once('exit', code => { clearInterval(iv); reject(new Error(`exited early ${code}: ${out}`)) })
+    const iv = setInterval(() => {
+      if (/relay .*ws:\/\//.test(out)) {
+        clearInterval(iv)
+        resolve()
+      }
+    }, 20)
+    child.once('exit', code => {
+      clearInterval(iv)
+      reject(new Error(`exited early ${code}: ${out}`))
+    })
   })
   const port = /terminal \(options data\)\s+http:\/\/127\.0\.0\.1:(\d+)/.exec(out)![1]
   assert.equal((await fetch(`http://127.0.0.1:${port}/health`)).status, 200)
@@ -106,9 +137,14 @@ test('SIGTERM stops the process with exit code 0', async () => {
 })
 
 test('a bad config value stops the start naming the variable', async () => {
-  const child = spawn(process.execPath, [join(repoRoot, 'dist/engine/main.js')], { env: { ...baseEnv, API_PORT: 'eighty' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [join(repoRoot, 'dist/engine/main.js')], {
+    env: { ...baseEnv, API_PORT: 'eighty' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let err = ''
-  child.stderr.on('data', c => { err += c })
+  child.stderr.on('data', c => {
+    err += c
+  })
   const code = await new Promise(resolve => child.once('exit', c => resolve(c)))
   assert.equal(code, 2)
   assert.match(err, /API_PORT/)

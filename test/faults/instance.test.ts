@@ -21,8 +21,13 @@ describe('one engine per data directory', () => {
       assert.ok(second.ms < 10_000, `refused in ${second.ms} ms`)
       const lines = second.stderr.trim().split('\n')
       assert.equal(lines.length, 1, second.stderr)
-      assert.match(lines[0]!, new RegExp(`^engine already running \\(pid ${first.child.pid}, ports api ${first.ports.api}, terminal ${first.ports.terminal}, relay ${first.ports.relay}, data dir .+\\)$`))
-      assert.equal((await fetch(`${first.api}/health`)).status, 200)           // untouched
+      assert.match(
+        lines[0]!,
+        new RegExp(
+          `^engine already running \\(pid ${first.child.pid}, ports api ${first.ports.api}, terminal ${first.ports.terminal}, relay ${first.ports.relay}, data dir .+\\)$`,
+        ),
+      )
+      assert.equal((await fetch(`${first.api}/health`)).status, 200) // untouched
       assert.equal(await first.term(), 0)
     } finally {
       first.child.kill('SIGKILL')
@@ -58,7 +63,10 @@ describe('ports', () => {
       for (const variable of ['API_PORT', 'TERMINAL_PORT', 'RELAY_PORT']) {
         const r = await refusedStart({ DATA_DIR: dataDir, DATABASE_URL: db.url, [variable]: String(port) })
         assert.equal(r.code, 1)
-        assert.equal(r.stderr.trim(), `port ${port} (${variable}) is in use on 127.0.0.1: stop what holds it, or set ${variable} to a free port`)
+        assert.equal(
+          r.stderr.trim(),
+          `port ${port} (${variable}) is in use on 127.0.0.1: stop what holds it, or set ${variable} to a free port`,
+        )
       }
     } finally {
       busy.close()
@@ -92,7 +100,9 @@ describe('exits', () => {
     try {
       const sock = connect(e.ports.api, '127.0.0.1')
       await new Promise<void>(r => sock.once('connect', () => r()))
-      sock.write('POST /api/v1/fills HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"txHash":')
+      sock.write(
+        'POST /api/v1/fills HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"txHash":',
+      )
       await new Promise(r => setTimeout(r, 200))
       sock.destroy()
       await new Promise(r => setTimeout(r, 200))
@@ -114,7 +124,7 @@ describe('embedded PostgreSQL', () => {
     const dataDir = join(parent, 'data')
     try {
       const e = await spawnEngine({ DATA_DIR: dataDir, DATABASE_URL: '' })
-      const h = await (await fetch(`${e.api}/health`)).json() as { status: string; database: string }
+      const h = (await (await fetch(`${e.api}/health`)).json()) as { status: string; database: string }
       assert.deepEqual(h, { status: 'ok', database: 'ok', version: VERSION })
       const pw = join(dataDir, 'pg-password')
       assert.equal(statSync(pw).mode & 0o777, 0o600)
@@ -129,13 +139,19 @@ describe('embedded PostgreSQL', () => {
   })
 })
 
-
 describe('stale-server cleanup', () => {
   test('stops a postmaster left running for this cluster, and never a process a stale pid file happens to name', async () => {
     const { startEmbeddedPostgres, stopStale, isPostmasterOf } = await import('../../engine/store/embedded.js')
     const { spawn } = await import('node:child_process')
     const { writeFileSync, mkdirSync } = await import('node:fs')
-    const alive = (pid: number) => { try { process.kill(pid, 0); return true } catch { return false } }
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0)
+        return true
+      } catch {
+        return false
+      }
+    }
     // an unrelated live process named by a stale pid file: left alone
     const bystander = spawn('sleep', ['30'], { stdio: 'ignore' })
     const fake = mkdtempSync(join(tmpdir(), 'stale-'))

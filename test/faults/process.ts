@@ -27,12 +27,27 @@ export interface EngineProc {
 export function spawnEngine(env: Record<string, string>): Promise<EngineProc> {
   const { NODE_TEST_CONTEXT: _, ...base } = process.env
   const child = spawn(process.execPath, [join(repoRoot, 'dist/engine/main.js')], {
-    env: { ...base, API_PORT: '0', TERMINAL_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', POOL_THREADS: '1', DATA_DIR: ownDataDir(), ...env },
+    env: {
+      ...base,
+      API_PORT: '0',
+      TERMINAL_PORT: '0',
+      RELAY_PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      POOL_THREADS: '1',
+      DATA_DIR: ownDataDir(),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  let out = '', err = ''
-  child.stdout.on('data', c => { out += c })
-  child.stderr.on('data', c => { err += c })
+  let out = '',
+    err = ''
+  child.stdout.on('data', c => {
+    out += c
+  })
+  child.stderr.on('data', c => {
+    err += c
+  })
   const exited = new Promise<number>(r => child.once('exit', (code, sig) => r(code ?? (sig ? 128 : 1))))
   return new Promise((resolve, reject) => {
     const iv = setInterval(() => {
@@ -43,13 +58,28 @@ export function spawnEngine(env: Record<string, string>): Promise<EngineProc> {
       const port = (name: string) => Number(new RegExp(`^${name} \\([^)]*\\)\\s+\\S+?:(\\d+)`, 'm').exec(out)![1])
       const ports = { terminal: port('terminal'), api: port('api'), relay: port('relay') }
       resolve({
-        child, ports, api: `http://127.0.0.1:${ports.api}`, relay: `http://127.0.0.1:${ports.relay}`, relayWs: `ws://127.0.0.1:${ports.relay}`,
-        stdout: () => out, stderr: () => err, exited,
-        term: () => { child.kill('SIGTERM'); return exited },
-        kill9: () => { child.kill('SIGKILL'); return exited },
+        child,
+        ports,
+        api: `http://127.0.0.1:${ports.api}`,
+        relay: `http://127.0.0.1:${ports.relay}`,
+        relayWs: `ws://127.0.0.1:${ports.relay}`,
+        stdout: () => out,
+        stderr: () => err,
+        exited,
+        term: () => {
+          child.kill('SIGTERM')
+          return exited
+        },
+        kill9: () => {
+          child.kill('SIGKILL')
+          return exited
+        },
       })
     }, 20)
-    void exited.then(code => { clearInterval(iv); reject(Object.assign(new Error(`engine exited ${code} before listening: ${err.trim()}`), { code, stderr: err })) })
+    void exited.then(code => {
+      clearInterval(iv)
+      reject(Object.assign(new Error(`engine exited ${code} before listening: ${err.trim()}`), { code, stderr: err }))
+    })
   })
 }
 
@@ -68,7 +98,9 @@ export async function refusedStart(env: Record<string, string>): Promise<{ code:
 }
 
 const made: string[] = []
-process.once('exit', () => { for (const d of made) rmSync(d, { recursive: true, force: true }) })
+process.once('exit', () => {
+  for (const d of made) rmSync(d, { recursive: true, force: true })
+})
 function ownDataDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'engine-data-'))
   made.push(d)

@@ -32,38 +32,58 @@ async function refused(env: Record<string, string>): Promise<string[]> {
 
 test('two surfaces on one port: named as such, not as a port in use', async () => {
   const port = String(await freePort())
-  assert.deepEqual(await refused({ API_PORT: port, TERMINAL_PORT: port }), [`API_PORT and TERMINAL_PORT are both ${port}: each surface needs a port of its own`])
-  assert.deepEqual(await refused({ API_PORT: port, TERMINAL_PORT: port, RELAY_PORT: port }),
-    [`API_PORT and TERMINAL_PORT are both ${port}: each surface needs a port of its own`, `TERMINAL_PORT and RELAY_PORT are both ${port}: each surface needs a port of its own`])
+  assert.deepEqual(await refused({ API_PORT: port, TERMINAL_PORT: port }), [
+    `API_PORT and TERMINAL_PORT are both ${port}: each surface needs a port of its own`,
+  ])
+  assert.deepEqual(await refused({ API_PORT: port, TERMINAL_PORT: port, RELAY_PORT: port }), [
+    `API_PORT and TERMINAL_PORT are both ${port}: each surface needs a port of its own`,
+    `TERMINAL_PORT and RELAY_PORT are both ${port}: each surface needs a port of its own`,
+  ])
 })
 
 test('a HOST this machine cannot listen on: not one of its addresses, or no such name', async () => {
   const [line] = await refused({ HOST: '192.0.2.7' })
-  assert.match(line!, /^HOST=192\.0\.2\.7 is not an address of this machine \(its addresses: .*127\.0\.0\.1.*\): use one of them, or 0\.0\.0\.0 for all$/)
-  assert.deepEqual(await refused({ HOST: 'no-such-host.invalid' }), ['HOST=no-such-host.invalid: no such host name here: use an address of this machine, or 0.0.0.0'])
+  assert.match(
+    line!,
+    /^HOST=192\.0\.2\.7 is not an address of this machine \(its addresses: .*127\.0\.0\.1.*\): use one of them, or 0\.0\.0\.0 for all$/,
+  )
+  assert.deepEqual(await refused({ HOST: 'no-such-host.invalid' }), [
+    'HOST=no-such-host.invalid: no such host name here: use an address of this machine, or 0.0.0.0',
+  ])
 })
 
-test('the kit\'s placeholders and a zero or missing contract off the local chain: one line each, no value echoed', async () => {
-  const lines = await refused({ CHAIN_ID: '1', API_KEY: 'REPLACE-with-a-long-random-key', AGG_API_KEY: 'REPLACE', SPOT_RFQ_ADDRESS: ZERO, MULTICALL_ADDRESS: ZERO,
-    DATABASE_URL: 'postgres://rfq_engine:REPLACE-password@10.0.0.20:5432/rfq' })
+test("the kit's placeholders and a zero or missing contract off the local chain: one line each, no value echoed", async () => {
+  const lines = await refused({
+    CHAIN_ID: '1',
+    API_KEY: 'REPLACE-with-a-long-random-key',
+    AGG_API_KEY: 'REPLACE',
+    SPOT_RFQ_ADDRESS: ZERO,
+    MULTICALL_ADDRESS: ZERO,
+    DATABASE_URL: 'postgres://rfq_engine:REPLACE-password@10.0.0.20:5432/rfq',
+  })
   assert.deepEqual(lines, [
-    'DATABASE_URL still holds the deployment kit\'s placeholder (REPLACE…): set its real value',
-    'API_KEY still holds the deployment kit\'s placeholder (REPLACE…): set its real value',
-    'AGG_API_KEY still holds the deployment kit\'s placeholder (REPLACE…): set its real value',
+    "DATABASE_URL still holds the deployment kit's placeholder (REPLACE…): set its real value",
+    "API_KEY still holds the deployment kit's placeholder (REPLACE…): set its real value",
+    "AGG_API_KEY still holds the deployment kit's placeholder (REPLACE…): set its real value",
     'SPOT_RFQ_ADDRESS is the zero address: on chain 1 (CHAIN_ID) set the deployed SpotRFQ contract, the verifyingContract of every quote signature',
-    'MULTICALL_ADDRESS is the zero address: set chain 1\'s Multicall3, or leave it unset',
+    "MULTICALL_ADDRESS is the zero address: set chain 1's Multicall3, or leave it unset",
   ])
-  assert.deepEqual(await refused({ CHAIN_ID: '8453' }),
-    ['SPOT_RFQ_ADDRESS is unset: on chain 8453 (CHAIN_ID) set the deployed SpotRFQ contract, the verifyingContract of every quote signature'])
-  assert.deepEqual(await refused({ CHAIN_ID: '1', SPOT_RFQ_ADDRESS: CONTRACT, TOKENS_POLICY: 'chain' }),
-    ['TOKENS_POLICY=chain reads unknown tokens on chain: set RPC_URL, or TOKENS_POLICY=list'])
+  assert.deepEqual(await refused({ CHAIN_ID: '8453' }), [
+    'SPOT_RFQ_ADDRESS is unset: on chain 8453 (CHAIN_ID) set the deployed SpotRFQ contract, the verifyingContract of every quote signature',
+  ])
+  assert.deepEqual(await refused({ CHAIN_ID: '1', SPOT_RFQ_ADDRESS: CONTRACT, TOKENS_POLICY: 'chain' }), [
+    'TOKENS_POLICY=chain reads unknown tokens on chain: set RPC_URL, or TOKENS_POLICY=list',
+  ])
 })
 
 test('an unreachable DATABASE_URL: one line naming it, where it points (no password) and what to do; exit 1', async () => {
   const r = await refusedStart({ DATA_DIR: freshDir(), DATABASE_URL: 'postgres://rfq:secret@127.0.0.1:1/rfq' })
   assert.equal(r.code, 1)
-  assert.equal(r.stderr.trim(), 'DATABASE_URL (postgres://rfq@127.0.0.1:1/rfq): connection refused: is PostgreSQL running there, and listening ' +
-    'on TCP at that address and port?; or unset DATABASE_URL to run an embedded PostgreSQL under DATA_DIR')
+  assert.equal(
+    r.stderr.trim(),
+    'DATABASE_URL (postgres://rfq@127.0.0.1:1/rfq): connection refused: is PostgreSQL running there, and listening ' +
+      'on TCP at that address and port?; or unset DATABASE_URL to run an embedded PostgreSQL under DATA_DIR',
+  )
 })
 
 test('a retention setting that is not 0 or 2 days or more stops the start, naming it', async () => {
@@ -79,11 +99,16 @@ test('an ARCHIVE_DIR that is missing, a file or not writable stops the start wit
   const file = join(base, 'a-file')
   writeFileSync(file, '')
   const missing = join(base, 'missing')
-  assert.deepEqual(await refused({ ARCHIVE_DIR: missing }), [`ARCHIVE_DIR=${missing}: no such directory (${missing}): create it, or unset ARCHIVE_DIR`])
+  assert.deepEqual(await refused({ ARCHIVE_DIR: missing }), [
+    `ARCHIVE_DIR=${missing}: no such directory (${missing}): create it, or unset ARCHIVE_DIR`,
+  ])
   assert.deepEqual(await refused({ ARCHIVE_DIR: file }), [`ARCHIVE_DIR=${file}: not a directory (${file})`])
   // root writes through file modes: /proc takes no new file from anyone
   const readOnly = process.getuid?.() === 0 ? '/proc' : join(base, 'read-only')
-  if (readOnly !== '/proc') { mkdirSync(readOnly); chmodSync(readOnly, 0o555) }
+  if (readOnly !== '/proc') {
+    mkdirSync(readOnly)
+    chmodSync(readOnly, 0o555)
+  }
   const [line, ...rest] = await refused({ ARCHIVE_DIR: readOnly })
   assert.match(line!, new RegExp(`^ARCHIVE_DIR=${readOnly}: not writable by this process \\(E[A-Z]+\\)$`))
   assert.deepEqual(rest, [])

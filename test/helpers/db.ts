@@ -12,7 +12,8 @@ export interface TestDatabase {
 
 export function adminUrl(): string {
   const url = process.env.TEST_DATABASE_ADMIN_URL ?? process.env.DATABASE_URL
-  if (!url) throw new Error('no test database server: run the tests through `make test` (test/run.ts), or set DATABASE_URL')
+  if (!url)
+    throw new Error('no test database server: run the tests through `make test` (test/run.ts), or set DATABASE_URL')
   return url
 }
 
@@ -25,7 +26,8 @@ export async function testDatabase(prefix = 't'): Promise<TestDatabase> {
   const sql = connect(url, { max: 10 })
   await migrate(sql)
   return {
-    url, sql,
+    url,
+    sql,
     async drop() {
       await sql.end({ timeout: 1 })
       const a = postgres(adminUrl(), { max: 1, onnotice: () => {} })

@@ -5,7 +5,17 @@
 // upstream's node lines become the test engine's port. Anything the rewrite does not recognise fails it, so
 // the kit and the test cannot drift apart silently. nginx runs in one process (master_process off) under the
 // guard, so it dies with the test however the test dies.
-import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
@@ -16,7 +26,10 @@ export const NGINX_MISSING = 'nginx is missing: apt-get install nginx (or set NG
 export const KIT_CONF = join(repoRoot, 'deploy/nginx/rfq-engine.conf')
 
 export function findNginx(env: NodeJS.ProcessEnv = process.env): string | null {
-  const onPath = (env.PATH ?? '').split(delimiter).filter(Boolean).map(d => join(d, 'nginx'))
+  const onPath = (env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .map(d => join(d, 'nginx'))
   const candidates = [env.NGINX_BIN, ...onPath, '/usr/sbin/nginx']
   return candidates.find(p => !!p && executable(p)) ?? null
 }
@@ -39,7 +52,7 @@ export function kitOnLoopback(kit: string, layout: LoopbackLayout): string {
     const target = layout.upstreams[name]
     if (!target) throw new Error(`the kit's upstream ${name} has no target in this test`)
     seen.add(name)
-    let placed = false                          // the first node line becomes the target, in its place
+    let placed = false // the first node line becomes the target, in its place
     const lines = body.split('\n').flatMap(l => {
       if (!/^\s*server\s/.test(l)) return [l]
       if (placed) return []
@@ -70,7 +83,11 @@ export function kitOnLoopback(kit: string, layout: LoopbackLayout): string {
   return out
 }
 
-export interface Nginx { stop(): Promise<void>; log(): string; dir: string }
+export interface Nginx {
+  stop(): Promise<void>
+  log(): string
+  dir: string
+}
 
 /** nginx serving `site` (an http-block include) from its own prefix directory; resolves once `probe` accepts. */
 export async function startNginx(site: string, probe: { host: string; port: number }): Promise<Nginx> {
@@ -80,31 +97,57 @@ export async function startNginx(site: string, probe: { host: string; port: numb
   chmodSync(dir, 0o755)
   for (const t of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, 'tmp', t), { recursive: true })
   writeFileSync(join(dir, 'rfq-engine.conf'), site)
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
-    .map(t => `    ${t}_temp_path ${join(dir, 'tmp', t === 'client_body' ? 'body' : t)};`)
-  writeFileSync(join(dir, 'nginx.conf'), [
-    'daemon off;', 'master_process off;', `pid ${join(dir, 'nginx.pid')};`, `error_log ${join(dir, 'error.log')} info;`,
-    'events { worker_connections 512; }',
-    'http {', `    access_log ${join(dir, 'access.log')};`, ...temp, `    include ${join(dir, 'rfq-engine.conf')};`, '}', '',
-  ].join('\n'))
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+    t => `    ${t}_temp_path ${join(dir, 'tmp', t === 'client_body' ? 'body' : t)};`,
+  )
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    [
+      'daemon off;',
+      'master_process off;',
+      `pid ${join(dir, 'nginx.pid')};`,
+      `error_log ${join(dir, 'error.log')} info;`,
+      'events { worker_connections 512; }',
+      'http {',
+      `    access_log ${join(dir, 'access.log')};`,
+      ...temp,
+      `    include ${join(dir, 'rfq-engine.conf')};`,
+      '}',
+      '',
+    ].join('\n'),
+  )
   const args = ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')]
   const proc = spawnTethered('nginx-guard', bin, args, { unref: true })
   let out = ''
-  for (const s of [proc.guard.stdout!, proc.guard.stderr!]) s.on('data', (c: Buffer) => { out += c.toString() })
+  for (const s of [proc.guard.stdout!, proc.guard.stderr!])
+    s.on('data', (c: Buffer) => {
+      out += c.toString()
+    })
   const log = () => out + readIf(join(dir, 'error.log'))
   let exited = false
-  void proc.exited.then(() => { exited = true })
+  void proc.exited.then(() => {
+    exited = true
+  })
   for (let i = 0; !(await accepts(probe.host, probe.port)); i++) {
     if (exited || i > 200) {
       await proc.stop(2000)
-      const bad = log().trim().split('\n').filter(l => /emerg|alert|crit|error/.test(l)).slice(-3).join(' | ')
+      const bad = log()
+        .trim()
+        .split('\n')
+        .filter(l => /emerg|alert|crit|error/.test(l))
+        .slice(-3)
+        .join(' | ')
       throw new Error(`nginx did not start: ${bad || log().slice(-400)}`)
     }
     await new Promise(r => setTimeout(r, 25))
   }
   return {
-    dir, log,
-    async stop() { await proc.stop(5000); rmSync(dir, { recursive: true, force: true }) },
+    dir,
+    log,
+    async stop() {
+      await proc.stop(5000)
+      rmSync(dir, { recursive: true, force: true })
+    },
   }
 }
 
@@ -112,10 +155,12 @@ export async function startNginx(site: string, probe: { host: string; port: numb
 export async function freePortOn(hosts: string[]): Promise<number> {
   for (let tries = 0; tries < 20; tries++) {
     const port = await new Promise<number>((resolve, reject) => {
-      const s = createServer().once('error', reject).listen(0, hosts[0], () => {
-        const p = (s.address() as { port: number }).port
-        s.close(() => resolve(p))
-      })
+      const s = createServer()
+        .once('error', reject)
+        .listen(0, hosts[0], () => {
+          const p = (s.address() as { port: number }).port
+          s.close(() => resolve(p))
+        })
     })
     if ((await Promise.all(hosts.slice(1).map(h => bindable(h, port)))).every(Boolean)) return port
   }
@@ -124,23 +169,37 @@ export async function freePortOn(hosts: string[]): Promise<number> {
 
 function bindable(host: string, port: number): Promise<boolean> {
   return new Promise(resolve => {
-    const s = createServer().once('error', () => resolve(false)).listen(port, host, () => s.close(() => resolve(true)))
+    const s = createServer()
+      .once('error', () => resolve(false))
+      .listen(port, host, () => s.close(() => resolve(true)))
   })
 }
 
 function accepts(host: string, port: number): Promise<boolean> {
   return new Promise(resolve => {
-    const sock = connect({ host, port }, () => { sock.destroy(); resolve(true) })
+    const sock = connect({ host, port }, () => {
+      sock.destroy()
+      resolve(true)
+    })
     sock.once('error', () => resolve(false))
   })
 }
 
 function executable(path: string): boolean {
-  try { accessSync(path, constants.X_OK); return statSync(path).isFile() } catch { return false }
+  try {
+    accessSync(path, constants.X_OK)
+    return statSync(path).isFile()
+  } catch {
+    return false
+  }
 }
 
 function readIf(path: string): string {
-  try { return readFileSync(path, 'utf8') } catch { return '' }
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    return ''
+  }
 }
 
 export function kitConf(): string {

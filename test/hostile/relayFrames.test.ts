@@ -9,7 +9,9 @@ import { Client } from '../relay/helpers.js'
 
 describe('relay frames that crashed the engine', () => {
   let t: TestEngine
-  before(async () => { t = await startTestEngine({ RATE_LIMIT_PER_MIN: '100000' }) })
+  before(async () => {
+    t = await startTestEngine({ RATE_LIMIT_PER_MIN: '100000' })
+  })
   after(() => t.stop())
 
   async function stillServing(): Promise<void> {
@@ -34,8 +36,15 @@ describe('relay frames that crashed the engine', () => {
     const c = await Client.open(`${t.relayWs}/?encoding=msgpack`, { binary: true })
     const raw = new Packr({ useRecords: false, mapsAsObjects: true, useBigIntExtension: false })
     // { type: int64 9007199254740993, data: {} } encoded by hand: fixmap(2), "type", 0xd3 int64, "data", fixmap(0)
-    const frame = Buffer.concat([Buffer.from([0x82, 0xa4]), Buffer.from('type'), Buffer.from([0xd3, 0, 0x20, 0, 0, 0, 0, 0, 1]), Buffer.from([0xa4]), Buffer.from('data'), Buffer.from([0x80])])
-    assert.equal(typeof raw.unpack(frame).type, 'bigint')          // what a default decoder makes of it
+    const frame = Buffer.concat([
+      Buffer.from([0x82, 0xa4]),
+      Buffer.from('type'),
+      Buffer.from([0xd3, 0, 0x20, 0, 0, 0, 0, 0, 1]),
+      Buffer.from([0xa4]),
+      Buffer.from('data'),
+      Buffer.from([0x80]),
+    ])
+    assert.equal(typeof raw.unpack(frame).type, 'bigint') // what a default decoder makes of it
     c.raw(frame)
     const err = await c.nextOf('ERROR')
     assert.equal(err.data.code, 'UNKNOWN_MESSAGE_TYPE')

@@ -13,12 +13,17 @@ import { SAMPLE } from '../options/fixture.js'
 
 let t: TestEngine
 const log = createLogger('silent')
-before(async () => { t = await startTestEngine() })
-after(async () => { await t?.stop() })
+before(async () => {
+  t = await startTestEngine()
+})
+after(async () => {
+  await t?.stop()
+})
 
 /** trades stored per underlying for one source, read back from the table */
 async function stored(source: string): Promise<Map<string, number>> {
-  const rows = await t.db.sql`select underlying, count(*)::int as n from option_trades where source = ${source} group by underlying`
+  const rows = await t.db
+    .sql`select underlying, count(*)::int as n from option_trades where source = ${source} group by underlying`
   return new Map(rows.map(r => [r.underlying as string, r.n as number]))
 }
 const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0)
@@ -39,20 +44,21 @@ async function scraped(source: string): Promise<number | null> {
 }
 
 async function stateTotal(source: string): Promise<number> {
-  const [r] = await t.db.sql`select coalesce(sum(trades_total), 0)::int8 as n from ingest_state where source = ${source}`
+  const [r] = await t.db
+    .sql`select coalesce(sum(trades_total), 0)::int8 as n from ingest_state where source = ${source}`
   return Number(r!.n)
 }
 
 test('replay: every counter equals the trades stored, per stream, at once; a second replay adds nothing to either', async () => {
-  assert.equal(await scraped('replay'), null)                      // nothing ingested yet: no series
+  assert.equal(await scraped('replay'), null) // nothing ingested yet: no series
   const m = createIngestMetrics('replay')
   const r = await runReplay({ sql: t.db.sql, log, file: SAMPLE, metrics: m })
   const db = await stored('replay')
   assert.ok(sum(db) > 0 && db.size >= 2, 'the recording stores trades of two underlyings')
   assert.equal(r.newTrades, sum(db))
-  assert.deepEqual(await counted(m), db)                          // per stream: the recording's currencies are its underlyings
+  assert.deepEqual(await counted(m), db) // per stream: the recording's currencies are its underlyings
   assert.equal(await stateTotal('replay'), sum(db))
-  assert.equal(await scraped('replay'), sum(db))                  // no sampling delay
+  assert.equal(await scraped('replay'), sum(db)) // no sampling delay
 
   const again = createIngestMetrics('replay')
   await runReplay({ sql: t.db.sql, log, file: SAMPLE, metrics: again })
@@ -65,8 +71,18 @@ test('replay: every counter equals the trades stored, per stream, at once; a sec
 /** runs the synthetic market until `done` says so (checked every 20 ms, 15 s at most), then stops it */
 async function synthetic(m: IngestMetrics, done: () => Promise<boolean>): Promise<void> {
   const stop = new AbortController()
-  const running = runSynthetic({ sql: t.db.sql, log, currencies: ['BTC'], intervalMs: 25, tradesPerCycle: 5, snapshotIntervalMs: 60_000,
-    tickersPerCycle: 1, backfillMinutes: 0, metrics: m, signal: stop.signal })
+  const running = runSynthetic({
+    sql: t.db.sql,
+    log,
+    currencies: ['BTC'],
+    intervalMs: 25,
+    tradesPerCycle: 5,
+    snapshotIntervalMs: 60_000,
+    tickersPerCycle: 1,
+    backfillMinutes: 0,
+    metrics: m,
+    signal: stop.signal,
+  })
   try {
     for (let i = 0; i < 750 && !(await done()); i++) await new Promise(r => setTimeout(r, 20))
   } finally {
@@ -74,8 +90,14 @@ async function synthetic(m: IngestMetrics, done: () => Promise<boolean>): Promis
     await running
   }
 }
-const tickers = async () => Number((await t.db.sql`select count(*)::int as n from option_snapshots s join option_instruments i on i.id = s.instrument_id
-  where s.kind = 'ticker' and i.underlying = 'SIMBTC'`)[0]!.n)
+const tickers = async () =>
+  Number(
+    (
+      await t.db
+        .sql`select count(*)::int as n from option_snapshots s join option_instruments i on i.id = s.instrument_id
+  where s.kind = 'ticker' and i.underlying = 'SIMBTC'`
+    )[0]!.n,
+  )
 
 test('synthetic: cycles are counted as stored; a restarted market continues its ids, so its trades count too', async () => {
   const first = createIngestMetrics('synthetic')
@@ -95,5 +117,5 @@ test('synthetic: cycles are counted as stored; a restarted market continues its 
   assert.equal(sum(await counted(second)), added)
   assert.equal(await stateTotal('synthetic'), sum(db1) + added)
   assert.equal(await scraped('synthetic'), sum(db1) + added)
-  assert.equal(await scraped('replay'), sum(await stored('replay')))   // per source: the replay's count is its own
+  assert.equal(await scraped('replay'), sum(await stored('replay'))) // per source: the replay's count is its own
 })

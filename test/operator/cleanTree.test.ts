@@ -9,7 +9,8 @@ import { join } from 'node:path'
 import { repoRoot } from '../../engine/paths.js'
 
 test('git status is empty after `make build` in a fresh clone', { timeout: 180_000 }, () => {
-  if (!existsSync(join(repoRoot, '.git'))) assert.fail('the checkout is not a git clone: run the suite from one (CI does)')
+  if (!existsSync(join(repoRoot, '.git')))
+    assert.fail('the checkout is not a git clone: run the suite from one (CI does)')
   const clone = join(repoRoot, '.data', `clone-${process.pid}`)
   rmSync(clone, { recursive: true, force: true })
   try {
@@ -18,10 +19,13 @@ test('git status is empty after `make build` in a fresh clone', { timeout: 180_0
     const stamp = join(clone, 'node_modules/.installed')
     const now = new Date()
     closeSync(openSync(stamp, 'a'))
-    utimesSync(stamp, now, now)                     // installed from this very lock file: make skips npm ci
+    utimesSync(stamp, now, now) // installed from this very lock file: make skips npm ci
     execFileSync('make', ['build'], { cwd: clone, stdio: 'pipe' })
     assert.ok(existsSync(join(clone, 'dist/engine/main.js')), 'the build wrote dist/')
-    assert.ok(existsSync(join(clone, 'dist/web/index.html')), 'and the console (deploy/README.md ships what make build makes)')
+    assert.ok(
+      existsSync(join(clone, 'dist/web/index.html')),
+      'and the console (deploy/README.md ships what make build makes)',
+    )
     assert.equal(execFileSync('git', ['status', '--porcelain'], { cwd: clone, encoding: 'utf8' }), '')
   } finally {
     rmSync(clone, { recursive: true, force: true })

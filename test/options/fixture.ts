@@ -8,7 +8,11 @@ export const T = 1734688800000
 export const at = (offsetMs: number) => new Date(T + offsetMs).toISOString()
 export const NEWEST = T + 240_000
 
-export interface Got { status: number; body: any; headers: Headers }
+export interface Got {
+  status: number
+  body: any
+  headers: Headers
+}
 
 export async function get(base: string, path: string, headers: Record<string, string> = {}): Promise<Got> {
   const res = await fetch(base + path, { headers })

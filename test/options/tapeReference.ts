@@ -7,9 +7,22 @@ import type { TapeFilter } from '../../engine/store/options.js'
 import { figure } from '../../workers/options/precision.js'
 
 export interface TapeRow {
-  venue: string; trade_ref: string; instrument: string; underlying: string; is_call: boolean; strike: number; expiry_ts: Date
-  price: number; amount: number; premium_usd: number | null; iv: number | null; spot_ref: number | null; side: string
-  counterparty: string | null; liquidity_guess: string; ts: Date
+  venue: string
+  trade_ref: string
+  instrument: string
+  underlying: string
+  is_call: boolean
+  strike: number
+  expiry_ts: Date
+  price: number
+  amount: number
+  premium_usd: number | null
+  iv: number | null
+  spot_ref: number | null
+  side: string
+  counterparty: string | null
+  liquidity_guess: string
+  ts: Date
 }
 
 /** One page, newest first (ts, then id), and the number of trades matching the filters. */
@@ -26,9 +39,21 @@ export async function tape(sql: Sql, f: TapeFilter): Promise<{ rows: TapeRow[]; 
 
 export function tradeView(r: TapeRow) {
   return {
-    venue: r.venue, trade_ref: r.trade_ref, instrument: r.instrument, underlying: r.underlying, is_call: r.is_call,
-    strike_display: r.strike, expiry: r.expiry_ts.toISOString(), price: figure('price', r.price), quantity_display: figure('size', r.amount),
-    premium_usd: figure('usd', r.premium_usd), iv: figure('iv', r.iv), spot_ref: figure('index', r.spot_ref), side: r.side, counterparty: r.counterparty,
-    venue_a_liquidity_guess: r.liquidity_guess, ts: r.ts.toISOString(),
+    venue: r.venue,
+    trade_ref: r.trade_ref,
+    instrument: r.instrument,
+    underlying: r.underlying,
+    is_call: r.is_call,
+    strike_display: r.strike,
+    expiry: r.expiry_ts.toISOString(),
+    price: figure('price', r.price),
+    quantity_display: figure('size', r.amount),
+    premium_usd: figure('usd', r.premium_usd),
+    iv: figure('iv', r.iv),
+    spot_ref: figure('index', r.spot_ref),
+    side: r.side,
+    counterparty: r.counterparty,
+    venue_a_liquidity_guess: r.liquidity_guess,
+    ts: r.ts.toISOString(),
   }
 }

@@ -15,7 +15,9 @@ before(async () => {
   const r = await runReplay({ sql: t.db.sql, log: createLogger('silent'), file: SAMPLE, rebase: true, now })
   assert.equal(r.shiftMs, now - NEWEST)
 })
-after(async () => { await t?.stop() })
+after(async () => {
+  await t?.stop()
+})
 
 test('rebased: the newest trade is stamped now, the rest keep their spacing; expiries do not move', async () => {
   const r = await get(t.terminal, '/options/tape?limit=1&offset=7')
@@ -28,9 +30,18 @@ test('rebased: the newest trade is stamped now, the rest keep their spacing; exp
 
 test('venues: tradeCount24h counts the last 24 hours per expiry', async () => {
   const r = await get(t.terminal, '/options/venues?underlying=BTC')
-  assert.deepEqual(r.body.expiries.map((e: any) => [e.expiry, e.tradeCount24h]), [['2024-12-27T08:00:00.000Z', 5], ['2025-03-28T08:00:00.000Z', 1]])
+  assert.deepEqual(
+    r.body.expiries.map((e: any) => [e.expiry, e.tradeCount24h]),
+    [
+      ['2024-12-27T08:00:00.000Z', 5],
+      ['2025-03-28T08:00:00.000Z', 1],
+    ],
+  )
   const eth = await get(t.terminal, '/options/venues?underlying=ETH')
-  assert.deepEqual(eth.body.expiries.map((e: any) => [e.instruments, e.calls, e.puts, e.tradeCount24h, e.spot]), [[2, 1, 1, 2, 3481]])
+  assert.deepEqual(
+    eth.body.expiries.map((e: any) => [e.instruments, e.calls, e.puts, e.tradeCount24h, e.spot]),
+    [[2, 1, 1, 2, 3481]],
+  )
 })
 
 test('strike detail: volume1h and tradeCount1h sum the last hour of trades', async () => {

@@ -11,28 +11,57 @@ import { chargeFrame } from '../../engine/relay/inbound.js'
 import { FixedWindowLimiter } from '../../engine/front/limits.js'
 import { RelayErrors } from '../../actors/errors.js'
 
-const session = (over: Partial<SocketSession> = {}): SocketSession => ({ ip: '10.0.0.1', enc: 'json', channels: new Set(),
-  shares: new Map(), lastSeen: 0, awaitingPong: false, limitedUntil: 0, closed: false, ...over })
+const session = (over: Partial<SocketSession> = {}): SocketSession => ({
+  ip: '10.0.0.1',
+  enc: 'json',
+  channels: new Set(),
+  shares: new Map(),
+  lastSeen: 0,
+  awaitingPong: false,
+  limitedUntil: 0,
+  closed: false,
+  ...over,
+})
 
 test('an upgrade asks for msgpack by query or by subprotocol, and the subprotocol is echoed only when offered', () => {
   const q = (s: string) => new URLSearchParams(s)
-  assert.deepEqual(readUpgrade(q(''), {}), { enc: 'json', protocol: '', channels: new Set(['rfqs', 'quotes']), shareToken: null })
+  assert.deepEqual(readUpgrade(q(''), {}), {
+    enc: 'json',
+    protocol: '',
+    channels: new Set(['rfqs', 'quotes']),
+    shareToken: null,
+  })
   assert.equal(readUpgrade(q('encoding=msgpack'), {}).enc, 'msgpack')
-  assert.deepEqual(readUpgrade(q(''), { 'sec-websocket-protocol': 'foo, msgpack' }), { enc: 'msgpack', protocol: 'msgpack',
-    channels: new Set(['rfqs', 'quotes']), shareToken: null })
-  assert.equal(readUpgrade(q('encoding=msgpack'), { 'sec-websocket-protocol': 'json' }).protocol, '', 'json offered, msgpack asked')
-  assert.deepEqual(readUpgrade(q('channels=quotes,nope,&shareToken=t1'), {}),
-    { enc: 'json', protocol: '', channels: new Set(['quotes']), shareToken: 't1' })
+  assert.deepEqual(readUpgrade(q(''), { 'sec-websocket-protocol': 'foo, msgpack' }), {
+    enc: 'msgpack',
+    protocol: 'msgpack',
+    channels: new Set(['rfqs', 'quotes']),
+    shareToken: null,
+  })
+  assert.equal(
+    readUpgrade(q('encoding=msgpack'), { 'sec-websocket-protocol': 'json' }).protocol,
+    '',
+    'json offered, msgpack asked',
+  )
+  assert.deepEqual(readUpgrade(q('channels=quotes,nope,&shareToken=t1'), {}), {
+    enc: 'json',
+    protocol: '',
+    channels: new Set(['quotes']),
+    shareToken: 't1',
+  })
   assert.deepEqual(parseChannels(''), new Set(), 'an empty list asks for no public channel')
 })
 
 test('the per-IP cap counts open sockets: one more than the max is refused, a close makes room', () => {
   const counts = new ConnectionCounts(2)
-  counts.opened('a'); counts.opened('a'); counts.opened('b')
+  counts.opened('a')
+  counts.opened('a')
+  counts.opened('b')
   assert.deepEqual([counts.hasRoom('a'), counts.hasRoom('b'), counts.hasRoom('c')], [false, true, true])
   counts.closed('a')
   assert.equal(counts.hasRoom('a'), true)
-  counts.closed('b'); counts.closed('b')
+  counts.closed('b')
+  counts.closed('b')
   assert.equal(counts.of('b'), 0, 'never below zero')
 })
 
@@ -41,10 +70,12 @@ test('SUBSCRIBE moves a socket from its channels to the wanted ones: joins what 
   assert.deepEqual(channelChanges(new Set(['rfqs', 'quotes']), new Set(['rfqs', 'quotes'])), { join: [], leave: [] })
 })
 
-test('the ERROR frame: message and code, the RFQ it is about, and BUSY\'s retry hint', () => {
+test("the ERROR frame: message and code, the RFQ it is about, and BUSY's retry hint", () => {
   assert.deepEqual(errorFrame(RelayErrors.rfqNotFound()), { type: 'ERROR', data: RelayErrors.rfqNotFound() })
-  assert.deepEqual(errorFrame(RelayErrors.busy(250), 'rfq_1'),
-    { type: 'ERROR', data: { message: RelayErrors.busy(250).message, rfqId: 'rfq_1', code: 'BUSY', retryAfterMs: 250 } })
+  assert.deepEqual(errorFrame(RelayErrors.busy(250), 'rfq_1'), {
+    type: 'ERROR',
+    data: { message: RelayErrors.busy(250).message, rfqId: 'rfq_1', code: 'BUSY', retryAfterMs: 250 },
+  })
 })
 
 test('liveness: quiet for (nearly) an interval gets a PING; still quiet an interval later, the socket is closed', () => {

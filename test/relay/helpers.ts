@@ -15,7 +15,9 @@ import { outbound } from '../contract/conformance.js'
 
 /** Frames the relay sent that break its document, across every client of this process. */
 const violations: string[] = []
-after(() => { if (violations.length) throw new Error(`frames that break the relay's AsyncAPI document:\n${violations.join('\n')}`) })
+after(() => {
+  if (violations.length) throw new Error(`frames that break the relay's AsyncAPI document:\n${violations.join('\n')}`)
+})
 
 export const TOKEN_IN = '0x1111111111111111111111111111111111111111' as Address
 export const TOKEN_OUT = '0x2222222222222222222222222222222222222222' as Address
@@ -28,10 +30,20 @@ export function account(): PrivateKeyAccount {
 export function makeRfq(over: Partial<Rfq> = {}): Rfq {
   const now = Date.now()
   return {
-    id: 'rfq_' + randomBytes(8).toString('hex'), taker: account().address.toLowerCase() as Address,
-    tokenIn: TOKEN_IN, tokenOut: TOKEN_OUT, kind: 0, amountIn: 10n ** 18n, amountOut: null,
-    expiry: Math.floor(now / 1000) + 30, visibility: 'public', allowedMakers: [], shareToken: null,
-    createdAt: new Date(now), agentId: null, ...over,
+    id: 'rfq_' + randomBytes(8).toString('hex'),
+    taker: account().address.toLowerCase() as Address,
+    tokenIn: TOKEN_IN,
+    tokenOut: TOKEN_OUT,
+    kind: 0,
+    amountIn: 10n ** 18n,
+    amountOut: null,
+    expiry: Math.floor(now / 1000) + 30,
+    visibility: 'public',
+    allowedMakers: [],
+    shareToken: null,
+    createdAt: new Date(now),
+    agentId: null,
+    ...over,
   }
 }
 
@@ -43,9 +55,16 @@ export async function createRfq(t: TestEngine, over: Partial<Rfq> = {}): Promise
 
 export function makeQuote(maker: PrivateKeyAccount, rfq: Rfq, over: Partial<Quote> = {}): Quote {
   return {
-    maker: maker.address.toLowerCase() as Address, taker: rfq.taker, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut,
-    amountIn: '1000000000000000000', amountOut: '2500000000', expiry: rfq.expiry,
-    nonce: String(Math.floor(Math.random() * 1e9)), deadline: Math.floor(Date.now() / 1000) + 60, ...over,
+    maker: maker.address.toLowerCase() as Address,
+    taker: rfq.taker,
+    tokenIn: rfq.tokenIn,
+    tokenOut: rfq.tokenOut,
+    amountIn: '1000000000000000000',
+    amountOut: '2500000000',
+    expiry: rfq.expiry,
+    nonce: String(Math.floor(Math.random() * 1e9)),
+    deadline: Math.floor(Date.now() / 1000) + 60,
+    ...over,
   }
 }
 
@@ -54,14 +73,31 @@ export function domainOf(t: TestEngine): Eip712Domain {
   return { name: c.EIP712_NAME, version: '1', chainId: c.CHAIN_ID, verifyingContract: c.SPOT_RFQ_ADDRESS ?? ZERO }
 }
 
-export function sign(maker: PrivateKeyAccount, domain: Eip712Domain, q: Quote, types: typeof quoteTypes | Record<string, readonly { name: string; type: string }[]> = quoteTypes): Promise<`0x${string}`> {
+export function sign(
+  maker: PrivateKeyAccount,
+  domain: Eip712Domain,
+  q: Quote,
+  types: typeof quoteTypes | Record<string, readonly { name: string; type: string }[]> = quoteTypes,
+): Promise<`0x${string}`> {
   return maker.signTypedData({
-    domain: { ...domain, chainId: BigInt(domain.chainId) }, types: types as typeof quoteTypes, primaryType: 'Quote',
-    message: { ...q, amountIn: BigInt(q.amountIn), amountOut: BigInt(q.amountOut), expiry: BigInt(q.expiry), nonce: BigInt(q.nonce), deadline: BigInt(q.deadline) },
+    domain: { ...domain, chainId: BigInt(domain.chainId) },
+    types: types as typeof quoteTypes,
+    primaryType: 'Quote',
+    message: {
+      ...q,
+      amountIn: BigInt(q.amountIn),
+      amountOut: BigInt(q.amountOut),
+      expiry: BigInt(q.expiry),
+      nonce: BigInt(q.nonce),
+      deadline: BigInt(q.deadline),
+    },
   })
 }
 
-export interface Frame { type: string; data: any }
+export interface Frame {
+  type: string
+  data: any
+}
 
 const packr = new Packr({ useRecords: false, mapsAsObjects: true })
 
@@ -75,25 +111,47 @@ export class Client {
   closeCode: number | null = null
   closed: Promise<number>
 
-  private constructor(readonly ws: WebSocket, readonly binary: boolean, readonly autoPong: boolean) {
+  private constructor(
+    readonly ws: WebSocket,
+    readonly binary: boolean,
+    readonly autoPong: boolean,
+  ) {
     ws.on('message', (raw, isBinary) => {
       const f = (isBinary ? packr.unpack(raw as Buffer) : JSON.parse((raw as Buffer).toString('utf8'))) as Frame
       const wrong = outbound(f, isBinary ? 'msgpack' : 'json')
       if (f.type === 'PING' && this.autoPong) this.send('PONG', {})
-      if (wrong) { this.violations.push(wrong); violations.push(`${isBinary ? 'msgpack' : 'json'}: ${wrong}`) }
+      if (wrong) {
+        this.violations.push(wrong)
+        violations.push(`${isBinary ? 'msgpack' : 'json'}: ${wrong}`)
+      }
       this.frames.push(f)
       const w = this.waiters.find(w => w.match(f))
-      if (w) { this.read.add(f); this.waiters.splice(this.waiters.indexOf(w), 1); w.resolve(f) }
+      if (w) {
+        this.read.add(f)
+        this.waiters.splice(this.waiters.indexOf(w), 1)
+        w.resolve(f)
+      }
     })
-    this.closed = new Promise(resolve => ws.on('close', code => { this.closeCode = code; resolve(code) }))
+    this.closed = new Promise(resolve =>
+      ws.on('close', code => {
+        this.closeCode = code
+        resolve(code)
+      }),
+    )
   }
 
   /** `autoPong`: answer the relay's PING, as a real client does (for a suite with a short ping interval). */
-  static async open(url: string, opts: { protocols?: string[]; binary?: boolean; autoPong?: boolean } = {}): Promise<Client> {
+  static async open(
+    url: string,
+    opts: { protocols?: string[]; binary?: boolean; autoPong?: boolean } = {},
+  ): Promise<Client> {
     const ws = new WebSocket(url, opts.protocols)
     // listening before the open: a frame the relay sends from its open handler can arrive in the same read
     const client = new Client(ws, opts.binary ?? false, opts.autoPong ?? false)
-    await new Promise<void>((resolve, reject) => { ws.once('open', () => resolve()); ws.once('error', reject) })
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve())
+      ws.once('error', reject)
+    })
     return client
   }
 
@@ -102,20 +160,37 @@ export class Client {
     this.ws.send(this.binary ? packr.pack(msg) : JSON.stringify(msg))
   }
 
-  raw(text: string | Buffer): void { this.ws.send(text) }
+  raw(text: string | Buffer): void {
+    this.ws.send(text)
+  }
 
   next(match: (f: Frame) => boolean = () => true, timeoutMs = 5000): Promise<Frame> {
-    if (this.violations.length) return Promise.reject(new Error(`the relay broke its AsyncAPI document: ${this.violations[0]}`))
+    if (this.violations.length)
+      return Promise.reject(new Error(`the relay broke its AsyncAPI document: ${this.violations[0]}`))
     const have = this.frames.find(f => !this.read.has(f) && match(f))
-    if (have) { this.read.add(have); return Promise.resolve(have) }
+    if (have) {
+      this.read.add(have)
+      return Promise.resolve(have)
+    }
     return new Promise((resolve, reject) => {
-      const w = { match, resolve: (f: Frame) => { clearTimeout(timer); resolve(f) } }
-      const timer = setTimeout(() => { this.waiters.splice(this.waiters.indexOf(w), 1); reject(new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(this.frames.slice(-5))}`)) }, timeoutMs)
+      const w = {
+        match,
+        resolve: (f: Frame) => {
+          clearTimeout(timer)
+          resolve(f)
+        },
+      }
+      const timer = setTimeout(() => {
+        this.waiters.splice(this.waiters.indexOf(w), 1)
+        reject(new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(this.frames.slice(-5))}`))
+      }, timeoutMs)
       this.waiters.push(w)
     })
   }
 
-  nextOf(type: string, timeoutMs?: number): Promise<Frame> { return this.next(f => f.type === type, timeoutMs) }
+  nextOf(type: string, timeoutMs?: number): Promise<Frame> {
+    return this.next(f => f.type === type, timeoutMs)
+  }
 
   /** Submits and returns the ERROR frame for it (or throws when none arrives). */
   async error(data: unknown): Promise<Frame['data']> {
@@ -129,7 +204,9 @@ export class Client {
     await this.nextOf('PONG')
   }
 
-  of(type: string): Frame[] { return this.frames.filter(f => f.type === type) }
+  of(type: string): Frame[] {
+    return this.frames.filter(f => f.type === type)
+  }
 
   async close(): Promise<void> {
     if (this.ws.readyState === WebSocket.CLOSED) return
@@ -143,7 +220,10 @@ export async function waitFor<T>(fn: () => T | Promise<T>, ok: (v: T) => boolean
   for (;;) {
     const v = await fn()
     if (ok(v)) return v
-    if (Date.now() > end) throw new Error(`condition not met within ${timeoutMs} ms; last ${JSON.stringify(v, (_, x) => typeof x === 'bigint' ? x.toString() : x)}`)
+    if (Date.now() > end)
+      throw new Error(
+        `condition not met within ${timeoutMs} ms; last ${JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? x.toString() : x))}`,
+      )
     await new Promise(r => setTimeout(r, 25))
   }
 }

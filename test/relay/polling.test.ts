@@ -20,7 +20,9 @@ async function heldPolls(t: TestEngine): Promise<number> {
 
 describe('relay REST polling', () => {
   let t: TestEngine
-  before(async () => { t = await startTestEngine({ RATE_LIMIT_PER_MIN: '100000' }) })
+  before(async () => {
+    t = await startTestEngine({ RATE_LIMIT_PER_MIN: '100000' })
+  })
   after(() => t.stop())
 
   test('GET /rfqs: an ETag; If-None-Match with it is 304 with no body while nothing changed, 200 after a change', async () => {
@@ -39,9 +41,12 @@ describe('relay REST polling', () => {
   })
 
   test('since=<cursor> returns only RFQs created after it, and quotes accepted after it', async () => {
-    const { body: { cursor: c0 } } = await get(`${t.relay}/rfqs`)
+    const {
+      body: { cursor: c0 },
+    } = await get(`${t.relay}/rfqs`)
     assert.equal(typeof c0, 'string')
-    const a = await createRfq(t), b = await createRfq(t)
+    const a = await createRfq(t),
+      b = await createRfq(t)
     const after0 = await get(`${t.relay}/rfqs?since=${c0}`)
     assert.deepEqual(after0.body.rfqs.map((r: { id: string }) => r.id).sort(), [a.id, b.id].sort())
     const after1 = await get(`${t.relay}/rfqs?since=${after0.body.cursor}`)
@@ -49,7 +54,8 @@ describe('relay REST polling', () => {
 
     const { body: q0 } = await get(`${t.relay}/quotes?rfqId=${a.id}`)
     assert.equal(q0.count, 0)
-    const maker = account(), c = await Client.open(t.relayWs)
+    const maker = account(),
+      c = await Client.open(t.relayWs)
     const q = makeQuote(maker, a)
     c.send('QUOTE_SUBMIT', { rfqId: a.id, quote: q, signature: await sign(maker, domainOf(t), q) })
     await c.nextOf('QUOTE_BROADCAST')
@@ -62,13 +68,18 @@ describe('relay REST polling', () => {
   })
 
   test('a long poll answers as soon as something arrives, and with an empty list at the end when nothing does', async () => {
-    const { body: { cursor } } = await get(`${t.relay}/rfqs`)
+    const {
+      body: { cursor },
+    } = await get(`${t.relay}/rfqs`)
     const started = Date.now()
     const held = get(`${t.relay}/rfqs?since=${cursor}&wait=10`)
     await new Promise(r => setTimeout(r, 300))
     const rfq = await createRfq(t)
     const r = await held
-    assert.deepEqual(r.body.rfqs.map((x: { id: string }) => x.id), [rfq.id])
+    assert.deepEqual(
+      r.body.rfqs.map((x: { id: string }) => x.id),
+      [rfq.id],
+    )
     assert.ok(Date.now() - started < 5000, 'answered on arrival, not at the end of the wait')
 
     const quiet = Date.now()
@@ -79,10 +90,15 @@ describe('relay REST polling', () => {
   })
 
   test('many long polls held at once all answer on one arrival; held polls block nothing else', async () => {
-    const { body: { cursor } } = await get(`${t.relay}/rfqs`)
+    const {
+      body: { cursor },
+    } = await get(`${t.relay}/rfqs`)
     const held = Array.from({ length: 100 }, () => get(`${t.relay}/rfqs?since=${cursor}&wait=20`))
-    await waitFor(() => heldPolls(t), n => n >= 100)
-    assert.equal((await get(`${t.relay}/health`)).status, 200)         // the relay still answers everything else
+    await waitFor(
+      () => heldPolls(t),
+      n => n >= 100,
+    )
+    assert.equal((await get(`${t.relay}/health`)).status, 200) // the relay still answers everything else
     const rfq = await createRfq(t)
     const all = await Promise.all(held)
     assert.ok(all.every(r => r.body.rfqs.length === 1 && r.body.rfqs[0].id === rfq.id))
@@ -90,13 +106,23 @@ describe('relay REST polling', () => {
   })
 
   test('a held poll whose client goes away is freed', async () => {
-    const { body: { cursor } } = await get(`${t.relay}/rfqs`)
+    const {
+      body: { cursor },
+    } = await get(`${t.relay}/rfqs`)
     const ctl = new AbortController()
-    const held = Array.from({ length: 20 }, () => get(`${t.relay}/rfqs?since=${cursor}&wait=30`, {}, ctl.signal).catch((e: unknown) => e))
-    await waitFor(() => heldPolls(t), n => n >= 20)
+    const held = Array.from({ length: 20 }, () =>
+      get(`${t.relay}/rfqs?since=${cursor}&wait=30`, {}, ctl.signal).catch((e: unknown) => e),
+    )
+    await waitFor(
+      () => heldPolls(t),
+      n => n >= 20,
+    )
     ctl.abort()
     await Promise.all(held)
-    await waitFor(() => heldPolls(t), n => n === 0)
+    await waitFor(
+      () => heldPolls(t),
+      n => n === 0,
+    )
   })
 
   test('bad cursors and waits are 400 with a code', async () => {
@@ -106,24 +132,35 @@ describe('relay REST polling', () => {
     const noSince = await get(`${t.relay}/rfqs?wait=5`)
     assert.equal(noSince.status, 400)
     assert.equal(noSince.body.code, 'INVALID_WAIT')
-    const { body: { cursor } } = await get(`${t.relay}/rfqs`)
+    const {
+      body: { cursor },
+    } = await get(`${t.relay}/rfqs`)
     const tooLong = await get(`${t.relay}/rfqs?since=${cursor}&wait=31`)
     assert.equal(tooLong.status, 400)
     assert.equal(tooLong.body.code, 'INVALID_WAIT')
   })
 
   test('private RFQs stay sealed: not listed, not waking a poll, not in /quotes without the token; all of it with the token', async () => {
-    const { body: { cursor } } = await get(`${t.relay}/rfqs`)
+    const {
+      body: { cursor },
+    } = await get(`${t.relay}/rfqs`)
     const shareToken = randomBytes(16).toString('base64url')
     const held = get(`${t.relay}/rfqs?since=${cursor}&wait=1`)
     const rfq = await createRfq(t, { visibility: 'private', shareToken })
     assert.deepEqual((await held).body.rfqs, [])
-    assert.equal((await get(`${t.relay}/rfqs?since=${cursor}`)).body.rfqs.some((r: { id: string }) => r.id === rfq.id), false)
+    assert.equal(
+      (await get(`${t.relay}/rfqs?since=${cursor}`)).body.rfqs.some((r: { id: string }) => r.id === rfq.id),
+      false,
+    )
     assert.equal((await get(`${t.relay}/quotes?rfqId=${rfq.id}`)).status, 404)
     const seen = await get(`${t.relay}/rfqs?since=${cursor}&shareToken=${shareToken}`)
-    assert.deepEqual(seen.body.rfqs.map((r: { id: string }) => r.id), [rfq.id])
+    assert.deepEqual(
+      seen.body.rfqs.map((r: { id: string }) => r.id),
+      [rfq.id],
+    )
     assert.equal((await get(`${t.relay}/quotes?rfqId=${rfq.id}&shareToken=${shareToken}`)).status, 200)
-    const tokenEtag = seen.etag, publicEtag = (await get(`${t.relay}/rfqs?since=${cursor}`)).etag
-    assert.notEqual(tokenEtag, publicEtag)                              // a viewer's ETag never answers for another's view
+    const tokenEtag = seen.etag,
+      publicEtag = (await get(`${t.relay}/rfqs?since=${cursor}`)).etag
+    assert.notEqual(tokenEtag, publicEtag) // a viewer's ETag never answers for another's view
   })
 })

@@ -9,7 +9,15 @@ import { join } from 'node:path'
 import { mkdtempSync } from 'node:fs'
 import { createLogger } from '../../engine/log.js'
 import { startSandbox, type Sandbox } from '../../engine/sandbox/start.js'
-import { registerAgent, createRfq, bestQuote, fillOnChain, recordAgentFill, waitFor, type RelayQuote } from '../../engine/sandbox/agentClient.js'
+import {
+  registerAgent,
+  createRfq,
+  bestQuote,
+  fillOnChain,
+  recordAgentFill,
+  waitFor,
+  type RelayQuote,
+} from '../../engine/sandbox/agentClient.js'
 import { usdValue } from '../../engine/sandbox/venue.js'
 import { testDatabase, type TestDatabase } from '../helpers/db.js'
 import { byJson } from '../helpers/order.js'
@@ -21,32 +29,53 @@ before(async () => {
   db = await testDatabase('sandbox')
   sb = await startSandbox({
     dir: mkdtempSync(join(tmpdir(), 'sandbox-')),
-    env: { API_PORT: '0', TERMINAL_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', POOL_THREADS: '1', DATABASE_URL: db.url, LOG_LEVEL: 'silent' },
+    env: {
+      API_PORT: '0',
+      TERMINAL_PORT: '0',
+      RELAY_PORT: '0',
+      HOST: '127.0.0.1',
+      POOL_THREADS: '1',
+      DATABASE_URL: db.url,
+      LOG_LEVEL: 'silent',
+    },
     log: createLogger('silent'),
     refreshEveryMs: 600_000,
   })
 })
-after(async () => { await sb?.stop(); await db?.drop() })
+after(async () => {
+  await sb?.stop()
+  await db?.drop()
+})
 
 const get = async (url: string) => {
   const r = await fetch(url)
-  return { status: r.status, body: await r.json() as any }
+  return { status: r.status, body: (await r.json()) as any }
 }
 const post = async (url: string, body: unknown) => {
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  return { status: r.status, body: await r.json() as any }
+  const r = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  return { status: r.status, body: (await r.json()) as any }
 }
 
 test('agent RFQ -> server baseline -> maker quote over the relay -> on-chain fill -> verified record -> reports', async () => {
   const { urls, venue } = sb
   const a = venue.accounts
-  const WETH = venue.tokens.WETH!, USDC = venue.tokens.USDC!
+  const WETH = venue.tokens.WETH!,
+    USDC = venue.tokens.USDC!
 
   const agent = await registerAgent(urls.api, a.agentOwner.privateKey, a.taker.privateKey)
   assert.match(agent.apiKey, /^rfq_live_/)
 
   const amountIn = 2n * 10n ** 18n
-  const rfq = await createRfq(urls.api, agent.apiKey, { tokenIn: 'WETH', tokenOut: 'USDC', amountIn: amountIn.toString(), ttlSeconds: 120 })
+  const rfq = await createRfq(urls.api, agent.apiKey, {
+    tokenIn: 'WETH',
+    tokenOut: 'USDC',
+    amountIn: amountIn.toString(),
+    ttlSeconds: 120,
+  })
   assert.match(rfq.rfqId, /^rfq_/)
 
   // the server-side baseline: the route finder's quote for this RFQ at creation
@@ -54,41 +83,96 @@ test('agent RFQ -> server baseline -> maker quote over the relay -> on-chain fil
   const [baseline] = await db.sql`select baseline_amount_out, source from baselines where rfq_id = ${rfq.rfqId}`
   assert.ok(baseline, 'a baseline was stored at creation')
   assert.equal(baseline.source, 'sor')
-  const sorQuote = await get(`${urls.api}/api/v1/sor/quote?tokenIn=${WETH.address}&tokenOut=${USDC.address}&amountIn=${amountIn}&explain=false`)
-  assert.equal(BigInt(baseline.baseline_amount_out), BigInt(sorQuote.body.summary.amountOut), 'the baseline is what the route finder quotes')
+  const sorQuote = await get(
+    `${urls.api}/api/v1/sor/quote?tokenIn=${WETH.address}&tokenOut=${USDC.address}&amountIn=${amountIn}&explain=false`,
+  )
+  assert.equal(
+    BigInt(baseline.baseline_amount_out),
+    BigInt(sorQuote.body.summary.amountOut),
+    'the baseline is what the route finder quotes',
+  )
 
   // the maker bot heard RFQ_BROADCAST and quoted through the relay
   const quote = await waitFor<RelayQuote>('the maker bot quote', () => bestQuote(urls.relay, rfq.rfqId))
   assert.equal(quote.quote.maker, a.maker.address)
   assert.equal(quote.quote.taker, a.taker.address)
   assert.equal(BigInt(quote.quote.amountIn), amountIn)
-  assert.equal(BigInt(quote.quote.amountOut), amountIn * 3000n * 9995n / 10000n / 10n ** 12n, 'the bot quotes 3000 USDC/WETH less 5 bps')
+  assert.equal(
+    BigInt(quote.quote.amountOut),
+    (amountIn * 3000n * 9995n) / 10000n / 10n ** 12n,
+    'the bot quotes 3000 USDC/WETH less 5 bps',
+  )
 
   // the taker fills on chain
-  const balance = async (token: `0x${string}`, who: string) => BigInt(await (await fetch(urls.rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: token, data: '0x70a08231' + who.slice(2).padStart(64, '0') }, 'latest'] }) })).json().then((j: any) => j.result))
+  const balance = async (token: `0x${string}`, who: string) =>
+    BigInt(
+      await (
+        await fetch(urls.rpc, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'eth_call',
+            params: [{ to: token, data: '0x70a08231' + who.slice(2).padStart(64, '0') }, 'latest'],
+          }),
+        })
+      )
+        .json()
+        .then((j: any) => j.result),
+    )
   const usdcBefore = await balance(USDC.address, a.taker.address)
   const { txHash } = await fillOnChain(urls.rpc, venue.chainId, venue.spotRfq, a.taker.privateKey, quote)
-  assert.equal(await balance(USDC.address, a.taker.address) - usdcBefore, BigInt(quote.quote.amountOut), 'the taker received exactly the quoted amount')
+  assert.equal(
+    (await balance(USDC.address, a.taker.address)) - usdcBefore,
+    BigInt(quote.quote.amountOut),
+    'the taker received exactly the quoted amount',
+  )
 
   // forged fills are refused
   const amountInUsd = usdValue(WETH, amountIn)
-  const forgedBody = { txHash: '0x' + 'ab'.repeat(32), taker: a.taker.address, maker: a.maker.address, tokenIn: WETH.address, tokenOut: USDC.address,
-    amountIn: quote.quote.amountIn, amountOut: quote.quote.amountOut, amountInUsd, rfqId: rfq.rfqId }
+  const forgedBody = {
+    txHash: '0x' + 'ab'.repeat(32),
+    taker: a.taker.address,
+    maker: a.maker.address,
+    tokenIn: WETH.address,
+    tokenOut: USDC.address,
+    amountIn: quote.quote.amountIn,
+    amountOut: quote.quote.amountOut,
+    amountInUsd,
+    rfqId: rfq.rfqId,
+  }
   const invented = await post(`${urls.api}/api/v1/fills`, forgedBody)
   assert.equal(invented.status, 400)
   assert.equal(invented.body.error, 'Fill not verified on chain: transaction not found')
-  const inflated = await post(`${urls.api}/api/v1/fills`, { ...forgedBody, txHash, amountOut: (BigInt(quote.quote.amountOut) * 2n).toString() })
+  const inflated = await post(`${urls.api}/api/v1/fills`, {
+    ...forgedBody,
+    txHash,
+    amountOut: (BigInt(quote.quote.amountOut) * 2n).toString(),
+  })
   assert.equal(inflated.status, 400)
   assert.equal(inflated.body.error, 'Fill not verified on chain: QuoteFilled does not match the fill (amountOut)')
-  const wrongAgentFill = await fetch(`${urls.api}/api/v1/agent/rfqs/${rfq.rfqId}/fill`, { method: 'POST', headers: { authorization: `Bearer ${agent.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ txHash, maker: a.maker2.address, amountIn: quote.quote.amountIn, amountOut: quote.quote.amountOut, amountInUsd }) })
+  const wrongAgentFill = await fetch(`${urls.api}/api/v1/agent/rfqs/${rfq.rfqId}/fill`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${agent.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      txHash,
+      maker: a.maker2.address,
+      amountIn: quote.quote.amountIn,
+      amountOut: quote.quote.amountOut,
+      amountInUsd,
+    }),
+  })
   assert.equal(wrongAgentFill.status, 400)
-  assert.equal(((await wrongAgentFill.json()) as any).error, 'Fill not verified on chain: QuoteFilled does not match the fill (maker)')
+  assert.equal(
+    ((await wrongAgentFill.json()) as any).error,
+    'Fill not verified on chain: QuoteFilled does not match the fill (maker)',
+  )
 
   // the real fill, recorded by the agent, verified on chain
   const recorded = await recordAgentFill(urls.api, agent.apiKey, rfq.rfqId, quote, txHash, amountInUsd)
-  const baseOut = BigInt(sorQuote.body.summary.amountOut), rfqOut = BigInt(quote.quote.amountOut)
+  const baseOut = BigInt(sorQuote.body.summary.amountOut),
+    rfqOut = BigInt(quote.quote.amountOut)
   const expectedBps = Math.round(Number((rfqOut - baseOut) * 1_000_000n) / Number(baseOut)) / 100
   assert.equal(recorded.fill.improvementBps, expectedBps)
   assert.ok(expectedBps > 0, 'the maker beat the AMM route')
@@ -112,7 +196,10 @@ test('agent RFQ -> server baseline -> maker quote over the relay -> on-chain fil
   assert.equal(summary.body.totalVolumeUsd, amountInUsd)
   assert.equal(summary.body.pctBetterThanBaseline, 100)
 
-  for (const [role, who] of [['taker', a.taker.address], ['maker', a.maker.address]] as const) {
+  for (const [role, who] of [
+    ['taker', a.taker.address],
+    ['maker', a.maker.address],
+  ] as const) {
     const league = await get(`${urls.api}/api/v1/league?role=${role}`)
     const entry = league.body.entries.find((e: any) => e.address === who)
     assert.ok(entry, `${role} is ranked`)
@@ -131,17 +218,23 @@ test('agent RFQ -> server baseline -> maker quote over the relay -> on-chain fil
   }
 })
 
-test('the registry is the venue\'s own list: each symbol once, every label distinct, and the first two tokens have a route', async () => {
+test("the registry is the venue's own list: each symbol once, every label distinct, and the first two tokens have a route", async () => {
   const { urls, venue } = sb
   const r = await get(`${urls.api}/api/v1/tokens`)
   assert.equal(r.status, 200)
   const tokens = r.body.tokens as { address: string; symbol: string; source: string; label: string }[]
   // the venue's deployments, and nothing else: no mainnet placeholder shares a symbol with them
-  assert.deepEqual(tokens.map(t => [t.symbol, t.address, t.source, t.label]).sort(byJson),
-    Object.entries(venue.tokens).map(([symbol, t]) => [symbol, t.address, 'list', symbol]).sort(byJson))
+  assert.deepEqual(
+    tokens.map(t => [t.symbol, t.address, t.source, t.label]).sort(byJson),
+    Object.entries(venue.tokens)
+      .map(([symbol, t]) => [symbol, t.address, 'list', symbol])
+      .sort(byJson),
+  )
   // what a picker shows first: a pair the route finder can route
   const [a, b] = tokens
-  const q = await get(`${urls.api}/api/v1/sor/quote?tokenIn=${a!.address}&tokenOut=${b!.address}&amountIn=1000000&explain=false`)
+  const q = await get(
+    `${urls.api}/api/v1/sor/quote?tokenIn=${a!.address}&tokenOut=${b!.address}&amountIn=1000000&explain=false`,
+  )
   assert.equal(q.status, 200, JSON.stringify(q.body))
   assert.ok(q.body.routes.length >= 1, `${a!.symbol} -> ${b!.symbol}: ${JSON.stringify(q.body.warnings)}`)
 })

@@ -15,7 +15,7 @@ test('an unreachable RPC is retried with backoff, and following resumes when it 
   const t = await startTestEngine({ RPC_URL: `http://127.0.0.1:${port}`, SOR_FOLLOW_INTERVAL_MS: '50' })
   let anvil: Awaited<ReturnType<typeof startAnvil>> | undefined
   try {
-    const health = async () => (await (await fetch(`${t.api}/api/v1/sor/health`)).json() as any)
+    const health = async () => (await (await fetch(`${t.api}/api/v1/sor/health`)).json()) as any
     await new Promise(r => setTimeout(r, 1500))
     const down = await health()
     // at a fixed 50 ms that would be about 60 calls; doubling from 50 ms it is a handful

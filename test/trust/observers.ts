@@ -4,7 +4,10 @@
 import http from 'node:http'
 import { Client } from '../relay/helpers.js'
 
-export interface Stream { text(): string; close(): void }
+export interface Stream {
+  text(): string
+  close(): void
+}
 
 /** An SSE stream read as text from `localAddress`. */
 export function sse(url: string, localAddress: string, headers: Record<string, string> = {}): Promise<Stream> {
@@ -12,9 +15,15 @@ export function sse(url: string, localAddress: string, headers: Record<string, s
     let text = ''
     const req = http.get(url, { localAddress, headers }, res => {
       res.setEncoding('utf8')
-      res.on('data', c => { text += c })
+      res.on('data', c => {
+        text += c
+      })
       res.on('error', () => {})
-      if (res.statusCode !== 200) { res.resume(); reject(new Error(`feed answered ${res.statusCode}`)); return }
+      if (res.statusCode !== 200) {
+        res.resume()
+        reject(new Error(`feed answered ${res.statusCode}`))
+        return
+      }
       resolve({ text: () => text, close: () => req.destroy() })
     })
     req.on('error', e => reject(e))
@@ -24,7 +33,10 @@ export function sse(url: string, localAddress: string, headers: Record<string, s
 /** Everything a relay socket received, as one string. */
 export const seen = (c: Client) => JSON.stringify(c.frames)
 
-export async function getText(url: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+export async function getText(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   const res = await fetch(url, { headers })
   return { status: res.status, text: await res.text() }
 }

@@ -24,9 +24,10 @@ export interface ImprovementInput {
  * which is baseIn / rfqIn - 1 when the fill's output equals the baseline's (the usual case).
  */
 export function improvementCentiBps(x: ImprovementInput): bigint {
-  const [num, den] = x.kind === 1
-    ? [x.rfqAmountOut * x.baselineAmountIn, x.rfqAmountIn * x.baselineAmountOut]
-    : [x.rfqAmountOut, x.baselineAmountOut]
+  const [num, den] =
+    x.kind === 1
+      ? [x.rfqAmountOut * x.baselineAmountIn, x.rfqAmountIn * x.baselineAmountOut]
+      : [x.rfqAmountOut, x.baselineAmountOut]
   if (den <= 0n) throw new RangeError('baseline amount must be positive')
   return divRoundHalfAway((num - den) * CENTI_BPS, den)
 }

@@ -26,11 +26,16 @@ export interface ScoreInput {
   cancelRate: number | null
 }
 
-export interface Score { rawScore: number; score: number; reliability: number | null }
+export interface Score {
+  rawScore: number
+  score: number
+  reliability: number | null
+}
 
 export function leagueScore(x: ScoreInput, p = leagueParams): Score {
   const base = p.notionalWeight * Math.log10(1 + Math.max(0, x.filledNotional))
-  const improvement = 1 + clamp(x.avgImprovementBps, -p.improvementClampBps, p.improvementClampBps) / p.improvementDivisor
+  const improvement =
+    1 + clamp(x.avgImprovementBps, -p.improvementClampBps, p.improvementClampBps) / p.improvementDivisor
   const privacy = 1 + p.privacyBonus * clamp(x.privateShare, 0, 1)
   const reliability = x.cancelRate === null ? null : reliabilityFactor(x.cancelRate)
   const rawScore = base * improvement * privacy * (reliability ?? 1)

@@ -32,14 +32,23 @@ export interface PointsInput {
   amountOut: bigint
 }
 
-export interface Points { takerPoints: number; makerPoints: number }
+export interface Points {
+  takerPoints: number
+  makerPoints: number
+}
 
 export function pointsV2(x: PointsInput, p = pointsV2Params): Points {
-  const eligible = Number.isFinite(x.notionalUsd) && x.notionalUsd > 0 && x.amountIn > 0n && x.amountOut > 0n &&
+  const eligible =
+    Number.isFinite(x.notionalUsd) &&
+    x.notionalUsd > 0 &&
+    x.amountIn > 0n &&
+    x.amountOut > 0n &&
     x.taker.toLowerCase() !== x.maker.toLowerCase()
   if (!eligible) return { takerPoints: 0, makerPoints: 0 }
   const base = Math.min(x.notionalUsd, p.notionalCapUsd) * p.perUsd
-  const imp = Number.isFinite(x.improvementBps) ? clamp(x.improvementBps, p.improvementFloorBps, p.improvementCapBps) : 0
+  const imp = Number.isFinite(x.improvementBps)
+    ? clamp(x.improvementBps, p.improvementFloorBps, p.improvementCapBps)
+    : 0
   const improvementFactor = 1 + imp / p.improvementDivisor
   const privacyFactor = x.isPrivate ? p.privateMultiplier : 1
   const maker = base * improvementFactor * privacyFactor

@@ -5,7 +5,8 @@ export function median(values: readonly number[]): number | null {
   if (!values.length) return null
   const s = [...values].sort((a, b) => a - b)
   const pos = (s.length - 1) / 2
-  const lo = Math.floor(pos), hi = Math.ceil(pos)
+  const lo = Math.floor(pos),
+    hi = Math.ceil(pos)
   return s[lo]! + (s[hi]! - s[lo]!) * (pos - lo)
 }
 

@@ -33,13 +33,13 @@ export function roundHalfAway(x: number | null | undefined, decimals: number): n
   if (x == null || !Number.isFinite(x)) return null
   const m = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(x))!
   const [, sign, int, frac = '', exp = '0'] = m
-  const digits = BigInt(int! + frac)                      // x = digits × 10^scale, exactly as written
+  const digits = BigInt(int! + frac) // x = digits × 10^scale, exactly as written
   const scale = Number(exp) - frac.length
-  if (scale >= -decimals) return x === 0 ? 0 : x          // already within the precision: nothing to round
+  if (scale >= -decimals) return x === 0 ? 0 : x // already within the precision: nothing to round
   const drop = 10n ** BigInt(-decimals - scale)
-  const kept = (digits * 2n + drop) / (drop * 2n)          // half away from zero on the magnitude
+  const kept = (digits * 2n + drop) / (drop * 2n) // half away from zero on the magnitude
   const r = Number(`${sign}${kept}e-${decimals}`)
-  return r === 0 ? 0 : r                                  // never -0
+  return r === 0 ? 0 : r // never -0
 }
 
 /** roundHalfAway with the decimals of one kind of figure. */

@@ -18,18 +18,34 @@ export function parseQuote(input: unknown): ParseQuoteResult {
   try {
     if (!isPlainObject(input)) return fail('quote', 'must be an object')
     const q = input
-    const maker = address(q.maker); if (!maker.ok) return fail('maker', maker.reason)
-    const taker = address(q.taker); if (!taker.ok) return fail('taker', taker.reason)
-    const tokenIn = address(q.tokenIn); if (!tokenIn.ok) return fail('tokenIn', tokenIn.reason)
-    const tokenOut = address(q.tokenOut); if (!tokenOut.ok) return fail('tokenOut', tokenOut.reason)
-    const amountIn = uintString(q.amountIn); if (!amountIn.ok) return fail('amountIn', amountIn.reason)
-    const amountOut = uintString(q.amountOut); if (!amountOut.ok) return fail('amountOut', amountOut.reason)
-    const expiry = uintTime(q.expiry); if (!expiry.ok) return fail('expiry', expiry.reason)
-    const nonce = uintString(q.nonce); if (!nonce.ok) return fail('nonce', nonce.reason)
-    const deadline = uintTime(q.deadline); if (!deadline.ok) return fail('deadline', deadline.reason)
+    const maker = address(q.maker)
+    if (!maker.ok) return fail('maker', maker.reason)
+    const taker = address(q.taker)
+    if (!taker.ok) return fail('taker', taker.reason)
+    const tokenIn = address(q.tokenIn)
+    if (!tokenIn.ok) return fail('tokenIn', tokenIn.reason)
+    const tokenOut = address(q.tokenOut)
+    if (!tokenOut.ok) return fail('tokenOut', tokenOut.reason)
+    const amountIn = uintString(q.amountIn)
+    if (!amountIn.ok) return fail('amountIn', amountIn.reason)
+    const amountOut = uintString(q.amountOut)
+    if (!amountOut.ok) return fail('amountOut', amountOut.reason)
+    const expiry = uintTime(q.expiry)
+    if (!expiry.ok) return fail('expiry', expiry.reason)
+    const nonce = uintString(q.nonce)
+    if (!nonce.ok) return fail('nonce', nonce.reason)
+    const deadline = uintTime(q.deadline)
+    if (!deadline.ok) return fail('deadline', deadline.reason)
     const quote: QuoteMessage = {
-      maker: maker.value, taker: taker.value, tokenIn: tokenIn.value, tokenOut: tokenOut.value,
-      amountIn: amountIn.value, amountOut: amountOut.value, expiry: expiry.value, nonce: nonce.value, deadline: deadline.value,
+      maker: maker.value,
+      taker: taker.value,
+      tokenIn: tokenIn.value,
+      tokenOut: tokenOut.value,
+      amountIn: amountIn.value,
+      amountOut: amountOut.value,
+      expiry: expiry.value,
+      nonce: nonce.value,
+      deadline: deadline.value,
     }
     return { ok: true, quote }
   } catch {
@@ -42,7 +58,8 @@ export function parseQuote(input: unknown): ParseQuoteResult {
  * does on-chain), so each quote has exactly one accepted signature and its hash cannot be malleated.
  */
 export function parseSignature(hex: unknown): ParseSignatureResult {
-  if (typeof hex !== 'string' || !SIGNATURE.test(hex)) return { ok: false, reason: 'must be 0x + 130 hex digits (65 bytes)' }
+  if (typeof hex !== 'string' || !SIGNATURE.test(hex))
+    return { ok: false, reason: 'must be 0x + 130 hex digits (65 bytes)' }
   const lower = hex.toLowerCase()
   const r = lower.slice(2, 66)
   const s = lower.slice(66, 130)

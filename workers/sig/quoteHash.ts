@@ -22,7 +22,8 @@ struct.set(QUOTE_TYPEHASH, 0)
 export function domainSeparator(domain: Domain): Uint8Array {
   const chainId = BigInt(domain.chainId) // throws on a fractional number, as it should: a domain is configuration
   if (chainId < 0n || chainId >> 256n !== 0n) throw new RangeError(`chainId ${chainId} is not a uint256`)
-  if (!isAddress(domain.verifyingContract)) throw new TypeError(`verifyingContract ${JSON.stringify(domain.verifyingContract)} is not an address`)
+  if (!isAddress(domain.verifyingContract))
+    throw new TypeError(`verifyingContract ${JSON.stringify(domain.verifyingContract)} is not an address`)
   const words = Buffer.alloc(5 * 32)
   words.set(DOMAIN_TYPEHASH, 0)
   words.set(keccak256Utf8(domain.name), 32)

@@ -17,6 +17,6 @@ export function recoverAddress(digest: Uint8Array, signature: ParsedSignature): 
     const hash = keccak256(pubkey.subarray(1))
     return `0x${Buffer.from(hash.buffer, hash.byteOffset + 12, 20).toString('hex')}`
   } catch {
-    return null         // no key recovers from this signature (secp256k1 refuses it): no signer
+    return null // no key recovers from this signature (secp256k1 refuses it): no signer
   }
 }

@@ -46,10 +46,6 @@ export interface ParsedSignature {
 
 export type QuoteField = keyof QuoteMessage | 'quote'
 
-export type ParseQuoteResult =
-  | { ok: true; quote: QuoteMessage }
-  | { ok: false; field: QuoteField; reason: string }
+export type ParseQuoteResult = { ok: true; quote: QuoteMessage } | { ok: false; field: QuoteField; reason: string }
 
-export type ParseSignatureResult =
-  | { ok: true; signature: ParsedSignature }
-  | { ok: false; reason: string }
+export type ParseSignatureResult = { ok: true; signature: ParsedSignature } | { ok: false; reason: string }

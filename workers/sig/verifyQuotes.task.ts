@@ -19,7 +19,7 @@ const separators = new Map<string, Uint8Array>()
 
 export default function verifyQuotes(batch: VerifyQuotesBatch): (string | null)[] {
   const separator = separatorOf(batch.domain)
-  return batch.items.map(item => separator ? recoverQuoteSigner(separator, item.quote, item.signature) : null)
+  return batch.items.map(item => (separator ? recoverQuoteSigner(separator, item.quote, item.signature) : null))
 }
 
 function separatorOf(domain: Domain): Uint8Array | null {
@@ -28,7 +28,7 @@ function separatorOf(domain: Domain): Uint8Array | null {
     let sep = separators.get(key)
     if (!sep) {
       if (separators.size >= 16) separators.clear()
-      separators.set(key, sep = domainSeparator(domain))
+      separators.set(key, (sep = domainSeparator(domain)))
     }
     return sep
   } catch {

@@ -7,7 +7,11 @@ import type { Address } from './types.js'
 import type { Path } from './graph.js'
 import type { Curve } from './path.js'
 
-export interface Candidate { path: Path; curve: Curve; pools: Address[] }
+export interface Candidate {
+  path: Path
+  curve: Curve
+  pools: Address[]
+}
 
 /** What a candidate is ranked by: float output at amountIn ('final') or at amountIn / 4, or the zero-size rate. */
 export type Measure = 'final' | 'quarter' | 'rate0'
@@ -30,8 +34,11 @@ export interface CandidateSource {
 }
 
 /** A source over an explicit list: every candidate's measures computed up front. */
-export function arraySource(candidates: readonly Candidate[], total: number, finals?: readonly number[])
-  : CandidateSource {
+export function arraySource(
+  candidates: readonly Candidate[],
+  total: number,
+  finals?: readonly number[],
+): CandidateSource {
   const values: Record<Measure, readonly number[]> = {
     final: finals ?? candidates.map(c => c.curve.out(total)),
     quarter: candidates.map(c => c.curve.out(total / 4)),
@@ -39,11 +46,13 @@ export function arraySource(candidates: readonly Candidate[], total: number, fin
   }
   const viable = values.final.reduce((n, v) => (v > 0 ? n + 1 : n), 0)
   return {
-    list: candidates, total,
+    list: candidates,
+    total,
     top: (measure, n) => top(values[measure], n, i => values.final[i]! > 0),
     value: (measure, i) => values[measure][i]!,
     options(minRate, used, n) {
-      const rate0 = values.rate0, found: number[] = []
+      const rate0 = values.rate0,
+        found: number[] = []
       for (let i = 0; i < candidates.length; i++)
         if (rate0[i]! > minRate && values.final[i]! > 0 && !candidates[i]!.pools.some(p => used.has(p))) found.push(i)
       return found.sort((a, b) => rate0[b]! - rate0[a]!).slice(0, n)

@@ -2,7 +2,10 @@
 // spot, so a quote that throws is a swap that would revert (pool.ts turns it into 0n).
 export class SorMathError extends Error {
   override name = 'SorMathError'
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message)
     Error.captureStackTrace?.(this, SorMathError)
   }
@@ -15,5 +18,6 @@ export const Errors = {
   overflow: (fn: string) => new SorMathError('OVERFLOW', `${fn}: arithmetic overflow or underflow`),
   divisionByZero: (fn: string) => new SorMathError('DIVISION_BY_ZERO', `${fn}: division by zero`),
   notConverged: (fn: string) => new SorMathError('NOT_CONVERGED', `${fn}: did not converge in 255 iterations`),
-  missingTick: (tick: number) => new SorMathError('MISSING_TICK', `tick ${tick} is set in the bitmap but absent from ticks`),
+  missingTick: (tick: number) =>
+    new SorMathError('MISSING_TICK', `tick ${tick} is set in the bitmap but absent from ticks`),
 }

@@ -30,11 +30,30 @@ export interface FindRouteInput {
 }
 
 /** One search on a graph the caller keeps (the route threads keep theirs between quotes). */
-export interface RouteSearch extends RouteQuery { maxRoutes: number; maxSplit: number }
+export interface RouteSearch extends RouteQuery {
+  maxRoutes: number
+  maxSplit: number
+}
 
-export interface RoutePool { address: Address; protocol: string; poolType: PoolType; fee: number }
-export interface FoundRoute { path: Address[]; pools: RoutePool[]; hops: number; amountIn: bigint; amountOut: bigint; fractionPct: number }
-export interface Alternative { protocol: string; amountOut: bigint; diffBps: number }
+export interface RoutePool {
+  address: Address
+  protocol: string
+  poolType: PoolType
+  fee: number
+}
+export interface FoundRoute {
+  path: Address[]
+  pools: RoutePool[]
+  hops: number
+  amountIn: bigint
+  amountOut: bigint
+  fractionPct: number
+}
+export interface Alternative {
+  protocol: string
+  amountOut: bigint
+  diffBps: number
+}
 
 export interface RouteExplain {
   text: string
@@ -111,7 +130,11 @@ function routeResult(source: RouteSource, s: RouteSearch, meta: (pool: PoolState
   const curves = new Map(source.list.map(c => [c.path, c.curve]))
   const found = best.amountOut > 0n ? alternatives(source, amountIn, maxSplit, best.amountOut) : []
   return {
-    tokenIn, tokenOut, amountIn, amountOut: best.amountOut, routes,
+    tokenIn,
+    tokenOut,
+    amountIn,
+    amountOut: best.amountOut,
+    routes,
     candidatesConsidered: source.work.considered,
     viableRoutes: counts.live,
     isSplit: routes.length > 1,
@@ -122,10 +145,19 @@ function routeResult(source: RouteSource, s: RouteSearch, meta: (pool: PoolState
   }
 }
 
-function describe(path: Path, legIn: bigint, legOut: bigint, amountIn: bigint, meta: (p: PoolState) => PoolMeta): FoundRoute {
+function describe(
+  path: Path,
+  legIn: bigint,
+  legOut: bigint,
+  amountIn: bigint,
+  meta: (p: PoolState) => PoolMeta,
+): FoundRoute {
   return {
     path: path.tokens,
-    pools: path.hops.map(h => { const m = meta(h.pool); return { address: h.pool.address, protocol: m.protocol, poolType: m.poolType, fee: m.fee } }),
+    pools: path.hops.map(h => {
+      const m = meta(h.pool)
+      return { address: h.pool.address, protocol: m.protocol, poolType: m.poolType, fee: m.fee }
+    }),
     hops: path.hops.length,
     amountIn: legIn,
     amountOut: legOut,
@@ -179,15 +211,21 @@ function explain(report: SplitReport, amountIn: bigint): Omit<RouteExplain, 'can
   else if (best.routes.length === 1)
     text = `A single route is best: the marginal-rate search found no second pool-disjoint route worth any share of the input; ${vsStep} bps over the 5%-step split.`
   else
-    text = `Split ${shares.join(' / ')} over ${best.routes.length} pool-disjoint routes, chosen so every route trades at the same marginal rate (${report.lambda.toPrecision(6)} out per unit in): moving any input between routes would lose output. `
-      + `${vsSingle} bps over the best single route and ${vsStep} bps over the best 5%-step split`
-      + (report.winner === 'step' ? ' (the 5%-step split itself was already the best exact outcome).' : '.')
+    text =
+      `Split ${shares.join(' / ')} over ${best.routes.length} pool-disjoint routes, chosen so every route trades at the same marginal rate (${report.lambda.toPrecision(6)} out per unit in): moving any input between routes would lose output. ` +
+      `${vsSingle} bps over the best single route and ${vsStep} bps over the best 5%-step split` +
+      (report.winner === 'step' ? ' (the 5%-step split itself was already the best exact outcome).' : '.')
   return {
     text,
     winner: report.winner,
     marginalRate: report.lambda,
-    bestSingle: single ? { path: single.path.tokens, pools: pathPools(single.path), amountOut: single.amountOut } : null,
-    stepSplit: { amountOut: stepSplit.amountOut, fractionsPct: stepSplit.routes.map(r => Number((r.amountIn * 10_000n) / (amountIn || 1n)) / 100) },
+    bestSingle: single
+      ? { path: single.path.tokens, pools: pathPools(single.path), amountOut: single.amountOut }
+      : null,
+    stepSplit: {
+      amountOut: stepSplit.amountOut,
+      fractionsPct: stepSplit.routes.map(r => Number((r.amountIn * 10_000n) / (amountIn || 1n)) / 100),
+    },
     gainBpsVsSingle: vsSingle,
     gainBpsVsStepSplit: vsStep,
     routeSetsTried: report.setsTried,

@@ -5,7 +5,11 @@ import type { Address, PoolState } from './types.js'
 import { poolTokens } from './pool.js'
 
 /** One swap through one pool. */
-export interface Hop { pool: PoolState; tokenIn: Address; tokenOut: Address }
+export interface Hop {
+  pool: PoolState
+  tokenIn: Address
+  tokenOut: Address
+}
 
 /** A route: tokens[0] = tokenIn, tokens[hops.length] = tokenOut; no pool twice. */
 export interface Path {
@@ -25,20 +29,26 @@ export function buildAdjacency(pools: readonly PoolState[]): Adjacency {
     if (seen.has(pool.address)) continue
     seen.add(pool.address)
     const tokens = [...new Set(poolTokens(pool))]
-    for (const a of tokens) for (const b of tokens) {
-      if (a === b) continue
-      let row = adjacency.get(a)
-      if (!row) adjacency.set(a, row = new Map())
-      let edge = row.get(b)
-      if (!edge) row.set(b, edge = [])
-      edge.push(pool)
-    }
+    for (const a of tokens)
+      for (const b of tokens) {
+        if (a === b) continue
+        let row = adjacency.get(a)
+        if (!row) adjacency.set(a, (row = new Map()))
+        let edge = row.get(b)
+        if (!edge) row.set(b, (edge = []))
+        edge.push(pool)
+      }
   }
   return adjacency
 }
 
 /** Every path of 1..maxHops pools from tokenIn to tokenOut; total over any pool set (unknown tokens give []). */
-export function enumeratePaths(pools: readonly PoolState[], tokenIn: Address, tokenOut: Address, maxHops: 1 | 2): Path[] {
+export function enumeratePaths(
+  pools: readonly PoolState[],
+  tokenIn: Address,
+  tokenOut: Address,
+  maxHops: 1 | 2,
+): Path[] {
   const paths: Path[] = []
   if (tokenIn === tokenOut) return paths
   const adjacency = buildAdjacency(pools)
@@ -51,14 +61,18 @@ export function enumeratePaths(pools: readonly PoolState[], tokenIn: Address, to
     if (mid === tokenOut) continue
     const secondPools = adjacency.get(mid)?.get(tokenOut)
     if (!secondPools) continue
-    for (const first of firstPools) for (const second of secondPools) {
-      if (first.address === second.address) continue // one pool twice would price against itself
-      paths.push({
-        tokens: [tokenIn, mid, tokenOut],
-        hops: [{ pool: first, tokenIn, tokenOut: mid }, { pool: second, tokenIn: mid, tokenOut }],
-        key: `${first.address}>${second.address}`,
-      })
-    }
+    for (const first of firstPools)
+      for (const second of secondPools) {
+        if (first.address === second.address) continue // one pool twice would price against itself
+        paths.push({
+          tokens: [tokenIn, mid, tokenOut],
+          hops: [
+            { pool: first, tokenIn, tokenOut: mid },
+            { pool: second, tokenIn: mid, tokenOut },
+          ],
+          key: `${first.address}>${second.address}`,
+        })
+      }
   }
   return paths
 }

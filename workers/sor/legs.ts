@@ -43,16 +43,30 @@ export function legsOf(result: RouteResult, states: States): Leg[] {
     for (let i = 0; i < route.pools.length; i++) {
       const state = states.get(route.pools[i]!.address)
       if (!state) break
-      const tokenIn = route.path[i]!, tokenOut = route.path[i + 1]!
+      const tokenIn = route.path[i]!,
+        tokenOut = route.path[i + 1]!
       const sim = simulateExactIn(state, tokenIn, tokenOut, amount)
-      legs.push({ route, pool: route.pools[i]!, state, tokenIn, tokenOut, offered: amount, taken: sim.amountIn, paid: sim.amountOut })
+      legs.push({
+        route,
+        pool: route.pools[i]!,
+        state,
+        tokenIn,
+        tokenOut,
+        offered: amount,
+        taken: sim.amountIn,
+        paid: sim.amountOut,
+      })
       amount = sim.amountOut
     }
   }
   return legs
 }
 
-export interface Routable { amountIn: bigint; amountOut: bigint; routes: FoundRoute[] }
+export interface Routable {
+  amountIn: bigint
+  amountOut: bigint
+  routes: FoundRoute[]
+}
 
 /** What the routes of a result take whole; null when every hop takes all it is offered (nothing to fit). */
 export function fitOf(result: RouteResult, states: States): Routable | null {
@@ -65,16 +79,25 @@ export function fitOf(result: RouteResult, states: States): Routable | null {
  */
 export function routableOf(result: RouteResult, states: States): Routable {
   const routes: FoundRoute[] = []
-  let amountIn = 0n, amountOut = 0n
+  let amountIn = 0n,
+    amountOut = 0n
   for (const r of result.routes) {
-    let x = r.amountIn, out = takenWhole(r, states, x)
+    let x = r.amountIn,
+      out = takenWhole(r, states, x)
     if (out === null) {
-      let lo = 0n, hi = r.amountIn
-      while (hi - lo > 1n) { const mid = (lo + hi) / 2n; if (takenWhole(r, states, mid) !== null) lo = mid; else hi = mid }
-      x = lo; out = takenWhole(r, states, lo) ?? 0n
+      let lo = 0n,
+        hi = r.amountIn
+      while (hi - lo > 1n) {
+        const mid = (lo + hi) / 2n
+        if (takenWhole(r, states, mid) !== null) lo = mid
+        else hi = mid
+      }
+      x = lo
+      out = takenWhole(r, states, lo) ?? 0n
     }
     if (x > 0n) routes.push({ ...r, amountIn: x, amountOut: out })
-    amountIn += x; amountOut += out
+    amountIn += x
+    amountOut += out
   }
   for (const r of routes) r.fractionPct = amountIn > 0n ? Number((r.amountIn * 10_000n) / amountIn) / 100 : 0
   return { amountIn, amountOut, routes }
@@ -100,27 +123,46 @@ export function wordEdges(legs: readonly Leg[]): { address: Address; zeroForOne:
     if (h.state.kind !== 'v3' || h.taken >= h.offered) continue
     const zeroForOne = h.tokenIn === h.state.token0
     try {
-      if (v3Swap(h.state, zeroForOne, h.offered, zeroForOne ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n).reachedWordRangeEnd) out.set(h.state.address, zeroForOne)
-    } catch { /* the swap reverts at any width: more words would not change that */ }
+      if (
+        v3Swap(h.state, zeroForOne, h.offered, zeroForOne ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n)
+          .reachedWordRangeEnd
+      )
+        out.set(h.state.address, zeroForOne)
+    } catch {
+      /* the swap reverts at any width: more words would not change that */
+    }
   }
   return [...out].map(([address, zeroForOne]) => ({ address, zeroForOne }))
 }
 
 export function feesOf(legs: readonly Leg[]): FeeItem[] {
   return legs.map(h => {
-    let token = h.tokenIn, amount: bigint
+    let token = h.tokenIn,
+      amount: bigint
     switch (h.state.kind) {
-      case 'v2': amount = (h.taken * BigInt(h.state.feePpm)) / 1_000_000n; break
-      case 'v3': amount = ceilDiv(h.taken * BigInt(h.state.fee), 1_000_000n); break
+      case 'v2':
+        amount = (h.taken * BigInt(h.state.feePpm)) / 1_000_000n
+        break
+      case 'v3':
+        amount = ceilDiv(h.taken * BigInt(h.state.fee), 1_000_000n)
+        break
       case 'stable': {
         // the stable pool keeps fee / 1e10 of the gross output: paid = gross - fee part
         token = h.tokenOut
-        const f = h.state.fee, D = 10_000_000_000n
+        const f = h.state.fee,
+          D = 10_000_000_000n
         amount = f >= D ? 0n : (h.paid * f) / (D - f)
         break
       }
     }
-    return { pool: h.pool.address, protocol: h.pool.protocol, poolType: h.pool.poolType, feeBps: h.pool.fee / 100, token, amount }
+    return {
+      pool: h.pool.address,
+      protocol: h.pool.protocol,
+      poolType: h.pool.poolType,
+      feeBps: h.pool.fee / 100,
+      token,
+      amount,
+    }
   })
 }
 

@@ -31,7 +31,12 @@ export interface Curve {
  * liquidity reaches, since price moves no slower than it would with that liquidity everywhere; Infinity
  * (a straight line capped) for stable pools. `noise` is the absolute float error the model may carry.
  */
-export interface CurveBound { rate: number; reserve: number; cap: number; noise: number }
+export interface CurveBound {
+  rate: number
+  reserve: number
+  cap: number
+  noise: number
+}
 
 /** The bound of one curve (or of the best of several, combined field by field) at input x. */
 export function boundOut(b: CurveBound, x: number): number {
@@ -51,7 +56,8 @@ export function pathCurve(path: Path, cache: CurveCache): Curve {
 
 /** Two hops in a row: the second takes what the first pays. */
 export function chain(first: Curve, second: Curve): Curve {
-  const a = first.bound, b = second.bound
+  const a = first.bound,
+    b = second.bound
   return {
     out: x => second.out(first.out(x)),
     rate: x => second.rate(first.out(x)) * first.rate(x), // chain rule
@@ -61,18 +67,21 @@ export function chain(first: Curve, second: Curve): Curve {
 
 function hopCurve(pool: PoolState, tokenIn: Address, tokenOut: Address, cache: CurveCache): Curve {
   let byToken = cache.get(pool)
-  if (!byToken) cache.set(pool, byToken = new Map())
+  if (!byToken) cache.set(pool, (byToken = new Map()))
   const key = pool.kind === 'stable' ? (`${tokenIn}${tokenOut}` as Address) : tokenIn // a 3-coin pool has 2 outputs per input
   let curve = byToken.get(key)
-  if (!curve) byToken.set(key, curve = poolCurve(pool, tokenIn, tokenOut))
+  if (!curve) byToken.set(key, (curve = poolCurve(pool, tokenIn, tokenOut)))
   return curve
 }
 
 export function poolCurve(pool: PoolState, tokenIn: Address, tokenOut: Address): Curve {
   switch (pool.kind) {
-    case 'v2': return v2Curve(pool, tokenIn)
-    case 'v3': return v3Curve(pool, tokenIn === pool.token0)
-    case 'stable': return stableCurve(pool, tokenIn, tokenOut)
+    case 'v2':
+      return v2Curve(pool, tokenIn)
+    case 'v3':
+      return v3Curve(pool, tokenIn === pool.token0)
+    case 'stable':
+      return stableCurve(pool, tokenIn, tokenOut)
   }
 }
 
@@ -85,10 +94,13 @@ function v2Curve(pool: V2Pool, tokenIn: Address): Curve {
   const r1 = Number(zeroForOne ? pool.reserve1 : pool.reserve0)
   if (!(r0 > 0 && r1 > 0)) return ZERO
   const g = 1 - pool.feePpm / 1e6
-  return bounded({
-    out: x => (x * g * r1) / (r0 + x * g),
-    rate: x => (g * r0 * r1) / ((r0 + x * g) * (r0 + x * g)),
-  }, { reserve: r1, cap: r1, noise: 0 })
+  return bounded(
+    {
+      out: x => (x * g * r1) / (r0 + x * g),
+      rate: x => (g * r0 * r1) / ((r0 + x * g) * (r0 + x * g)),
+    },
+    { reserve: r1, cap: r1, noise: 0 },
+  )
 }
 
 const LN_SQRT_1_0001 = Math.log(1.0001) / 2
@@ -106,13 +118,19 @@ function v3Curve(pool: V3Pool, zeroForOne: boolean): Curve {
     ? Math.max(MIN_TICK, pool.wordRange[0] * wordTicks)
     : Math.min(MAX_TICK, (pool.wordRange[1] + 1) * wordTicks - pool.tickSpacing)
   // segment i: price from starts[i] to ends[i] with liquidity liq[i]; needIn/gives = full traversal
-  const starts: number[] = [], ends: number[] = [], liq: number[] = [], needIn: number[] = [], gives: number[] = []
+  const starts: number[] = [],
+    ends: number[] = [],
+    liq: number[] = [],
+    needIn: number[] = [],
+    gives: number[] = []
   let s = Number(pool.sqrtPriceX96) / Q96
   let L = Number(pool.liquidity)
   const push = (target: number) => {
     if (zeroForOne ? target < s : target > s) {
       if (L > 0) {
-        starts.push(s); ends.push(target); liq.push(L)
+        starts.push(s)
+        ends.push(target)
+        liq.push(L)
         needIn.push(zeroForOne ? L * (1 / target - 1 / s) : L * (target - s))
         gives.push(zeroForOne ? L * (s - target) : L * (1 / s - 1 / target))
       }
@@ -123,22 +141,30 @@ function v3Curve(pool: V3Pool, zeroForOne: boolean): Curve {
     for (let i = pool.ticks.length - 1; i >= 0; i--) {
       const t = pool.ticks[i]!
       if (t.tick > pool.tick || t.tick < bound) continue
-      push(sqrtAt(t.tick)); L -= Number(t.liquidityNet)
+      push(sqrtAt(t.tick))
+      L -= Number(t.liquidityNet)
     }
   } else {
     for (const t of pool.ticks) {
       if (t.tick <= pool.tick || t.tick > bound) continue
-      push(sqrtAt(t.tick)); L += Number(t.liquidityNet)
+      push(sqrtAt(t.tick))
+      L += Number(t.liquidityNet)
     }
   }
   push(sqrtAt(bound))
   const n = starts.length
   const walk = (x: number, wantRate: boolean): number => {
     if (!wantRate && !(x > 0)) return 0 // not l * (a - 1 / (1 / a)): a rounding error the size of the pool
-    let left = x * g, out = 0
+    let left = x * g,
+      out = 0
     for (let i = 0; i < n; i++) {
-      if (left >= needIn[i]!) { left -= needIn[i]!; out += gives[i]!; continue }
-      const a = starts[i]!, l = liq[i]!
+      if (left >= needIn[i]!) {
+        left -= needIn[i]!
+        out += gives[i]!
+        continue
+      }
+      const a = starts[i]!,
+        l = liq[i]!
       const next = zeroForOne ? 1 / (1 / a + left / l) : a + left / l
       if (wantRate) return zeroForOne ? g * next * next : g / (next * next)
       return out + (zeroForOne ? l * (a - next) : l * (1 / a - 1 / next))
@@ -153,8 +179,12 @@ function v3Curve(pool: V3Pool, zeroForOne: boolean): Curve {
 // sqrt price) or L/s; across segments the price moves at g/L per unit in, never slower than with the largest L
 // throughout (a gap with no liquidity only jumps it further), so that reserve at the first segment bounds it all.
 function v3Bound(zeroForOne: boolean, s: number, liq: number[], gives: number[]): Omit<CurveBound, 'rate'> {
-  let lMax = 0, cap = 0
-  for (let i = 0; i < liq.length; i++) { if (liq[i]! > lMax) lMax = liq[i]!; cap += gives[i]! }
+  let lMax = 0,
+    cap = 0
+  for (let i = 0; i < liq.length; i++) {
+    if (liq[i]! > lMax) lMax = liq[i]!
+    cap += gives[i]!
+  }
   const reserve = zeroForOne ? lMax * s : lMax / s
   return { reserve, cap, noise: (reserve + cap) * 1e-12 }
 }
@@ -169,28 +199,38 @@ function bounded(curve: Omit<Curve, 'bound'>, bound: Omit<CurveBound, 'rate'>): 
 // and Dp = D^(n+1) / (n^n prod(xp)), the invariant reads alpha (D - S) - D + Dp = 0; holding D,
 // the marginal rate dy/dx of coin j for coin i is (alpha + Dp/x_i) / (alpha + Dp/x_j).
 function stableCurve(pool: StablePool, tokenIn: Address, tokenOut: Address): Curve {
-  const i = pool.coins.indexOf(tokenIn), j = pool.coins.indexOf(tokenOut)
+  const i = pool.coins.indexOf(tokenIn),
+    j = pool.coins.indexOf(tokenOut)
   const n = pool.coins.length
   if (i < 0 || j < 0 || i === j) return ZERO
   const xp = pool.balances.map((b, k) => (Number(b) * Number(pool.rates[k]!)) / 1e18)
   if (!xp.every(x => x > 0)) return ZERO
   const alpha = (Number(pool.A) * n) / 100
   const keep = 1 - Number(pool.fee) / 1e10
-  const scaleIn = Number(pool.rates[i]!) / 1e18, scaleOut = Number(pool.rates[j]!) / 1e18
+  const scaleIn = Number(pool.rates[i]!) / 1e18,
+    scaleOut = Number(pool.rates[j]!) / 1e18
   const S = xp.reduce((a, b) => a + b, 0)
   let D = S
-  for (let it = 0; it < 255; it++) { // D = (alpha S + n Dp) D / ((alpha - 1) D + (n + 1) Dp)
+  for (let it = 0; it < 255; it++) {
+    // D = (alpha S + n Dp) D / ((alpha - 1) D + (n + 1) Dp)
     let Dp = D
     for (const x of xp) Dp = (Dp * D) / (x * n)
     const next = ((alpha * S + n * Dp) * D) / ((alpha - 1) * D + (n + 1) * Dp)
-    if (Math.abs(next - D) <= D * 1e-15) { D = next; break }
+    if (Math.abs(next - D) <= D * 1e-15) {
+      D = next
+      break
+    }
     D = next
   }
   const others = xp.filter((_, k) => k !== i && k !== j)
   // y on coin j once coin i holds xi: y^2 + (b - D) y = c, Newton as the contract does
   const yAt = (xi: number) => {
-    let c = (D * D) / (xi * n), sum = xi
-    for (const x of others) { c = (c * D) / (x * n); sum += x }
+    let c = (D * D) / (xi * n),
+      sum = xi
+    for (const x of others) {
+      c = (c * D) / (x * n)
+      sum += x
+    }
     c = (c * D) / (alpha * n)
     const b = sum + D / alpha
     let y = D
@@ -213,7 +253,7 @@ function stableCurve(pool: StablePool, tokenIn: Address, tokenOut: Address): Cur
       const xi = xp[i]! + Math.max(0, x) * scaleIn
       const y = x > 0 ? yAt(xi) : xp[j]!
       const Dp = ((D * D) / (xi * n)) * (D / (y * n)) * othersDp
-      return (keep * (alpha + Dp / xi) / (alpha + Dp / y)) * (scaleIn / scaleOut)
+      return ((keep * (alpha + Dp / xi)) / (alpha + Dp / y)) * (scaleIn / scaleOut)
     },
   }
   // concave: never above its zero-size rate, never more than coin j's balance; Newton's tolerance and the

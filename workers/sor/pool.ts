@@ -27,9 +27,12 @@ export function simulateExactIn(pool: PoolState, tokenIn: Address, tokenOut: Add
   if (!(amountIn > 0n) || tokenIn === tokenOut) return none
   try {
     switch (pool.kind) {
-      case 'v2': return v2ExactIn(pool, tokenIn, tokenOut, amountIn) ?? none
-      case 'v3': return v3ExactIn(pool, tokenIn, tokenOut, amountIn) ?? none
-      case 'stable': return stableExactIn(pool, tokenIn, tokenOut, amountIn) ?? none
+      case 'v2':
+        return v2ExactIn(pool, tokenIn, tokenOut, amountIn) ?? none
+      case 'v3':
+        return v3ExactIn(pool, tokenIn, tokenOut, amountIn) ?? none
+      case 'stable':
+        return stableExactIn(pool, tokenIn, tokenOut, amountIn) ?? none
     }
   } catch {
     return none // the contract reverts here; a quote never throws
@@ -91,7 +94,12 @@ function v3ExactIn(pool: V3Pool, tokenIn: Address, tokenOut: Address, amountIn: 
   return paid > 0n ? { amountOut: paid, amountIn: taken } : undefined
 }
 
-function stableExactIn(pool: StablePool, tokenIn: Address, tokenOut: Address, amountIn: bigint): ExactInResult | undefined {
+function stableExactIn(
+  pool: StablePool,
+  tokenIn: Address,
+  tokenOut: Address,
+  amountIn: bigint,
+): ExactInResult | undefined {
   const i = pool.coins.indexOf(tokenIn)
   const j = pool.coins.indexOf(tokenOut)
   if (i < 0 || j < 0) return undefined

@@ -26,7 +26,9 @@ export interface Side {
 }
 
 /** The best of each bound field over some sides, and how many of them trade at all. */
-export interface Aggregate extends CurveBound { live: number }
+export interface Aggregate extends CurveBound {
+  live: number
+}
 
 export interface Pair {
   readonly sides: Side[]
@@ -48,7 +50,7 @@ export class RouteGraph {
   private readonly pairs = new Map<Address, Map<Address, Pair>>()
   private readonly sidesOf = new Map<Address, Side[]>()
   private readonly metas = new Map<Address, PoolMeta>()
-  private readonly cached: Side[] = []   // sides holding a curve, oldest first
+  private readonly cached: Side[] = [] // sides holding a curve, oldest first
   private cachedHead = 0
   private nextId = 0
   /** bumped on every change: what a copy of the graph is in step with */
@@ -61,8 +63,11 @@ export class RouteGraph {
   constructor(readonly curveCapacity = CURVE_CAPACITY) {}
 
   /** A graph of these pools; a pool listed twice keeps its first copy (as path enumeration does). */
-  static from(pools: readonly PoolState[], poolMeta: Readonly<Record<string, PoolMeta>> = {}, curveCapacity?: number)
-    : RouteGraph {
+  static from(
+    pools: readonly PoolState[],
+    poolMeta: Readonly<Record<string, PoolMeta>> = {},
+    curveCapacity?: number,
+  ): RouteGraph {
     const graph = new RouteGraph(curveCapacity)
     for (const pool of pools) {
       if (!graph.sidesOf.has(pool.address)) graph.set(pool, poolMeta[pool.address] ?? defaultMeta(pool))
@@ -70,8 +75,12 @@ export class RouteGraph {
     return graph
   }
 
-  get poolCount(): number { return this.sidesOf.size }
-  get curveCount(): number { return this.cached.length - this.cachedHead }
+  get poolCount(): number {
+    return this.sidesOf.size
+  }
+  get curveCount(): number {
+    return this.cached.length - this.cachedHead
+  }
 
   /** Adds a pool, or replaces its state (and meta) in place, keeping its sides' positions. */
   set(pool: PoolState, meta: PoolMeta = defaultMeta(pool)): void {
@@ -83,21 +92,24 @@ export class RouteGraph {
     if (old && old.length !== tokens.length * (tokens.length - 1)) this.remove(pool.address)
     const sides: Side[] = []
     let k = 0
-    for (const a of tokens) for (const b of tokens) {
-      if (a === b) continue
-      const previous = this.sidesOf.has(pool.address) ? old![k] : undefined
-      const side = this.makeSide(pool, a, b, meta.protocol, tokens.length > 2, previous?.id)
-      const pair = this.pairOf(a, b)
-      if (previous) {
-        side.position = previous.position
-        pair.sides[previous.position] = side
-        previous.curve = undefined
+    for (const a of tokens)
+      for (const b of tokens) {
+        if (a === b) continue
+        const previous = this.sidesOf.has(pool.address) ? old![k] : undefined
+        const side = this.makeSide(pool, a, b, meta.protocol, tokens.length > 2, previous?.id)
+        const pair = this.pairOf(a, b)
+        if (previous) {
+          side.position = previous.position
+          pair.sides[previous.position] = side
+          previous.curve = undefined
+        } else {
+          side.position = pair.sides.length
+          pair.sides.push(side)
+        }
+        pair.dirty = true
+        sides.push(side)
+        k++
       }
-      else { side.position = pair.sides.length; pair.sides.push(side) }
-      pair.dirty = true
-      sides.push(side)
-      k++
-    }
     this.sidesOf.set(pool.address, sides)
   }
 
@@ -110,28 +122,43 @@ export class RouteGraph {
     this.metas.delete(address)
     for (const side of sides) {
       side.curve = undefined
-      const row = this.pairs.get(side.tokenIn)!, pair = row.get(side.tokenOut)!
+      const row = this.pairs.get(side.tokenIn)!,
+        pair = row.get(side.tokenOut)!
       pair.sides.splice(side.position, 1)
-      pair.sides.forEach((s, i) => { s.position = i })
+      pair.sides.forEach((s, i) => {
+        s.position = i
+      })
       pair.dirty = true
       if (pair.sides.length === 0) row.delete(side.tokenOut)
       if (row.size === 0) this.pairs.delete(side.tokenIn)
     }
   }
 
-  has(address: Address): boolean { return this.sidesOf.has(address) }
-  tokenVersion(token: Address): number { return this.tokenVersions.get(token) ?? 0 }
+  has(address: Address): boolean {
+    return this.sidesOf.has(address)
+  }
+  tokenVersion(token: Address): number {
+    return this.tokenVersions.get(token) ?? 0
+  }
 
   private touch(pool: PoolState): void {
     for (const t of poolTokens(pool)) this.tokenVersions.set(t, (this.tokenVersions.get(t) ?? 0) + 1)
   }
-  state(address: Address): PoolState | undefined { return this.sidesOf.get(address)?.[0]?.pool }
-  meta(address: Address): PoolMeta | undefined { return this.metas.get(address) }
+  state(address: Address): PoolState | undefined {
+    return this.sidesOf.get(address)?.[0]?.pool
+  }
+  meta(address: Address): PoolMeta | undefined {
+    return this.metas.get(address)
+  }
 
   /** The pairs leaving `token`, in the order their first pool arrived (the order paths are enumerated in). */
-  neighbours(token: Address): ReadonlyMap<Address, Pair> | undefined { return this.pairs.get(token) }
+  neighbours(token: Address): ReadonlyMap<Address, Pair> | undefined {
+    return this.pairs.get(token)
+  }
 
-  pair(tokenIn: Address, tokenOut: Address): Pair | undefined { return this.pairs.get(tokenIn)?.get(tokenOut) }
+  pair(tokenIn: Address, tokenOut: Address): Pair | undefined {
+    return this.pairs.get(tokenIn)?.get(tokenOut)
+  }
 
   /** A pair's aggregates, recomputed if a side changed since. */
   aggregates(pair: Pair): Pair {
@@ -140,7 +167,8 @@ export class RouteGraph {
       const groups = new Map<string, Side[]>()
       for (const s of pair.sides) {
         const g = groups.get(s.protocol)
-        if (g) g.push(s); else groups.set(s.protocol, [s])
+        if (g) g.push(s)
+        else groups.set(s.protocol, [s])
       }
       pair.byProtocol = new Map([...groups].map(([p, sides]) => [p, aggregate(sides)]))
       pair.multi = pair.sides.some(s => s.multi)
@@ -152,7 +180,7 @@ export class RouteGraph {
   /** The side's curve: kept if it was built lately, built (and kept, evicting the oldest) if not. */
   curve(side: Side): Curve {
     if (side.curve) return side.curve
-    const curve = side.curve = poolCurve(side.pool, side.tokenIn, side.tokenOut)
+    const curve = (side.curve = poolCurve(side.pool, side.tokenIn, side.tokenOut))
     this.keep(side)
     return curve
   }
@@ -166,20 +194,35 @@ export class RouteGraph {
     }
   }
 
-  private makeSide(pool: PoolState, tokenIn: Address, tokenOut: Address, protocol: string, multi: boolean, id?: number)
-    : Side {
+  private makeSide(
+    pool: PoolState,
+    tokenIn: Address,
+    tokenOut: Address,
+    protocol: string,
+    multi: boolean,
+    id?: number,
+  ): Side {
     const curve = poolCurve(pool, tokenIn, tokenOut)
-    const side: Side = { id: id ?? this.nextId++, pool, tokenIn, tokenOut, protocol, bound: curve.bound, multi, position: 0,
-      curve }
+    const side: Side = {
+      id: id ?? this.nextId++,
+      pool,
+      tokenIn,
+      tokenOut,
+      protocol,
+      bound: curve.bound,
+      multi,
+      position: 0,
+      curve,
+    }
     this.keep(side)
     return side
   }
 
   private pairOf(a: Address, b: Address): Pair {
     let row = this.pairs.get(a)
-    if (!row) this.pairs.set(a, row = new Map())
+    if (!row) this.pairs.set(a, (row = new Map()))
     let pair = row.get(b)
-    if (!pair) row.set(b, pair = { sides: [], all: aggregate([]), byProtocol: new Map(), multi: false, dirty: true })
+    if (!pair) row.set(b, (pair = { sides: [], all: aggregate([]), byProtocol: new Map(), multi: false, dirty: true }))
     return pair
   }
 }
@@ -200,8 +243,11 @@ export function aggregate(sides: readonly Side[]): Aggregate {
 export function combine(aggs: Iterable<Aggregate>): Aggregate {
   const agg: Aggregate = { rate: 0, reserve: 0, cap: 0, noise: 0, live: 0 }
   for (const a of aggs) {
-    agg.rate = Math.max(agg.rate, a.rate); agg.reserve = Math.max(agg.reserve, a.reserve)
-    agg.cap = Math.max(agg.cap, a.cap); agg.noise = Math.max(agg.noise, a.noise); agg.live += a.live
+    agg.rate = Math.max(agg.rate, a.rate)
+    agg.reserve = Math.max(agg.reserve, a.reserve)
+    agg.cap = Math.max(agg.cap, a.cap)
+    agg.noise = Math.max(agg.noise, a.noise)
+    agg.live += a.live
   }
   return agg
 }
@@ -209,8 +255,11 @@ export function combine(aggs: Iterable<Aggregate>): Aggregate {
 /** A pool's meta when the engine sent none: the Uniswap protocol of its kind. */
 export function defaultMeta(pool: PoolState): PoolMeta {
   switch (pool.kind) {
-    case 'v2': return { protocol: 'uniswap-v2', poolType: 'v2', fee: pool.feePpm }
-    case 'v3': return { protocol: 'uniswap-v3', poolType: 'v3', fee: pool.fee }
-    case 'stable': return { protocol: 'stableswap', poolType: 'stable', fee: Number(pool.fee) / 1e4 } // 1e10 units to pips
+    case 'v2':
+      return { protocol: 'uniswap-v2', poolType: 'v2', fee: pool.feePpm }
+    case 'v3':
+      return { protocol: 'uniswap-v3', poolType: 'v3', fee: pool.fee }
+    case 'stable':
+      return { protocol: 'stableswap', poolType: 'stable', fee: Number(pool.fee) / 1e4 } // 1e10 units to pips
   }
 }

@@ -23,5 +23,7 @@ export class SearchDeadline extends Error {
 export function deadlineCheck(deadline: number): () => void {
   if (deadline === Infinity) return () => {}
   let n = 0
-  return () => { if ((++n & 255) === 0 && Date.now() > deadline) throw new SearchDeadline(deadline) }
+  return () => {
+    if ((++n & 255) === 0 && Date.now() > deadline) throw new SearchDeadline(deadline)
+  }
 }

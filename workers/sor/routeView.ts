@@ -17,11 +17,14 @@ export interface Mid {
   token: Address
   /** its place among tokenIn's neighbours: the order paths are enumerated in */
   rank: number
-  pairA: Pair; pairB: Pair
+  pairA: Pair
+  pairB: Pair
   /** the sides of each pair within the filter */
-  a: readonly Side[]; b: readonly Side[]
+  a: readonly Side[]
+  b: readonly Side[]
   /** the best of the first hops' and the second hops' bounds (within the filter) */
-  aggA: Aggregate; aggB: Aggregate
+  aggA: Aggregate
+  aggB: Aggregate
   /** per protocol ('' for all): the trading second hops by zero-size rate, highest first; the pairs' aggregates */
   seconds?: Map<string, readonly Side[]>
   aggs?: Map<string, [Aggregate, Aggregate]>
@@ -59,9 +62,12 @@ export class RouteView {
   private counted: { paths: number; live: number } | undefined
   private readonly rateBounds = new Map<string, number[]>()
 
-  constructor(readonly graph: RouteGraph, q: RouteQuery) {
+  constructor(
+    readonly graph: RouteGraph,
+    q: RouteQuery,
+  ) {
     this.allow = q.slugs?.length ? new Set(q.slugs) : null
-    const keep = (sides: readonly Side[]) => this.allow ? sides.filter(s => this.allow!.has(s.protocol)) : sides
+    const keep = (sides: readonly Side[]) => (this.allow ? sides.filter(s => this.allow!.has(s.protocol)) : sides)
     const fromIn = q.tokenIn === q.tokenOut || !(q.amountIn > 0n) ? undefined : graph.neighbours(q.tokenIn)
     if (!fromIn) return
     const direct = fromIn.get(q.tokenOut)
@@ -73,19 +79,24 @@ export class RouteView {
       if (token === q.tokenOut) continue
       const pairB = graph.pair(token, q.tokenOut)
       if (!pairB) continue
-      const a = keep(pairA.sides), b = keep(pairB.sides)
+      const a = keep(pairA.sides),
+        b = keep(pairB.sides)
       if (!a.length || !b.length) continue
-      const aggA = this.aggregateOf(pairA, null), aggB = this.aggregateOf(pairB, null)
+      const aggA = this.aggregateOf(pairA, null),
+        aggB = this.aggregateOf(pairB, null)
       this.mids.push({ token, rank, pairA, pairB, a, b, aggA, aggB })
     }
   }
 
-  allowed(protocol: string): boolean { return !this.allow || this.allow.has(protocol) }
+  allowed(protocol: string): boolean {
+    return !this.allow || this.allow.has(protocol)
+  }
 
   /** Every path within maxHops (what an exhaustive search would evaluate), and those whose pools all trade. */
   counts(): { paths: number; live: number } {
     if (this.counted) return this.counted
-    let paths = this.direct.length, live = 0
+    let paths = this.direct.length,
+      live = 0
     for (const a of this.direct) if (isLive(a)) live++
     for (const m of this.mids) {
       paths += m.a.length * m.b.length
@@ -95,10 +106,13 @@ export class RouteView {
       for (const b of m.b) {
         if (!b.multi) continue
         const a = m.a.find(x => x.pool === b.pool)
-        if (a) { paths--; if (isLive(a) && isLive(b)) live-- }
+        if (a) {
+          paths--
+          if (isLive(a) && isLive(b)) live--
+        }
       }
     }
-    return this.counted = { paths, live }
+    return (this.counted = { paths, live })
   }
 
   /** A middle token's trading second hops (of `protocol`, or all), highest zero-size rate first. */
@@ -106,7 +120,8 @@ export class RouteView {
     const id = protocol ?? ''
     let list = (m.seconds ??= new Map()).get(id)
     if (!list) {
-      list = m.b.filter(s => isLive(s) && (protocol === null || s.protocol === protocol))
+      list = m.b
+        .filter(s => isLive(s) && (protocol === null || s.protocol === protocol))
         .sort((x, y) => y.bound.rate - x.bound.rate)
       m.seconds.set(id, list)
     }
@@ -146,7 +161,8 @@ export class RouteView {
   /** Per protocol, the middle tokens it trades on both hops; and every protocol trading on a middle token's paths. */
   protocolIndex(): { byProtocol: Map<string, Mid[]>; used: Set<string> } {
     if (this.index) return this.index
-    const byProtocol = new Map<string, Mid[]>(), used = new Set<string>()
+    const byProtocol = new Map<string, Mid[]>(),
+      used = new Set<string>()
     for (const m of this.mids) {
       if (!m.aggA.live || !m.aggB.live) continue
       const pb = this.graph.aggregates(m.pairB).byProtocol
@@ -155,17 +171,18 @@ export class RouteView {
         used.add(p)
         if (!pb.get(p)?.live) continue
         const list = byProtocol.get(p)
-        if (list) list.push(m); else byProtocol.set(p, [m])
+        if (list) list.push(m)
+        else byProtocol.set(p, [m])
       }
       for (const [p, agg] of pb) if (agg.live && this.allowed(p)) used.add(p)
     }
-    return this.index = { byProtocol, used }
+    return (this.index = { byProtocol, used })
   }
 
   /** The best bounds of a pair's sides of `protocol` (or of every allowed protocol). */
   aggregateOf(pair: Pair, protocol: string | null): Aggregate {
     const p = this.graph.aggregates(pair)
-    if (protocol !== null) return this.allowed(protocol) ? p.byProtocol.get(protocol) ?? NONE : NONE
+    if (protocol !== null) return this.allowed(protocol) ? (p.byProtocol.get(protocol) ?? NONE) : NONE
     if (!this.allow) return p.all
     let agg = this.combined.get(pair)
     if (!agg) {

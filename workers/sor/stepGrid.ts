@@ -19,31 +19,44 @@ export function stepOutputs(out: (x: number) => number, total: number): Float64A
  * The best combination of up to k pool-disjoint routes taking whole 5% steps that sum to 100%,
  * over every candidate: depth-first with a bound from a table that ignores disjointness.
  */
-export function bestStepCombination(table: readonly Float64Array[], pools: readonly Address[][], k: number): Array<{ index: number; steps: number }> {
+export function bestStepCombination(
+  table: readonly Float64Array[],
+  pools: readonly Address[][],
+  k: number,
+): Array<{ index: number; steps: number }> {
   const R = table.length
   const order = table.map((_, i) => i).sort((a, b) => table[b]![STEPS]! - table[a]![STEPS]!)
-  const S = STEPS + 1, K = k + 1
+  const S = STEPS + 1,
+    K = k + 1
   // bound[i][kk][s]: best value from order[i..] with at most kk routes and exactly s steps
   const bound = new Float64Array((R + 1) * K * S).fill(-Infinity)
   const at = (i: number, kk: number, s: number) => (i * K + kk) * S + s
   for (let kk = 0; kk < K; kk++) bound[at(R, kk, 0)] = 0
   for (let i = R - 1; i >= 0; i--) {
     const row = table[order[i]!]!
-    for (let kk = 0; kk < K; kk++) for (let s = 0; s < S; s++) {
-      let v = bound[at(i + 1, kk, s)]!
-      if (kk > 0) for (let t = 1; t <= s; t++) {
-        const w = row[t]! + bound[at(i + 1, kk - 1, s - t)]!
-        if (w > v) v = w
+    for (let kk = 0; kk < K; kk++)
+      for (let s = 0; s < S; s++) {
+        let v = bound[at(i + 1, kk, s)]!
+        if (kk > 0)
+          for (let t = 1; t <= s; t++) {
+            const w = row[t]! + bound[at(i + 1, kk - 1, s - t)]!
+            if (w > v) v = w
+          }
+        bound[at(i, kk, s)] = v
       }
-      bound[at(i, kk, s)] = v
-    }
   }
   let best = 0
   let bestPicks: Array<{ index: number; steps: number }> = []
   const picks: Array<{ index: number; steps: number }> = []
   const used = new Set<Address>()
   const search = (i: number, kk: number, s: number, value: number) => {
-    if (s === 0) { if (value > best) { best = value; bestPicks = [...picks] } return }
+    if (s === 0) {
+      if (value > best) {
+        best = value
+        bestPicks = [...picks]
+      }
+      return
+    }
     if (kk === 0 || value + bound[at(i, kk, s)]! <= best) return
     for (let r = i; r < R; r++) {
       if (value + bound[at(r, kk, s)]! <= best) return // the bound only falls as r grows

@@ -12,7 +12,8 @@ export const MAX_UINT112 = (1n << 112n) - 1n
 /** UniswapV2Library.getAmountOut: the largest output the pair's K check accepts for amountIn. */
 export function getAmountOut(amountIn: bigint, reserveIn: bigint, reserveOut: bigint, feePpm: number): bigint {
   if (!(amountIn > 0n)) throw Errors.require('getAmountOut', 'UniswapV2Library: INSUFFICIENT_INPUT_AMOUNT')
-  if (!(reserveIn > 0n && reserveOut > 0n)) throw Errors.require('getAmountOut', 'UniswapV2Library: INSUFFICIENT_LIQUIDITY')
+  if (!(reserveIn > 0n && reserveOut > 0n))
+    throw Errors.require('getAmountOut', 'UniswapV2Library: INSUFFICIENT_LIQUIDITY')
   const amountInWithFee = amountIn * (FEE_DENOMINATOR - BigInt(feePpm))
   const numerator = amountInWithFee * reserveOut
   const denominator = reserveIn * FEE_DENOMINATOR + amountInWithFee
@@ -22,7 +23,8 @@ export function getAmountOut(amountIn: bigint, reserveIn: bigint, reserveOut: bi
 /** UniswapV2Library.getAmountIn: the smallest input for which the pair pays amountOut. */
 export function getAmountIn(amountOut: bigint, reserveIn: bigint, reserveOut: bigint, feePpm: number): bigint {
   if (!(amountOut > 0n)) throw Errors.require('getAmountIn', 'UniswapV2Library: INSUFFICIENT_OUTPUT_AMOUNT')
-  if (!(reserveIn > 0n && reserveOut > 0n)) throw Errors.require('getAmountIn', 'UniswapV2Library: INSUFFICIENT_LIQUIDITY')
+  if (!(reserveIn > 0n && reserveOut > 0n))
+    throw Errors.require('getAmountIn', 'UniswapV2Library: INSUFFICIENT_LIQUIDITY')
   if (!(amountOut < reserveOut)) throw Errors.require('getAmountIn', 'UniswapV2: INSUFFICIENT_LIQUIDITY')
   const numerator = reserveIn * amountOut * FEE_DENOMINATOR
   const denominator = (reserveOut - amountOut) * (FEE_DENOMINATOR - BigInt(feePpm))

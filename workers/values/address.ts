@@ -1,9 +1,11 @@
 // Addresses: the one place the 0x + 40 hex pattern is written. Everything that reads an address from
 // the outside world (REST bodies, relay frames, query strings, config, files) asks here.
-export type Address = `0x${string}`   // lowercase once parsed
+export type Address = `0x${string}` // lowercase once parsed
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
-const LOWER_ADDRESS = /^0x[0-9a-f]{40}$/
+/** A parsed (lowercase) address, as a JSON Schema pattern the relay's contract uses too. */
+export const LOWER_ADDRESS_PATTERN = '^0x[0-9a-f]{40}$'
+const LOWER_ADDRESS = new RegExp(LOWER_ADDRESS_PATTERN)
 
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000' as Address
 
@@ -19,7 +21,7 @@ export function isLowerAddress(x: unknown): x is string {
 
 /** The lowercase address, or null when `x` is not one. */
 export function parseAddress(x: unknown): Address | null {
-  return isAddress(x) ? x.toLowerCase() as Address : null
+  return isAddress(x) ? (x.toLowerCase() as Address) : null
 }
 
 /** The pattern as a string, for JSON Schema / OpenAPI documents. */

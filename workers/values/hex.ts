@@ -14,7 +14,7 @@ export function isTxHash(x: unknown): x is string {
 
 /** The lowercase hash, or null. */
 export function parseTxHash(x: unknown): Hex | null {
-  return isTxHash(x) ? x.toLowerCase() as Hex : null
+  return isTxHash(x) ? (x.toLowerCase() as Hex) : null
 }
 
 /** 0x + 130 hex digits (r, s, v): the shape only; low-S and v are the signature parser's job. */

@@ -17,7 +17,8 @@ export function parseUsd(x: unknown): number | null {
 
 /** An ISO 8601 timestamp whose year is 1970 to 9999 (no year 0, nothing PostgreSQL or a chain cannot hold). */
 export function parseIsoDate(x: unknown): Date | null {
-  if (typeof x !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(x)) return null
+  if (typeof x !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(x))
+    return null
   const d = new Date(x)
   const year = d.getUTCFullYear()
   return Number.isNaN(d.getTime()) || year < 1970 || year > 9999 ? null : d

@@ -3,11 +3,11 @@
 // asked whether an RFQ expired). The store's SQL says the same through engine/store/rfqOpen.ts, built from these.
 
 export const RFQ_STATUSES = ['OPEN', 'QUOTED', 'FILLED', 'CANCELLED', 'EXPIRED'] as const
-export type RfqStatus = typeof RFQ_STATUSES[number]
+export type RfqStatus = (typeof RFQ_STATUSES)[number]
 
 /** Still open to quotes, a cancel and a fill: any other status is how the RFQ ended. */
 export const OPEN_STATUSES = ['OPEN', 'QUOTED'] as const satisfies readonly RfqStatus[]
-export type OpenStatus = typeof OPEN_STATUSES[number]
+export type OpenStatus = (typeof OPEN_STATUSES)[number]
 
 export function isOpen(status: string): status is OpenStatus {
   return status === 'OPEN' || status === 'QUOTED'

@@ -14,9 +14,7 @@ export interface RouteLeg {
   fee: number | null
 }
 
-export type PriceResult =
-  | { ok: true; outputAmount: bigint; route: RouteLeg[] }
-  | { ok: false; error: string }
+export type PriceResult = { ok: true; outputAmount: bigint; route: RouteLeg[] } | { ok: false; error: string }
 
 export interface AggregatorAdapter {
   /** the neutral <aggregator_id> reported as `source` */

@@ -23,17 +23,28 @@ export function zeroExV2Adapter(o: ZeroExV2Options): AggregatorAdapter {
     id: o.id,
     async price(req: PriceRequest, signal: AbortSignal): Promise<PriceResult> {
       const url = new URL(path, o.baseUrl.endsWith('/') ? o.baseUrl : o.baseUrl + '/')
-      url.search = new URLSearchParams({ chainId: String(o.chainId), sellToken: req.sellToken, buyToken: req.buyToken,
-        sellAmount: req.sellAmount.toString() }).toString()
+      url.search = new URLSearchParams({
+        chainId: String(o.chainId),
+        sellToken: req.sellToken,
+        buyToken: req.buyToken,
+        sellAmount: req.sellAmount.toString(),
+      }).toString()
       const headers: Record<string, string> = { '0x-version': 'v2', accept: 'application/json' }
       if (o.apiKey) headers['0x-api-key'] = o.apiKey
       const res = await fetch(url, { headers, signal })
       const text = await res.text()
       if (text.length > MAX_BODY) return { ok: false, error: 'Aggregator response too large' }
       let body: unknown
-      try { body = JSON.parse(text) } catch { body = undefined }      // not JSON: judged by its status below
+      try {
+        body = JSON.parse(text)
+      } catch {
+        body = undefined
+      } // not JSON: judged by its status below
       if (!res.ok) {
-        const msg = typeof (body as { message?: unknown })?.message === 'string' ? `: ${(body as { message: string }).message.slice(0, 200)}` : ''
+        const msg =
+          typeof (body as { message?: unknown })?.message === 'string'
+            ? `: ${(body as { message: string }).message.slice(0, 200)}`
+            : ''
         return { ok: false, error: `Aggregator HTTP ${res.status}${msg}` }
       }
       return parsePrice(body)
@@ -53,7 +64,8 @@ export function parsePrice(body: unknown): PriceResult {
   if (Array.isArray(fills)) {
     for (const f of fills as Record<string, unknown>[]) {
       const bps = Number(f?.proportionBps)
-      if (typeof f?.source !== 'string' || !Number.isFinite(bps)) return { ok: false, error: 'Aggregator returned an invalid response' }
+      if (typeof f?.source !== 'string' || !Number.isFinite(bps))
+        return { ok: false, error: 'Aggregator returned an invalid response' }
       route.push({ dex: f.source, portion: bps / 10_000, poolAddress: null, fee: null })
     }
   }

@@ -5,7 +5,10 @@ import { compileSolidity, type CompiledContract } from '../solc.js'
 
 const require = createRequire(import.meta.url)
 
-export interface Artifact { abi: Abi; bytecode: Hex }
+export interface Artifact {
+  abi: Abi
+  bytecode: Hex
+}
 
 /** @uniswap/v2-core build/<name>.json: the bytecode is stored without its 0x. */
 export function uniswapV2Artifact(name: 'UniswapV2Factory' | 'UniswapV2Pair'): Artifact {
@@ -21,7 +24,12 @@ export function uniswapV3Artifact(name: 'UniswapV3Factory' | 'UniswapV3Pool'): A
 
 export type PoolContractName = 'TestERC20' | 'V3Callee' | 'V3PoolLens' | 'StableSwapPool'
 
-const POOL_SOURCES = ['contracts/pools/TestERC20.sol', 'contracts/pools/V3Callee.sol', 'contracts/pools/V3PoolLens.sol', 'contracts/pools/StableSwapPool.sol']
+const POOL_SOURCES = [
+  'contracts/pools/TestERC20.sol',
+  'contracts/pools/V3Callee.sol',
+  'contracts/pools/V3PoolLens.sol',
+  'contracts/pools/StableSwapPool.sol',
+]
 let compiled: Record<string, CompiledContract> | undefined
 
 /** One of our contracts/pools contracts; the first call compiles them all (about 3 s with solc-js). */

@@ -7,7 +7,12 @@ export interface DeployClients {
 }
 
 /** Deploys bytecode and waits for it; throws when the deployment reverts or leaves no address. */
-export async function deploy({ wallet, public: pub }: DeployClients, abi: Abi, bytecode: Hex, args: readonly unknown[] = []): Promise<Address> {
+export async function deploy(
+  { wallet, public: pub }: DeployClients,
+  abi: Abi,
+  bytecode: Hex,
+  args: readonly unknown[] = [],
+): Promise<Address> {
   const hash = await wallet.deployContract({ abi, bytecode, args, account: wallet.account, chain: wallet.chain })
   const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 20 })
   if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`deployment reverted (tx ${hash})`)
@@ -20,9 +25,27 @@ export async function deploy({ wallet, public: pub }: DeployClients, abi: Abi, b
  * pools' first-write-per-block oracle updates (timeElapsed == 0) are skipped, and refunds under the 63/64 rule
  * shift it too; such a transaction then runs out of gas. gas: a limit of your own.
  */
-export async function send({ wallet, public: pub }: DeployClients, address: Address, abi: Abi, functionName: string, args: readonly unknown[] = [], { gas }: { gas?: bigint } = {}): Promise<Hex> {
-  const limit = gas ?? (await pub.estimateContractGas({ address, abi, functionName, args, account: wallet.account })) * 3n / 2n + 100_000n
-  const hash = await wallet.writeContract({ address, abi, functionName, args, account: wallet.account, chain: wallet.chain, gas: limit })
+export async function send(
+  { wallet, public: pub }: DeployClients,
+  address: Address,
+  abi: Abi,
+  functionName: string,
+  args: readonly unknown[] = [],
+  { gas }: { gas?: bigint } = {},
+): Promise<Hex> {
+  const limit =
+    gas ??
+    ((await pub.estimateContractGas({ address, abi, functionName, args, account: wallet.account })) * 3n) / 2n +
+      100_000n
+  const hash = await wallet.writeContract({
+    address,
+    abi,
+    functionName,
+    args,
+    account: wallet.account,
+    chain: wallet.chain,
+    gas: limit,
+  })
   const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 20 })
   if (receipt.status !== 'success') {
     const tx = await pub.getTransaction({ hash })

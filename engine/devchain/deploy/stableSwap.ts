@@ -8,13 +8,21 @@ import { approveToken } from './erc20.js'
 export const stableRate = (decimals: number): bigint => 10n ** BigInt(36 - decimals)
 
 /** A is the plain amplification (the contract stores A * 100); fee in 1e10 units (4_000_000 = 0.04%). */
-export async function deployStableSwapPool(clients: DeployClients, { coins, decimals, A, fee }: { coins: readonly Address[]; decimals: readonly number[]; A: bigint; fee: bigint }): Promise<Address> {
+export async function deployStableSwapPool(
+  clients: DeployClients,
+  { coins, decimals, A, fee }: { coins: readonly Address[]; decimals: readonly number[]; A: bigint; fee: bigint },
+): Promise<Address> {
   const { abi, bytecode } = poolContract('StableSwapPool')
   return deploy(clients, abi, bytecode, [coins, decimals.map(stableRate), A, fee])
 }
 
 /** add_liquidity from the wallet's balances (approves the pool for each coin first). */
-export async function addStableLiquidity(clients: DeployClients, pool: Address, coins: readonly Address[], amounts: readonly bigint[]): Promise<void> {
+export async function addStableLiquidity(
+  clients: DeployClients,
+  pool: Address,
+  coins: readonly Address[],
+  amounts: readonly bigint[],
+): Promise<void> {
   for (const coin of coins) await approveToken(clients, coin, pool)
   await send(clients, pool, poolContract('StableSwapPool').abi, 'add_liquidity', [amounts, 0n])
 }

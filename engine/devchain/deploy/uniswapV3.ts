@@ -11,14 +11,33 @@ export async function deployUniswapV3Factory(clients: DeployClients): Promise<Ad
 }
 
 /** The factory starts with 500/10, 3000/60, 10000/200; this adds another tier (e.g. 100/1). */
-export async function enableV3FeeAmount(clients: DeployClients, factory: Address, fee: number, tickSpacing: number): Promise<void> {
+export async function enableV3FeeAmount(
+  clients: DeployClients,
+  factory: Address,
+  fee: number,
+  tickSpacing: number,
+): Promise<void> {
   await send(clients, factory, uniswapV3Artifact('UniswapV3Factory').abi, 'enableFeeAmount', [fee, tickSpacing])
 }
 
-export async function createV3Pool(clients: DeployClients, factory: Address, tokenA: Address, tokenB: Address, fee: number, sqrtPriceX96: bigint): Promise<Address> {
+export async function createV3Pool(
+  clients: DeployClients,
+  factory: Address,
+  tokenA: Address,
+  tokenB: Address,
+  fee: number,
+  sqrtPriceX96: bigint,
+): Promise<Address> {
   const { abi } = uniswapV3Artifact('UniswapV3Factory')
   await send(clients, factory, abi, 'createPool', [tokenA, tokenB, fee])
-  const pool = (await clients.public.readContract({ address: factory, abi, functionName: 'getPool', args: [tokenA, tokenB, fee] }) as Address).toLowerCase() as Address
+  const pool = (
+    (await clients.public.readContract({
+      address: factory,
+      abi,
+      functionName: 'getPool',
+      args: [tokenA, tokenB, fee],
+    })) as Address
+  ).toLowerCase() as Address
   await send(clients, pool, uniswapV3Artifact('UniswapV3Pool').abi, 'initialize', [sqrtPriceX96])
   return pool
 }
@@ -34,24 +53,59 @@ export async function deployV3PoolLens(clients: DeployClients): Promise<Address>
 }
 
 /** Lets the callee pull the wallet's tokens for mints and swaps (once per token). */
-export async function approveV3Callee(clients: DeployClients, callee: Address, tokens: readonly Address[]): Promise<void> {
+export async function approveV3Callee(
+  clients: DeployClients,
+  callee: Address,
+  tokens: readonly Address[],
+): Promise<void> {
   for (const token of tokens) await approveToken(clients, token, callee)
 }
 
 /** Mints a position of `liquidity` in [tickLower, tickUpper) paid from the wallet through the (approved) callee. */
-export async function mintV3Position(clients: DeployClients, callee: Address, pool: Address, tickLower: number, tickUpper: number, liquidity: bigint, recipient: Address = clients.wallet.account.address): Promise<void> {
+export async function mintV3Position(
+  clients: DeployClients,
+  callee: Address,
+  pool: Address,
+  tickLower: number,
+  tickUpper: number,
+  liquidity: bigint,
+  recipient: Address = clients.wallet.account.address,
+): Promise<void> {
   await send(clients, callee, poolContract('V3Callee').abi, 'mint', [pool, recipient, tickLower, tickUpper, liquidity])
 }
 
-export interface V3PositionSpec { tickLower: number; tickUpper: number; liquidity: bigint }
+export interface V3PositionSpec {
+  tickLower: number
+  tickUpper: number
+  liquidity: bigint
+}
 
 /**
  * A factory's new pool for two TestERC20s at sqrtPriceX96 with the given positions, funded by minting `fund` of
  * each token to the wallet and approving the callee: the one-call setup for tests and the sandbox.
  */
-export async function deployV3PoolWithPositions(clients: DeployClients, { factory, callee, token0, token1, fee, sqrtPriceX96, positions, fund = 1n << 200n }: {
-  factory: Address; callee: Address; token0: Address; token1: Address; fee: number; sqrtPriceX96: bigint; positions: readonly V3PositionSpec[]; fund?: bigint
-}): Promise<Address> {
+export async function deployV3PoolWithPositions(
+  clients: DeployClients,
+  {
+    factory,
+    callee,
+    token0,
+    token1,
+    fee,
+    sqrtPriceX96,
+    positions,
+    fund = 1n << 200n,
+  }: {
+    factory: Address
+    callee: Address
+    token0: Address
+    token1: Address
+    fee: number
+    sqrtPriceX96: bigint
+    positions: readonly V3PositionSpec[]
+    fund?: bigint
+  },
+): Promise<Address> {
   const me = clients.wallet.account.address
   for (const token of [token0, token1]) {
     await mintTestToken(clients, token, me, fund)

@@ -3,7 +3,12 @@
 // naming the method, so the poller can log it, count it and back off.
 export class DeribitError extends Error {
   override name = 'DeribitError'
-  constructor(readonly method: string, message: string, readonly code: number | null = null, readonly httpStatus: number | null = null) {
+  constructor(
+    readonly method: string,
+    message: string,
+    readonly code: number | null = null,
+    readonly httpStatus: number | null = null,
+  ) {
     super(`${method}: ${message}`)
   }
 }
@@ -20,17 +25,26 @@ export function deribitClient({ baseUrl, timeoutMs }: { baseUrl: string; timeout
       for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v))
       let res: Response
       try {
-        res = await fetch(`${base}/${method}?${q.toString()}`, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } })
+        res = await fetch(`${base}/${method}?${q.toString()}`, {
+          signal: AbortSignal.timeout(timeoutMs),
+          headers: { accept: 'application/json' },
+        })
       } catch (e) {
         throw new DeribitError(method, `request failed: ${(e as Error).message}`)
       }
       let body: { result?: T; error?: { code?: number; message?: string } }
       try {
-        body = await res.json() as typeof body
+        body = (await res.json()) as typeof body
       } catch {
         throw new DeribitError(method, `HTTP ${res.status} with a body that is not JSON`, null, res.status)
       }
-      if (body?.error) throw new DeribitError(method, `error ${body.error.code ?? '?'}: ${body.error.message ?? 'no message'}`, body.error.code ?? null, res.status)
+      if (body?.error)
+        throw new DeribitError(
+          method,
+          `error ${body.error.code ?? '?'}: ${body.error.message ?? 'no message'}`,
+          body.error.code ?? null,
+          res.status,
+        )
       if (!res.ok) throw new DeribitError(method, `HTTP ${res.status}`, null, res.status)
       if (body?.result === undefined) throw new DeribitError(method, 'answer has no result', null, res.status)
       return body.result

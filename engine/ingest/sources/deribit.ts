@@ -12,7 +12,13 @@ import type { Logger } from 'pino'
 import type { Sql } from '../../store/db.js'
 import type { Config } from '../../config.js'
 import type { DeribitClient } from '../deribit/client.js'
-import type { DeribitTradesPage, DeribitBookSummary, DeribitTicker, DeribitInstrument, RecordedCall } from '../deribit/types.js'
+import type {
+  DeribitTradesPage,
+  DeribitBookSummary,
+  DeribitTicker,
+  DeribitInstrument,
+  RecordedCall,
+} from '../../../workers/options/deribit/types.js'
 import type { Sink } from '../sink.js'
 import { tradeIdOrder } from '../sink.js'
 import { readCursor, recordSuccess, recordError } from '../../store/options.js'
@@ -25,19 +31,34 @@ const MAX_PAGES_PER_CYCLE = 200
 export interface DeribitSourceOptions {
   sql: Sql
   log: Logger
-  config: Pick<Config, 'INGEST_CURRENCIES' | 'INGEST_INTERVAL_MS' | 'INGEST_SNAPSHOT_INTERVAL_MS' | 'INGEST_TICKERS_PER_CYCLE'
-    | 'INGEST_TRADES_PAGE' | 'INGEST_BACKFILL_MINUTES' | 'INGEST_BACKOFF_MAX_MS'>
+  config: Pick<
+    Config,
+    | 'INGEST_CURRENCIES'
+    | 'INGEST_INTERVAL_MS'
+    | 'INGEST_SNAPSHOT_INTERVAL_MS'
+    | 'INGEST_TICKERS_PER_CYCLE'
+    | 'INGEST_TRADES_PAGE'
+    | 'INGEST_BACKFILL_MINUTES'
+    | 'INGEST_BACKOFF_MAX_MS'
+  >
   client: DeribitClient
   sink: Sink
   metrics: IngestMetrics
   signal: AbortSignal
 }
 
-interface CurrencyState { instrumentsAt: number; summaryAt: number; tickerNames: string[]; tickerNext: number }
+interface CurrencyState {
+  instrumentsAt: number
+  summaryAt: number
+  tickerNames: string[]
+  tickerNext: number
+}
 
 export async function runDeribitSource(o: DeribitSourceOptions): Promise<void> {
   const currencies = o.config.INGEST_CURRENCIES.split(',')
-  const state = new Map<string, CurrencyState>(currencies.map(c => [c, { instrumentsAt: 0, summaryAt: 0, tickerNames: [], tickerNext: 0 }]))
+  const state = new Map<string, CurrencyState>(
+    currencies.map(c => [c, { instrumentsAt: 0, summaryAt: 0, tickerNames: [], tickerNext: 0 }]),
+  )
   let failures = 0
   while (!o.signal.aborted) {
     let failed = false
@@ -51,7 +72,9 @@ export async function runDeribitSource(o: DeribitSourceOptions): Promise<void> {
         const error = (e as Error).message
         o.log.warn({ currency, err: error, failures: failures + 1 }, 'ingest: deribit poll failed')
         o.metrics.error(currency)
-        await recordError(o.sql, { source: 'deribit', currency, error }).catch((err: unknown) => o.log.error({ err }, 'ingest: cannot record the error'))
+        await recordError(o.sql, { source: 'deribit', currency, error }).catch((err: unknown) =>
+          o.log.error({ err }, 'ingest: cannot record the error'),
+        )
       }
     }
     failures = failed ? failures + 1 : 0
@@ -90,13 +113,22 @@ async function cycle(o: DeribitSourceOptions, currency: string, st: CurrencyStat
 }
 
 /** Pages forward from the cursor until has_more is false; returns how many trades were new. */
-async function pollTrades(o: DeribitSourceOptions, currency: string): Promise<{ trades: number; lastTradeTs: Date | null }> {
+async function pollTrades(
+  o: DeribitSourceOptions,
+  currency: string,
+): Promise<{ trades: number; lastTradeTs: Date | null }> {
   let cursor = await readCursor(o.sql, 'deribit', currency)
   const backfill = cursor === null
-  let total = 0, pages = 0
+  let total = 0,
+    pages = 0
   let lastTradeTs: Date | null = null
   while (pages < MAX_PAGES_PER_CYCLE && !o.signal.aborted) {
-    const params: Record<string, string | number | boolean> = { currency, kind: 'option', count: o.config.INGEST_TRADES_PAGE, sorting: 'asc' }
+    const params: Record<string, string | number | boolean> = {
+      currency,
+      kind: 'option',
+      count: o.config.INGEST_TRADES_PAGE,
+      sorting: 'asc',
+    }
     if (cursor === null) params.start_timestamp = Date.now() - o.config.INGEST_BACKFILL_MINUTES * 60_000
     else params.start_id = cursor
     const page = await o.client.call<DeribitTradesPage>('public/get_last_trades_by_currency', params)
@@ -104,11 +136,24 @@ async function pollTrades(o: DeribitSourceOptions, currency: string): Promise<{ 
     const after = cursor === null ? -1n : tradeIdOrder(cursor)
     const fresh = (Array.isArray(page?.trades) ? page.trades : []).filter(t => tradeIdOrder(String(t.trade_id)) > after)
     // the cursor follows every id the venue sent, readable or not, so an unreadable trade cannot stall paging
-    const pageMax = fresh.reduce<string | null>((m, t) => m === null || tradeIdOrder(String(t.trade_id)) > tradeIdOrder(m) ? String(t.trade_id) : m, null)
-    const call: RecordedCall = { method: 'public/get_last_trades_by_currency', params, result: { ...page, trades: fresh } }
+    const pageMax = fresh.reduce<string | null>(
+      (m, t) => (m === null || tradeIdOrder(String(t.trade_id)) > tradeIdOrder(m) ? String(t.trade_id) : m),
+      null,
+    )
+    const call: RecordedCall = {
+      method: 'public/get_last_trades_by_currency',
+      params,
+      result: { ...page, trades: fresh },
+    }
     const applied = await o.sql.begin(async tx => {
       const a = await o.sink.apply(call, tx as unknown as Sql)
-      await recordSuccess(tx as unknown as Sql, { source: 'deribit', currency, cursor: pageMax ?? cursor, trades: a.newTrades, lastTradeTs: a.lastTradeTs })
+      await recordSuccess(tx as unknown as Sql, {
+        source: 'deribit',
+        currency,
+        cursor: pageMax ?? cursor,
+        trades: a.newTrades,
+        lastTradeTs: a.lastTradeTs,
+      })
       return a
     })
     total += applied.newTrades
@@ -116,11 +161,20 @@ async function pollTrades(o: DeribitSourceOptions, currency: string): Promise<{ 
     o.metrics.trades(currency, applied.newTrades)
     if (applied.skipped) o.log.warn({ currency, skipped: applied.skipped }, 'ingest: unreadable trades skipped')
     if (backfill || pages > 1 || page.has_more) {
-      o.log.info({ currency, page: pages, newTrades: applied.newTrades, total, upTo: applied.lastTradeTs?.toISOString() ?? null, hasMore: !!page.has_more },
-        backfill ? 'ingest: backfill progress' : 'ingest: catching up')
+      o.log.info(
+        {
+          currency,
+          page: pages,
+          newTrades: applied.newTrades,
+          total,
+          upTo: applied.lastTradeTs?.toISOString() ?? null,
+          hasMore: !!page.has_more,
+        },
+        backfill ? 'ingest: backfill progress' : 'ingest: catching up',
+      )
     }
     if (pageMax) cursor = pageMax
-    if (!page.has_more || fresh.length === 0) break        // nothing new on a has_more page would loop forever
+    if (!page.has_more || fresh.length === 0) break // nothing new on a has_more page would loop forever
   }
   return { trades: total, lastTradeTs }
 }

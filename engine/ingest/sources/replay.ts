@@ -10,14 +10,22 @@
 import { readFile } from 'node:fs/promises'
 import type { Logger } from 'pino'
 import type { Sql } from '../../store/db.js'
-import type { RecordedCall } from '../deribit/types.js'
+import type { RecordedCall } from '../../../workers/options/deribit/types.js'
 import { createSink } from '../sink.js'
 import { recordSuccess, recordError } from '../../store/options.js'
 import { createIngestMetrics, type IngestMetrics } from '../metrics.js'
 
 const TRADES = 'public/get_last_trades_by_currency'
 
-export interface ReplayResult { lines: number; bad: number; newTrades: number; trades: number; snapshots: number; instruments: number; shiftMs: number }
+export interface ReplayResult {
+  lines: number
+  bad: number
+  newTrades: number
+  trades: number
+  snapshots: number
+  instruments: number
+  shiftMs: number
+}
 
 export interface ReplayOptions {
   sql: Sql
@@ -31,7 +39,15 @@ export interface ReplayOptions {
   signal?: AbortSignal
 }
 
-export async function runReplay({ sql, log, file, rebase = false, now = Date.now(), metrics = createIngestMetrics('replay'), signal }: ReplayOptions): Promise<ReplayResult> {
+export async function runReplay({
+  sql,
+  log,
+  file,
+  rebase = false,
+  now = Date.now(),
+  metrics = createIngestMetrics('replay'),
+  signal,
+}: ReplayOptions): Promise<ReplayResult> {
   const text = await readFile(file, 'utf8')
   const lines = text.split('\n')
   const calls: { n: number; call: RecordedCall }[] = []
@@ -40,7 +56,8 @@ export async function runReplay({ sql, log, file, rebase = false, now = Date.now
     if (!line.trim()) return
     try {
       const call = JSON.parse(line) as RecordedCall
-      if (!call || typeof call.method !== 'string' || !('result' in call)) throw new Error('not a {method, params, result} object')
+      if (!call || typeof call.method !== 'string' || !('result' in call))
+        throw new Error('not a {method, params, result} object')
       calls.push({ n: i + 1, call })
     } catch (e) {
       bad++
@@ -55,17 +72,25 @@ export async function runReplay({ sql, log, file, rebase = false, now = Date.now
     if (signal?.aborted) break
     const currency = streamOf(call)
     try {
-      const a = call.method !== TRADES ? await sink.apply(call) : await sql.begin(async tx => {
-        const a = await sink.apply(call, tx as unknown as Sql)
-        await recordSuccess(tx as unknown as Sql, { source: 'replay', currency, trades: a.newTrades, lastTradeTs: a.lastTradeTs })
-        return a
-      })
+      const a =
+        call.method !== TRADES
+          ? await sink.apply(call)
+          : await sql.begin(async tx => {
+              const a = await sink.apply(call, tx as unknown as Sql)
+              await recordSuccess(tx as unknown as Sql, {
+                source: 'replay',
+                currency,
+                trades: a.newTrades,
+                lastTradeTs: a.lastTradeTs,
+              })
+              return a
+            })
       out.newTrades += a.newTrades
       out.trades += call.method === TRADES ? a.records - a.skipped : 0
       out.snapshots += a.snapshots
       out.instruments += a.instruments
       if (call.method === TRADES) {
-        metrics.trades(currency, a.newTrades)      // after the commit: the metric never counts a rolled-back trade
+        metrics.trades(currency, a.newTrades) // after the commit: the metric never counts a rolled-back trade
         metrics.success(currency)
         if (a.lastTradeTs) metrics.lastTrade(currency, a.lastTradeTs)
       }
@@ -75,7 +100,8 @@ export async function runReplay({ sql, log, file, rebase = false, now = Date.now
       metrics.error(currency)
       await recordError(sql, { source: 'replay', currency, error: `line ${n}: ${(e as Error).message}` })
     }
-    if ((k + 1) % 500 === 0) log.info({ done: k + 1, of: calls.length, newTrades: out.newTrades }, 'ingest: replay progress')
+    if ((k + 1) % 500 === 0)
+      log.info({ done: k + 1, of: calls.length, newTrades: out.newTrades }, 'ingest: replay progress')
   }
   out.bad = bad
   log.info({ file, ...out }, 'ingest: replay done')
@@ -90,10 +116,13 @@ function streamOf(call: RecordedCall): string {
 
 function newestTimestamp(calls: RecordedCall[]): number {
   let max = -Infinity
-  const see = (x: unknown) => { if (typeof x === 'number' && Number.isFinite(x) && x > max) max = x }
+  const see = (x: unknown) => {
+    if (typeof x === 'number' && Number.isFinite(x) && x > max) max = x
+  }
   for (const c of calls) {
     // a recording is hand-editable: every level may be missing, so each is read optionally
-    const r = c.result as { trades?: { timestamp?: unknown }[]; timestamp?: unknown } | { creation_timestamp?: unknown }[] | undefined
+    const r = c.result as
+      { trades?: { timestamp?: unknown }[]; timestamp?: unknown } | { creation_timestamp?: unknown }[] | undefined
     if (Array.isArray(r)) {
       if (c.method === 'public/get_book_summary_by_currency') for (const s of r) see(s?.creation_timestamp)
     } else if (c.method === 'public/get_last_trades_by_currency') for (const t of r?.trades ?? []) see(t?.timestamp)

@@ -9,8 +9,8 @@
 // the trade count stood still. Each batch and its count commit together, as the live source's pages do.
 import type { Logger } from 'pino'
 import type { Sql } from '../../store/db.js'
-import type { DeribitTrade, DeribitTicker, DeribitBookSummary, DeribitInstrument, RecordedCall } from '../deribit/types.js'
-import { deribitDate } from '../deribit/instrumentName.js'
+import type { DeribitTrade, DeribitTicker, DeribitBookSummary, DeribitInstrument, RecordedCall } from '../../../workers/options/deribit/types.js'
+import { deribitDate } from '../../../workers/options/deribit/instrumentName.js'
 import { createSink, tradeIdOrder } from '../sink.js'
 import { readCursor, recordSuccess } from '../../store/options.js'
 import { sleep } from '../backoff.js'

@@ -4,6 +4,7 @@
 // against the published copy. Inbound shapes accept extra properties (ignored, as before); outbound shapes
 // are closed, so a field the relay starts sending without documenting it fails the conformance tests.
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { LOWER_ADDRESS_PATTERN } from '../../../workers/values/address.js'
 import {
   ADDRESS_PATTERN,
   CANONICAL_UINT_PATTERN,
@@ -12,11 +13,10 @@ import {
   UNIX_SECONDS_STRING_PATTERN,
 } from '../../../workers/values/index.js'
 
-const LOWER_ADDRESS = '^0x[0-9a-f]{40}$'
 const LOWER_SIGNATURE = '^0x[0-9a-f]{130}$'
 
 export const Address = Type.String({ pattern: ADDRESS_PATTERN, description: '0x + 40 hex digits (any case)' })
-export const LowerAddress = Type.String({ pattern: LOWER_ADDRESS, description: '0x + 40 lowercase hex digits' })
+export const LowerAddress = Type.String({ pattern: LOWER_ADDRESS_PATTERN, description: '0x + 40 lowercase hex digits' })
 export const Uint256 = Type.String({
   pattern: CANONICAL_UINT_PATTERN,
   description: 'uint256 as a canonical decimal string (no sign, no leading zero); at most 2^256 - 1',

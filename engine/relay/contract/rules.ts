@@ -77,7 +77,7 @@ export const RULES: Record<'QUOTE_SUBMIT' | 'CANCEL_REQUEST' | 'SUBSCRIBE' | 'an
       'rule',
       'RELAY_CANCEL_AUTH=signature: it recovers to the RFQ\'s taker (EIP-191, "Cancel RFQ <rfqId>")',
     ),
-    r(RelayErrors.unavailable(), 'rule', 'the database is down'),
+    r(RelayErrors.cancelUnavailable(), 'rule', 'the database is down'),
     r(RelayErrors.internalCancel(), 'rule', 'the cancel could not be stored for another reason'),
   ],
   SUBSCRIBE: [
@@ -140,6 +140,7 @@ export function errorCatalogue(): CodeDoc[] {
     RelayErrors.internalMessage(),
     RelayErrors.internalCancel(),
     RelayErrors.unavailable(),
+    RelayErrors.cancelUnavailable(),
   ]
   for (const e of all) add(e.code, e.message)
   return Object.entries(texts).map(([code, set]) => ({ code, messages: [...set].filter(Boolean) }))

@@ -9,7 +9,7 @@
 //    at the signature's place in the order, without a trip to the signature pool. A frame the schema
 //    accepts skips the grammar checks on the RFQ's actor (`wellFormed`): they are the schema's.
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv'
-import { RelayErrors, type RelayError } from '../../../actors/errors.js'
+import { RelayErrors, type QuoteRefusal, type RelayError } from '../../../actors/errors.js'
 import { describeValue, isPlainObject } from '../../../workers/values/index.js'
 import { frameSchema, messageSpecs } from './messages.js'
 import { errorCodes } from './rules.js'
@@ -17,7 +17,13 @@ import { errorCodes } from './rules.js'
 const Ajv = AjvModule.default ?? AjvModule
 
 export type Inbound =
-  | { ok: true; type: 'QUOTE_SUBMIT'; data: Record<string, unknown>; wellFormed: boolean; residual?: RelayError }
+  | {
+      ok: true
+      type: 'QUOTE_SUBMIT'
+      data: Record<string, unknown>
+      wellFormed: boolean
+      residual?: Omit<QuoteRefusal, 'ok'>
+    }
   | { ok: true; type: 'CANCEL_REQUEST' | 'SUBSCRIBE' | 'PING' | 'PONG'; data: Record<string, unknown> }
   | { ok: false; error: RelayError }
 
@@ -32,8 +38,7 @@ const explain = new Map<string, ValidateFunction>(specs.map(s => [s.type, thorou
 
 /** The verdict on one decoded frame. */
 export function checkInbound(msg: unknown): Inbound {
-  if (!isPlainObject(msg))
-    return fail(RelayErrors.parseError('expected an object {type, data}'))
+  if (!isPlainObject(msg)) return fail(RelayErrors.parseError('expected an object {type, data}'))
   const { type, data } = msg as { type?: unknown; data?: unknown }
   const validate = typeof type === 'string' ? check.get(type) : undefined
   // never stringify a client's value: a deeply nested one overflows the stack, a bigint throws
@@ -54,13 +59,14 @@ export function checkInbound(msg: unknown): Inbound {
       )
     case 'SUBSCRIBE':
       return fail(RelayErrors.invalidMessage(t, detail(errors)))
-    case 'PING': case 'PONG':
+    case 'PING':
+    case 'PONG':
       return { ok: true, type: t, data: d } // any data
   }
 }
 
 /** The refusal a QUOTE_SUBMIT gets when every ordered rule before the signature passed (messages.ts's order). */
-function residual(errors: ErrorObject[]): RelayError {
+function residual(errors: ErrorObject[]): Omit<QuoteRefusal, 'ok'> {
   const under = (p: string) => errors.filter(e => e.instancePath === p || e.instancePath.startsWith(p + '/'))
   const token = under('/data/shareToken')
   if (token.length) return RelayErrors.invalidMessage('QUOTE_SUBMIT', detail(token))

@@ -6,7 +6,10 @@ import { FixedWindowLimiter, SlidingWindowLimiter, MultiWindowLimiter } from '..
 test('fixed window opens at the first hit and resets windowMs after it', () => {
   let now = 1000
   const l = new FixedWindowLimiter(3, 60_000, () => now)
-  assert.deepEqual([1, 2, 3].map(() => l.hit('ip').ok), [true, true, true])
+  assert.deepEqual(
+    [1, 2, 3].map(() => l.hit('ip').ok),
+    [true, true, true],
+  )
   now += 59_000
   const refused = l.hit('ip')
   assert.equal(refused.ok, false)
@@ -32,19 +35,33 @@ test('sliding window: a hit frees up exactly windowMs after it was made; refusal
 })
 
 test('property: a sliding window never admits more than limit hits in any window', () => {
-  fc.assert(fc.property(fc.integer({ min: 1, max: 5 }), fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 200 }), (limit, gaps) => {
-    let now = 0
-    const l = new SlidingWindowLimiter(limit, 1000, () => now)
-    const admitted: number[] = []
-    for (const g of gaps) { now += g; if (l.hit('k').ok) admitted.push(now) }
-    for (let i = 0; i + limit < admitted.length; i++) assert.ok(admitted[i + limit]! - admitted[i]! >= 1000)
-  }), { seed: 7 })
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 5 }),
+      fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 200 }),
+      (limit, gaps) => {
+        let now = 0
+        const l = new SlidingWindowLimiter(limit, 1000, () => now)
+        const admitted: number[] = []
+        for (const g of gaps) {
+          now += g
+          if (l.hit('k').ok) admitted.push(now)
+        }
+        for (let i = 0; i + limit < admitted.length; i++) assert.ok(admitted[i + limit]! - admitted[i]! >= 1000)
+      },
+    ),
+    { seed: 7 },
+  )
 })
 
 test('multi window: both limits must agree and a refused hit is recorded in neither', () => {
   let now = 0
-  const m = new MultiWindowLimiter([new SlidingWindowLimiter(2, 1000, () => now), new SlidingWindowLimiter(3, 10_000, () => now)])
-  assert.equal(m.hit('k').ok, true); assert.equal(m.hit('k').ok, true)
+  const m = new MultiWindowLimiter([
+    new SlidingWindowLimiter(2, 1000, () => now),
+    new SlidingWindowLimiter(3, 10_000, () => now),
+  ])
+  assert.equal(m.hit('k').ok, true)
+  assert.equal(m.hit('k').ok, true)
   assert.equal(m.hit('k').ok, false)
   now = 1500
   assert.equal(m.hit('k').ok, true)

@@ -18,11 +18,16 @@ const settle = () => new Promise(r => setTimeout(r, 150))
 test('a route search past its deadline is stopped and its thread freed: the search queued behind it on the one thread runs', async () => {
   const lanes = createLanes(config)
   try {
-    const counter = new SharedArrayBuffer(4), count = new Int32Array(counter)
+    const counter = new SharedArrayBuffer(4),
+      count = new Int32Array(counter)
     const stuck = lanes.route.run(SPIN, { ms: 120_000, counter }, { signal: AbortSignal.timeout(300) })
     const behind = lanes.route.run<{ ms: number }, string>(SPIN, { ms: 1 })
     await assert.rejects(stuck, (e: Error) => e.name === 'AbortError')
-    assert.equal(await behind, 'done', 'one route thread, and the search behind the stuck one ran: its thread was freed')
+    assert.equal(
+      await behind,
+      'done',
+      'one route thread, and the search behind the stuck one ran: its thread was freed',
+    )
     const at = Atomics.load(count, 0)
     assert.ok(at > 0, 'the stuck search had been running')
     await settle()
@@ -36,16 +41,29 @@ test('a quote batch is verified while a route search holds the route thread: the
   const lanes = createLanes(config)
   const stop = new AbortController()
   try {
-    const counter = new SharedArrayBuffer(4), count = new Int32Array(counter)
-    const search = lanes.route.run(SPIN, { ms: 120_000, counter }, { signal: stop.signal }).catch((e: unknown) => (e as Error).name)
-    while (Atomics.load(count, 0) === 0) await new Promise(r => setTimeout(r, 5))     // the search holds its thread
+    const counter = new SharedArrayBuffer(4),
+      count = new Int32Array(counter)
+    const search = lanes.route
+      .run(SPIN, { ms: 120_000, counter }, { signal: stop.signal })
+      .catch((e: unknown) => (e as Error).name)
+    while (Atomics.load(count, 0) === 0) await new Promise(r => setTimeout(r, 5)) // the search holds its thread
     const account = privateKeyToAccount(MAKER_KEY)
-    const items = await Promise.all(Array.from({ length: 20 }, async (_, i) => {
-      const q = makeQuote(account.address.toLowerCase() as `0x${string}`, { nonce: BigInt(i) })
-      const signature = await account.signTypedData({ domain: { ...domain, chainId: BigInt(domain.chainId) }, types: quoteTypes, primaryType: 'Quote', message: q })
-      return { quote: toJson(q), signature }
-    }))
-    const batcher = createBatcher<typeof items[number], string | null>(batch => lanes.sig.run('sig/verifyQuotes', { domain, items: batch }), { maxBatch: 64 })
+    const items = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const q = makeQuote(account.address.toLowerCase() as `0x${string}`, { nonce: BigInt(i) })
+        const signature = await account.signTypedData({
+          domain: { ...domain, chainId: BigInt(domain.chainId) },
+          types: quoteTypes,
+          primaryType: 'Quote',
+          message: q,
+        })
+        return { quote: toJson(q), signature }
+      }),
+    )
+    const batcher = createBatcher<(typeof items)[number], string | null>(
+      batch => lanes.sig.run('sig/verifyQuotes', { domain, items: batch }),
+      { maxBatch: 64 },
+    )
     const signers = await Promise.all(items.map(i => batcher.submit(i)))
     assert.deepEqual(new Set(signers), new Set([account.address.toLowerCase()]))
     const at = Atomics.load(count, 0)

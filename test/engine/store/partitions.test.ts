@@ -17,40 +17,76 @@ import type { AcceptedQuote, Address, Rfq } from '../../../actors/rfqTypes.js'
 
 const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
 const DAY = 86_400_000
-const midnight = Math.floor(Date.now() / DAY) * DAY          // today 00:00 UTC
-const rfq = (id: string, createdAt: Date): Rfq => ({ id, taker: A(1), tokenIn: A(2), tokenOut: A(3), kind: 0, amountIn: 10n, amountOut: null,
-  expiry: Math.floor(Date.now() / 1000) + 600, visibility: 'public', allowedMakers: [], shareToken: null, createdAt, agentId: null })
-const quote = (rfqId: string, maker: number): AcceptedQuote => ({ rfqId, signature: `0x${'11'.repeat(65)}`, receivedAt: new Date(), quote: {
-  maker: A(maker), taker: A(0), tokenIn: A(2), tokenOut: A(3), amountIn: '10', amountOut: String(maker), expiry: 1, nonce: '1', deadline: 2 } })
+const midnight = Math.floor(Date.now() / DAY) * DAY // today 00:00 UTC
+const rfq = (id: string, createdAt: Date): Rfq => ({
+  id,
+  taker: A(1),
+  tokenIn: A(2),
+  tokenOut: A(3),
+  kind: 0,
+  amountIn: 10n,
+  amountOut: null,
+  expiry: Math.floor(Date.now() / 1000) + 600,
+  visibility: 'public',
+  allowedMakers: [],
+  shareToken: null,
+  createdAt,
+  agentId: null,
+})
+const quote = (rfqId: string, maker: number): AcceptedQuote => ({
+  rfqId,
+  signature: `0x${'11'.repeat(65)}`,
+  receivedAt: new Date(),
+  quote: {
+    maker: A(maker),
+    taker: A(0),
+    tokenIn: A(2),
+    tokenOut: A(3),
+    amountIn: '10',
+    amountOut: String(maker),
+    expiry: 1,
+    nonce: '1',
+    deadline: 2,
+  },
+})
 
-describe('quotes partitioned by their RFQ\'s day', () => {
+describe("quotes partitioned by their RFQ's day", () => {
   let db: TestDatabase
-  before(async () => { db = await testDatabase('qp') })
+  before(async () => {
+    db = await testDatabase('qp')
+  })
   after(() => db.drop())
   const partitionOf = async (rfqId: string) =>
-    (await db.sql`select distinct tableoid::regclass::text as p from quotes where rfq_id = ${rfqId}`).map(r => r.p as string)
+    (await db.sql`select distinct tableoid::regclass::text as p from quotes where rfq_id = ${rfqId}`).map(
+      r => r.p as string,
+    )
 
-  test('a quote for an RFQ created just before midnight lands in that day\'s partition', async () => {
+  test("a quote for an RFQ created just before midnight lands in that day's partition", async () => {
     const yesterday = new Date(midnight - DAY).toISOString().slice(0, 10)
     await ensurePartitions(db.sql, { now: midnight - DAY })
-    await insertRfq(db.sql, rfq('rfq_late', new Date(midnight - 100)), null)       // 23:59:59.900 yesterday
-    await createQuoteWriter(db.sql).write(quote('rfq_late', 10))                     // written today
+    await insertRfq(db.sql, rfq('rfq_late', new Date(midnight - 100)), null) // 23:59:59.900 yesterday
+    await createQuoteWriter(db.sql).write(quote('rfq_late', 10)) // written today
     assert.deepEqual(await partitionOf('rfq_late'), [partitionName('quotes', yesterday)])
   })
 
   test('two nodes racing the same (RFQ, maker) across midnight store exactly one', async () => {
     await insertRfq(db.sql, rfq('rfq_race', new Date(midnight - 1)), null)
-    const other = connect(db.url, { max: 2 })                                        // another node's own pool
+    const other = connect(db.url, { max: 2 }) // another node's own pool
     try {
       for (let maker = 20; maker < 30; maker++) {
-        const results = await Promise.allSettled([createQuoteWriter(db.sql).write(quote('rfq_race', maker)),
-          createQuoteWriter(other).write(quote('rfq_race', maker))])
+        const results = await Promise.allSettled([
+          createQuoteWriter(db.sql).write(quote('rfq_race', maker)),
+          createQuoteWriter(other).write(quote('rfq_race', maker)),
+        ])
         assert.equal(results.filter(r => r.status === 'fulfilled').length, 1)
         const refused = results.find(r => r.status === 'rejected') as PromiseRejectedResult
         assert.ok(refused.reason instanceof DuplicateQuoteError)
       }
-    } finally { await other.end() }
-    const [row] = await db.sql`select count(*)::int as n, (select quote_count from rfqs where id = 'rfq_race') as counted
+    } finally {
+      await other.end()
+    }
+    const [row] =
+      await db.sql`select count(*)::int as n, (select quote_count from rfqs where id = 'rfq_race') as counted
       from quotes where rfq_id = 'rfq_race'`
     assert.deepEqual({ ...row }, { n: 10, counted: 10 })
   })
@@ -59,20 +95,26 @@ describe('quotes partitioned by their RFQ\'s day', () => {
     const now = midnight + 40 * DAY
     const other = connect(db.url, { max: 1 })
     try {
-      const made = await Promise.all([ensurePartitions(db.sql, { now, ahead: 2 }), ensurePartitions(other, { now, ahead: 2 })])
+      const made = await Promise.all([
+        ensurePartitions(db.sql, { now, ahead: 2 }),
+        ensurePartitions(other, { now, ahead: 2 }),
+      ])
       const days = [0, 1, 2].map(i => partitionName('quotes', new Date(now + i * DAY).toISOString().slice(0, 10)))
       assert.deepEqual([...made[0], ...made[1]].sort(), days)
       assert.deepEqual(await ensurePartitions(db.sql, { now, ahead: 2 }), [])
-    } finally { await other.end() }
+    } finally {
+      await other.end()
+    }
   })
 })
 
-test('the upgrade from the unpartitioned layout keeps every quote, each in its RFQ\'s day', async () => {
-  const db = await testDatabase('qu')            // migrated whole: the previous migrations are replayed on a fresh one
+test("the upgrade from the unpartitioned layout keeps every quote, each in its RFQ's day", async () => {
+  const db = await testDatabase('qu') // migrated whole: the previous migrations are replayed on a fresh one
   const old = mkdtempSync(join(tmpdir(), 'mig-'))
   try {
     await db.sql.unsafe('drop schema public cascade; create schema public')
-    for (const f of readdirSync(migrationsDir).filter(f => f < '100_')) copyFileSync(join(migrationsDir, f), join(old, f))
+    for (const f of readdirSync(migrationsDir).filter(f => f < '100_'))
+      copyFileSync(join(migrationsDir, f), join(old, f))
     await migrate(db.sql, old)
     const days = [-3, -1, 0].map(d => new Date(midnight + d * DAY + 3_600_000))
     days.push(new Date(midnight - 1))
@@ -87,17 +129,23 @@ test('the upgrade from the unpartitioned layout keeps every quote, each in its R
       signature, received_at`
     const before = await db.sql`select ${cols} from quotes order by id`
     assert.equal(before.length, 20)
-    assert.deepEqual(await migrate(db.sql), readdirSync(migrationsDir).filter(f => f >= '100_').sort())
+    assert.deepEqual(
+      await migrate(db.sql),
+      readdirSync(migrationsDir)
+        .filter(f => f >= '100_')
+        .sort(),
+    )
     const after = await db.sql`select ${cols} from quotes order by id`
     assert.deepEqual(after, before)
     const [kind] = await db.sql`select relkind from pg_class where relname = 'quotes'`
     assert.equal(kind!.relkind, 'p')
-    const placed = await db.sql`select q.rfq_id, q.tableoid::regclass::text as p, (r.created_at at time zone 'utc')::date::text as day
+    const placed =
+      await db.sql`select q.rfq_id, q.tableoid::regclass::text as p, (r.created_at at time zone 'utc')::date::text as day
       from quotes q join rfqs r on r.id = q.rfq_id`
     for (const r of placed) assert.equal(r.p, partitionName('quotes', r.day))
     // the writer goes on where the old layout stopped: a stored (RFQ, maker) is still a duplicate
     await assert.rejects(createQuoteWriter(db.sql).write(quote('rfq_old3', 0)), DuplicateQuoteError)
-    const [{ next }] = await db.sql`select nextval('quotes_id_seq')::int as next` as unknown as [{ next: number }]
+    const [{ next }] = (await db.sql`select nextval('quotes_id_seq')::int as next`) as unknown as [{ next: number }]
     assert.ok(next > Number(before[19]!.id), 'ids keep growing')
   } finally {
     await db.drop()

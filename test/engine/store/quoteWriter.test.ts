@@ -11,33 +11,71 @@ import type { AcceptedQuote, Address, Rfq } from '../../../actors/rfqTypes.js'
 const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
 
 function rfq(id: string): Rfq {
-  return { id, taker: A(1), tokenIn: A(2), tokenOut: A(3), kind: 0, amountIn: 10n, amountOut: null, expiry: Math.floor(Date.now() / 1000) + 60,
-    visibility: 'public', allowedMakers: [], shareToken: null, createdAt: new Date(), agentId: null }
+  return {
+    id,
+    taker: A(1),
+    tokenIn: A(2),
+    tokenOut: A(3),
+    kind: 0,
+    amountIn: 10n,
+    amountOut: null,
+    expiry: Math.floor(Date.now() / 1000) + 60,
+    visibility: 'public',
+    allowedMakers: [],
+    shareToken: null,
+    createdAt: new Date(),
+    agentId: null,
+  }
 }
 
 function quote(rfqId: string, maker: number): AcceptedQuote {
-  return { rfqId, signature: `0x${'11'.repeat(65)}`, receivedAt: new Date(), quote: {
-    maker: A(maker), taker: A(0), tokenIn: A(2), tokenOut: A(3), amountIn: '10', amountOut: '20', expiry: 1, nonce: '1', deadline: 2 } }
+  return {
+    rfqId,
+    signature: `0x${'11'.repeat(65)}`,
+    receivedAt: new Date(),
+    quote: {
+      maker: A(maker),
+      taker: A(0),
+      tokenIn: A(2),
+      tokenOut: A(3),
+      amountIn: '10',
+      amountOut: '20',
+      expiry: 1,
+      nonce: '1',
+      deadline: 2,
+    },
+  }
 }
 
 describe('quote writer (group commit)', () => {
   let db: TestDatabase
-  before(async () => { db = await testDatabase('qw') })
+  before(async () => {
+    db = await testDatabase('qw')
+  })
   after(() => db.drop())
 
   test('a batch with a stored (RFQ, maker) acknowledges the new quotes and refuses the duplicate', async () => {
     await insertRfq(db.sql, rfq('rfq_a'), null)
     const first = createQuoteWriter(db.sql)
     await first.write(quote('rfq_a', 10))
-    const second = createQuoteWriter(db.sql)             // another writer: another node, or a replay after restart
-    const results = await Promise.allSettled([second.write(quote('rfq_a', 10)), second.write(quote('rfq_a', 11)), second.write(quote('rfq_a', 12))])
+    const second = createQuoteWriter(db.sql) // another writer: another node, or a replay after restart
+    const results = await Promise.allSettled([
+      second.write(quote('rfq_a', 10)),
+      second.write(quote('rfq_a', 11)),
+      second.write(quote('rfq_a', 12)),
+    ])
     assert.equal(results[0].status, 'rejected')
     assert.ok(results[0].reason instanceof DuplicateQuoteError)
-    assert.deepEqual(results.slice(1).map(r => r.status), ['fulfilled', 'fulfilled'])
+    assert.deepEqual(
+      results.slice(1).map(r => r.status),
+      ['fulfilled', 'fulfilled'],
+    )
     const [row] = await db.sql`select quote_count, status from rfqs where id = 'rfq_a'`
     assert.equal(row!.quote_count, 3)
     assert.equal(row!.status, 'QUOTED')
-    const [{ n }] = await db.sql`select count(*)::int as n from quotes where rfq_id = 'rfq_a'` as unknown as [{ n: number }]
+    const [{ n }] = (await db.sql`select count(*)::int as n from quotes where rfq_id = 'rfq_a'`) as unknown as [
+      { n: number },
+    ]
     assert.equal(n, 3)
   })
 
@@ -58,19 +96,42 @@ describe('quote writer (group commit)', () => {
     await db.sql`update rfqs set status = 'CANCELLED', cancelled_at = now() where id = 'rfq_d'`
     await createQuoteWriter(db.sql).write(quote('rfq_c', 10))
     const w = createQuoteWriter(db.sql)
-    const batch = [quote('rfq_c', 10), quote('rfq_c', 11), quote('rfq_d', 12), quote('rfq_nope', 13), quote('rfq_c', 14)]
-    const results = await Promise.allSettled(batch.map(q => w.write(q)))     // one tick: one batch
+    const batch = [
+      quote('rfq_c', 10),
+      quote('rfq_c', 11),
+      quote('rfq_d', 12),
+      quote('rfq_nope', 13),
+      quote('rfq_c', 14),
+    ]
+    const results = await Promise.allSettled(batch.map(q => w.write(q))) // one tick: one batch
     assert.equal(w.stats.commits, 1)
-    const kinds = results.map(r => r.status === 'fulfilled' ? 'stored'
-      : r.reason instanceof DuplicateQuoteError ? 'duplicate' : r.reason instanceof RfqClosedError ? 'closed' : String(r.reason))
+    const kinds = results.map(r =>
+      r.status === 'fulfilled'
+        ? 'stored'
+        : r.reason instanceof DuplicateQuoteError
+          ? 'duplicate'
+          : r.reason instanceof RfqClosedError
+            ? 'closed'
+            : String(r.reason),
+    )
     assert.deepEqual(kinds, ['duplicate', 'stored', 'closed', 'closed', 'stored'])
-    const rows = await db.sql`select rfq_id, maker from quotes where rfq_id in ('rfq_c', 'rfq_d', 'rfq_nope') order by rfq_id, maker`
-    assert.deepEqual(rows.map(r => `${r.rfq_id} ${r.maker}`), ['rfq_c ' + A(10), 'rfq_c ' + A(11), 'rfq_c ' + A(14)])
+    const rows =
+      await db.sql`select rfq_id, maker from quotes where rfq_id in ('rfq_c', 'rfq_d', 'rfq_nope') order by rfq_id, maker`
+    assert.deepEqual(
+      rows.map(r => `${r.rfq_id} ${r.maker}`),
+      ['rfq_c ' + A(10), 'rfq_c ' + A(11), 'rfq_c ' + A(14)],
+    )
     const counts = await db.sql`select id, quote_count, status from rfqs where id in ('rfq_c', 'rfq_d') order by id`
-    assert.deepEqual(counts.map(r => [r.id, r.quote_count, r.status]), [['rfq_c', 3, 'QUOTED'], ['rfq_d', 0, 'CANCELLED']])
+    assert.deepEqual(
+      counts.map(r => [r.id, r.quote_count, r.status]),
+      [
+        ['rfq_c', 3, 'QUOTED'],
+        ['rfq_d', 0, 'CANCELLED'],
+      ],
+    )
   })
 
-  test('a quote whose fields hold an array literal\'s quotes and commas is stored as sent', async () => {
+  test("a quote whose fields hold an array literal's quotes and commas is stored as sent", async () => {
     const id = 'rfq_"odd,\\id}'
     await insertRfq(db.sql, rfq(id), null)
     const q = quote(id, 20)

@@ -15,7 +15,7 @@ const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
 
 describe('per-account limits arbitrated by the store', () => {
   let db: TestDatabase
-  let nodes: Sql[]                    // three pools, as three engine nodes would hold
+  let nodes: Sql[] // three pools, as three engine nodes would hold
   before(async () => {
     db = await testDatabase('vl')
     nodes = [0, 1, 2].map(() => connect(db.url, { max: 8 }))
@@ -34,9 +34,12 @@ describe('per-account limits arbitrated by the store', () => {
 
   test('agent rate: 30 concurrent requests over three pools, 7 a minute -> exactly 7 granted, the rest told when to retry', async () => {
     const id = await agent()
-    const vs = await Promise.all(Array.from({ length: 30 }, (_, i) => hitAgentRate(nodes[i % 3]!, id, { perMinute: 7, perHour: 1000 })))
+    const vs = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => hitAgentRate(nodes[i % 3]!, id, { perMinute: 7, perHour: 1000 })),
+    )
     assert.equal(vs.filter(v => v.ok).length, 7)
-    for (const v of vs.filter(v => !v.ok)) assert.ok(v.retryAfterSec > 0 && v.retryAfterSec <= 60, `retry after ${v.retryAfterSec}`)
+    for (const v of vs.filter(v => !v.ok))
+      assert.ok(v.retryAfterSec > 0 && v.retryAfterSec <= 60, `retry after ${v.retryAfterSec}`)
     const [row] = await db.sql`select cardinality(hits) as n from agent_rate_windows where agent_id = ${id}`
     assert.equal(row!.n, 7, 'refusals are not recorded')
   })
@@ -44,7 +47,10 @@ describe('per-account limits arbitrated by the store', () => {
   test('agent rate: the hour window holds on its own, and a hit that left the minute window frees its room', async () => {
     const id = await agent()
     const limits = { perMinute: 3, perHour: 5 }
-    const hits = async (n: number) => (await Promise.all(Array.from({ length: n }, (_, i) => hitAgentRate(nodes[i % 3]!, id, limits)))).filter(v => v.ok).length
+    const hits = async (n: number) =>
+      (await Promise.all(Array.from({ length: n }, (_, i) => hitAgentRate(nodes[i % 3]!, id, limits)))).filter(
+        v => v.ok,
+      ).length
     assert.equal(await hits(6), 3)
     // the three grants age past the minute (the database's clock is the only clock): room for two more, then the hour is full
     await db.sql`update agent_rate_windows set hits = array(select t - 61000 from unnest(hits) t) where agent_id = ${id}`
@@ -61,25 +67,51 @@ describe('per-account limits arbitrated by the store', () => {
 
   test('active-RFQ cap: 30 concurrent creates over three pools -> exactly 10 stored; what ended or aged out frees room', async () => {
     const id = await agent()
-    const rfq = (over: Partial<Rfq> = {}): Rfq => ({ id: 'rfq_' + randomBytes(16).toString('hex'), taker: A(7), tokenIn: A(2), tokenOut: A(3), kind: 0,
-      amountIn: 10n, amountOut: null, expiry: Math.floor(Date.now() / 1000) + 120, visibility: 'public', allowedMakers: [], shareToken: null,
-      createdAt: new Date(), agentId: id, ...over })
+    const rfq = (over: Partial<Rfq> = {}): Rfq => ({
+      id: 'rfq_' + randomBytes(16).toString('hex'),
+      taker: A(7),
+      tokenIn: A(2),
+      tokenOut: A(3),
+      kind: 0,
+      amountIn: 10n,
+      amountOut: null,
+      expiry: Math.floor(Date.now() / 1000) + 120,
+      visibility: 'public',
+      allowedMakers: [],
+      shareToken: null,
+      createdAt: new Date(),
+      agentId: id,
+      ...over,
+    })
     const cap = { max: 10 }
     const vs = await Promise.all(Array.from({ length: 30 }, (_, i) => insertRfqCapped(nodes[i % 3]!, rfq(), null, cap)))
     assert.equal(vs.filter(v => v.ok).length, 10)
-    assert.deepEqual([...new Set(vs.filter(v => v.ok).map(v => v.activeCount))].sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    assert.deepEqual(
+      [...new Set(vs.filter(v => v.ok).map(v => v.activeCount))].sort((a, b) => a - b),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    )
     for (const v of vs.filter(v => !v.ok)) assert.deepEqual(v, { ok: false, code: 'TOO_MANY_ACTIVE', activeCount: 10 })
-    assert.equal((await db.sql`select count(*)::int as n from rfqs where agent_id = ${id}`)[0]!.n, 10, 'a refusal stores nothing')
+    assert.equal(
+      (await db.sql`select count(*)::int as n from rfqs where agent_id = ${id}`)[0]!.n,
+      10,
+      'a refusal stores nothing',
+    )
     // one cancelled and one past its expiry: two rooms; one older than the relay's RFQ_TTL_SECS but before its own
     // expiry is still live (an RFQ lives until its expiry, docs/rfq-api.md "Lifetime") and makes no room
     const ids = (await db.sql`select id from rfqs where agent_id = ${id} order by seq limit 3`).map(r => r.id as string)
     await db.sql`update rfqs set status = 'CANCELLED' where id = ${ids[0]!}`
     await db.sql`update rfqs set expiry = ${Math.floor(Date.now() / 1000) - 1} where id = ${ids[1]!}`
     await db.sql`update rfqs set created_at = now() - interval '61 seconds' where id = ${ids[2]!}`
-    const again = await Promise.all(Array.from({ length: 6 }, (_, i) => insertRfqCapped(nodes[i % 3]!, rfq(), null, cap)))
+    const again = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => insertRfqCapped(nodes[i % 3]!, rfq(), null, cap)),
+    )
     assert.equal(again.filter(v => v.ok).length, 2)
     // an RFQ made without an agent counts against its taker wallet, apart from any agent's
-    const walletOnly = await Promise.all(Array.from({ length: 5 }, (_, i) => insertRfqCapped(nodes[i % 3]!, rfq({ agentId: null, taker: A(9) }), null, { max: 2 })))
+    const walletOnly = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        insertRfqCapped(nodes[i % 3]!, rfq({ agentId: null, taker: A(9) }), null, { max: 2 }),
+      ),
+    )
     assert.equal(walletOnly.filter(v => v.ok).length, 2)
   })
 })

@@ -1,14 +1,24 @@
 // Circles in the import graph, between files and between folders. Every relative import counts, `import type`
 // included (a circle through types is still a circle in the design), and so do `export … from` and `import()`.
-import { isCallExpression, isExportDeclaration, isImportDeclaration, isStringLiteral, SyntaxKind, type Node }
-  from 'typescript/unstable/ast'
+import {
+  isCallExpression,
+  isExportDeclaration,
+  isImportDeclaration,
+  isStringLiteral,
+  SyntaxKind,
+  type Node,
+} from 'typescript/unstable/ast'
 import { dirname, join, normalize } from 'node:path'
 import type { Source } from './program.js'
 
 export type Graph = Map<string, Set<string>>
 
 function specifiers(node: Node, out: string[]): void {
-  if ((isImportDeclaration(node) || isExportDeclaration(node)) && node.moduleSpecifier && isStringLiteral(node.moduleSpecifier)) {
+  if (
+    (isImportDeclaration(node) || isExportDeclaration(node)) &&
+    node.moduleSpecifier &&
+    isStringLiteral(node.moduleSpecifier)
+  ) {
     out.push(node.moduleSpecifier.text)
   } else if (isCallExpression(node) && node.expression.kind === SyntaxKind.ImportKeyword) {
     const [arg] = node.arguments
@@ -28,7 +38,10 @@ export function fileGraph(sources: Source[]): Graph {
   for (const { path, file } of sources) {
     const specs: string[] = []
     specifiers(file, specs)
-    const targets = specs.filter(s => s.startsWith('.')).map(s => resolve(path, s)).filter(t => t !== undefined)
+    const targets = specs
+      .filter(s => s.startsWith('.'))
+      .map(s => resolve(path, s))
+      .filter(t => t !== undefined)
     graph.set(path, new Set(targets.filter(t => t !== path)))
   }
   return graph
@@ -51,7 +64,10 @@ export function folderGraph(files: Graph, folderOf: (path: string) => string | u
     const a = folderOf(from)
     if (a === undefined) continue
     const edges = graph.get(a) ?? new Set<string>()
-    for (const t of targets) { const b = folderOf(t); if (b !== undefined && b !== a) edges.add(b) }
+    for (const t of targets) {
+      const b = folderOf(t)
+      if (b !== undefined && b !== a) edges.add(b)
+    }
     graph.set(a, edges)
   }
   return graph
@@ -60,19 +76,28 @@ export function folderGraph(files: Graph, folderOf: (path: string) => string | u
 /** Strongly connected components of more than one node (Tarjan): each is one circle or a knot of them. */
 export function circles(graph: Graph): string[][] {
   let next = 0
-  const index = new Map<string, number>(), low = new Map<string, number>(), stack: string[] = [], onStack = new Set<string>()
+  const index = new Map<string, number>(),
+    low = new Map<string, number>(),
+    stack: string[] = [],
+    onStack = new Set<string>()
   const found: string[][] = []
   const visit = (v: string): void => {
-    index.set(v, next); low.set(v, next); next++
-    stack.push(v); onStack.add(v)
+    index.set(v, next)
+    low.set(v, next)
+    next++
+    stack.push(v)
+    onStack.add(v)
     for (const w of graph.get(v) ?? []) {
-      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v) ?? 0, low.get(w) ?? 0)) }
-      else if (onStack.has(w)) low.set(v, Math.min(low.get(v) ?? 0, index.get(w) ?? 0))
+      if (!index.has(w)) {
+        visit(w)
+        low.set(v, Math.min(low.get(v) ?? 0, low.get(w) ?? 0))
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v) ?? 0, index.get(w) ?? 0))
     }
     if (low.get(v) !== index.get(v)) return
     const component: string[] = []
     for (let w = stack.pop(); w !== undefined; w = stack.pop()) {
-      onStack.delete(w); component.push(w)
+      onStack.delete(w)
+      component.push(w)
       if (w === v) break
     }
     if (component.length > 1) found.push(component.sort())

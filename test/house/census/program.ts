@@ -4,7 +4,10 @@ import { API } from 'typescript/unstable/sync'
 import type { SourceFile } from 'typescript/unstable/ast'
 import { relative } from 'node:path'
 
-export interface Source { path: string; file: SourceFile }
+export interface Source {
+  path: string
+  file: SourceFile
+}
 
 /** production floors (what ships) against the rest (test/, bench/): counts are printed for both */
 export const isProduction = (path: string) => /^(engine|actors|workers|sdk|web|examples)\//.test(path)
@@ -17,7 +20,8 @@ export function loadSources(root: string): Source[] {
     for (const project of snapshot.getProjects()) {
       for (const name of project.program.getSourceFileNames()) {
         const path = relative(root, name)
-        if (path.startsWith('..') || path.includes('node_modules/') || path.endsWith('.d.ts') || seen.has(path)) continue
+        if (path.startsWith('..') || path.includes('node_modules/') || path.endsWith('.d.ts') || seen.has(path))
+          continue
         const file = project.program.getSourceFile(name)
         if (file) seen.set(path, { path, file })
       }

@@ -23,13 +23,23 @@ test('takers have no reliability factor', () => {
   assert.equal(s.score, 50)
 })
 test('property: reliability within [0.5, 1.1], score >= 0, more notional never scores lower', () => {
-  fc.assert(fc.property(fc.double({ min: 0, max: 1e9, noNaN: true }), fc.double({ min: -1e4, max: 1e4, noNaN: true }),
-    fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (usd, bps, priv, cr) => {
-      const s = leagueScore({ filledNotional: usd, avgImprovementBps: bps, privateShare: priv, cancelRate: cr })
-      assert.ok(s.reliability! >= 0.5 && s.reliability! <= 1.1)
-      assert.ok(s.rawScore >= 0)
-      assert.ok(leagueScore({ filledNotional: usd * 2 + 1, avgImprovementBps: bps, privateShare: priv, cancelRate: cr }).rawScore >= s.rawScore)
-    }))
+  fc.assert(
+    fc.property(
+      fc.double({ min: 0, max: 1e9, noNaN: true }),
+      fc.double({ min: -1e4, max: 1e4, noNaN: true }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      (usd, bps, priv, cr) => {
+        const s = leagueScore({ filledNotional: usd, avgImprovementBps: bps, privateShare: priv, cancelRate: cr })
+        assert.ok(s.reliability! >= 0.5 && s.reliability! <= 1.1)
+        assert.ok(s.rawScore >= 0)
+        assert.ok(
+          leagueScore({ filledNotional: usd * 2 + 1, avgImprovementBps: bps, privateShare: priv, cancelRate: cr })
+            .rawScore >= s.rawScore,
+        )
+      },
+    ),
+  )
 })
 test('median interpolates like percentile_cont(0.5)', () => {
   assert.equal(median([]), null)

@@ -61,9 +61,15 @@ export function makeQuote(maker: Address, over: Partial<QuoteMessage> = {}): Quo
 /** The wire form: amounts and nonce as strings, times as numbers. */
 export function toJson(q: QuoteMessage): QuoteJson {
   return {
-    maker: q.maker, taker: q.taker, tokenIn: q.tokenIn, tokenOut: q.tokenOut,
-    amountIn: q.amountIn.toString(), amountOut: q.amountOut.toString(),
-    expiry: Number(q.expiry), nonce: q.nonce.toString(), deadline: Number(q.deadline),
+    maker: q.maker,
+    taker: q.taker,
+    tokenIn: q.tokenIn,
+    tokenOut: q.tokenOut,
+    amountIn: q.amountIn.toString(),
+    amountOut: q.amountOut.toString(),
+    expiry: Number(q.expiry),
+    nonce: q.nonce.toString(),
+    deadline: Number(q.deadline),
   }
 }
 

@@ -21,13 +21,30 @@ test('uint fields accept 0 and 2^256-1', () => {
 
 test('bad values are rejected with the field named', () => {
   const cases: [string, unknown][] = [
-    ['maker', '0x1234'], ['maker', 42], ['taker', '70997970c51812dc3a010c7d01b50e0d17dc79c8'],
-    ['tokenIn', '0xg0997970c51812dc3a010c7d01b50e0d17dc79c8'], ['tokenOut', undefined],
-    ['amountIn', '-1'], ['amountIn', '1.5'], ['amountIn', '0x10'], ['amountIn', '1e18'], ['amountIn', ''],
-    ['amountIn', ' 1'], ['amountIn', '01'], ['amountIn', 100], ['amountIn', (1n << 256n).toString()],
-    ['amountOut', '9'.repeat(79)], ['nonce', null],
-    ['expiry', -1], ['expiry', 1.5], ['expiry', 2 ** 60], ['expiry', '0x5'], ['expiry', NaN],
-    ['deadline', Infinity], ['deadline', (1n << 256n).toString()], ['deadline', true],
+    ['maker', '0x1234'],
+    ['maker', 42],
+    ['taker', '70997970c51812dc3a010c7d01b50e0d17dc79c8'],
+    ['tokenIn', '0xg0997970c51812dc3a010c7d01b50e0d17dc79c8'],
+    ['tokenOut', undefined],
+    ['amountIn', '-1'],
+    ['amountIn', '1.5'],
+    ['amountIn', '0x10'],
+    ['amountIn', '1e18'],
+    ['amountIn', ''],
+    ['amountIn', ' 1'],
+    ['amountIn', '01'],
+    ['amountIn', 100],
+    ['amountIn', (1n << 256n).toString()],
+    ['amountOut', '9'.repeat(79)],
+    ['nonce', null],
+    ['expiry', -1],
+    ['expiry', 1.5],
+    ['expiry', 2 ** 60],
+    ['expiry', '0x5'],
+    ['expiry', NaN],
+    ['deadline', Infinity],
+    ['deadline', (1n << 256n).toString()],
+    ['deadline', true],
   ]
   for (const [field, value] of cases) {
     const r = parseQuote({ ...good, [field]: value })
@@ -45,7 +62,12 @@ test('non-objects are rejected as the quote itself', () => {
 })
 
 test('a hostile getter is a rejection, not a throw', () => {
-  const evil = { ...good, get maker(): string { throw new Error('boom') } }
+  const evil = {
+    ...good,
+    get maker(): string {
+      throw new Error('boom')
+    },
+  }
   assert.deepEqual(parseQuote(evil), { ok: false, field: 'quote', reason: 'could not be read' })
 })
 
@@ -53,11 +75,38 @@ test('arbitrary JSON never throws, for quotes and signatures', () => {
   const fieldish = fc.oneof(fc.jsonValue(), fc.string(), fc.bigInt().map(String), fc.integer(), fc.double())
   const quoteish = fc.oneof(
     fc.jsonValue(),
-    fc.record({ maker: fieldish, taker: fieldish, tokenIn: fieldish, tokenOut: fieldish, amountIn: fieldish,
-      amountOut: fieldish, expiry: fieldish, nonce: fieldish, deadline: fieldish }, { requiredKeys: [] }))
-  fc.assert(fc.property(quoteish, q => { parseQuote(q); parseQuote(JSON.parse(JSON.stringify(q ?? null))) }), { numRuns: 2000 })
-  fc.assert(fc.property(fc.oneof(fc.jsonValue(), fc.string(), fc.string({ unit: fc.constantFrom(...'0123456789abcdefx'.split('')) })),
-    s => { parseSignature(s); if (typeof s === 'string') parseSignature('0x' + s) }), { numRuns: 2000 })
+    fc.record(
+      {
+        maker: fieldish,
+        taker: fieldish,
+        tokenIn: fieldish,
+        tokenOut: fieldish,
+        amountIn: fieldish,
+        amountOut: fieldish,
+        expiry: fieldish,
+        nonce: fieldish,
+        deadline: fieldish,
+      },
+      { requiredKeys: [] },
+    ),
+  )
+  fc.assert(
+    fc.property(quoteish, q => {
+      parseQuote(q)
+      parseQuote(JSON.parse(JSON.stringify(q ?? null)))
+    }),
+    { numRuns: 2000 },
+  )
+  fc.assert(
+    fc.property(
+      fc.oneof(fc.jsonValue(), fc.string(), fc.string({ unit: fc.constantFrom(...'0123456789abcdefx'.split('')) })),
+      s => {
+        parseSignature(s)
+        if (typeof s === 'string') parseSignature('0x' + s)
+      },
+    ),
+    { numRuns: 2000 },
+  )
 })
 
 const r = '11'.repeat(32)
@@ -65,7 +114,12 @@ const s = '22'.repeat(32)
 const hex = (n: bigint) => n.toString(16).padStart(64, '0')
 
 test('signatures: v of 27/28 and 0/1 give recid 0/1', () => {
-  for (const [v, recid] of [['1b', 0], ['1c', 1], ['00', 0], ['01', 1]] as const) {
+  for (const [v, recid] of [
+    ['1b', 0],
+    ['1c', 1],
+    ['00', 0],
+    ['01', 1],
+  ] as const) {
     const p = parseSignature(`0x${r}${s}${v}`)
     assert.equal(p.ok && p.signature.recid, recid)
     assert.equal(p.ok && Buffer.from(p.signature.compact).toString('hex'), r + s)
@@ -74,9 +128,19 @@ test('signatures: v of 27/28 and 0/1 give recid 0/1', () => {
 
 test('signatures: wrong length, bad hex, bad v, zero or out-of-range r/s and high-S are rejected', () => {
   const bad = [
-    `0x${r}${s}`, `0x${r}${s}1b00`, `${r}${s}1b`, `0x${r}${s}1z`, `0x${r}${s}1d`, `0x${r}${s}02`,
-    `0x${hex(0n)}${s}1b`, `0x${r}${hex(0n)}1b`, `0x${hex(SECP256K1_N)}${s}1b`, `0x${r}${hex(SECP256K1_N)}1b`,
-    `0x${r}${hex(SECP256K1_N / 2n + 1n)}1b`, 42, null,
+    `0x${r}${s}`,
+    `0x${r}${s}1b00`,
+    `${r}${s}1b`,
+    `0x${r}${s}1z`,
+    `0x${r}${s}1d`,
+    `0x${r}${s}02`,
+    `0x${hex(0n)}${s}1b`,
+    `0x${r}${hex(0n)}1b`,
+    `0x${hex(SECP256K1_N)}${s}1b`,
+    `0x${r}${hex(SECP256K1_N)}1b`,
+    `0x${r}${hex(SECP256K1_N / 2n + 1n)}1b`,
+    42,
+    null,
   ]
   for (const b of bad) assert.equal(parseSignature(b).ok, false, String(b))
   assert.equal(parseSignature(`0x${r}${hex(SECP256K1_N / 2n)}1b`).ok, true, 's = n/2 is the highest low-S')

@@ -11,35 +11,73 @@ const MAX = (1n << 256n) - 1n
 const sep = domainSeparator(domain)
 
 test('the Quote typehash is keccak of the spec type string', () => {
-  assert.equal(toHex(QUOTE_TYPEHASH), keccak256(viemToHex(
-    'Quote(address maker,address taker,address tokenIn,address tokenOut,uint256 amountIn,uint256 amountOut,uint256 expiry,uint256 nonce,uint256 deadline)')))
+  assert.equal(
+    toHex(QUOTE_TYPEHASH),
+    keccak256(
+      viemToHex(
+        'Quote(address maker,address taker,address tokenIn,address tokenOut,uint256 amountIn,uint256 amountOut,uint256 expiry,uint256 nonce,uint256 deadline)',
+      ),
+    ),
+  )
 })
 
 test('domain separator equals viem hashDomain', () => {
-  const viemSep = hashDomain({ domain: { ...domain, chainId: BigInt(domain.chainId) }, types: { EIP712Domain: [
-    { name: 'name', type: 'string' }, { name: 'version', type: 'string' },
-    { name: 'chainId', type: 'uint256' }, { name: 'verifyingContract', type: 'address' }] } })
+  const viemSep = hashDomain({
+    domain: { ...domain, chainId: BigInt(domain.chainId) },
+    types: {
+      EIP712Domain: [
+        { name: 'name', type: 'string' },
+        { name: 'version', type: 'string' },
+        { name: 'chainId', type: 'uint256' },
+        { name: 'verifyingContract', type: 'address' },
+      ],
+    },
+  })
   assert.equal(toHex(sep), viemSep)
 })
 
 test('quote digest equals viem hashTypedData', () => {
   const quote = makeQuote('0x70997970c51812dc3a010c7d01b50e0d17dc79c8')
-  assert.equal(toHex(quoteDigest(sep, quote)), hashTypedData({ domain, types: quoteTypes, primaryType: 'Quote', message: quote }))
+  assert.equal(
+    toHex(quoteDigest(sep, quote)),
+    hashTypedData({ domain, types: quoteTypes, primaryType: 'Quote', message: quote }),
+  )
 })
 
 test('digest equals viem hashTypedData for arbitrary fields, including 0 and 2^256-1', () => {
-  const addr = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b): Address => `0x${Buffer.from(b).toString('hex')}`)
+  const addr = fc
+    .uint8Array({ minLength: 20, maxLength: 20 })
+    .map((b): Address => `0x${Buffer.from(b).toString('hex')}`)
   const uint = fc.oneof(fc.constantFrom(0n, 1n, MAX), fc.bigInt({ min: 0n, max: MAX }))
-  fc.assert(fc.property(addr, addr, addr, addr, uint, uint, uint, uint, uint,
-    (maker, taker, tokenIn, tokenOut, amountIn, amountOut, expiry, nonce, deadline) => {
-      const quote = { maker, taker, tokenIn, tokenOut, amountIn, amountOut, expiry, nonce, deadline }
-      assert.equal(toHex(quoteDigest(sep, quote)), hashTypedData({ domain, types: quoteTypes, primaryType: 'Quote', message: quote }))
-    }), { numRuns: 200 })
+  fc.assert(
+    fc.property(
+      addr,
+      addr,
+      addr,
+      addr,
+      uint,
+      uint,
+      uint,
+      uint,
+      uint,
+      (maker, taker, tokenIn, tokenOut, amountIn, amountOut, expiry, nonce, deadline) => {
+        const quote = { maker, taker, tokenIn, tokenOut, amountIn, amountOut, expiry, nonce, deadline }
+        assert.equal(
+          toHex(quoteDigest(sep, quote)),
+          hashTypedData({ domain, types: quoteTypes, primaryType: 'Quote', message: quote }),
+        )
+      },
+    ),
+    { numRuns: 200 },
+  )
 })
 
 test('a different field order is a different digest', () => {
   const quote = makeQuote('0x70997970c51812dc3a010c7d01b50e0d17dc79c8')
-  assert.notEqual(toHex(quoteDigest(sep, quote)), hashTypedData({ domain, types: swappedTypes, primaryType: 'Quote', message: quote }))
+  assert.notEqual(
+    toHex(quoteDigest(sep, quote)),
+    hashTypedData({ domain, types: swappedTypes, primaryType: 'Quote', message: quote }),
+  )
 })
 
 test('each domain field changes the separator', () => {

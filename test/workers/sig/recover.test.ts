@@ -17,11 +17,21 @@ const quote = makeQuote(account.address)
 const viemSign = (d: Domain, types: typeof quoteTypes | typeof swappedTypes = quoteTypes) =>
   account.signTypedData({ domain: d, types, primaryType: 'Quote', message: quote })
 const ethersSign = (d: Domain) =>
-  wallet.signTypedData({ ...d, chainId: Number(d.chainId) }, { Quote: [...quoteTypes.Quote] }, quote) as Promise<`0x${string}`>
+  wallet.signTypedData(
+    { ...d, chainId: Number(d.chainId) },
+    { Quote: [...quoteTypes.Quote] },
+    quote,
+  ) as Promise<`0x${string}`>
 
 test('a viem-signed quote recovers to the maker, as viem recoverTypedDataAddress says', async () => {
   const signature = await viemSign(domain)
-  const reference = await recoverTypedDataAddress({ domain, types: quoteTypes, primaryType: 'Quote', message: quote, signature })
+  const reference = await recoverTypedDataAddress({
+    domain,
+    types: quoteTypes,
+    primaryType: 'Quote',
+    message: quote,
+    signature,
+  })
   assert.equal(recoverQuoteSigner(sep, toJson(quote), signature), maker)
   assert.equal(reference.toLowerCase(), maker)
 })
@@ -45,8 +55,11 @@ test('a quote signed with amountOut before amountIn recovers a different address
 })
 
 test('a different chainId, name or verifyingContract recovers a different address', async () => {
-  for (const d of [{ ...domain, chainId: 999 }, { ...domain, name: 'OtherRFQ' },
-    { ...domain, verifyingContract: '0x0000000000000000000000000000000000000001' as const }]) {
+  for (const d of [
+    { ...domain, chainId: 999 },
+    { ...domain, name: 'OtherRFQ' },
+    { ...domain, verifyingContract: '0x0000000000000000000000000000000000000001' as const },
+  ]) {
     for (const signature of [await viemSign(d), await ethersSign(d)]) {
       const signer = recoverQuoteSigner(sep, toJson(quote), signature)
       assert.notEqual(signer, maker, JSON.stringify(d))
@@ -63,7 +76,13 @@ test('the high-S twin of a valid signature is rejected', async () => {
   const signature = await viemSign(domain)
   const high = toHighS(signature)
   // the twin is a valid ECDSA signature for the same key: viem still recovers the maker from it
-  const reference = await recoverTypedDataAddress({ domain, types: quoteTypes, primaryType: 'Quote', message: quote, signature: high })
+  const reference = await recoverTypedDataAddress({
+    domain,
+    types: quoteTypes,
+    primaryType: 'Quote',
+    message: quote,
+    signature: high,
+  })
   assert.equal(reference.toLowerCase(), maker)
   assert.equal(recoverQuoteSigner(sep, toJson(quote), high), null)
 })

@@ -16,7 +16,7 @@ async function batch() {
     items.push({ quote: toJson(quote), signature })
   }
   items.push({ quote: { ...items[0]!.quote, amountIn: 'lots' }, signature: items[0]!.signature }) // unparsable
-  items.push({ quote: items[1]!.quote, signature: toHighS(items[1]!.signature) })                 // high-S
+  items.push({ quote: items[1]!.quote, signature: toHighS(items[1]!.signature) }) // high-S
   const expected = [...items.slice(0, 6).map((_, i) => makers[i % 2]!.address.toLowerCase()), null, null]
   return { items, expected }
 }
@@ -28,12 +28,18 @@ test('inline: one signer or null per item, in order', async () => {
 
 test('a malformed domain fails every item instead of throwing', async () => {
   const { items } = await batch()
-  assert.deepEqual(verifyQuotes({ domain: { ...domain, chainId: 1.5 }, items }), items.map(() => null))
+  assert.deepEqual(
+    verifyQuotes({ domain: { ...domain, chainId: 1.5 }, items }),
+    items.map(() => null),
+  )
 })
 
 test('on a real Piscina worker thread the same batch gives the same answer', async () => {
   const pool = new Piscina({
-    filename: new URL('../../../workers/sig/verifyQuotes.task.js', import.meta.url).href, minThreads: 1, maxThreads: 1 })
+    filename: new URL('../../../workers/sig/verifyQuotes.task.js', import.meta.url).href,
+    minThreads: 1,
+    maxThreads: 1,
+  })
   try {
     const { items, expected } = await batch()
     assert.deepEqual(await pool.run({ domain, items }), expected)

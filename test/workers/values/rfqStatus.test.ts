@@ -3,15 +3,25 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { RFQ_STATUSES, OPEN_STATUSES, hasExpired, isLive, isOpen, toUnixSeconds } from '../../../workers/values/index.js'
+import {
+  RFQ_STATUSES,
+  OPEN_STATUSES,
+  hasExpired,
+  isLive,
+  isOpen,
+  toUnixSeconds,
+} from '../../../workers/values/index.js'
 
 test('open is OPEN or QUOTED; every other status is how an RFQ ended', () => {
   assert.deepEqual(RFQ_STATUSES.filter(isOpen), [...OPEN_STATUSES])
-  assert.deepEqual(RFQ_STATUSES.filter(s => !isOpen(s)), ['FILLED', 'CANCELLED', 'EXPIRED'])
+  assert.deepEqual(
+    RFQ_STATUSES.filter(s => !isOpen(s)),
+    ['FILLED', 'CANCELLED', 'EXPIRED'],
+  )
   assert.equal(isOpen('ENDED'), false)
 })
 
-test('an RFQ has expired from its expiry second on, by Node\'s clock', () => {
+test("an RFQ has expired from its expiry second on, by Node's clock", () => {
   assert.equal(hasExpired(100, 99_999), false)
   assert.equal(hasExpired(100, 100_000), true)
   assert.equal(isLive('QUOTED', 100, 99_999), true)
@@ -19,6 +29,11 @@ test('an RFQ has expired from its expiry second on, by Node\'s clock', () => {
 })
 
 test('the SQL form (expiry > unix seconds of now) is the same rule at every millisecond', () => {
-  fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 40 }), fc.integer({ min: 0, max: 2 ** 40 }),
-    (expiry, nowMs) => (expiry > toUnixSeconds(nowMs)) === !hasExpired(expiry, nowMs)))
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 2 ** 40 }),
+      fc.integer({ min: 0, max: 2 ** 40 }),
+      (expiry, nowMs) => expiry > toUnixSeconds(nowMs) === !hasExpired(expiry, nowMs),
+    ),
+  )
 })

@@ -49,7 +49,8 @@ export function getD(xp: readonly bigint[], amp: bigint): bigint {
     const Dprev = D
     D = div(
       mul(add(div(mul(Ann, S), A_PRECISION), mul(D_P, N)), D),
-      add(div(mul(sub(Ann, A_PRECISION), D), A_PRECISION), mul(N + 1n, D_P)))
+      add(div(mul(sub(Ann, A_PRECISION), D), A_PRECISION), mul(N + 1n, D_P)),
+    )
     // equality with the precision of 1
     if (D > Dprev) {
       if (D - Dprev <= 1n) return D
@@ -96,7 +97,8 @@ export function getY(i: number, j: number, x: bigint, xp: readonly bigint[], amp
 
 /** StableSwapPool._dy (get_dy, and what exchange(i, j, dx, 0) pays): the output of dx of coin i in coin j. */
 export function getDy(pool: StablePool, i: number, j: number, dx: bigint): bigint {
-  if (!(i >= 0 && j >= 0 && i < pool.balances.length && j < pool.balances.length)) throw Errors.require('StableSwapPool._dy', 'index in bounds')
+  if (!(i >= 0 && j >= 0 && i < pool.balances.length && j < pool.balances.length))
+    throw Errors.require('StableSwapPool._dy', 'index in bounds')
   const xp = xpOf(pool.rates, pool.balances)
   const x = add(xp[i]!, div(mul(dx, pool.rates[i]!), PRECISION))
   const y = getY(i, j, x, xp, pool.A)

@@ -6,7 +6,11 @@ import type { Address, V3Pool } from '../types.js'
 import { compress, position } from './tickBitmap.js'
 import { getSqrtRatioAtTick } from './tickMath.js'
 
-export interface V3Position { lower: number; upper: number; liquidity: bigint }
+export interface V3Position {
+  lower: number
+  upper: number
+  liquidity: bigint
+}
 
 export interface V3PoolSpec {
   address: Address
@@ -22,7 +26,17 @@ export interface V3PoolSpec {
   wordRange?: [number, number]
 }
 
-export function v3PoolFromPositions({ address, tokenA, tokenB, fee, tickSpacing, tick, positions, sqrtPriceX96, wordRange }: V3PoolSpec): V3Pool {
+export function v3PoolFromPositions({
+  address,
+  tokenA,
+  tokenB,
+  fee,
+  tickSpacing,
+  tick,
+  positions,
+  sqrtPriceX96,
+  wordRange,
+}: V3PoolSpec): V3Pool {
   const [token0, token1] = tokenA < tokenB ? [tokenA, tokenB] : [tokenB, tokenA]
   const nets = new Map<number, bigint>()
   let liquidity = 0n
@@ -39,7 +53,17 @@ export function v3PoolFromPositions({ address, tokenA, tokenB, fee, tickSpacing,
   }
   const words = [tick, ...ticks.map(t => t.tick)].map(t => position(compress(t, tickSpacing)).wordPos)
   return {
-    kind: 'v3', address, token0, token1, fee, tickSpacing, sqrtPriceX96: sqrtPriceX96 ?? getSqrtRatioAtTick(tick), liquidity, tick, bitmap, ticks,
+    kind: 'v3',
+    address,
+    token0,
+    token1,
+    fee,
+    tickSpacing,
+    sqrtPriceX96: sqrtPriceX96 ?? getSqrtRatioAtTick(tick),
+    liquidity,
+    tick,
+    bitmap,
+    ticks,
     wordRange: wordRange ?? [Math.min(...words) - 1, Math.max(...words) + 1],
   }
 }

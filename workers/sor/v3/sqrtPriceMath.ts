@@ -9,7 +9,12 @@ export const RESOLUTION = 96n
 export const Q96 = 1n << 96n
 
 /** SqrtPriceMath.getNextSqrtPriceFromAmount0RoundingUp: liquidity * sqrtPX96 / (liquidity +- amount * sqrtPX96). */
-export function getNextSqrtPriceFromAmount0RoundingUp(sqrtPX96: bigint, liquidity: bigint, amount: bigint, add: boolean): bigint {
+export function getNextSqrtPriceFromAmount0RoundingUp(
+  sqrtPX96: bigint,
+  liquidity: bigint,
+  amount: bigint,
+  add: boolean,
+): bigint {
   // we short circuit amount == 0 because the result is otherwise not guaranteed to equal the input price
   if (amount === 0n) return sqrtPX96
   const numerator1 = liquidity << RESOLUTION
@@ -28,38 +33,54 @@ export function getNextSqrtPriceFromAmount0RoundingUp(sqrtPX96: bigint, liquidit
     // if the product overflows, we know the denominator underflows
     // in addition, we must check that the denominator does not underflow
     if (!(product / amount === sqrtPX96 && numerator1 > product))
-      throw Errors.require('SqrtPriceMath.getNextSqrtPriceFromAmount0RoundingUp', 'product / amount == sqrtPX96 && numerator1 > product')
+      throw Errors.require(
+        'SqrtPriceMath.getNextSqrtPriceFromAmount0RoundingUp',
+        'product / amount == sqrtPX96 && numerator1 > product',
+      )
     const denominator = numerator1 - product
     return toUint160(mulDivRoundingUp(numerator1, sqrtPX96, denominator))
   }
 }
 
 /** SqrtPriceMath.getNextSqrtPriceFromAmount1RoundingDown: sqrtPX96 +- amount / liquidity. */
-export function getNextSqrtPriceFromAmount1RoundingDown(sqrtPX96: bigint, liquidity: bigint, amount: bigint, add: boolean): bigint {
+export function getNextSqrtPriceFromAmount1RoundingDown(
+  sqrtPX96: bigint,
+  liquidity: bigint,
+  amount: bigint,
+  add: boolean,
+): bigint {
   // if we're adding (subtracting), rounding down requires rounding the quotient down (up)
   // in both cases, avoid a mulDiv for most inputs
   if (add) {
-    const quotient = amount <= MAX_UINT160
-      ? (amount << RESOLUTION) / liquidity
-      : mulDiv(amount, Q96, liquidity)
+    const quotient = amount <= MAX_UINT160 ? (amount << RESOLUTION) / liquidity : mulDiv(amount, Q96, liquidity)
     return toUint160(safeAdd(sqrtPX96, quotient))
   } else {
-    const quotient = amount <= MAX_UINT160
-      ? divRoundingUp(amount << RESOLUTION, liquidity)
-      : mulDivRoundingUp(amount, Q96, liquidity)
-    if (!(sqrtPX96 > quotient)) throw Errors.require('SqrtPriceMath.getNextSqrtPriceFromAmount1RoundingDown', 'sqrtPX96 > quotient')
+    const quotient =
+      amount <= MAX_UINT160 ? divRoundingUp(amount << RESOLUTION, liquidity) : mulDivRoundingUp(amount, Q96, liquidity)
+    if (!(sqrtPX96 > quotient))
+      throw Errors.require('SqrtPriceMath.getNextSqrtPriceFromAmount1RoundingDown', 'sqrtPX96 > quotient')
     // always fits 160 bits
     return sqrtPX96 - quotient
   }
 }
 
 /** SqrtPriceMath.getNextSqrtPriceFromInput: the price after amountIn, rounded so as not to pass the target. */
-export function getNextSqrtPriceFromInput(sqrtPX96: bigint, liquidity: bigint, amountIn: bigint, zeroForOne: boolean): bigint {
+export function getNextSqrtPriceFromInput(
+  sqrtPX96: bigint,
+  liquidity: bigint,
+  amountIn: bigint,
+  zeroForOne: boolean,
+): bigint {
   return nextSqrtPrice('getNextSqrtPriceFromInput', sqrtPX96, liquidity, amountIn, zeroForOne, true)
 }
 
 /** SqrtPriceMath.getNextSqrtPriceFromOutput: the price after amountOut, rounded so as to pass the target. */
-export function getNextSqrtPriceFromOutput(sqrtPX96: bigint, liquidity: bigint, amountOut: bigint, zeroForOne: boolean): bigint {
+export function getNextSqrtPriceFromOutput(
+  sqrtPX96: bigint,
+  liquidity: bigint,
+  amountOut: bigint,
+  zeroForOne: boolean,
+): bigint {
   return nextSqrtPrice('getNextSqrtPriceFromOutput', sqrtPX96, liquidity, amountOut, zeroForOne, false)
 }
 
@@ -68,7 +89,14 @@ export function getNextSqrtPriceFromOutput(sqrtPX96: bigint, liquidity: bigint, 
  * output by the token coming out (the other one); the rounding helpers then round not to pass the target
  * (input) or to pass it (output), as the contract does.
  */
-function nextSqrtPrice(name: string, sqrtPX96: bigint, liquidity: bigint, amount: bigint, zeroForOne: boolean, add: boolean): bigint {
+function nextSqrtPrice(
+  name: string,
+  sqrtPX96: bigint,
+  liquidity: bigint,
+  amount: bigint,
+  zeroForOne: boolean,
+  add: boolean,
+): bigint {
   if (!(sqrtPX96 > 0n)) throw Errors.require(`SqrtPriceMath.${name}`, 'sqrtPX96 > 0')
   if (!(liquidity > 0n)) throw Errors.require(`SqrtPriceMath.${name}`, 'liquidity > 0')
   return zeroForOne === add
@@ -77,7 +105,12 @@ function nextSqrtPrice(name: string, sqrtPX96: bigint, liquidity: bigint, amount
 }
 
 /** SqrtPriceMath.getAmount0Delta: liquidity / sqrt(lower) - liquidity / sqrt(upper). */
-export function getAmount0Delta(sqrtRatioAX96: bigint, sqrtRatioBX96: bigint, liquidity: bigint, roundUp: boolean): bigint {
+export function getAmount0Delta(
+  sqrtRatioAX96: bigint,
+  sqrtRatioBX96: bigint,
+  liquidity: bigint,
+  roundUp: boolean,
+): bigint {
   if (sqrtRatioAX96 > sqrtRatioBX96) [sqrtRatioAX96, sqrtRatioBX96] = [sqrtRatioBX96, sqrtRatioAX96]
 
   const numerator1 = liquidity << RESOLUTION
@@ -91,7 +124,12 @@ export function getAmount0Delta(sqrtRatioAX96: bigint, sqrtRatioBX96: bigint, li
 }
 
 /** SqrtPriceMath.getAmount1Delta: liquidity * (sqrt(upper) - sqrt(lower)). */
-export function getAmount1Delta(sqrtRatioAX96: bigint, sqrtRatioBX96: bigint, liquidity: bigint, roundUp: boolean): bigint {
+export function getAmount1Delta(
+  sqrtRatioAX96: bigint,
+  sqrtRatioBX96: bigint,
+  liquidity: bigint,
+  roundUp: boolean,
+): bigint {
   if (sqrtRatioAX96 > sqrtRatioBX96) [sqrtRatioAX96, sqrtRatioBX96] = [sqrtRatioBX96, sqrtRatioAX96]
 
   return roundUp

@@ -9,7 +9,14 @@ import { toInt256 } from './evm.js'
 import { addDelta } from './liquidityMath.js'
 import { computeSwapStep } from './swapMath.js'
 import { nextInitializedTickWithinOneWord, wordToRead } from './tickBitmap.js'
-import { getSqrtRatioAtTick, getTickAtSqrtRatio, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK } from './tickMath.js'
+import {
+  getSqrtRatioAtTick,
+  getTickAtSqrtRatio,
+  MAX_SQRT_RATIO,
+  MAX_TICK,
+  MIN_SQRT_RATIO,
+  MIN_TICK,
+} from './tickMath.js'
 
 export interface SwapResult {
   /** the pool's balance deltas, as UniswapV3Pool.swap returns them: positive is paid in, negative paid out */
@@ -23,11 +30,19 @@ export interface SwapResult {
 }
 
 /** UniswapV3Pool.swap: amountSpecified > 0 is exact input, < 0 exact output. Throws where the pool reverts. */
-export function swap(pool: V3Pool, zeroForOne: boolean, amountSpecified: bigint, sqrtPriceLimitX96: bigint): SwapResult {
+export function swap(
+  pool: V3Pool,
+  zeroForOne: boolean,
+  amountSpecified: bigint,
+  sqrtPriceLimitX96: bigint,
+): SwapResult {
   if (!(amountSpecified !== 0n)) throw Errors.require('UniswapV3Pool.swap', "'AS'")
-  if (!(zeroForOne
-    ? sqrtPriceLimitX96 < pool.sqrtPriceX96 && sqrtPriceLimitX96 > MIN_SQRT_RATIO
-    : sqrtPriceLimitX96 > pool.sqrtPriceX96 && sqrtPriceLimitX96 < MAX_SQRT_RATIO)) throw Errors.require('UniswapV3Pool.swap', "'SPL'")
+  if (
+    !(zeroForOne
+      ? sqrtPriceLimitX96 < pool.sqrtPriceX96 && sqrtPriceLimitX96 > MIN_SQRT_RATIO
+      : sqrtPriceLimitX96 > pool.sqrtPriceX96 && sqrtPriceLimitX96 < MAX_SQRT_RATIO)
+  )
+    throw Errors.require('UniswapV3Pool.swap', "'SPL'")
 
   const exactInput = amountSpecified > 0n
   const liquidityNet = liquidityNetByTick(pool)
@@ -44,10 +59,18 @@ export function swap(pool: V3Pool, zeroForOne: boolean, amountSpecified: bigint,
   // continue swapping as long as we haven't used the entire input/output and haven't reached the price limit
   while (state.amountSpecifiedRemaining !== 0n && state.sqrtPriceX96 !== sqrtPriceLimitX96) {
     const word = wordToRead(state.tick, pool.tickSpacing, zeroForOne)
-    if (word < pool.wordRange[0] || word > pool.wordRange[1]) { reachedWordRangeEnd = true; break }
+    if (word < pool.wordRange[0] || word > pool.wordRange[1]) {
+      reachedWordRangeEnd = true
+      break
+    }
 
     const sqrtPriceStartX96 = state.sqrtPriceX96
-    let { next: tickNext, initialized } = nextInitializedTickWithinOneWord(pool.bitmap, state.tick, pool.tickSpacing, zeroForOne)
+    let { next: tickNext, initialized } = nextInitializedTickWithinOneWord(
+      pool.bitmap,
+      state.tick,
+      pool.tickSpacing,
+      zeroForOne,
+    )
 
     // ensure that we do not overshoot the min/max tick, as the tick bitmap is not aware of these bounds
     if (tickNext < MIN_TICK) tickNext = MIN_TICK
@@ -59,7 +82,9 @@ export function swap(pool: V3Pool, zeroForOne: boolean, amountSpecified: bigint,
     // compute values to swap to the target tick, price limit, or point where input/output amount is exhausted
     const step = computeSwapStep(
       state.sqrtPriceX96,
-      (zeroForOne ? sqrtPriceNextX96 < sqrtPriceLimitX96 : sqrtPriceNextX96 > sqrtPriceLimitX96) ? sqrtPriceLimitX96 : sqrtPriceNextX96,
+      (zeroForOne ? sqrtPriceNextX96 < sqrtPriceLimitX96 : sqrtPriceNextX96 > sqrtPriceLimitX96)
+        ? sqrtPriceLimitX96
+        : sqrtPriceNextX96,
       state.liquidity,
       state.amountSpecifiedRemaining,
       pool.fee,
@@ -91,11 +116,19 @@ export function swap(pool: V3Pool, zeroForOne: boolean, amountSpecified: bigint,
     }
   }
 
-  const [amount0, amount1] = zeroForOne === exactInput
-    ? [amountSpecified - state.amountSpecifiedRemaining, state.amountCalculated]
-    : [state.amountCalculated, amountSpecified - state.amountSpecifiedRemaining]
+  const [amount0, amount1] =
+    zeroForOne === exactInput
+      ? [amountSpecified - state.amountSpecifiedRemaining, state.amountCalculated]
+      : [state.amountCalculated, amountSpecified - state.amountSpecifiedRemaining]
 
-  return { amount0, amount1, sqrtPriceX96: state.sqrtPriceX96, tick: state.tick, liquidity: state.liquidity, reachedWordRangeEnd }
+  return {
+    amount0,
+    amount1,
+    sqrtPriceX96: state.sqrtPriceX96,
+    tick: state.tick,
+    liquidity: state.liquidity,
+    reachedWordRangeEnd,
+  }
 }
 
 // A pool snapshot is immutable once loaded; its tick lookup is built once and reused by every quote against it.

@@ -1,14 +1,30 @@
 // A port of Uniswap/v3-core contracts/libraries/SwapMath.sol.
 import { mulDiv, mulDivRoundingUp } from './fullMath.js'
-import { getAmount0Delta, getAmount1Delta, getNextSqrtPriceFromInput, getNextSqrtPriceFromOutput } from './sqrtPriceMath.js'
+import {
+  getAmount0Delta,
+  getAmount1Delta,
+  getNextSqrtPriceFromInput,
+  getNextSqrtPriceFromOutput,
+} from './sqrtPriceMath.js'
 
-export interface SwapStep { sqrtRatioNextX96: bigint; amountIn: bigint; amountOut: bigint; feeAmount: bigint }
+export interface SwapStep {
+  sqrtRatioNextX96: bigint
+  amountIn: bigint
+  amountOut: bigint
+  feeAmount: bigint
+}
 
 /**
  * SwapMath.computeSwapStep: one step of a swap within a single liquidity range, towards sqrtRatioTargetX96.
  * amountRemaining >= 0 means exact input, < 0 exact output; feePips is in hundredths of a bip (3000 = 0.30%).
  */
-export function computeSwapStep(sqrtRatioCurrentX96: bigint, sqrtRatioTargetX96: bigint, liquidity: bigint, amountRemaining: bigint, feePips: number): SwapStep {
+export function computeSwapStep(
+  sqrtRatioCurrentX96: bigint,
+  sqrtRatioTargetX96: bigint,
+  liquidity: bigint,
+  amountRemaining: bigint,
+  feePips: number,
+): SwapStep {
   const zeroForOne = sqrtRatioCurrentX96 >= sqrtRatioTargetX96
   const exactIn = amountRemaining >= 0n
   const fee = BigInt(feePips)
@@ -30,8 +46,7 @@ export function computeSwapStep(sqrtRatioCurrentX96: bigint, sqrtRatioTargetX96:
       ? getAmount1Delta(sqrtRatioTargetX96, sqrtRatioCurrentX96, liquidity, false)
       : getAmount0Delta(sqrtRatioCurrentX96, sqrtRatioTargetX96, liquidity, false)
     if (-amountRemaining >= amountOut) sqrtRatioNextX96 = sqrtRatioTargetX96
-    else
-      sqrtRatioNextX96 = getNextSqrtPriceFromOutput(sqrtRatioCurrentX96, liquidity, -amountRemaining, zeroForOne)
+    else sqrtRatioNextX96 = getNextSqrtPriceFromOutput(sqrtRatioCurrentX96, liquidity, -amountRemaining, zeroForOne)
   }
 
   const max = sqrtRatioTargetX96 === sqrtRatioNextX96

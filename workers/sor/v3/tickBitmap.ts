@@ -6,7 +6,10 @@ import { leastSignificantBit, mostSignificantBit } from './bitMath.js'
 /** The loaded words of a pool's tickBitmap: wordPos as a decimal string -> the 256-bit word. */
 export type TickBitmapWords = Record<string, bigint>
 
-export interface NextTick { next: number; initialized: boolean }
+export interface NextTick {
+  next: number
+  initialized: boolean
+}
 
 /** TickBitmap.position: the word (int16) and bit (uint8) of a compressed tick. */
 export function position(tick: number): { wordPos: number; bitPos: number } {
@@ -30,7 +33,12 @@ export function wordToRead(tick: number, tickSpacing: number, lte: boolean): num
  * TickBitmap.nextInitializedTickWithinOneWord: the next initialized tick in the same word as the current tick,
  * to the left (lte) or right; if none, the word's last tick in that direction, not initialized.
  */
-export function nextInitializedTickWithinOneWord(self: TickBitmapWords, tick: number, tickSpacing: number, lte: boolean): NextTick {
+export function nextInitializedTickWithinOneWord(
+  self: TickBitmapWords,
+  tick: number,
+  tickSpacing: number,
+  lte: boolean,
+): NextTick {
   const compressed = compress(tick, tickSpacing)
 
   if (lte) {

@@ -43,21 +43,37 @@ export function getSqrtRatioAtTick(tick: number): bigint {
 /** TickMath.getTickAtSqrtRatio: the greatest tick whose ratio is <= sqrtPriceX96. */
 export function getTickAtSqrtRatio(sqrtPriceX96: bigint): number {
   // second inequality must be < because the price can never reach the price at the max tick
-  if (!(sqrtPriceX96 >= MIN_SQRT_RATIO && sqrtPriceX96 < MAX_SQRT_RATIO)) throw Errors.require('TickMath.getTickAtSqrtRatio', "'R'")
+  if (!(sqrtPriceX96 >= MIN_SQRT_RATIO && sqrtPriceX96 < MAX_SQRT_RATIO))
+    throw Errors.require('TickMath.getTickAtSqrtRatio', "'R'")
   const ratio = sqrtPriceX96 << 32n
 
   // the .sol's assembly binary search for the most significant bit
   let r = ratio
   let msb = 0n
   let f: bigint
-  f = (r > 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFn ? 1n : 0n) << 7n; msb = msb | f; r = r >> f
-  f = (r > 0xFFFFFFFFFFFFFFFFn ? 1n : 0n) << 6n; msb = msb | f; r = r >> f
-  f = (r > 0xFFFFFFFFn ? 1n : 0n) << 5n; msb = msb | f; r = r >> f
-  f = (r > 0xFFFFn ? 1n : 0n) << 4n; msb = msb | f; r = r >> f
-  f = (r > 0xFFn ? 1n : 0n) << 3n; msb = msb | f; r = r >> f
-  f = (r > 0xFn ? 1n : 0n) << 2n; msb = msb | f; r = r >> f
-  f = (r > 0x3n ? 1n : 0n) << 1n; msb = msb | f; r = r >> f
-  f = r > 0x1n ? 1n : 0n; msb = msb | f
+  f = (r > 0xffffffffffffffffffffffffffffffffn ? 1n : 0n) << 7n
+  msb = msb | f
+  r = r >> f
+  f = (r > 0xffffffffffffffffn ? 1n : 0n) << 6n
+  msb = msb | f
+  r = r >> f
+  f = (r > 0xffffffffn ? 1n : 0n) << 5n
+  msb = msb | f
+  r = r >> f
+  f = (r > 0xffffn ? 1n : 0n) << 4n
+  msb = msb | f
+  r = r >> f
+  f = (r > 0xffn ? 1n : 0n) << 3n
+  msb = msb | f
+  r = r >> f
+  f = (r > 0xfn ? 1n : 0n) << 2n
+  msb = msb | f
+  r = r >> f
+  f = (r > 0x3n ? 1n : 0n) << 1n
+  msb = msb | f
+  r = r >> f
+  f = r > 0x1n ? 1n : 0n
+  msb = msb | f
 
   if (msb >= 128n) r = ratio >> (msb - 127n)
   else r = ratio << (127n - msb)
@@ -67,7 +83,9 @@ export function getTickAtSqrtRatio(sqrtPriceX96: bigint): number {
 
   // TickMath's fourteen unrolled squarings, bits 63 down to 50 of the log's fraction (the last keeps r)
   for (let bit = 63n; bit >= 50n; bit--) {
-    r = (r * r) >> 127n; f = r >> 128n; log_2 = log_2 | (f << bit)
+    r = (r * r) >> 127n
+    f = r >> 128n
+    log_2 = log_2 | (f << bit)
     if (bit > 50n) r = r >> f
   }
 

@@ -8,7 +8,11 @@ import type { DeployClients } from '../../../../engine/devchain/deploy/clients.j
 // anvil's well-known first dev account (test mnemonic): a local-chain key, not a secret
 const ANVIL_KEY_0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 
-export interface TestChain { anvil: Anvil; clients: DeployClients; me: Address }
+export interface TestChain {
+  anvil: Anvil
+  clients: DeployClients
+  me: Address
+}
 
 export async function startTestChain(): Promise<TestChain> {
   // a high block gas limit: a swap to the price limit across thousands of empty words costs more than 30M gas

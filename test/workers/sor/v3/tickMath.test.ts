@@ -2,7 +2,14 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { getSqrtRatioAtTick, getTickAtSqrtRatio, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK } from '../../../../workers/sor/v3/tickMath.js'
+import {
+  getSqrtRatioAtTick,
+  getTickAtSqrtRatio,
+  MAX_SQRT_RATIO,
+  MAX_TICK,
+  MIN_SQRT_RATIO,
+  MIN_TICK,
+} from '../../../../workers/sor/v3/tickMath.js'
 
 test('getSqrtRatioAtTick throws outside [MIN_TICK, MAX_TICK]', () => {
   assert.throws(() => getSqrtRatioAtTick(MIN_TICK - 1), /'T'/)
@@ -24,16 +31,29 @@ test('getTickAtSqrtRatio at the extremes, and throws outside [MIN_SQRT_RATIO, MA
   assert.throws(() => getTickAtSqrtRatio(MAX_SQRT_RATIO), /'R'/)
 })
 test('property: getTickAtSqrtRatio inverts getSqrtRatioAtTick', () => {
-  fc.assert(fc.property(fc.integer({ min: MIN_TICK, max: MAX_TICK - 1 }), tick => getTickAtSqrtRatio(getSqrtRatioAtTick(tick)) === tick),
-    { seed: 1, numRuns: 300 })
+  fc.assert(
+    fc.property(
+      fc.integer({ min: MIN_TICK, max: MAX_TICK - 1 }),
+      tick => getTickAtSqrtRatio(getSqrtRatioAtTick(tick)) === tick,
+    ),
+    { seed: 1, numRuns: 300 },
+  )
 })
 test('property: getTickAtSqrtRatio is the greatest tick whose ratio is <= the price (its definition)', () => {
-  fc.assert(fc.property(fc.bigInt({ min: MIN_SQRT_RATIO, max: MAX_SQRT_RATIO - 1n }), price => {
-    const tick = getTickAtSqrtRatio(price)
-    return getSqrtRatioAtTick(tick) <= price && (tick === MAX_TICK || price < getSqrtRatioAtTick(tick + 1))
-  }), { seed: 2, numRuns: 300 })
+  fc.assert(
+    fc.property(fc.bigInt({ min: MIN_SQRT_RATIO, max: MAX_SQRT_RATIO - 1n }), price => {
+      const tick = getTickAtSqrtRatio(price)
+      return getSqrtRatioAtTick(tick) <= price && (tick === MAX_TICK || price < getSqrtRatioAtTick(tick + 1))
+    }),
+    { seed: 2, numRuns: 300 },
+  )
 })
 test('property: getSqrtRatioAtTick is strictly increasing', () => {
-  fc.assert(fc.property(fc.integer({ min: MIN_TICK, max: MAX_TICK - 1 }), tick => getSqrtRatioAtTick(tick) < getSqrtRatioAtTick(tick + 1)),
-    { seed: 3, numRuns: 300 })
+  fc.assert(
+    fc.property(
+      fc.integer({ min: MIN_TICK, max: MAX_TICK - 1 }),
+      tick => getSqrtRatioAtTick(tick) < getSqrtRatioAtTick(tick + 1),
+    ),
+    { seed: 3, numRuns: 300 },
+  )
 })

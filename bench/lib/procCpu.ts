@@ -1,0 +1,85 @@
+// CPU time read from /proc (Linux), the benches' one reader of it: per-quote costs that hold on a machine shared
+// with other work better than wall-clock rates do, since a thread's or a process's own CPU is what it cost,
+// whoever else ran meanwhile. Threads are read from /proc/<pid>/task/<tid>/schedstat (nanoseconds on the CPU); a
+// process tree (PostgreSQL's postmaster and its children) from /proc/<pid>/stat (clock ticks); the machine from
+// /proc/stat (every core's busy time: all but idle and iowait). Returns 0s where /proc is missing (not Linux).
+import { readFileSync, readdirSync } from 'node:fs'
+import type { Sql } from '../../engine/store/db.js'
+
+const TICK_US = 10_000 // USER_HZ is 100 on every Linux ABI Node runs on: /proc/<pid>/stat times are in these
+
+function read(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    return undefined // gone between the listing and the read, or not Linux
+  }
+}
+
+/** µs on the CPU of one thread of a process (tid = pid for its main thread). */
+function threadUs(pid: number, tid: number): number {
+  const s = read(`/proc/${pid}/task/${tid}/schedstat`)
+  return s ? Number(s.split(' ')[0]) / 1000 : 0
+}
+
+/** The main thread's µs and the sum of every other live thread's, of process `pid`. */
+export function processThreads(pid: number): { mainUs: number; otherUs: number } {
+  let tids: string[] = []
+  try {
+    tids = readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return { mainUs: 0, otherUs: 0 } // the process is gone, or not Linux
+  }
+  let otherUs = 0
+  for (const t of tids) if (Number(t) !== pid) otherUs += threadUs(pid, Number(t))
+  return { mainUs: threadUs(pid, pid), otherUs }
+}
+
+/**
+ * A process's utime + stime + cutime + cstime in µs (all its threads, the exited ones too, and its reaped
+ * children's), and its parent's pid.
+ */
+function statOf(pid: number): { us: number; ppid: number } | undefined {
+  const s = read(`/proc/${pid}/stat`)
+  if (!s) return undefined
+  const f = s.slice(s.lastIndexOf(')') + 2).split(' ') // fields from the 3rd on: the command may hold spaces
+  return { us: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * TICK_US, ppid: Number(f[1]) }
+}
+
+/**
+ * CPU µs of a process and all its children (a postmaster's backends, checkpointer, WAL writer, autovacuum...).
+ * A child that exited meanwhile is counted too: once reaped, its time is in its parent's cutime/cstime. Read
+ * twice around a phase; the difference is what the tree spent in it. Throws when the root is not running.
+ */
+export function processTreeUs(rootPid: number): number {
+  const root = statOf(rootPid)
+  if (!root) throw new Error(`no process with pid ${rootPid}`)
+  let us = root.us
+  for (const name of readdirSync('/proc')) {
+    const pid = Number(name)
+    if (!Number.isInteger(pid) || pid === rootPid) continue
+    const s = statOf(pid)
+    if (s && s.ppid === rootPid) us += s.us
+  }
+  return us
+}
+
+/**
+ * The postmaster's pid of the server `sql` talks to: the parent of the backend serving this connection. The
+ * server must run on this machine, in this pid namespace (an embedded one, or DATABASE_URL's on localhost).
+ */
+export async function postmasterPid(sql: Sql): Promise<number> {
+  const [row] = await sql`select pg_backend_pid() as pid`
+  const ppid = statOf(Number(row!.pid))?.ppid
+  if (ppid === undefined || !Number.isInteger(ppid) || ppid <= 1)
+    throw new Error(`PostgreSQL backend ${row!.pid} is not a process on this machine`)
+  return ppid
+}
+
+/** Busy µs of the whole machine, summed over its cores. */
+export function machineBusyUs(): number {
+  const line = read('/proc/stat')?.split('\n')[0]
+  if (!line?.startsWith('cpu ')) return 0
+  const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number)
+  return (user! + nice! + system! + irq! + softirq! + steal!) * TICK_US
+}

@@ -1,0 +1,51 @@
+// The relay bench's CPU per accepted quote, read from /proc at the start and the end of its throughput phase:
+// the engine's main thread, its other threads (signature pool, V8's GC helpers, libuv), the PostgreSQL server's
+// processes, the load generator (this process) and the whole machine. The machine's figure holds everything on
+// it, other work included: on a shared machine it is an upper bound.
+import { availableParallelism } from 'node:os'
+import { processThreads, processTreeUs, machineBusyUs } from './procCpu.js'
+
+export interface CpuSnapshot {
+  mainUs: number
+  otherUs: number
+  pgUs: number
+  loadUs: number
+  machineUs: number
+  atMs: number
+}
+
+/** `postmaster`: the PostgreSQL server's (procCpu.ts postmasterPid) */
+export function cpuSnapshot(enginePid: number, postmaster: number): CpuSnapshot {
+  const { mainUs, otherUs } = processThreads(enginePid)
+  const u = process.cpuUsage()
+  return {
+    mainUs,
+    otherUs,
+    pgUs: processTreeUs(postmaster),
+    loadUs: u.user + u.system,
+    machineUs: machineBusyUs(),
+    atMs: performance.now(),
+  }
+}
+
+export function cpuPerQuoteLines(
+  a: CpuSnapshot,
+  b: CpuSnapshot,
+  accepted: number,
+  ceiling: number,
+  rate: number,
+): string[] {
+  const per = (x: number) => (x / accepted).toFixed(1)
+  const cores = availableParallelism()
+  const busy = ((b.machineUs - a.machineUs) / ((b.atMs - a.atMs) * 1000 * cores)) * 100
+  return [
+    `main-thread CPU per accepted quote: ${per(b.mainUs - a.mainUs)} µs`,
+    `engine other threads CPU per accepted quote: ${per(b.otherUs - a.otherUs)} µs`,
+    `PostgreSQL CPU per accepted quote: ${per(b.pgUs - a.pgUs)} µs`,
+    `load generator CPU per accepted quote: ${per(b.loadUs - a.loadUs)} µs`,
+    `machine CPU per accepted quote: ${per(b.machineUs - a.machineUs)} µs`,
+    `validated quotes/s: ${Math.round(rate)}/s (${((rate / ceiling) * 100).toFixed(0)}% of ceiling)`,
+    // how much of the machine the phase used: the rest is idle (admission's BUSY backs the makers off) or not ours
+    `machine busy during the throughput phase: ${busy.toFixed(0)}% of ${cores} cores`,
+  ]
+}

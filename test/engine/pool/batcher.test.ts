@@ -1,0 +1,54 @@
+// The batcher behind signer recovery and the quote group commit: items of one turn travel together, at most
+// maxBatch per trip and `concurrency` trips at once, each item answered with its own result, a failed trip
+// failing only its own items; thousands waiting are taken in order.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { createBatcher } from '../../../engine/pool/batcher.js'
+
+test('thousands of items travel in order, maxBatch per trip, concurrency trips at once, each with its own answer', async () => {
+  const trips: number[][] = []
+  let inFlight = 0,
+    most = 0
+  const b = createBatcher<number, number>(
+    async items => {
+      trips.push(items)
+      most = Math.max(most, ++inFlight)
+      await new Promise(r => setTimeout(r, 1))
+      inFlight--
+      return items.map(x => x * 2)
+    },
+    { maxBatch: 64, concurrency: 3 },
+  )
+  const n = 10_000
+  const answers = await Promise.all(Array.from({ length: n }, (_, i) => b.submit(i)))
+  assert.deepEqual(
+    answers,
+    Array.from({ length: n }, (_, i) => i * 2),
+  )
+  assert.deepEqual(
+    trips.flat(),
+    Array.from({ length: n }, (_, i) => i),
+    'every item once, in the order submitted',
+  )
+  assert.ok(trips.every(t => t.length <= 64))
+  assert.equal(most, 3)
+  assert.equal(b.waiting, 0)
+  assert.equal(b.stats.items, n)
+})
+
+test('a failed trip fails its own items only, and the batcher goes on', async () => {
+  let trip = 0
+  const b = createBatcher<number, number>(
+    async items => {
+      if (trip++ === 0) throw new Error('trip lost')
+      return items
+    },
+    { maxBatch: 2, concurrency: 1 },
+  )
+  const results = await Promise.allSettled([1, 2, 3, 4].map(x => b.submit(x)))
+  assert.deepEqual(
+    results.map(r => r.status),
+    ['rejected', 'rejected', 'fulfilled', 'fulfilled'],
+  )
+  assert.equal(await b.submit(5), 5)
+})
