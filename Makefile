@@ -4,7 +4,7 @@ SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.installed
 LINT_MODULES_STAMP := lint/node_modules/.installed
 
-.PHONY: all help install build run test lint lint-rules format bench loadtest ingest sandbox cluster docs clean
+.PHONY: all help install build run test lint lint-rules format bench loadtest ingest sandbox cluster archive docs clean
 
 all: build
 
@@ -63,6 +63,10 @@ sandbox: build ## a whole venue on this machine: anvil, SpotRFQ, tokens, AMM poo
 
 cluster: build ## a cluster on this machine: nats-server, PostgreSQL and 3 engine nodes (ARGS="--help" for its options)
 	node dist/engine/devcluster/devCluster.js $(ARGS)
+
+# e.g. make archive ARGS="list", ARGS="restore quotes_p20260101" (docs/operations.md#quote-archives)
+archive: build ## list quote archives, export a day's partition, or restore one into a side table (ARGS="--help")
+	node dist/engine/store/archive/cli.js $(ARGS)
 
 docs: build ## regenerate docs/endpoints.md from the route tables, and the console's size in the docs from the build's
 	node dist/engine/openapi/endpointsMarkdown.js

@@ -17,6 +17,7 @@ const benches = [
   'options',
   'cluster',
   'scrape',
+  'archive',
 ]
 const { positionals: only } = parseCli(
   'all.js',

@@ -47,6 +47,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
     dataDir: config.DATA_DIR,
     log,
     quotesRetentionDays: config.QUOTES_RETENTION_DAYS,
+    archiveDir: config.ARCHIVE_DIR,
   })
   const lanes = createLanes(config)
   const closeLanes = () => Promise.all([lanes.sig.close(), lanes.route.close()])

@@ -106,6 +106,8 @@ export const configSchema = z.object({
     .int()
     .refine(n => n === 0 || (n >= 2 && n <= 36_500), 'must be 0 (keep) or 2-36500 days')
     .default(0),
+  /** quote archives (engine/store/archive): set, retention exports each partition here before it drops it */
+  ARCHIVE_DIR: z.string().min(1).optional(),
   /** admission control: quotes are refused with BUSY while more than this many ms of work is in flight (0: off) */
   RELAY_ADMISSION_MS: z.coerce.number().int().min(0).max(10_000).default(20),
   RELAY_MAX_PAYLOAD_BYTES: positiveInt.default(64 * 1024),

@@ -4,11 +4,13 @@
 //  - on any chain but the local one (31337), a contract address unset or zero;
 //  - two surfaces on one port;
 //  - TOKENS_POLICY=chain with no chain to ask;
-//  - a HOST this machine cannot listen on (not one of its addresses, or a name that does not resolve).
+//  - a HOST this machine cannot listen on (not one of its addresses, or a name that does not resolve);
+//  - an ARCHIVE_DIR that is not an existing, writable directory.
 import { createServer } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { ConfigError, type Config } from '../config.js'
 import { ZERO_ADDRESS } from '../../workers/values/index.js'
+import { archiveDirProblem } from './archiveDir.js'
 
 const LOCAL_CHAIN = 31337
 
@@ -43,6 +45,8 @@ export async function checkSettings(config: Config): Promise<void> {
   }
   const host = await hostProblem(config.HOST)
   if (host) problems.push(host)
+  const archive = config.ARCHIVE_DIR && (await archiveDirProblem(config.ARCHIVE_DIR))
+  if (archive) problems.push(archive)
   if (problems.length) throw new ConfigError(problems.join('\n'))
 }
 

@@ -28,6 +28,8 @@ export interface OpenOptions {
   max?: number
   /** QUOTES_RETENTION_DAYS: 0 keeps every quote */
   quotesRetentionDays?: number
+  /** ARCHIVE_DIR: set, retention exports each partition there before it drops it */
+  archiveDir?: string | undefined
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
@@ -56,7 +58,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     throw opts.url && connectionFailure(e) ? databaseUnreachable(opts.url, e) : e
   }
   const own: Sql[] = []
-  const partitions = keepPartitionsAhead(sql, { retentionDays: opts.quotesRetentionDays ?? 0, log: opts.log })
+  const partitions = keepPartitionsAhead(sql, {
+    retentionDays: opts.quotesRetentionDays ?? 0,
+    archiveDir: opts.archiveDir,
+    log: opts.log,
+  })
   return {
     sql,
     url,

@@ -71,8 +71,9 @@ export function keepPartitionsAhead(
     everyMs = 3_600_000,
     statsEveryMs = 60_000,
     retentionDays = 0,
+    archiveDir,
     log,
-  }: { everyMs?: number; statsEveryMs?: number; retentionDays?: number; log: Logger },
+  }: { everyMs?: number; statsEveryMs?: number; retentionDays?: number; archiveDir?: string | undefined; log: Logger },
 ): Upkeep {
   let lastRetention: RetentionRun | undefined
   let droppedTotal = 0
@@ -91,9 +92,12 @@ export function keepPartitionsAhead(
     try {
       await ensurePartitions(sql)
       if (retentionDays > 0) {
-        lastRetention = await runRetention(sql, { days: retentionDays })
+        lastRetention = await runRetention(sql, { days: retentionDays, archiveDir })
         droppedTotal += lastRetention.dropped.length
-        if (lastRetention.dropped.length || lastRetention.skipped.length) log.info(lastRetention, 'quote retention')
+        if (lastRetention.unarchived?.length)
+          log.warn(lastRetention, 'quote retention: partitions kept, their export failed')
+        else if (lastRetention.dropped.length || lastRetention.skipped.length)
+          log.info(lastRetention, 'quote retention')
       }
     } catch (err) {
       log.warn({ err }, 'partition upkeep failed: tried again at the next turn')

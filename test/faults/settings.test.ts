@@ -4,7 +4,7 @@
 // exit 2, before anything is touched; an unreachable DATABASE_URL is one line naming it and what to do, exit 1.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, mkdtempSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createServer } from 'node:net'
@@ -92,4 +92,24 @@ test('a retention setting that is not 0 or 2 days or more stops the start, namin
     assert.match(line!, /QUOTES_RETENTION_DAYS/)
     assert.deepEqual(rest, [])
   }
+})
+
+test('an ARCHIVE_DIR that is missing, a file or not writable stops the start with one line naming it', async () => {
+  const base = mkdtempSync(join(tmpdir(), 'archive-dir-'))
+  const file = join(base, 'a-file')
+  writeFileSync(file, '')
+  const missing = join(base, 'missing')
+  assert.deepEqual(await refused({ ARCHIVE_DIR: missing }), [
+    `ARCHIVE_DIR=${missing}: no such directory (${missing}): create it, or unset ARCHIVE_DIR`,
+  ])
+  assert.deepEqual(await refused({ ARCHIVE_DIR: file }), [`ARCHIVE_DIR=${file}: not a directory (${file})`])
+  // root writes through file modes: /proc takes no new file from anyone
+  const readOnly = process.getuid?.() === 0 ? '/proc' : join(base, 'read-only')
+  if (readOnly !== '/proc') {
+    mkdirSync(readOnly)
+    chmodSync(readOnly, 0o555)
+  }
+  const [line, ...rest] = await refused({ ARCHIVE_DIR: readOnly })
+  assert.match(line!, new RegExp(`^ARCHIVE_DIR=${readOnly}: not writable by this process \\(E[A-Z]+\\)$`))
+  assert.deepEqual(rest, [])
 })
