@@ -58,6 +58,9 @@ export interface RfqState {
   makers: Set<Address>
   /** makers whose quote is stored (this node's or another's): a replica shows each maker's first only */
   stored: Set<Address>
+  /** makers whose write is in flight here, each with the store's word of its quote if one came meanwhile: the write's
+   *  answer decides (a reconcile that read this very quote back would otherwise show it twice) */
+  writing?: Map<Address, { accepted: AcceptedQuote; event: RfqEvent | undefined } | null>
   committing: number
   fillTxHash: string | null
   cancelledAt: Date | null
@@ -130,6 +133,7 @@ function signerRecovered(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: Rf
   if (!isLive(state, ctx.now())) { reject(msg.replyTo, RelayErrors.rfqNotFound()); return state }
   if (state.makers.has(quote.maker)) { reject(msg.replyTo, RelayErrors.duplicateQuote()); return state }
   state.makers.add(quote.maker)                  // reserved: later duplicates fail from here on
+  ;(state.writing ??= new Map()).set(quote.maker, null)
   state.committing++
   const accepted: AcceptedQuote = { rfqId: state.rfq.id, quote, signature: msg.signature.toLowerCase() as Hex, receivedAt: new Date(ctx.now()) }
   msg.accepted = accepted
@@ -138,8 +142,9 @@ function signerRecovered(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: Rf
 }
 
 function quoteCommitted(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: RfqDeps): RfqState {
-  const accepted = msg.accepted!
+  const accepted = msg.accepted!, word = state.writing?.get(accepted.quote.maker)
   state.committing--
+  state.writing?.delete(accepted.quote.maker)
   if (msg.error) {
     const code = (msg.error as { code?: unknown }).code
     if (code === 'DUPLICATE_QUOTE') {
@@ -163,6 +168,7 @@ function quoteCommitted(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: Rfq
     if (isOpen(state.status)) deps.publish({ type: 'rfq.quoted', rfqId: state.rfq.id, quote: accepted })
     msg.replyTo({ ok: true, quote: accepted })
   }
+  if (msg.error && word) remoteQuoted(state, word.accepted, word.event, deps)   // not ours: the store holds that one
   stopIfClosed(state, ctx)
   return state
 }
@@ -243,6 +249,7 @@ async function expire(state: RfqState, ctx: Ctx, deps: RfqDeps): Promise<RfqStat
 /** Another node stored a quote: this node's readers and sockets see it once (a maker's first stored quote only). */
 function remoteQuoted(state: RfqState, accepted: AcceptedQuote, event: RfqEvent | undefined, deps: RfqDeps): RfqState {
   if (!isOpen(state.status) || state.stored.has(accepted.quote.maker)) return state
+  if (state.writing?.has(accepted.quote.maker)) { state.writing.set(accepted.quote.maker, { accepted, event }); return state }
   state.stored.add(accepted.quote.maker)
   state.makers.add(accepted.quote.maker)   // a local quote of this maker still being written will be refused by the store
   state.quotes.push(accepted)
