@@ -17,42 +17,12 @@ import { runRetention } from '../../../engine/store/retention.js'
 import { exportPartition } from '../../../engine/store/archive/export.js'
 import { listArchives, ArchiveError, type Manifest } from '../../../engine/store/archive/manifest.js'
 import { restoreArchive } from '../../../engine/store/archive/restore.js'
-import type { AcceptedQuote, Address, Rfq } from '../../../actors/rfqTypes.js'
+import { A, DAY, quote as storeQuote, rfq } from './rows.js'
 
-const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
-const DAY = 86_400_000
 const WEI = 10n ** 40n + 123456789012345678901234567890n
-const rfq = (id: string, createdAt: Date): Rfq => ({
-  id,
-  taker: A(1),
-  tokenIn: A(2),
-  tokenOut: A(3),
-  kind: 0,
-  amountIn: 10n,
-  amountOut: null,
-  expiry: Math.floor(Date.now() / 1000) + 600,
-  visibility: 'public',
-  allowedMakers: [],
-  shareToken: null,
-  createdAt,
-  agentId: null,
-})
-const quote = (rfqId: string, maker: number): AcceptedQuote => ({
-  rfqId,
-  signature: `0x${'ab'.repeat(65)}`,
-  receivedAt: new Date(),
-  quote: {
-    maker: A(maker),
-    taker: A(0),
-    tokenIn: A(2),
-    tokenOut: A(3),
-    amountIn: String(WEI + BigInt(maker)),
-    amountOut: String(maker),
-    expiry: 1,
-    nonce: '7',
-    deadline: 2,
-  },
-})
+
+const quote = (rfqId: string, maker: number) =>
+  storeQuote(rfqId, maker, { signature: `0x${'ab'.repeat(65)}`, amountIn: String(WEI + BigInt(maker)), nonce: '7' })
 
 let db: TestDatabase, dir: string, partition: string, manifest: Manifest, good: Buffer
 let original: unknown[]

@@ -12,27 +12,10 @@ import { ensurePartitions, keepPartitionsAhead, partitionName } from '../../../e
 import { readPartitionStats } from '../../../engine/store/partitionStats.js'
 import { partitionMetrics } from '../../../engine/store/partitionMetrics.js'
 import { createMetrics } from '../../../engine/metrics.js'
-import type { Address, Rfq } from '../../../actors/rfqTypes.js'
+import { A, DAY, rfq, utcDay } from './rows.js'
 
-const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
-const DAY = 86_400_000
 const today = Math.floor(Date.now() / DAY) * DAY + 12 * 3_600_000 // noon UTC, today
-const day = (at: number) => new Date(at).toISOString().slice(0, 10)
-const rfq = (id: string, createdAt: Date): Rfq => ({
-  id,
-  taker: A(1),
-  tokenIn: A(2),
-  tokenOut: A(3),
-  kind: 0,
-  amountIn: 10n,
-  amountOut: null,
-  expiry: Math.floor(Date.now() / 1000) + 600,
-  visibility: 'public',
-  allowedMakers: [],
-  shareToken: null,
-  createdAt,
-  agentId: null,
-})
+const day = utcDay
 
 /** `n` quotes (makers `from`..) for an RFQ made `daysAgo` days before today, in its day's partition */
 async function quotes(db: TestDatabase, id: string, daysAgo: number, n: number, from = 1) {

@@ -13,42 +13,9 @@ import { migrate, migrationsDir } from '../../../engine/store/migrate.js'
 import { insertRfq } from '../../../engine/store/rfqs.js'
 import { createQuoteWriter, DuplicateQuoteError } from '../../../engine/store/quotes.js'
 import { ensurePartitions, partitionName } from '../../../engine/store/partitions.js'
-import type { AcceptedQuote, Address, Rfq } from '../../../actors/rfqTypes.js'
+import { A, DAY, quote, rfq } from './rows.js'
 
-const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
-const DAY = 86_400_000
 const midnight = Math.floor(Date.now() / DAY) * DAY // today 00:00 UTC
-const rfq = (id: string, createdAt: Date): Rfq => ({
-  id,
-  taker: A(1),
-  tokenIn: A(2),
-  tokenOut: A(3),
-  kind: 0,
-  amountIn: 10n,
-  amountOut: null,
-  expiry: Math.floor(Date.now() / 1000) + 600,
-  visibility: 'public',
-  allowedMakers: [],
-  shareToken: null,
-  createdAt,
-  agentId: null,
-})
-const quote = (rfqId: string, maker: number): AcceptedQuote => ({
-  rfqId,
-  signature: `0x${'11'.repeat(65)}`,
-  receivedAt: new Date(),
-  quote: {
-    maker: A(maker),
-    taker: A(0),
-    tokenIn: A(2),
-    tokenOut: A(3),
-    amountIn: '10',
-    amountOut: String(maker),
-    expiry: 1,
-    nonce: '1',
-    deadline: 2,
-  },
-})
 
 describe("quotes partitioned by their RFQ's day", () => {
   let db: TestDatabase

@@ -7,42 +7,9 @@ import { insertRfq } from '../../../engine/store/rfqs.js'
 import { createQuoteWriter } from '../../../engine/store/quotes.js'
 import { ensurePartitions, partitionName } from '../../../engine/store/partitions.js'
 import { runRetention } from '../../../engine/store/retention.js'
-import type { AcceptedQuote, Address, Rfq } from '../../../actors/rfqTypes.js'
+import { A, DAY, quote, rfq, utcDay } from './rows.js'
 
-const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
-const DAY = 86_400_000
-const rfq = (id: string, createdAt: Date): Rfq => ({
-  id,
-  taker: A(1),
-  tokenIn: A(2),
-  tokenOut: A(3),
-  kind: 0,
-  amountIn: 10n,
-  amountOut: null,
-  expiry: Math.floor(Date.now() / 1000) + 600,
-  visibility: 'public',
-  allowedMakers: [],
-  shareToken: null,
-  createdAt,
-  agentId: null,
-})
-const quote = (rfqId: string, maker: number): AcceptedQuote => ({
-  rfqId,
-  signature: `0x${'11'.repeat(65)}`,
-  receivedAt: new Date(),
-  quote: {
-    maker: A(maker),
-    taker: A(0),
-    tokenIn: A(2),
-    tokenOut: A(3),
-    amountIn: '10',
-    amountOut: String(maker),
-    expiry: 1,
-    nonce: '1',
-    deadline: 2,
-  },
-})
-const day = (at: number) => new Date(at).toISOString().slice(0, 10)
+const day = utcDay
 
 test(
   'retention drops exactly the days past the window while the writer commits; rollups and fills stay equal',
