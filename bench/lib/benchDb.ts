@@ -33,7 +33,7 @@ export async function benchDatabase(bench: string, { max = 4 } = {}): Promise<Be
     sql,
     url: url.toString(),
     async drop() {
-      await sql.end()
+      await sql.end({ timeout: 5 }) // a query left hanging by a failed run is cut off, then the database dropped
       if (process.env.BENCH_KEEP_DB) {
         // for EXPLAIN sessions after the run; the server keeps running
         console.log(`BENCH_KEEP_DB: kept ${url.toString()}`)
