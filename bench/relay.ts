@@ -37,7 +37,8 @@ import { engineMain, TOKEN_IN, TOKEN_OUT, type RoutePair, type WireRfq } from '.
 import { syntheticGraph, HUBS } from './lib/syntheticGraph.js'
 import { seedGraph } from './lib/seedGraph.js'
 import { cpuSnapshot, cpuPerQuoteLines } from './lib/relayCpu.js'
-import { postmasterPid } from './lib/procCpu.js'
+import { postmasterPid, processTreeUs, threadRoles } from './lib/procCpu.js'
+import { rolesSince, sumThreads, type ThreadMs } from './lib/windowThreads.js'
 
 const CLIENTS = 200
 const MAKERS = 50
@@ -242,7 +243,9 @@ async function main(): Promise<number> {
     busy = 0
     onAccepted = () => {}
     const pacedStart = performance.now(),
-      cpu0 = await request<{ us: number }>(child, { cmd: 'cpu' }, 'cpu')
+      cpu0 = await request<{ us: number }>(child, { cmd: 'cpu' }, 'cpu'),
+      roles0 = threadRoles(child.pid!),
+      pg0 = processTreeUs(postmaster)
     let sent = 0
     await new Promise<void>(resolve => {
       const tick = () => {
@@ -264,6 +267,7 @@ async function main(): Promise<number> {
       await new Promise(r => setTimeout(r, 10))
     const cpu1 = await request<{ us: number; stalls: Stalls }>(child, { cmd: 'cpu' }, 'cpu')
     const { stalls } = cpu1 // since cpu0's read: this window's
+    const threads = rolesSince(roles0, threadRoles(child.pid!), processTreeUs(postmaster) - pg0)
     return {
       latencies: [...latencies],
       accepted,
@@ -272,6 +276,7 @@ async function main(): Promise<number> {
       quotes: load.length,
       cpuMs: (cpu1.us - cpu0.us) / 1000,
       stalls,
+      threads,
     }
   }
   type Window = Awaited<ReturnType<typeof pacedPhase>>
@@ -289,6 +294,7 @@ async function main(): Promise<number> {
     minorMs: sum(ws, w => w.stalls.minorMs),
     majorMs: sum(ws, w => w.stalls.majorMs),
     majorMax: Math.max(...ws.map(w => w.stalls.majorMax)),
+    threads: sumThreads(ws.map(w => w.threads)),
   })
   const per = pacedRate * pacedSecs,
     off: Window[] = [],
@@ -379,6 +385,14 @@ async function main(): Promise<number> {
     const f = (x: number) => x.toFixed(1)
     console.log(
       `main-thread stalls paced without / with route searches: event-loop delay p99 ${f(paced.loopP99)} / ${f(withRoutes.loopP99)} ms, longest ${f(paced.loopMax)} / ${f(withRoutes.loopMax)} ms; GC pauses ${f(paced.gcMs)} / ${f(withRoutes.gcMs)} ms, longest ${f(paced.gcMax)} / ${f(withRoutes.gcMax)} ms (scavenges ${f(paced.minorMs)} / ${f(withRoutes.minorMs)} ms; mark-compacts ${f(paced.majorMs)} / ${f(withRoutes.majorMs)} ms, longest ${f(paced.majorMax)} / ${f(withRoutes.majorMax)} ms)`,
+    )
+  }
+  if (withRoutes) {
+    const a = paced.threads,
+      b = withRoutes.threads,
+      f = (k: keyof ThreadMs) => `${a[k].toFixed(0)} / ${b[k].toFixed(0)}`
+    console.log(
+      `CPU and run-queue wait in the paced windows without / with route searches (ms): main thread CPU ${f('mainCpu')}, wait ${f('mainWait')}; route threads CPU ${f('nicedCpu')}, wait ${f('nicedWait')}; other engine threads CPU ${f('otherCpu')}, wait ${f('otherWait')}; PostgreSQL CPU ${f('pgCpu')}`,
     )
   }
   if (withRoutes)
