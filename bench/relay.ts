@@ -25,6 +25,7 @@ import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { fork, type ChildProcess } from 'node:child_process'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import WebSocket from 'ws'
 import { measureRecoveryCeiling } from './sig.js'
@@ -39,6 +40,7 @@ import { seedGraph } from './lib/seedGraph.js'
 import { cpuSnapshot, cpuPerQuoteLines } from './lib/relayCpu.js'
 import { postmasterPid, processTreeUs, threadRoles } from './lib/procCpu.js'
 import { rolesSince, sumThreads, type ThreadMs } from './lib/windowThreads.js'
+import { profileParts } from './lib/profileParts.js'
 
 const CLIENTS = 200
 const MAKERS = 50
@@ -380,6 +382,11 @@ async function main(): Promise<number> {
   ])
   for (const line of cpuPerQuoteLines(cpu0, cpu1, phase1.accepted, ceiling, rate)) console.log(line)
   console.log(`bytes allocated per accepted quote: ${Math.round(allocBytes / phase1.accepted)} B`)
+  if (process.env.BENCH_PROFILE && !profileRoutes) {
+    const parts = profileParts(join(process.env.BENCH_PROFILE, 'relay-main.cpuprofile'))
+    const text = parts.map(p => `${p.part} ${(p.share * 100).toFixed(1)}%`).join(', ')
+    console.log(`main-thread CPU by part (profiled throughput phase): ${text}`)
+  }
   console.log(`paced at half the max (${pacedRate}/s): p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms`)
   if (withRoutes) {
     const f = (x: number) => x.toFixed(1)
