@@ -61,7 +61,7 @@ async function settle(): Promise<void> {
 }
 
 /** throughput (the best of two runs, after a warm-up) and reads on a freshly started engine */
-async function measure(ids: readonly string[]) {
+async function measure(ids: readonly string[], groupOf?: (id: string) => string) {
   await settle()
   engine = await startBenchEngine(script, db!.url)
   const warm = await engine.quotes(Math.ceil(RELAY_QUOTES / 5), makers)
@@ -83,10 +83,13 @@ async function measure(ids: readonly string[]) {
   }
   const best = runs[0]!.t.rate >= runs[1]!.t.rate ? runs[0]! : runs[1]!
   await detailReads(engine.api, engine.relay, ids, Math.ceil(READS / 5)) // warm-up
-  const reads = await detailReads(engine.api, engine.relay, ids, READS)
+  const reads = await detailReads(engine.api, engine.relay, ids, READS, groupOf)
+  const groups = groupOf
+    ? `; ${[...reads.groups].map(([g, h]) => `${g}: p50 ${pct(h, 50).toFixed(2)} ms, p99 ${pct(h, 99).toFixed(2)} ms`).join('; ')}`
+    : ''
   console.log(
     `  RFQ with its quotes: p50 ${pct(reads.latency, 50).toFixed(2)} ms, p99 ${pct(reads.latency, 99).toFixed(2)} ms ` +
-      `(${READS} reads over ${ids.length} RFQs, ${reads.errors} errors)`,
+      `(${READS} reads over ${ids.length} RFQs, ${reads.errors} errors)${groups}`,
   )
   return {
     t: best.t,
@@ -143,7 +146,8 @@ async function main(): Promise<void> {
 
   console.log(`full store (${g.rows.toLocaleString()} quotes; reads over old days and today):`)
   const mixed = g.sample.flatMap((id, i) => [id, today.sample[i % today.sample.length]!])
-  const full = await measure(mixed)
+  const todays = new Set(today.sample)
+  const full = await measure(mixed, id => (todays.has(id) ? 'today' : 'old days'))
   console.log(
     `relay throughput at ${size} stored vs empty: ${ratio(full.t.rate, empty.t.rate)} ` +
       `(${Math.round(full.t.rate)}/s vs ${Math.round(empty.t.rate)}/s; CPU a quote ${full.cpuUs.toFixed(0)} vs ` +

@@ -81,11 +81,21 @@ export async function throughput(relay: string, quotes: PresignedQuote[], client
 
 export interface Reads {
   latency: RecordableHistogram
+  /** the same reads by the group `groupOf` puts each id in (e.g. old days and today) */
+  groups: Map<string, RecordableHistogram>
   errors: number
 }
 
 /** `count` reads of an RFQ with its quotes, the ids taken in turn, `concurrency` at once. */
-export async function detailReads(api: string, relay: string, ids: readonly string[], count: number, concurrency = 4) {
+export async function detailReads(
+  api: string,
+  relay: string,
+  ids: readonly string[],
+  count: number,
+  groupOf: (id: string) => string = () => 'all',
+  concurrency = 4,
+) {
+  const groups = new Map<string, RecordableHistogram>()
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency * 2 })
   const latency = createHistogram()
   let errors = 0,
@@ -110,10 +120,14 @@ export async function detailReads(api: string, relay: string, ids: readonly stri
         const t0 = performance.now()
         await get(`${api}/api/v1/rfqs/${id}`)
         await get(`${relayHttp}/quotes?rfqId=${id}`)
-        latency.record(Math.max(1, Math.round((performance.now() - t0) * 1000)))
+        const us = Math.max(1, Math.round((performance.now() - t0) * 1000))
+        latency.record(us)
+        const group = groupOf(id)
+        if (!groups.has(group)) groups.set(group, createHistogram())
+        groups.get(group)!.record(us)
       }
     }),
   )
   agent.destroy()
-  return { latency, errors } satisfies Reads
+  return { latency, groups, errors } satisfies Reads
 }
