@@ -1,18 +1,21 @@
 // The store at size (issue 30's figures). Run: node dist/bench/store.js
 //
-// On its own embedded PostgreSQL (or DATABASE_URL's server), the engine in a child process (relayEngine.ts, as the relay
-// bench runs it), fresh makers' quotes pre-signed (10 makers quote each RFQ). In one run:
-//   1. a store holding only today's 2,000 ended RFQs (20,000 quotes): relay throughput (a bounded window in flight,
-//      as fast as accepted) and the p99 of reading an RFQ with its quotes over HTTP;
-//   2. BENCH_STORE_QUOTES quotes (10 per RFQ) over BENCH_STORE_DAYS past days, written by COPY FROM STDIN
+// On its own embedded PostgreSQL (or DATABASE_URL's server), the engine in a child process (relayEngine.ts, as the
+// relay bench runs it), fresh makers' quotes pre-signed (10 makers quote each RFQ). In one run:
+//   1. BENCH_STORE_QUOTES quotes (10 per RFQ) over BENCH_STORE_DAYS past days, written by COPY FROM STDIN
 //      (store/rows.ts: each day's partition loaded, then indexed, then attached); bytes per stored quote;
-//   3. the same throughput and reads on a fresh engine over the full store (the reads spread over old days and today);
-//   4. the relay paced at half the max just measured, then again while the oldest day's partition is dropped by the
-//      engine's retention path (in its process, on its pool): p99 over the seconds around the drop vs paced;
-//   5. archive export and restore of a BENCH_STORE_ARCHIVE_ROWS-quote partition (lib/archiveRun.ts).
+//   2. an empty store (a second database on the same server, holding only today's 2,000 ended RFQs and their 20,000
+//      quotes, as the full one does too) and the full one in turn, twice each, each on a fresh engine: relay
+//      throughput (a bounded window in flight, as fast as accepted) and the p99 of reading an RFQ with its quotes over
+//      HTTP (on the full store, spread over old days and today); the rounds' means compared;
+//   3. the relay paced at half its rate on the full store (the mean), then again while the oldest day's partition is
+//      dropped by the engine's retention path (in its process, on its pool): p99 over the seconds around the drop vs
+//      the same seconds paced without it;
+//   4. archive export and restore of a BENCH_STORE_ARCHIVE_ROWS-quote partition (lib/archiveRun.ts).
 // Each figure is a line of its own ("bytes per stored quote: ...", "relay throughput at 50M stored vs empty: ...",
 // "RFQ detail p99 at 50M vs empty: ...", "p99 during a partition drop vs paced: ...", "archive export: ...").
-// The database is dropped and its server's data dir removed at the end, on failure and on Ctrl-C too. 50M quotes take ~30 GB of disk and ~30 min here.
+// The database is dropped and its server's data dir removed at the end, on failure and on Ctrl-C too. 50M quotes take
+// ~30 GB of disk and ~13 min here (docs/benchmarks.md).
 // Env: BENCH_STORE_QUOTES (50000000), BENCH_STORE_DAYS (30), BENCH_STORE_RELAY_QUOTES (40000, each throughput run),
 // BENCH_STORE_READS (4000), BENCH_STORE_PACED_SECS (6), BENCH_STORE_ARCHIVE_ROWS (1000000).
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -46,8 +49,20 @@ const DAY_MS = 86_400_000
 const script = fileURLToPath(import.meta.url)
 const size = QUOTES >= 1e6 ? `${+(QUOTES / 1e6).toFixed(1)}M` : String(QUOTES)
 const ratio = (a: number, b: number) => (a / b).toFixed(2)
+const ROUNDS = 2
+type Measured = Awaited<ReturnType<typeof measure>>
+/** the rounds' mean of each figure, the read errors summed */
+const mean = (ms: Measured[]) => ({
+  rate: ms.reduce((a, m) => a + m.t.rate, 0) / ms.length,
+  cpuUs: ms.reduce((a, m) => a + m.cpuUs, 0) / ms.length,
+  p99: ms.reduce((a, m) => a + m.p99, 0) / ms.length,
+  readErrors: ms.reduce((a, m) => a + m.readErrors, 0),
+})
 
+type Db = Omit<BenchDatabase, 'sibling'>
 let db: BenchDatabase | undefined
+/** the empty store: a database of its own on the same server, measured in turn with the full one */
+let emptyDb: Db | undefined
 let engine: BenchEngine | undefined
 const makers = freshMakers(PER_RFQ)
 
@@ -55,19 +70,19 @@ const makers = freshMakers(PER_RFQ)
  * The store settled as it would be after a day of traffic, not mid bulk-load: `rfqs` vacuumed and analysed (its hint
  * bits set, autovacuum's counters reset), then a checkpoint, so neither lands in a measured phase.
  */
-async function settle(): Promise<void> {
-  await db!.sql.unsafe(`vacuum analyze rfqs, ${partitionName('quotes', new Date().toISOString().slice(0, 10))}`)
-  await db!.sql.unsafe('checkpoint')
+async function settle(on: Db): Promise<void> {
+  await on.sql.unsafe(`vacuum analyze rfqs, ${partitionName('quotes', new Date().toISOString().slice(0, 10))}`)
+  await on.sql.unsafe('checkpoint')
 }
 
 /** throughput (the best of two runs, after a warm-up) and reads on a freshly started engine */
-async function measure(ids: readonly string[], groupOf?: (id: string) => string) {
-  await settle()
-  engine = await startBenchEngine(script, db!.url)
+async function measure(on: Db, ids: readonly string[], groupOf?: (id: string) => string) {
+  await settle(on)
+  engine = await startBenchEngine(script, on.url)
   const warm = await engine.quotes(Math.ceil(RELAY_QUOTES / 5), makers)
   await checkAgainstViem(DOMAIN, warm[0]!) // our digest and signature, checked against viem's
   await throughput(engine.relay, warm)
-  const pg = await postmasterPid(db!.sql)
+  const pg = await postmasterPid(on.sql)
   const runs = []
   for (let i = 0; i < 2; i++) {
     const quotes = await engine.quotes(RELAY_QUOTES, makers)
@@ -85,7 +100,10 @@ async function measure(ids: readonly string[], groupOf?: (id: string) => string)
   await detailReads(engine.api, engine.relay, ids, Math.ceil(READS / 5)) // warm-up
   const reads = await detailReads(engine.api, engine.relay, ids, READS, groupOf)
   const groups = groupOf
-    ? `; ${[...reads.groups].map(([g, h]) => `${g}: p50 ${pct(h, 50).toFixed(2)} ms, p99 ${pct(h, 99).toFixed(2)} ms`).join('; ')}`
+    ? '; ' +
+      [...reads.groups]
+        .map(([g, h]) => `${g}: p50 ${pct(h, 50).toFixed(2)} ms, p99 ${pct(h, 99).toFixed(2)} ms`)
+        .join('; ')
     : ''
   console.log(
     `  RFQ with its quotes: p50 ${pct(reads.latency, 50).toFixed(2)} ms, p99 ${pct(reads.latency, 99).toFixed(2)} ms ` +
@@ -132,25 +150,36 @@ async function main(): Promise<void> {
       `disk free ${(free / 2 ** 30).toFixed(0)} GiB (about ${((QUOTES * 620) / 2 ** 30).toFixed(0)} GiB needed)`,
   )
   db = await benchDatabase('store', { max: 4 })
-  await ensurePartitions(db.sql)
-  const today = await loadToday(db.sql, 2000, PER_RFQ)
-
-  console.log('empty store (today: 2,000 ended RFQs, 20,000 quotes):')
-  const empty = await measure(today.sample)
-  await engine!.stop()
-
+  emptyDb = await db.sibling('empty')
+  for (const d of [db, emptyDb]) await ensurePartitions(d.sql)
+  // today's 2,000 ended RFQs with 20,000 quotes in both: the RFQs the reads take from today
+  const today = { full: await loadToday(db.sql, 2000, PER_RFQ), empty: await loadToday(emptyDb.sql, 2000, PER_RFQ) }
   console.log(`generating ${QUOTES.toLocaleString()} quotes by COPY:`)
   const g = await generate()
   const sizing = await quoteSizing(db.sql, g.partitions, g.rows)
   for (const line of sizingLines(sizing)) console.log(line)
 
-  console.log(`full store (${g.rows.toLocaleString()} quotes; reads over old days and today):`)
-  const mixed = g.sample.flatMap((id, i) => [id, today.sample[i % today.sample.length]!])
-  const todays = new Set(today.sample)
-  const full = await measure(mixed, id => (todays.has(id) ? 'today' : 'old days'))
+  // the empty store and the full one in turn, ROUNDS times each, each on a fresh engine: a drift of the shared
+  // machine's load falls on both
+  const mixed = g.sample.flatMap((id, i) => [id, today.full.sample[i % today.full.sample.length]!])
+  const todays = new Set(today.full.sample)
+  const empties = [],
+    fulls = []
+  for (let round = 1; round <= ROUNDS; round++) {
+    console.log(`round ${round}/${ROUNDS}, empty store (today: 2,000 ended RFQs, 20,000 quotes):`)
+    empties.push(await measure(emptyDb, today.empty.sample))
+    await engine!.stop()
+    console.log(
+      `round ${round}/${ROUNDS}, full store (${g.rows.toLocaleString()} quotes; reads over old days and today):`,
+    )
+    fulls.push(await measure(db, mixed, id => (todays.has(id) ? 'today' : 'old days')))
+    if (round < ROUNDS) await engine!.stop()
+  }
+  const empty = mean(empties),
+    full = mean(fulls)
   console.log(
-    `relay throughput at ${size} stored vs empty: ${ratio(full.t.rate, empty.t.rate)} ` +
-      `(${Math.round(full.t.rate)}/s vs ${Math.round(empty.t.rate)}/s; CPU a quote ${full.cpuUs.toFixed(0)} vs ` +
+    `relay throughput at ${size} stored vs empty: ${ratio(full.rate, empty.rate)} ` +
+      `(${Math.round(full.rate)}/s vs ${Math.round(empty.rate)}/s; CPU a quote ${full.cpuUs.toFixed(0)} vs ` +
       `${empty.cpuUs.toFixed(0)} µs: ${ratio(empty.cpuUs, full.cpuUs)})`,
   )
   console.log(
@@ -158,12 +187,12 @@ async function main(): Promise<void> {
       `${empty.p99.toFixed(2)} ms; errors ${full.readErrors + empty.readErrors})`,
   )
 
-  const rate = Math.floor(full.t.rate / 2)
+  const rate = Math.floor(full.rate / 2)
   const pacedQuotes = await engine!.quotes(rate * PACED_SECS, makers)
-  await settle() // each paced run from the same state: the last run's rows vacuumed, nothing left to flush
+  await settle(db) // each paced run from the same state: the last run's rows vacuumed, nothing left to flush
   const paced = await runStep({ relayUrl: engine!.relay, quotes: pacedQuotes, rate, connections: 50 })
   const dropQuotes = await engine!.quotes(rate * PACED_SECS, makers)
-  await settle()
+  await settle(db)
   let drop = { at: 0, ms: 0, dropped: [] as string[] }
   const started = performance.now()
   const dropping = (async () => {
@@ -178,17 +207,23 @@ async function main(): Promise<void> {
   const end = drop.at + drop.ms / 1000 + 1
   const window = during.perSecond.filter(s => s.t > drop.at && s.t - 1 < end)
   const dropP99 = window.length ? Math.max(...window.map(s => s.p99Ms)) : pct(during.latency, 99)
+  // against the same seconds of the paced run without a drop (its first second, the sockets' start, is as noisy)
+  const same = paced.perSecond.filter(s => window.some(w => w.t === s.t))
+  const pacedP99 = same.length ? Math.max(...same.map(s => s.p99Ms)) : pct(paced.latency, 99)
   const errors = (r: typeof paced) => Object.values(r.errors).reduce((a, b) => a + b, 0)
   const codes = (r: typeof paced) => JSON.stringify(r.errors)
+  const perSecondOf = (r: typeof paced) =>
+    r.perSecond.map(s => `${s.p99Ms.toFixed(1)}${s.errors ? ` (${s.errors} errors)` : ''}`).join(' ')
   console.log(
-    `  paced at ${rate}/s: p99 ${pct(paced.latency, 99).toFixed(2)} ms (errors ${codes(paced)}); with the drop of ` +
-      `${drop.dropped.join(', ') || 'nothing'} at ${drop.at.toFixed(1)} s (${drop.ms.toFixed(0)} ms): p99 over the run ` +
-      `${pct(during.latency, 99).toFixed(2)} ms, per second ${during.perSecond.map(s => `${s.p99Ms.toFixed(1)}${s.errors ? ` (${s.errors} errors)` : ''}`).join(' ')}; ` +
+    `  paced at ${rate}/s: p99 ${pct(paced.latency, 99).toFixed(2)} ms, per second ${perSecondOf(paced)} ` +
+      `(errors ${codes(paced)}); with the drop of ` +
+      `${drop.dropped.join(', ') || 'nothing'} at ${drop.at.toFixed(1)} s (${drop.ms.toFixed(0)} ms): ` +
+      `p99 over the run ${pct(during.latency, 99).toFixed(2)} ms, per second ${perSecondOf(during)}; ` +
       `errors ${codes(during)}`,
   )
   console.log(
-    `p99 during a partition drop vs paced: ${ratio(dropP99, pct(paced.latency, 99))} (errors ${errors(during)}) ` +
-      `(${dropP99.toFixed(2)} ms vs ${pct(paced.latency, 99).toFixed(2)} ms)`,
+    `p99 during a partition drop vs paced: ${ratio(dropP99, pacedP99)} (errors ${errors(during)}) ` +
+      `(${dropP99.toFixed(2)} ms vs ${pacedP99.toFixed(2)} ms, seconds ${window.map(w => w.t).join(', ')} of each run)`,
   )
   if (drop.dropped.length !== 1) throw new Error(`retention dropped ${drop.dropped.length} partitions, not 1`)
   await engine!.stop()
@@ -207,6 +242,8 @@ async function main(): Promise<void> {
 
 async function cleanUp(): Promise<void> {
   await engine?.stop().catch(() => {})
+  await emptyDb?.drop()
+  emptyDb = undefined
   await db?.drop()
   db = undefined
   // the bench's own server's cluster too (its database is gone; the files left are its WAL and catalog)

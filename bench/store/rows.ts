@@ -43,7 +43,7 @@ const pool = (n: number, seed: number) => {
 const makers = pool(MAKERS, 11),
   takers = pool(TAKERS, 12),
   tokens = pool(TOKENS, 13)
-/** 65-byte signatures are cut from one long random run at varying offsets: cheap, and as incompressible as real ones. */
+/** 65-byte signatures cut from one long random run at varying offsets: cheap, and as incompressible as real ones */
 const SIG_SOURCE = hex(prng(14), 1 << 16)
 /** an amount in wei: 1 to 100,000 tokens of 18 decimals, to the wei */
 const wei = (rand: () => number) =>
