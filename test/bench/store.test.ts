@@ -22,7 +22,7 @@ describe('the store bench', () => {
     await db?.drop()
   })
 
-  test("a past day's rows land in their own attached partition, and the engine reads each RFQ's quotes back", async () => {
+  test("a past day's rows land in their own attached partition; the engine reads each RFQ's quotes back", async () => {
     const day = await loadPastDay(db.sql, 3, 200, 10)
     assert.deepEqual([day.rfqs, day.quotes], [20, 200])
     const name = partitionName('quotes', day.day)
