@@ -8,7 +8,10 @@ import { runRetention, type RetentionRun } from './retention.js'
 import { readPartitionStats, type PartitionStats } from './partitionStats.js'
 
 /** The tables partitioned by day, each with its key: what `ensurePartitions` keeps ahead. */
-export const DAILY: readonly { table: string; key: string }[] = [{ table: 'quotes', key: 'rfq_day' }]
+export const DAILY: readonly { table: string; key: string }[] = [
+  { table: 'rfqs', key: 'created_day' },
+  { table: 'quotes', key: 'rfq_day' },
+]
 
 const LOCK = 7318202 // beside the migrations' 7318201
 const DAY_MS = 86_400_000
