@@ -74,9 +74,17 @@ export function keepPartitionsAhead(
     everyMs = 3_600_000,
     statsEveryMs = 60_000,
     retentionDays = 0,
+    rfqsRetentionDays = 0,
     archiveDir,
     log,
-  }: { everyMs?: number; statsEveryMs?: number; retentionDays?: number; archiveDir?: string | undefined; log: Logger },
+  }: {
+    everyMs?: number
+    statsEveryMs?: number
+    retentionDays?: number
+    rfqsRetentionDays?: number
+    archiveDir?: string | undefined
+    log: Logger
+  },
 ): Upkeep {
   let lastRetention: RetentionRun | undefined
   let droppedTotal = 0
@@ -94,13 +102,11 @@ export function keepPartitionsAhead(
   const turn = async () => {
     try {
       await ensurePartitions(sql)
-      if (retentionDays > 0) {
-        lastRetention = await runRetention(sql, { days: retentionDays, archiveDir })
+      if (retentionDays > 0 || rfqsRetentionDays > 0) {
+        lastRetention = await runRetention(sql, { days: retentionDays, rfqsDays: rfqsRetentionDays, archiveDir })
         droppedTotal += lastRetention.dropped.length
-        if (lastRetention.unarchived?.length)
-          log.warn(lastRetention, 'quote retention: partitions kept, their export failed')
-        else if (lastRetention.dropped.length || lastRetention.skipped.length)
-          log.info(lastRetention, 'quote retention')
+        if (lastRetention.unarchived?.length) log.warn(lastRetention, 'retention: partitions kept, their export failed')
+        else if (lastRetention.dropped.length || lastRetention.skipped.length) log.info(lastRetention, 'retention')
       }
     } catch (err) {
       log.warn({ err }, 'partition upkeep failed: tried again at the next turn')
