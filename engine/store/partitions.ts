@@ -1,5 +1,6 @@
 // Daily partitions, made ahead of need: at the engine's start and then hourly, under an advisory lock so the nodes of
-// a cluster make each once. A day is a range [day, day + 1) of the partition key (a quote's RFQ's creation day, UTC).
+// a cluster make each once. A day is a range [day, day + 1) of the partition key (an RFQ's creation day, UTC; a
+// quote's RFQ's; an activity entry's time): bounds written as UTC midnights, which a date key reads as its day.
 // A day whose rows already sit in the default partition (its partition was missing when they came) is left there:
 // making it would have to move them under a lock; an operator sees them as the default partition's rows.
 import type { Logger } from 'pino'
@@ -11,6 +12,7 @@ import { readPartitionStats, type PartitionStats } from './partitionStats.js'
 export const DAILY: readonly { table: string; key: string }[] = [
   { table: 'rfqs', key: 'created_day' },
   { table: 'quotes', key: 'rfq_day' },
+  { table: 'agent_activity', key: 'at' },
 ]
 
 const LOCK = 7318202 // beside the migrations' 7318201
@@ -38,14 +40,15 @@ export async function ensurePartitions(
       for (let i = 0; i <= ahead; i++) {
         const day = dayOf(now + i * DAY_MS),
           next = dayOf(now + (i + 1) * DAY_MS),
+          [from, to] = [`${day} 00:00:00+00`, `${next} 00:00:00+00`],
           name = partitionName(table, day)
         if (existing.has(name)) continue
         const [held] = await tx.unsafe(`select 1 from ${table}_default where ${key} >= $1 and ${key} < $2 limit 1`, [
-          day,
-          next,
+          from,
+          to,
         ])
         if (held) continue
-        await tx.unsafe(`create table ${name} partition of ${table} for values from ('${day}') to ('${next}')`)
+        await tx.unsafe(`create table ${name} partition of ${table} for values from ('${from}') to ('${to}')`)
         made.push(name)
       }
     }

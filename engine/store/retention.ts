@@ -10,6 +10,7 @@
 // An RFQ day goes only after its quotes (quotes hold no foreign key to their RFQ: migration 101 says why, so this
 // order keeps the reference): its quote partition must be gone, and no quote of that day may wait in the default
 // partition. And never while it holds an RFQ still open (OPEN or QUOTED): the TTL cleanup ends those first.
+// The agents' activity log (agent_activity, by the day of each entry) goes by the RFQs' window too.
 import type { Sql } from './db.js'
 import { exportPartition } from './archive/export.js'
 
@@ -99,6 +100,8 @@ export async function runRetention(
           if (blocked!.held) run.held!.push(p.name)
           else await drop('rfqs', p.name)
         }
+      // the agents' activity log keeps the RFQs' window: an entry mostly names an RFQ
+      if (rfqsDays > 0) for (const p of await past('agent_activity', rfqsDays)) await drop('agent_activity', p.name)
     } finally {
       await conn`select pg_advisory_unlock(${LOCK})`
     }

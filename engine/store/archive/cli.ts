@@ -16,7 +16,7 @@ const USAGE = `Usage: node dist/engine/store/archive/cli.js COMMAND   (or: make 
 
 Commands:
   list                      the archives in the archive directory, oldest day first
-  export quotes_pYYYYMMDD   write that day's quote partition to an archive now (the partition stays; rfqs_p… alike)
+  export quotes_pYYYYMMDD   write that day's quote partition to an archive now (the partition stays; rfqs_p…, agent_activity_p… alike)
   restore quotes_pYYYYMMDD  load that day's archive into the table archive_quotes_pYYYYMMDD, in one transaction
                             (a corrupt archive is refused, naming the file and the line; nothing stays loaded)
 
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     usageError(command ? `unknown or incomplete command: ${positionals.join(' ')}` : 'a command is needed')
   }
   if (partition && !PARTITION.test(partition))
-    usageError(`${partition} is not a day's partition (quotes_pYYYYMMDD or rfqs_pYYYYMMDD)`)
+    usageError(`${partition} is not a day's partition (quotes_, rfqs_ or agent_activity_pYYYYMMDD)`)
   const config = loadConfig()
   const dir = values.dir ?? config.ARCHIVE_DIR
   if (!dir) throw new ConfigError('ARCHIVE_DIR is unset: set it, or pass --dir DIR')

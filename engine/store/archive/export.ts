@@ -14,7 +14,7 @@ import { ArchiveError, dataName, manifestName, PARTITION, type Column, type Mani
 /** Writes `<dir>/<partition>.copy.gz` and its manifest; returns the manifest. */
 export async function exportPartition(sql: Sql, partition: string, dir: string): Promise<Manifest> {
   const m = PARTITION.exec(partition)
-  if (!m) throw new ArchiveError(`${partition} is not a day's partition (quotes_pYYYYMMDD or rfqs_pYYYYMMDD)`)
+  if (!m) throw new ArchiveError(`${partition} is not a day's partition (quotes_, rfqs_ or agent_activity_pYYYYMMDD)`)
   const file = dataName(partition)
   const aside = join(dir, `.${file}.${process.pid}.tmp`)
   let rows = 0
@@ -73,7 +73,7 @@ export async function exportPartition(sql: Sql, partition: string, dir: string):
   await syncFile(aside)
   await rename(aside, join(dir, file))
   const manifest: Manifest = {
-    table: m[1] as 'quotes' | 'rfqs',
+    table: m[1] as Manifest['table'],
     partition,
     day: `${m[2]}-${m[3]}-${m[4]}`,
     schemaVersion,

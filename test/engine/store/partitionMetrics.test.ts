@@ -70,11 +70,12 @@ test(
     try {
       for (let d = -4; d <= 0; d++) await ensurePartitions(db.sql, { now: today + d * DAY, ahead: 0 })
       // retention of 2 days for quotes and 3 for RFQs, run by the upkeep as in the engine: today's clock, so the
-      // quotes of the days 3 and 4 before go, and the RFQs of the day 4 before
+      // quotes of the days 3 and 4 before go, and the RFQs (and agent activity) of the day 4 before
       const upkeep = keepPartitionsAhead(db.sql, { retentionDays: 2, rfqsRetentionDays: 3, log })
       try {
         while (!upkeep.lastRetention || !upkeep.stats.length) await new Promise(r => setTimeout(r, 20))
         assert.deepEqual(upkeep.lastRetention.dropped.sort(), [
+          partitionName('agent_activity', day(today - 4 * DAY)),
           ...[4, 3].map(d => partitionName('quotes', day(today - d * DAY))),
           partitionName('rfqs', day(today - 4 * DAY)),
         ])
@@ -94,7 +95,7 @@ test(
           sample(text, 'store_oldest_partition_age_seconds{table="rfqs"}'),
           (scrapedAt - Date.parse(`${day(today - 3 * DAY)}T00:00:00Z`)) / 1000,
         )
-        assert.equal(sample(text, 'store_retention_dropped_partitions_total'), 3)
+        assert.equal(sample(text, 'store_retention_dropped_partitions_total'), 4)
         assert.equal(
           sample(text, 'store_retention_last_run_timestamp_seconds'),
           upkeep.lastRetention.at.getTime() / 1000,

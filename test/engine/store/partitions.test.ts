@@ -58,7 +58,7 @@ describe("quotes partitioned by their RFQ's day", () => {
     assert.deepEqual({ ...row }, { n: 10, counted: 10 })
   })
 
-  test('partitions (rfqs and quotes alike) are made ahead once, whoever asks at the same time', async () => {
+  test('partitions (rfqs, quotes and agent_activity alike) are made ahead once, whoever asks at the same time', async () => {
     const now = midnight + 40 * DAY
     const other = connect(db.url, { max: 1 })
     try {
@@ -66,7 +66,7 @@ describe("quotes partitioned by their RFQ's day", () => {
         ensurePartitions(db.sql, { now, ahead: 2 }),
         ensurePartitions(other, { now, ahead: 2 }),
       ])
-      const days = ['quotes', 'rfqs'].flatMap(table =>
+      const days = ['agent_activity', 'quotes', 'rfqs'].flatMap(table =>
         [0, 1, 2].map(i => partitionName(table, new Date(now + i * DAY).toISOString().slice(0, 10))),
       )
       assert.deepEqual([...made[0], ...made[1]].sort(), days)

@@ -1,7 +1,7 @@
 // The upgrade in place of `rfqs` to its day partitions (migration 101), on a database filled by the migrations before
 // it: every RFQ and quote is kept, each RFQ in its creation day's partition, with every index the earlier migrations
 // made (partial ones included) now a partitioned index; the sequence, the end triggers and the judge go on; a legacy
-// id (no time in it) is found as before.
+// id (no time in it) is found as before. The agents' activity log moves to its day partitions alike (migration 102).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
@@ -11,6 +11,7 @@ import { testDatabase } from '../../helpers/db.js'
 import { migrate, migrationsDir } from '../../../engine/store/migrate.js'
 import { insertRfq, quotesOfRfqs } from '../../../engine/store/rfqs.js'
 import { rfqById } from '../../../engine/store/rfqQueries.js'
+import { logActivity, recentActivity } from '../../../engine/store/agents.js'
 import { rfqIdTime } from '../../../workers/values/index.js'
 import { partitionName } from '../../../engine/store/partitions.js'
 import { A, DAY, insertOldRfq, rfq, timedId, utcDay } from './rows.js'
@@ -36,6 +37,15 @@ test('the upgrade from the unpartitioned rfqs layout keeps every RFQ, quote and 
       await db.sql`update rfqs set quote_count = 3, status = 'QUOTED', share_token_hash = ${'h' + i} where id = ${id}`
     }
     await db.sql`update rfqs set status = 'CANCELLED', cancelled_at = now() where id = ${`rfq_${'0'.repeat(32)}`}`
+    // the agents' activity log too (migration 102), an entry on each of the RFQs' days
+    await db.sql`insert into agents (id, name, owner_wallet, agent_wallet, roles, key_hash)
+      values ('ag1', 'a', ${A(1)}, ${A(1)}, '{taker}', 'k')`
+    for (const [i, at] of ats.entries())
+      await logActivity(db.sql, { agentId: 'ag1', action: 'rfq.create', rfqId: `rfq_${String(i).repeat(32)}` }).then(
+        () => db.sql`update agent_activity set at = ${new Date(at)} where id = (select max(id) from agent_activity)`,
+      )
+    const activity = () => db.sql`select to_jsonb(a) as a from agent_activity a order by id`
+    const beforeActivity = await activity()
     const rows = () => db.sql`select to_jsonb(r) - 'created_day' as r from rfqs r order by seq`
     const quotes = () => db.sql`select to_jsonb(q) as q from quotes q order by id`
     const indexes = () => db.sql`select indexname as name, replace(indexdef, ' ONLY ', ' ') as def from pg_indexes
@@ -43,11 +53,24 @@ test('the upgrade from the unpartitioned rfqs layout keeps every RFQ, quote and 
     const [beforeRows, beforeQuotes, beforeIndexes] = [await rows(), await quotes(), await indexes()]
     assert.deepEqual([beforeRows.length, beforeQuotes.length, beforeIndexes.length], [5, 15, 6])
 
-    assert.deepEqual(await migrate(db.sql), ['101_rfqs_partitioned.sql'])
+    assert.deepEqual(
+      await migrate(db.sql),
+      readdirSync(migrationsDir)
+        .filter(f => f >= '101_')
+        .sort(),
+    )
 
     assert.deepEqual(await rows(), beforeRows)
     assert.deepEqual(await quotes(), beforeQuotes)
     assert.deepEqual(await indexes(), beforeIndexes)
+    assert.deepEqual(await activity(), beforeActivity)
+    const entries = await db.sql`select tableoid::regclass::text as p, (at at time zone 'utc')::date::text as day
+      from agent_activity`
+    for (const e of entries) assert.equal(e.p, partitionName('agent_activity', e.day as string))
+    assert.deepEqual(
+      (await recentActivity(db.sql, 'ag1', 3)).map(e => e.rfqId),
+      [4, 3, 2].map(i => `rfq_${String(i).repeat(32)}`),
+    )
     const parted =
       await db.sql`select c.relkind, (select count(*)::int from pg_inherits i where i.inhparent = c.oid) as n
       from pg_class c where relname in ('rfqs', 'rfqs_open_expiry', 'rfqs_live_share_hash') order by relname`
