@@ -25,18 +25,22 @@ import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { fork, type ChildProcess } from 'node:child_process'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import WebSocket from 'ws'
 import { measureRecoveryCeiling } from './sig.js'
 import { percentiles } from './lib/load.js'
 import { benchDatabase } from './lib/benchDb.js'
 import { freshMakers, presignQuotes, checkAgainstViem, type Maker } from './lib/presign.js'
+import type { Stalls } from './lib/stalls.js'
 import type { Domain } from '../workers/sig/types.js'
 import { engineMain, TOKEN_IN, TOKEN_OUT, type RoutePair, type WireRfq } from './lib/relayEngine.js'
 import { syntheticGraph, HUBS } from './lib/syntheticGraph.js'
 import { seedGraph } from './lib/seedGraph.js'
 import { cpuSnapshot, cpuPerQuoteLines } from './lib/relayCpu.js'
-import { postmasterPid } from './lib/procCpu.js'
+import { postmasterPid, processTreeUs, threadRoles } from './lib/procCpu.js'
+import { rolesSince, sumThreads, type ThreadMs } from './lib/windowThreads.js'
+import { profileParts } from './lib/profileParts.js'
 
 const CLIENTS = 200
 const MAKERS = 50
@@ -241,7 +245,9 @@ async function main(): Promise<number> {
     busy = 0
     onAccepted = () => {}
     const pacedStart = performance.now(),
-      cpu0 = await request<{ us: number }>(child, { cmd: 'cpu' }, 'cpu')
+      cpu0 = await request<{ us: number }>(child, { cmd: 'cpu' }, 'cpu'),
+      roles0 = threadRoles(child.pid!),
+      pg0 = processTreeUs(postmaster)
     let sent = 0
     await new Promise<void>(resolve => {
       const tick = () => {
@@ -261,8 +267,19 @@ async function main(): Promise<number> {
     const drainDeadline = performance.now() + 10_000
     while (accepted + errors < load.length && performance.now() < drainDeadline)
       await new Promise(r => setTimeout(r, 10))
-    const cpu1 = await request<{ us: number }>(child, { cmd: 'cpu' }, 'cpu')
-    return { latencies: [...latencies], accepted, errors, busy, quotes: load.length, cpuMs: (cpu1.us - cpu0.us) / 1000 }
+    const cpu1 = await request<{ us: number; stalls: Stalls }>(child, { cmd: 'cpu' }, 'cpu')
+    const { stalls } = cpu1 // since cpu0's read: this window's
+    const threads = rolesSince(roles0, threadRoles(child.pid!), processTreeUs(postmaster) - pg0)
+    return {
+      latencies: [...latencies],
+      accepted,
+      errors,
+      busy,
+      quotes: load.length,
+      cpuMs: (cpu1.us - cpu0.us) / 1000,
+      stalls,
+      threads,
+    }
   }
   type Window = Awaited<ReturnType<typeof pacedPhase>>
   const pooled = (ws: Window[]) => ({
@@ -272,6 +289,14 @@ async function main(): Promise<number> {
     busy: sum(ws, w => w.busy),
     quotes: sum(ws, w => w.quotes),
     cpuMs: sum(ws, w => w.cpuMs),
+    loopP99: Math.max(...ws.map(w => w.stalls.loopP99)),
+    loopMax: Math.max(...ws.map(w => w.stalls.loopMax)),
+    gcMs: sum(ws, w => w.stalls.gcMs),
+    gcMax: Math.max(...ws.map(w => w.stalls.gcMax)),
+    minorMs: sum(ws, w => w.stalls.minorMs),
+    majorMs: sum(ws, w => w.stalls.majorMs),
+    majorMax: Math.max(...ws.map(w => w.stalls.majorMax)),
+    threads: sumThreads(ws.map(w => w.threads)),
   })
   const per = pacedRate * pacedSecs,
     off: Window[] = [],
@@ -357,7 +382,26 @@ async function main(): Promise<number> {
   ])
   for (const line of cpuPerQuoteLines(cpu0, cpu1, phase1.accepted, ceiling, rate)) console.log(line)
   console.log(`bytes allocated per accepted quote: ${Math.round(allocBytes / phase1.accepted)} B`)
+  if (process.env.BENCH_PROFILE && !profileRoutes) {
+    const parts = profileParts(join(process.env.BENCH_PROFILE, 'relay-main.cpuprofile'))
+    const text = parts.map(p => `${p.part} ${(p.share * 100).toFixed(1)}%`).join(', ')
+    console.log(`main-thread CPU by part (profiled throughput phase): ${text}`)
+  }
   console.log(`paced at half the max (${pacedRate}/s): p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms`)
+  if (withRoutes) {
+    const f = (x: number) => x.toFixed(1)
+    console.log(
+      `main-thread stalls paced without / with route searches: event-loop delay p99 ${f(paced.loopP99)} / ${f(withRoutes.loopP99)} ms, longest ${f(paced.loopMax)} / ${f(withRoutes.loopMax)} ms; GC pauses ${f(paced.gcMs)} / ${f(withRoutes.gcMs)} ms, longest ${f(paced.gcMax)} / ${f(withRoutes.gcMax)} ms (scavenges ${f(paced.minorMs)} / ${f(withRoutes.minorMs)} ms; mark-compacts ${f(paced.majorMs)} / ${f(withRoutes.majorMs)} ms, longest ${f(paced.majorMax)} / ${f(withRoutes.majorMax)} ms)`,
+    )
+  }
+  if (withRoutes) {
+    const a = paced.threads,
+      b = withRoutes.threads,
+      f = (k: keyof ThreadMs) => `${a[k].toFixed(0)} / ${b[k].toFixed(0)}`
+    console.log(
+      `CPU and run-queue wait in the paced windows without / with route searches (ms): main thread CPU ${f('mainCpu')}, wait ${f('mainWait')}; route threads CPU ${f('nicedCpu')}, wait ${f('nicedWait')}; other engine threads CPU ${f('otherCpu')}, wait ${f('otherWait')}; PostgreSQL CPU ${f('pgCpu')}`,
+    )
+  }
   if (withRoutes)
     console.log(
       `paced p99 with route searches vs without: ${(withRoutes.p99 / paced.p99).toFixed(2)} (${withRoutes.p99.toFixed(2)} ms vs ${paced.p99.toFixed(2)} ms; engine CPU ${withRoutes.cpuMs.toFixed(0)} vs ${paced.cpuMs.toFixed(0)} ms)`,

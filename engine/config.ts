@@ -52,6 +52,8 @@ export const configSchema = z.object({
   SOR_THREADS: positiveInt.optional(),
   /** the OS niceness of the route threads (0: as the rest of the process; 19: lowest) */
   SOR_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(19),
+  /** idle: the route threads also run under Linux's SCHED_IDLE, so a waking relay thread preempts them at once */
+  SOR_THREAD_POLICY: z.enum(['idle', 'normal']).default('idle'),
   /** server-side baselines: route tasks a second, RFQs waiting, the window that coalesces a pair's, the longest wait */
   SOR_BASELINE_RATE: positiveInt.default(20),
   SOR_BASELINE_QUEUE: positiveInt.default(1000),

@@ -35,6 +35,45 @@ export function processThreads(pid: number): { mainUs: number; otherUs: number }
   return { mainUs: threadUs(pid, pid), otherUs }
 }
 
+export interface ThreadTimes {
+  /** µs on a CPU */
+  cpuUs: number
+  /** µs runnable but waiting for a CPU (run-queue wait): what other work on the cores cost this thread */
+  waitUs: number
+}
+export interface ThreadRoles {
+  main: ThreadTimes
+  /** threads at a niceness above 0: the route threads (SOR_THREAD_NICE) */
+  niced: ThreadTimes
+  /** every other thread: signature workers, V8's GC helpers, libuv */
+  other: ThreadTimes
+}
+
+/** A process's threads' CPU and run-queue wait by role (schedstat's first two fields; the niceness from stat). */
+export function threadRoles(pid: number): ThreadRoles {
+  const roles: ThreadRoles = {
+    main: { cpuUs: 0, waitUs: 0 },
+    niced: { cpuUs: 0, waitUs: 0 },
+    other: { cpuUs: 0, waitUs: 0 },
+  }
+  let tids: string[] = []
+  try {
+    tids = readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return roles // the process is gone, or not Linux
+  }
+  for (const t of tids) {
+    const sched = read(`/proc/${pid}/task/${t}/schedstat`)?.split(' '),
+      stat = read(`/proc/${pid}/task/${t}/stat`)
+    if (!sched || !stat) continue
+    const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
+    const role = Number(t) === pid ? roles.main : nice > 0 ? roles.niced : roles.other
+    role.cpuUs += Number(sched[0]) / 1000
+    role.waitUs += Number(sched[1]) / 1000
+  }
+  return roles
+}
+
 /**
  * A process's utime + stime + cutime + cstime in µs (all its threads, the exited ones too, and its reaped
  * children's), and its parent's pid.

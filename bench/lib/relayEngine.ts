@@ -5,6 +5,7 @@ import { Session } from 'node:inspector'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Engine } from '../../engine/app.js'
+import { watchStalls } from './stalls.js'
 
 export const TOKEN_IN = '0x1111111111111111111111111111111111111111'
 export const TOKEN_OUT = '0x2222222222222222222222222222222222222222'
@@ -52,6 +53,7 @@ export async function engineMain(): Promise<void> {
   const heapPost = <T>(method: string, params?: object) =>
     new Promise<T>((res, rej) => heap.post(method, params, (e, r) => (e ? rej(e) : res(r as T))))
   let allocBytes = NaN
+  const stalls = watchStalls()
   // a failure here crashes this child (an unhandled rejection), which the parent sees as its exit
   process.on(
     'message',
@@ -105,7 +107,7 @@ export async function engineMain(): Promise<void> {
         } else if (m.cmd === 'cpu') {
           // the engine process's CPU (every thread), read from /proc through process.cpuUsage
           const u = process.cpuUsage()
-          process.send!({ cmd: 'cpu', us: u.user + u.system })
+          process.send!({ cmd: 'cpu', us: u.user + u.system, stalls: stalls() })
         } else if (m.cmd === 'routeLoad') {
           // RFQ creations at a rate, each with its server-side baseline, while the parent paces quotes
           const r = await createAtRate(book, m.pairs!, m.ratePerSec!)

@@ -32,25 +32,26 @@ export function routeThreads(config: Pick<Config, 'POOL_THREADS' | 'SOR_THREADS'
   return config.SOR_THREADS ?? Math.max(1, Math.floor(config.POOL_THREADS / 2))
 }
 
-type LaneConfig = Pick<Config, 'POOL_THREADS' | 'POOL_TASKS_PER_THREAD' | 'SOR_THREADS' | 'SOR_THREAD_NICE'>
+type LaneConfig = Pick<Config, 'POOL_THREADS' | 'POOL_TASKS_PER_THREAD' | 'SOR_THREADS' | 'SOR_THREAD_NICE'> &
+  Partial<Pick<Config, 'SOR_THREAD_POLICY'>>
 
 export function createLanes(config: LaneConfig): Lanes {
   return {
     sig: createWorkerPool(config.POOL_THREADS, config.POOL_TASKS_PER_THREAD),
-    route: createRouteLane(routeThreads(config), config.SOR_THREAD_NICE),
+    route: createRouteLane(routeThreads(config), config.SOR_THREAD_NICE, config.SOR_THREAD_POLICY === 'idle'),
   }
 }
 
 /** How long a closing route lane waits for its threads to finish loading their module. */
 const LOADED_WITHIN_MS = 5000
 
-export function createRouteLane(threads: number, nice = 0): RouteLane {
+export function createRouteLane(threads: number, nice = 0, idle = false): RouteLane {
   const graphChannel = `sor/graph/${randomUUID()}`
   const pool = createWorkerPool(threads, {
     tasksPerThread: 1,
     maxQueue: threads * ROUTE_QUEUE_PER_THREAD,
     preload: ROUTE_TASK,
-    workerData: { channel: graphChannel, nice },
+    workerData: { channel: graphChannel, nice, idle },
   })
   return {
     graphChannel,

@@ -6,6 +6,7 @@ import { BroadcastChannel, threadId } from 'node:worker_threads'
 import { getHeapStatistics } from 'node:v8'
 import { readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
+import { execFileSync } from 'node:child_process'
 import { workerData } from 'piscina'
 import { searchRoute } from '../../workers/sor/findRoute.js'
 import { fitOf } from '../../workers/sor/legs.js'
@@ -13,7 +14,7 @@ import { SearchDeadline } from '../../workers/sor/routeSource.js'
 import { Replica } from './replica.js'
 import type { Found, GraphMessage, RouteTask, RouteTaskResult } from './graphMessages.js'
 
-const { channel: channelName, nice } = (workerData ?? {}) as { channel?: string; nice?: number }
+const { channel: channelName, nice, idle } = (workerData ?? {}) as { channel?: string; nice?: number; idle?: boolean }
 /** This thread's copies and heap go to the engine (graphFeed.ts, /metrics) at most once every REPORT_MS. */
 const REPORT_MS = 2000
 let reported = 0
@@ -57,7 +58,7 @@ if (channel) {
     report()
   }, REPORT_MS * 2).unref() // alive and how big, even when idle
 }
-lowerPriority(nice ?? 0)
+lowerPriority(nice ?? 0, idle ?? false)
 
 export default async function route(task: RouteTask | { ping: true }): Promise<RouteTaskResult<Found> | 'pong'> {
   if ('ping' in task) return 'pong' // the lane asks before it closes: this thread is loaded
@@ -107,13 +108,23 @@ function reached(replica: Replica, version: number, deadline: number): Promise<b
 }
 
 // Linux: a thread's niceness is its own (setpriority on its thread id), so the route threads yield the cores to
-// the relay's main and signature threads without slowing them. Elsewhere, or without the right, it stays as is.
-function lowerPriority(niceness: number): void {
-  if (niceness <= 0) return
+// the relay's main and signature threads without slowing them. Niceness alone still lets a search run out its time
+// slice (up to a few ms) before a relay thread that wakes gets the core; under SCHED_IDLE the scheduler preempts
+// it at once. Node has no call for a thread's policy, so util-linux's chrt sets it (once, at the thread's start).
+// Elsewhere, without chrt, or without the right, it stays as is: the lane still runs.
+function lowerPriority(niceness: number, idle: boolean): void {
+  let tid: number
   try {
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop())
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, niceness)
+    tid = Number(readlinkSync('/proc/thread-self').split('/').pop())
+    if (!Number.isInteger(tid) || tid <= 0) return
+    if (niceness > 0) setPriority(tid, niceness)
   } catch {
-    /* not Linux, or not allowed: the lane still runs, at the process's priority */
+    return /* not Linux, or not allowed */
+  }
+  if (!idle) return
+  try {
+    execFileSync('chrt', ['--idle', '-p', '0', String(tid)], { stdio: 'ignore', timeout: 5000 })
+  } catch {
+    /* no chrt (util-linux) or not allowed: niceness only */
   }
 }

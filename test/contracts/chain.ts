@@ -5,6 +5,7 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { startAnvil, type Anvil } from '../../engine/devchain/anvil.js'
 import { deploySpotRfq, loadArtifact } from '../../engine/chain/spotRfq.js'
+import { waitMined } from '../../engine/devchain/deploy/mined.js'
 
 // anvil's well-known dev keys (accounts 0-3)
 export const KEYS = {
@@ -62,13 +63,13 @@ export const tokenAbi = () => loadArtifact('TestToken').abi
 
 export async function deployToken(w: ReturnType<typeof walletFor>, pc: PublicClient, name: string, symbol: string, decimals: number): Promise<Address> {
   const { abi, bytecode } = loadArtifact('TestToken')
-  const receipt = await pc.waitForTransactionReceipt({ hash: await w.deployContract({ abi, bytecode, args: [name, symbol, decimals] }) })
+  const receipt = await waitMined(pc, await w.deployContract({ abi, bytecode, args: [name, symbol, decimals] }))
   return receipt.contractAddress!
 }
 
 /** Waits for a transaction and insists it succeeded. */
 export async function send(pc: PublicClient, hash: Promise<Hex>) {
-  const receipt = await pc.waitForTransactionReceipt({ hash: await hash })
+  const receipt = await waitMined(pc, await hash)
   if (receipt.status !== 'success') throw new Error(`transaction ${receipt.transactionHash} reverted`)
   return receipt
 }

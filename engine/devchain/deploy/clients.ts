@@ -1,5 +1,6 @@
 // What every deploy helper takes: a wallet that signs (its account pays and receives) and a reader.
 import type { Abi, Account, Address, Chain, Hex, PublicClient, Transport, WalletClient } from 'viem'
+import { waitMined } from './mined.js'
 
 export interface DeployClients {
   wallet: WalletClient<Transport, Chain | undefined, Account>
@@ -14,7 +15,7 @@ export async function deploy(
   args: readonly unknown[] = [],
 ): Promise<Address> {
   const hash = await wallet.deployContract({ abi, bytecode, args, account: wallet.account, chain: wallet.chain })
-  const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+  const receipt = await waitMined(pub, hash)
   if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`deployment reverted (tx ${hash})`)
   return receipt.contractAddress.toLowerCase() as Address
 }
@@ -46,7 +47,7 @@ export async function send(
     chain: wallet.chain,
     gas: limit,
   })
-  const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+  const receipt = await waitMined(pub, hash)
   if (receipt.status !== 'success') {
     const tx = await pub.getTransaction({ hash })
     throw new Error(`${functionName} reverted (tx ${hash}, gas used ${receipt.gasUsed} of ${tx.gas})`)

@@ -5,6 +5,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { pathToFileURL } from 'node:url'
 import { join } from 'node:path'
+import { readdirSync, readFileSync } from 'node:fs'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createLanes } from '../../../engine/pool/lanes.js'
 import { createBatcher } from '../../../engine/pool/batcher.js'
@@ -73,5 +74,36 @@ test('a quote batch is verified while a route search holds the route thread: the
     assert.equal(await search, 'AbortError')
   } finally {
     await Promise.all([lanes.sig.close(), lanes.route.close()])
+  }
+})
+
+/** this process's threads' scheduling policy and niceness, from /proc (Linux: SCHED_IDLE is policy 5) */
+function threadsSched(): { policy: number; nice: number }[] {
+  return readdirSync('/proc/self/task').flatMap(tid => {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ') // field 3 (state) onwards
+      return [{ nice: Number(fields[16]), policy: Number(fields[38]) }]
+    } catch {
+      return [] // a thread that ended meanwhile
+    }
+  })
+}
+
+test('route threads run under SCHED_IDLE at their niceness, so a waking relay thread preempts a search at once', async () => {
+  for (const policy of ['idle', 'normal'] as const) {
+    const lanes = createLanes({ ...config, SOR_THREAD_POLICY: policy })
+    try {
+      await lanes.route.run(SPIN, { ms: 1 }) // the route thread has started and set its priority
+      const route = threadsSched().filter(t => t.nice === config.SOR_THREAD_NICE)
+      assert.equal(route.length, 1, 'one thread at the route lane niceness')
+      assert.equal(route[0]!.policy, policy === 'idle' ? 5 : 0, `SOR_THREAD_POLICY=${policy}`)
+      assert.ok(
+        threadsSched().every(t => t.nice === config.SOR_THREAD_NICE || t.policy === 0),
+        'no other thread changed',
+      )
+    } finally {
+      await Promise.all([lanes.sig.close(), lanes.route.close()])
+    }
   }
 })
