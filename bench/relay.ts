@@ -41,6 +41,7 @@ import { cpuSnapshot, cpuPerQuoteLines } from './lib/relayCpu.js'
 import { postmasterPid, processTreeUs, threadRoles } from './lib/procCpu.js'
 import { rolesSince, sumThreads, type ThreadMs } from './lib/windowThreads.js'
 import { profileParts } from './lib/profileParts.js'
+import { rfqIdAt } from '../workers/values/rfqId.js'
 
 const CLIENTS = 200
 const MAKERS = 50
@@ -107,7 +108,7 @@ async function main(): Promise<number> {
   const now = Date.now()
   const mkRfqs = (n: number) =>
     Array.from({ length: n }, (_, i) => ({
-      id: `rfq_b${i}_${randomBytes(4).toString('hex')}`,
+      id: rfqIdAt(now, randomBytes(16).toString('hex')), // as the engine makes them: its day found from the id
       taker: makerAddrs[i % MAKERS]!,
       expiry: Math.floor(now / 1000) + 3000,
       createdAt: now,

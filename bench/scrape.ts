@@ -17,6 +17,7 @@ import { benchDatabase } from './lib/benchDb.js'
 import { freshMakers, presignQuotes } from './lib/presign.js'
 import { engineMain, TOKEN_IN, TOKEN_OUT } from './lib/relayEngine.js'
 import type { Domain } from '../workers/sig/types.js'
+import { rfqIdAt } from '../workers/values/rfqId.js'
 
 const CLIENTS = 50
 const MAKERS = 50
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
   const makers = freshMakers(MAKERS)
   const now = Date.now()
   const rfqs = Array.from({ length: Math.ceil(total / MAKERS) }, (_, i) => ({
-    id: `rfq_s${i}_${randomBytes(4).toString('hex')}`,
+    id: rfqIdAt(now, randomBytes(16).toString('hex')), // as the engine makes them: its day found from the id
     taker: makers[i % MAKERS]!.address,
     expiry: Math.floor(now / 1000) + 3000,
     createdAt: now,

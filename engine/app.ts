@@ -47,6 +47,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
     dataDir: config.DATA_DIR,
     log,
     quotesRetentionDays: config.QUOTES_RETENTION_DAYS,
+    rfqsRetentionDays: config.RFQS_RETENTION_DAYS,
     archiveDir: config.ARCHIVE_DIR,
   })
   const lanes = createLanes(config)

@@ -108,6 +108,12 @@ export const configSchema = z.object({
     .int()
     .refine(n => n === 0 || (n >= 2 && n <= 36_500), 'must be 0 (keep) or 2-36500 days')
     .default(0),
+  /** RFQ partitions (a day each) older than this many days are dropped after their quotes (0: kept forever) */
+  RFQS_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .refine(n => n === 0 || (n >= 2 && n <= 36_500), 'must be 0 (keep) or 2-36500 days')
+    .default(0),
   /** quote archives (engine/store/archive): set, retention exports each partition here before it drops it */
   ARCHIVE_DIR: z.string().min(1).optional(),
   /** admission control: quotes are refused with BUSY while more than this many ms of work is in flight (0: off) */

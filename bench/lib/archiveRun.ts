@@ -4,7 +4,9 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
 import type { Sql } from '../../engine/store/db.js'
+import { rfqIdAt } from '../../workers/values/rfqId.js'
 import { ensurePartitions, partitionName } from '../../engine/store/partitions.js'
 import { insertRfq } from '../../engine/store/rfqs.js'
 import { exportPartition } from '../../engine/store/archive/export.js'
@@ -18,11 +20,12 @@ export async function seedQuoteDay(sql: Sql, at: number, rows: number): Promise<
   const day = new Date(at).toISOString().slice(0, 10)
   const partition = partitionName('quotes', day)
   await ensurePartitions(sql, { now: at, ahead: 0 })
+  const ids = Array.from({ length: RFQS }, (_, r) => rfqIdAt(at + r, randomBytes(16).toString('hex')))
   for (let r = 0; r < RFQS; r++) {
     await insertRfq(
       sql,
       {
-        id: `rfq_bench${day.replaceAll('-', '')}_${r}`,
+        id: ids[r]!,
         taker: A(1),
         tokenIn: A(2),
         tokenOut: A(3),
@@ -43,12 +46,12 @@ export async function seedQuoteDay(sql: Sql, at: number, rows: number): Promise<
     `
     insert into ${partition} (rfq_day, rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce,
       deadline, signature, received_at)
-    select $1::date, 'rfq_bench${day.replaceAll('-', '')}_' || (g % ${RFQS}), '0x' || lpad(to_hex(g), 40, '0'),
+    select $1::date, ($3::text[])[g % ${RFQS} + 1], '0x' || lpad(to_hex(g), 40, '0'),
       '0x' || lpad(to_hex(1), 40, '0'), '0x' || lpad(to_hex(2), 40, '0'), '0x' || lpad(to_hex(3), 40, '0'),
       (10::numeric ^ 21) + g, (10::numeric ^ 18) * g,
       1700000000 + g, g, 1700000600 + g, '0x' || repeat(md5(g::text), 4) || 'ab', $2::timestamptz + g * interval '1 ms'
     from generate_series(1, ${rows}) g`,
-    [day, new Date(at).toISOString()],
+    [day, new Date(at).toISOString(), ids],
   )
   await sql.unsafe(`vacuum analyze ${partition}`)
   return partition

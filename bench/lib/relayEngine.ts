@@ -7,6 +7,8 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Engine } from '../../engine/app.js'
 import { watchStalls } from './stalls.js'
+import { randomBytes } from 'node:crypto'
+import { rfqIdAt } from '../../workers/values/rfqId.js'
 
 export const TOKEN_IN = '0x1111111111111111111111111111111111111111'
 export const TOKEN_OUT = '0x2222222222222222222222222222222222222222'
@@ -148,7 +150,7 @@ async function createAtRate(
     const taker: `0x${string}` = `0x${(0xb0000000 + i).toString(16).padStart(40, '0')}`
     await book
       .create({
-        id: `rfq_route_${i}_${now}`,
+        id: rfqIdAt(now, randomBytes(16).toString('hex')),
         taker,
         tokenIn: p.tokenIn as `0x${string}`,
         tokenOut: p.tokenOut as `0x${string}`,

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { presignQuotes, type Maker, type PresignedQuote } from '../lib/presign.js'
 import { TOKEN_IN, TOKEN_OUT, type WireRfq } from '../lib/relayEngine.js'
 import type { Domain } from '../../workers/sig/types.js'
+import { rfqIdAt } from '../../workers/values/rfqId.js'
 
 export const DOMAIN: Domain & { chainId: number } = {
   name: 'SpotRFQ',
@@ -44,7 +45,6 @@ export async function startBenchEngine(script: string, databaseUrl: string): Pro
       child.on('message', on)
       child.send(msg)
     })
-  let made = 0
   return {
     child,
     relay: `ws://127.0.0.1:${ready.port}`,
@@ -53,7 +53,7 @@ export async function startBenchEngine(script: string, databaseUrl: string): Pro
     async quotes(n, makers) {
       const now = Date.now()
       const rfqs: WireRfq[] = Array.from({ length: Math.ceil(n / makers.length) }, (_, i) => ({
-        id: `rfq_s${made++}_${randomBytes(6).toString('hex')}`,
+        id: rfqIdAt(now, randomBytes(16).toString('hex')), // as the engine makes them: the day in the id
         taker: makers[i % makers.length]!.address,
         expiry: Math.floor(now / 1000) + 3000,
         createdAt: now,

@@ -2,7 +2,7 @@
 // their quotes (the AcceptedQuote shape the relay stores), written with COPY FROM STDIN as a stream (never a whole day
 // of quotes in memory). A past day is loaded the fast way: its partition made as a table of its own in one
 // transaction (COPY FREEZE: no hint-bit rewrite on first read), its primary key built once after the load, then
-// attached to `quotes` (which checks its range and its RFQs' foreign key in one pass each, not a trigger per row).
+// attached to `quotes` (which checks its range in one pass); the day's RFQs the same way, as its `rfqs` partition.
 // A day that already has its partition (today) takes its rows through the parent tables.
 // Values are what a venue stores: 42-character lowercase addresses, wei amounts of 18-24 digits, 65-byte signatures.
 import { Readable } from 'node:stream'
@@ -64,7 +64,7 @@ export function rfqsOver(start: number, spanMs: number, n: number, seed: number)
     const createdAt = new Date(start + Math.floor((i * spanMs) / n))
     const a = Math.floor(rand() * TOKENS)
     return {
-      id: newRfqId(),
+      id: newRfqId(createdAt.getTime()), // carries its instant: every lookup by id reads one rfqs partition
       taker: takers[Math.floor(rand() * TAKERS)]!,
       tokenIn: tokens[a]!,
       tokenOut: tokens[(a + 1 + Math.floor(rand() * (TOKENS - 1))) % TOKENS]!,
@@ -108,11 +108,11 @@ function quotesOf(rfq: Rfq, perRfq: number, rand: () => number): AcceptedQuote[]
 
 const RFQ_COPY =
   'rfqs (id, taker, token_in, token_out, kind, amount_in, amount_out, expiry, visibility, allowed_makers, ' +
-  'status, quote_count, created_at, ended_at, ended_by)'
+  'status, quote_count, created_at, ended_at, ended_by, created_day)'
 const rfqLine = (r: Rfq, quotes: number) =>
   `${r.id}\t${r.taker}\t${r.tokenIn}\t${r.tokenOut}\t${r.kind}\t${r.amountIn ?? '\\N'}\t${r.amountOut ?? '\\N'}\t` +
   `${r.expiry}\t${r.visibility}\t{}\tEXPIRED\t${quotes}\t${r.createdAt.toISOString()}\t` +
-  `${new Date(r.expiry * 1000).toISOString()}\texpiry\n`
+  `${new Date(r.expiry * 1000).toISOString()}\texpiry\t${r.createdAt.toISOString().slice(0, 10)}\n`
 
 const QUOTE_COLS =
   '(rfq_day, rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, ' +
@@ -154,19 +154,25 @@ async function copyIn(sql: Sql, target: string, source: AsyncGenerator<string>):
 }
 
 /**
- * One past day (UTC, `daysAgo` before today) of `quotes` quotes over quotes/`perRfq` RFQs: the RFQs through `rfqs`,
- * the quotes into a partition of their own, loaded before its index is built, then attached.
+ * One past day (UTC, `daysAgo` before today) of `quotes` quotes over quotes/`perRfq` RFQs: the RFQs and the quotes
+ * each into a partition of their own, loaded before their indexes are built, then attached.
  */
 export async function loadPastDay(sql: Sql, daysAgo: number, quotes: number, perRfq: number): Promise<DayRows> {
   const dayStart = Math.floor(Date.now() / DAY_MS) * DAY_MS - daysAgo * DAY_MS
   const day = new Date(dayStart).toISOString().slice(0, 10),
     next = new Date(dayStart + DAY_MS).toISOString().slice(0, 10)
   const rfqs = rfqsOver(dayStart, DAY_MS, Math.ceil(quotes / perRfq), daysAgo)
-  await copyIn(
-    sql,
-    RFQ_COPY,
-    chunks(rfqs, r => rfqLine(r, perRfq)),
-  )
+  const range = `for values from ('${day}') to ('${next}')`
+  // the day's RFQs into a table of their own, attached as its rfqs partition: the parent's indexes are built on attach
+  const rfqPart = partitionName('rfqs', day)
+  await sql.begin(async tx => {
+    await tx.unsafe('set local maintenance_work_mem = 1048576') // 1 GB (kB): each index's sort in memory
+    await tx.unsafe(`create table ${rfqPart} (like rfqs including defaults including constraints)`)
+    const sink = await tx.unsafe(`copy ${RFQ_COPY.replace(/^rfqs/, rfqPart)} from stdin with (freeze)`).writable()
+    await pipeline(Readable.from(chunks(rfqs, r => rfqLine(r, perRfq))), sink)
+    await tx.unsafe(`alter table rfqs attach partition ${rfqPart} ${range}`)
+  })
+  await sql.unsafe(`analyze ${rfqPart}`)
   const name = partitionName('quotes', day)
   await sql.begin(async tx => {
     await tx.unsafe('set local maintenance_work_mem = 1048576') // 1 GB (kB): the key's sort in memory
@@ -174,7 +180,7 @@ export async function loadPastDay(sql: Sql, daysAgo: number, quotes: number, per
     const sink = await tx.unsafe(`copy ${name} ${QUOTE_COLS} from stdin with (freeze)`).writable()
     await pipeline(Readable.from(quoteChunks(day, rfqs, perRfq, daysAgo + 1000)), sink)
     await tx.unsafe(`alter table ${name} add primary key (rfq_id, maker, rfq_day)`)
-    await tx.unsafe(`alter table quotes attach partition ${name} for values from ('${day}') to ('${next}')`)
+    await tx.unsafe(`alter table quotes attach partition ${name} ${range}`)
   })
   await sql.unsafe(`analyze ${name}`)
   const step = Math.max(1, Math.floor(rfqs.length / 100))

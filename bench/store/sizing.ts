@@ -30,7 +30,9 @@ export async function quoteSizing(sql: Sql, partitions: readonly string[], rows:
     `select ${avgs}, avg(pg_column_size(t.*))::float8 as "(tuple)" from ${one} t
      tablesample system (${percent}) repeatable (1)`,
   )
-  const [rfq] = await sql`select pg_total_relation_size('rfqs')::float8 as bytes, count(*)::float8 as rows from rfqs`
+  const [rfq] = await sql`
+    select (select sum(pg_total_relation_size(relid)) from pg_partition_tree('rfqs') where isleaf)::float8 as bytes,
+      (select count(*) from rfqs)::float8 as rows`
   return {
     rows,
     heapBytes: sizes!.heap,

@@ -5,7 +5,8 @@
 //  - two surfaces on one port;
 //  - TOKENS_POLICY=chain with no chain to ask;
 //  - a HOST this machine cannot listen on (not one of its addresses, or a name that does not resolve);
-//  - an ARCHIVE_DIR that is not an existing, writable directory.
+//  - an ARCHIVE_DIR that is not an existing, writable directory;
+//  - RFQS_RETENTION_DAYS shorter than QUOTES_RETENTION_DAYS (an RFQ would go before its quotes).
 import { createServer } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { ConfigError, type Config } from '../config.js'
@@ -47,6 +48,13 @@ export async function checkSettings(config: Config): Promise<void> {
   if (host) problems.push(host)
   const archive = config.ARCHIVE_DIR && (await archiveDirProblem(config.ARCHIVE_DIR))
   if (archive) problems.push(archive)
+  const rfqs = config.RFQS_RETENTION_DAYS,
+    quotes = config.QUOTES_RETENTION_DAYS
+  if (rfqs > 0 && (quotes === 0 || quotes > rfqs))
+    problems.push(
+      `RFQS_RETENTION_DAYS=${rfqs} would drop RFQs before their quotes (QUOTES_RETENTION_DAYS=${quotes}${quotes ? '' : ', kept'}): ` +
+        `set it to 0 or at least QUOTES_RETENTION_DAYS, with QUOTES_RETENTION_DAYS set`,
+    )
   if (problems.length) throw new ConfigError(problems.join('\n'))
 }
 

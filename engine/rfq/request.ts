@@ -2,6 +2,7 @@
 // token), which the RFQ service (service.ts) gives it.
 import { randomBytes } from 'node:crypto'
 import type { Address, RfqKind, Visibility } from '../../actors/rfqTypes.js'
+import { rfqIdAt } from '../../workers/values/index.js'
 
 /** What a taker asks for (parsed by its surface: tokens resolved, amounts and TTL in range). */
 export interface RfqRequest {
@@ -15,9 +16,9 @@ export interface RfqRequest {
   allowedMakers: Address[]
 }
 
-/** Unguessable: 128 random bits. */
-export function newRfqId(): string {
-  return 'rfq_' + randomBytes(16).toString('hex')
+/** Unguessable (128 random bits), and carrying `atMs`, the RFQ's creation (workers/values/rfqId.ts). */
+export function newRfqId(atMs: number): string {
+  return rfqIdAt(atMs, randomBytes(16).toString('hex'))
 }
 
 /** A private RFQ's share token: 192 random bits, URL-safe. */

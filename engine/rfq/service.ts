@@ -88,7 +88,7 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
   async function create(agent: Agent, r: RfqRequest): Promise<RfqOutcome<{ rfq: Rfq; activeCount: number }>> {
     const now = Date.now()
     const rfq: Rfq = {
-      id: newRfqId(),
+      id: newRfqId(now), // the same instant as createdAt: the id names the RFQ's partition (its UTC day)
       taker: agent.agentWallet,
       tokenIn: r.tokenIn,
       tokenOut: r.tokenOut,

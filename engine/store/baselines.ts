@@ -2,6 +2,7 @@
 // wins; the route finder's server-side baseline only fills the gap and never overwrites a client's.
 import type postgres from 'postgres'
 import type { Tx } from './db.js'
+import { rfqIdSql } from './rfqKey.js'
 
 export type BaselineSource = 'client' | 'sor'
 
@@ -58,7 +59,7 @@ export interface BaselineForFill {
 export async function baselineForRfq(sql: Tx, rfqId: string): Promise<BaselineForFill | undefined> {
   const [row] = await sql`
     select b.id, b.amount_in, b.baseline_amount_out, b.source, coalesce(r.kind, 0)::int as kind
-    from baselines b left join rfqs r on r.id = b.rfq_id
+    from baselines b left join rfqs r on ${rfqIdSql(sql, rfqId, 'r')}
     where b.rfq_id = ${rfqId} and not b.partial` // a partial baseline is no benchmark for the whole RFQ
   if (!row) return undefined
   return {

@@ -1,5 +1,6 @@
 // The fills table: the insert that a txHash wins exactly once, and the reads of the reports.
 import type { Tx } from './db.js'
+import { rfqIdSql } from './rfqKey.js'
 
 export interface NewFill {
   txHash: string
@@ -53,7 +54,7 @@ export async function rfqPerformance(sql: Tx, rfqId: string): Promise<RfqPerform
   const [r] = await sql`
     select f.amount_in, f.amount_out, f.benchmark_available, f.improvement_bps::float8 as improvement_bps, f.filled_at,
            b.amount_in as b_amount_in, b.baseline_amount_out, b.source, coalesce(q.kind, 0)::int as kind
-    from fills f join baselines b on b.rfq_id = f.rfq_id and not b.partial left join rfqs q on q.id = f.rfq_id
+    from fills f join baselines b on b.rfq_id = f.rfq_id and not b.partial left join rfqs q on ${rfqIdSql(sql, rfqId, 'q')}
     where f.rfq_id = ${rfqId}
     order by f.filled_at desc, f.id desc limit 1`
   if (!r) return undefined

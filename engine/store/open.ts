@@ -28,6 +28,8 @@ export interface OpenOptions {
   max?: number
   /** QUOTES_RETENTION_DAYS: 0 keeps every quote */
   quotesRetentionDays?: number
+  /** RFQS_RETENTION_DAYS: 0 keeps every RFQ */
+  rfqsRetentionDays?: number
   /** ARCHIVE_DIR: set, retention exports each partition there before it drops it */
   archiveDir?: string | undefined
 }
@@ -60,6 +62,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const own: Sql[] = []
   const partitions = keepPartitionsAhead(sql, {
     retentionDays: opts.quotesRetentionDays ?? 0,
+    rfqsRetentionDays: opts.rfqsRetentionDays ?? 0,
     archiveDir: opts.archiveDir,
     log: opts.log,
   })

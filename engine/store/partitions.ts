@@ -1,5 +1,6 @@
 // Daily partitions, made ahead of need: at the engine's start and then hourly, under an advisory lock so the nodes of
-// a cluster make each once. A day is a range [day, day + 1) of the partition key (a quote's RFQ's creation day, UTC).
+// a cluster make each once. A day is a range [day, day + 1) of the partition key (an RFQ's creation day, UTC; a
+// quote's RFQ's; an activity entry's time): bounds written as UTC midnights, which a date key reads as its day.
 // A day whose rows already sit in the default partition (its partition was missing when they came) is left there:
 // making it would have to move them under a lock; an operator sees them as the default partition's rows.
 import type { Logger } from 'pino'
@@ -8,7 +9,11 @@ import { runRetention, type RetentionRun } from './retention.js'
 import { readPartitionStats, type PartitionStats } from './partitionStats.js'
 
 /** The tables partitioned by day, each with its key: what `ensurePartitions` keeps ahead. */
-export const DAILY: readonly { table: string; key: string }[] = [{ table: 'quotes', key: 'rfq_day' }]
+export const DAILY: readonly { table: string; key: string }[] = [
+  { table: 'rfqs', key: 'created_day' },
+  { table: 'quotes', key: 'rfq_day' },
+  { table: 'agent_activity', key: 'at' },
+]
 
 const LOCK = 7318202 // beside the migrations' 7318201
 const DAY_MS = 86_400_000
@@ -35,14 +40,15 @@ export async function ensurePartitions(
       for (let i = 0; i <= ahead; i++) {
         const day = dayOf(now + i * DAY_MS),
           next = dayOf(now + (i + 1) * DAY_MS),
+          [from, to] = [`${day} 00:00:00+00`, `${next} 00:00:00+00`],
           name = partitionName(table, day)
         if (existing.has(name)) continue
         const [held] = await tx.unsafe(`select 1 from ${table}_default where ${key} >= $1 and ${key} < $2 limit 1`, [
-          day,
-          next,
+          from,
+          to,
         ])
         if (held) continue
-        await tx.unsafe(`create table ${name} partition of ${table} for values from ('${day}') to ('${next}')`)
+        await tx.unsafe(`create table ${name} partition of ${table} for values from ('${from}') to ('${to}')`)
         made.push(name)
       }
     }
@@ -71,9 +77,17 @@ export function keepPartitionsAhead(
     everyMs = 3_600_000,
     statsEveryMs = 60_000,
     retentionDays = 0,
+    rfqsRetentionDays = 0,
     archiveDir,
     log,
-  }: { everyMs?: number; statsEveryMs?: number; retentionDays?: number; archiveDir?: string | undefined; log: Logger },
+  }: {
+    everyMs?: number
+    statsEveryMs?: number
+    retentionDays?: number
+    rfqsRetentionDays?: number
+    archiveDir?: string | undefined
+    log: Logger
+  },
 ): Upkeep {
   let lastRetention: RetentionRun | undefined
   let droppedTotal = 0
@@ -91,13 +105,11 @@ export function keepPartitionsAhead(
   const turn = async () => {
     try {
       await ensurePartitions(sql)
-      if (retentionDays > 0) {
-        lastRetention = await runRetention(sql, { days: retentionDays, archiveDir })
+      if (retentionDays > 0 || rfqsRetentionDays > 0) {
+        lastRetention = await runRetention(sql, { days: retentionDays, rfqsDays: rfqsRetentionDays, archiveDir })
         droppedTotal += lastRetention.dropped.length
-        if (lastRetention.unarchived?.length)
-          log.warn(lastRetention, 'quote retention: partitions kept, their export failed')
-        else if (lastRetention.dropped.length || lastRetention.skipped.length)
-          log.info(lastRetention, 'quote retention')
+        if (lastRetention.unarchived?.length) log.warn(lastRetention, 'retention: partitions kept, their export failed')
+        else if (lastRetention.dropped.length || lastRetention.skipped.length) log.info(lastRetention, 'retention')
       }
     } catch (err) {
       log.warn({ err }, 'partition upkeep failed: tried again at the next turn')

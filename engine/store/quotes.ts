@@ -7,6 +7,7 @@ import type { Sql } from './db.js'
 import { createBatcher } from '../pool/batcher.js'
 import { isUnavailable } from './unavailable.js'
 import { openSql } from './rfqOpen.js'
+import { rfqDaysSql } from './rfqKey.js'
 
 export interface QuoteWriter {
   /**
@@ -78,7 +79,8 @@ export function createQuoteWriter(
  * main thread a join per column instead of binding hundreds of parameters.
  *
  * A quote lands in its RFQ's creation day's partition (read from the RFQ's locked row): all of an RFQ's quotes share
- * it, so the unique key (rfq_id, maker, rfq_day) arbitrates one quote per maker per RFQ across nodes.
+ * it, so the unique key (rfq_id, maker, rfq_day) arbitrates one quote per maker per RFQ across nodes. The RFQs are
+ * read and bumped in the partitions of their ids' days only (rfqKey.ts: every partition for a legacy id).
  *
  * The fence: a quote is stored only while its RFQ is open in the store. Its row is locked first (in id order,
  * so overlapping commits never deadlock); a cancel or fill that committed meanwhile is seen by the lock's
@@ -125,6 +127,10 @@ async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<QuoteCommitRes
     ]
   // on conflict: a replay of a stored quote, or another node's quote of the same maker: not stored, and its
   // writer is told so instead of being acknowledged
+  const days = rfqDaysSql(
+    sql,
+    quotes.map(q => q.rfqId),
+  )
   const refused = await sql<{ rfq_id: string; maker: string; closed: boolean }[]>`
     with r as (
       select * from unnest(${ids}::text[], ${makers}::text[], ${takers}::text[], ${ins}::text[], ${outs}::text[],
@@ -132,17 +138,17 @@ async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<QuoteCommitRes
         ${signatures}::text[], ${receivedAts}::timestamptz[])
         as r (rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, received_at)),
     open as (
-      select id, (created_at at time zone 'utc')::date as day from rfqs
-      where id = any(${ids}::text[]) and ${openSql(sql)} order by id for update),
+      select id, created_day as day from rfqs
+      where id = any(${ids}::text[]) and ${days} and ${openSql(sql)} order by id for update),
     ins as (
       insert into quotes (rfq_day, rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature,
         received_at)
       select open.day, r.* from r join open on open.id = r.rfq_id
-      on conflict (rfq_id, maker, rfq_day) do nothing returning rfq_id, maker),
-    c as (select rfq_id, count(*)::int as n from ins group by rfq_id),
+      on conflict (rfq_id, maker, rfq_day) do nothing returning rfq_id, rfq_day, maker),
+    c as (select rfq_id, rfq_day, count(*)::int as n from ins group by rfq_id, rfq_day),
     bump as (
       update rfqs set quote_count = quote_count + c.n, status = case when status = 'OPEN' then 'QUOTED' else status end
-      from c where rfqs.id = c.rfq_id)
+      from c where rfqs.id = c.rfq_id and rfqs.created_day = c.rfq_day and ${days})
     select r.rfq_id, r.maker, open.id is null as closed from r left join open on open.id = r.rfq_id
     where (select count(*) from ins) < ${n} and not exists (select 1 from ins where ins.rfq_id = r.rfq_id and ins.maker = r.maker)`
   if (!refused.length) return new Array<QuoteCommitResult>(n).fill('stored')

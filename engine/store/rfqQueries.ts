@@ -7,6 +7,7 @@ import type { Viewer } from '../../actors/visibility.js'
 import { hasExpired, isOpen } from '../../workers/values/index.js'
 import { RFQ_COLUMNS, rfqRowOf, type RfqColumns, type RfqRow } from './rfqRow.js'
 import { expiredUnstoredSql, liveSql, openSql } from './rfqOpen.js'
+import { rfqIdSql } from './rfqKey.js'
 
 export type { RfqRow } from './rfqRow.js'
 
@@ -53,12 +54,14 @@ export async function rfqPage(
 
 /** The place (seq) of an RFQ `viewer` may see; undefined for an unknown one and for one it may not see alike. */
 export async function seqOfVisible(sql: Tx, id: string, viewer: Viewer): Promise<number | undefined> {
-  const [r] = await sql<Pick<RfqColumns, 'seq'>[]>`select seq from rfqs where id = ${id} and ${visibleTo(sql, viewer)}`
+  const [r] = await sql<
+    Pick<RfqColumns, 'seq'>[]
+  >`select seq from rfqs where ${rfqIdSql(sql, id)} and ${visibleTo(sql, viewer)}`
   return r?.seq
 }
 
 export async function rfqById(sql: Tx, id: string): Promise<RfqRow | undefined> {
-  const [r] = await sql<RfqColumns[]>`select ${sql.unsafe(RFQ_COLUMNS)} from rfqs where id = ${id}`
+  const [r] = await sql<RfqColumns[]>`select ${sql.unsafe(RFQ_COLUMNS)} from rfqs where ${rfqIdSql(sql, id)}`
   return r ? rfqRowOf(r) : undefined
 }
 
@@ -67,7 +70,7 @@ export async function cancelPersisted(sql: Tx, id: string, nowMs = Date.now()): 
   const at = new Date(nowMs)
   const [r] = await sql<Pick<RfqColumns, 'cancelled_at'>[]>`
     update rfqs set status = 'CANCELLED', cancelled_at = ${at}, ended_at = ${at}, ended_by = 'taker'
-    where id = ${id} and ${liveSql(sql, nowMs)}
+    where ${rfqIdSql(sql, id)} and ${liveSql(sql, nowMs)}
     returning cancelled_at`
   return r?.cancelled_at ?? undefined
 }
@@ -89,7 +92,7 @@ export async function markFilled(
   const at = new Date(nowMs)
   const rows = await sql<Pick<RfqColumns, 'id'>[]>`
     update rfqs set status = 'FILLED', fill_tx_hash = ${txHash}, filled_at = ${at}, ended_at = ${at}, ended_by = 'taker'
-    where id = ${id} and (${openSql(sql)} or status = 'EXPIRED') and expiry > ${happenedAt}
+    where ${rfqIdSql(sql, id)} and (${openSql(sql)} or status = 'EXPIRED') and expiry > ${happenedAt}
     returning id`
   return rows.length === 1
 }

@@ -18,12 +18,17 @@ import type { Sql, Tx } from './db.js'
 import { RFQ_COLUMNS, rfqRowOf, rfqTermsOf, type RfqColumns } from './rfqRow.js'
 import { QUOTE_COLUMNS, acceptedQuoteOf, type QuoteColumns } from './quoteRow.js'
 import { liveSql, openSql } from './rfqOpen.js'
-import { isOpen, toUnixSeconds } from '../../workers/values/index.js'
+import { rfqDaysSql, rfqIdSql } from './rfqKey.js'
+import { isOpen, rfqDayOf, toUnixSeconds } from '../../workers/values/index.js'
 
+/** The row goes in its creation day's partition (UTC), the day its id names (workers/values/rfqId.ts). */
 export async function insertRfq(sql: Tx, rfq: Rfq, shareTokenHash: string | null): Promise<void> {
+  const day = rfq.createdAt.toISOString().slice(0, 10)
+  const named = rfqDayOf(rfq.id)
+  if (named !== 'unknown' && named !== day) throw new Error(`RFQ ${rfq.id} names day ${named}, made on ${day}`)
   await sql`
-    insert into rfqs (id, taker, token_in, token_out, kind, amount_in, amount_out, expiry, visibility, allowed_makers, share_token_hash, agent_id, created_at)
-    values (${rfq.id}, ${rfq.taker}, ${rfq.tokenIn}, ${rfq.tokenOut}, ${rfq.kind},
+    insert into rfqs (id, created_day, taker, token_in, token_out, kind, amount_in, amount_out, expiry, visibility, allowed_makers, share_token_hash, agent_id, created_at)
+    values (${rfq.id}, ${day}::date, ${rfq.taker}, ${rfq.tokenIn}, ${rfq.tokenOut}, ${rfq.kind},
       ${rfq.amountIn === null ? null : sql.typed.u256(rfq.amountIn)}, ${rfq.amountOut === null ? null : sql.typed.u256(rfq.amountOut)},
       ${rfq.expiry}, ${rfq.visibility}, ${sql.array(rfq.allowedMakers)}, ${shareTokenHash}, ${rfq.agentId}, ${rfq.createdAt})`
 }
@@ -67,13 +72,13 @@ export async function persistStatus(
   const rows =
     change.status === 'CANCELLED'
       ? await sql<Pick<RfqColumns, 'id'>[]>`update rfqs set status = 'CANCELLED', cancelled_at = ${change.at},
-        ended_at = ${change.at}, ended_by = 'taker' where id = ${rfqId} and ${openSql(sql)} returning id`
+        ended_at = ${change.at}, ended_by = 'taker' where ${rfqIdSql(sql, rfqId)} and ${openSql(sql)} returning id`
       : await sql<
           Pick<RfqColumns, 'id'>[]
         >`update rfqs set status = 'EXPIRED', ended_at = ${change.at}, ended_by = ${change.by}
-        where id = ${rfqId} and ${openSql(sql)} returning id`
+        where ${rfqIdSql(sql, rfqId)} and ${openSql(sql)} returning id`
   if (rows.length) return
-  const [r] = await sql<Pick<RfqColumns, 'status'>[]>`select status from rfqs where id = ${rfqId}`
+  const [r] = await sql<Pick<RfqColumns, 'status'>[]>`select status from rfqs where ${rfqIdSql(sql, rfqId)}`
   return { lost: r?.status ?? 'EXPIRED' }
 }
 
@@ -83,7 +88,11 @@ export async function storeEnds(sql: Sql, ends: readonly UnstoredEnd[]): Promise
   const rows = await sql<Pick<RfqColumns, 'id'>[]>`
     update rfqs r set status = 'EXPIRED', ended_at = e.at, ended_by = 'engine'
     from json_to_recordset(${JSON.stringify(ends.map(e => ({ id: e.rfqId, at: e.at.toISOString() })))}::text::json) as e(id text, at timestamptz)
-    where r.id = e.id and ${openSql(sql, 'r')} returning r.id`
+    where r.id = e.id and ${rfqDaysSql(
+      sql,
+      ends.map(e => e.rfqId),
+      'r',
+    )} and ${openSql(sql, 'r')} returning r.id`
   return rows.length
 }
 
@@ -103,7 +112,7 @@ export async function sweepEnded(sql: Sql, ttlSecs: number, nowMs = Date.now()):
 /** How a closed RFQ ended, for a cluster node whose write the store refused; undefined while it is open. */
 export async function endOfRfq(sql: Sql, rfqId: string): Promise<StoredEnd | undefined> {
   const [r] = await sql<Pick<RfqColumns, 'status' | 'ended_at' | 'ended_by' | 'fill_tx_hash'>[]>`
-    select status, ended_at, ended_by, fill_tx_hash from rfqs where id = ${rfqId}`
+    select status, ended_at, ended_by, fill_tx_hash from rfqs where ${rfqIdSql(sql, rfqId)}`
   if (!r) return { status: 'EXPIRED', at: null, txHash: null, by: null }
   if (isOpen(r.status)) return undefined
   return { status: r.status, at: r.ended_at, txHash: r.fill_tx_hash, by: r.ended_by }
@@ -125,7 +134,7 @@ export async function loadLiveRfqs(
       only === undefined
         ? sql``
         : 'id' in only
-          ? sql`and id = ${only.id}`
+          ? sql`and ${rfqIdSql(sql, only.id)}`
           : sql`and share_token_hash = ${only.shareTokenHash}`
     }
     order by seq`
@@ -138,13 +147,16 @@ export async function loadLiveRfqs(
   return rows.map(r => ({ rfq: rfqTermsOf(r), shareTokenHash: r.shareTokenHash, quotes: quotes.get(r.id) ?? [] }))
 }
 
-/** Stored quotes by RFQ id, each RFQ's in arrival order: its day (from the RFQ row) names its one partition to probe. */
+/**
+ * Stored quotes by RFQ id, each RFQ's in arrival order: the ids' days name the RFQ partitions to probe, and each RFQ
+ * row's day its one quote partition.
+ */
 export async function quotesOfRfqs(sql: Sql, rfqIds: string[]): Promise<Map<string, AcceptedQuote[]>> {
   const rows = await sql<QuoteColumns[]>`
     select q.* from rfqs r cross join lateral (
       select ${sql.unsafe(QUOTE_COLUMNS)}, id as arrival from quotes
-      where rfq_id = r.id and rfq_day = (r.created_at at time zone 'utc')::date) q
-    where r.id = any(${sql.array(rfqIds)}) order by q.arrival`
+      where rfq_id = r.id and rfq_day = r.created_day) q
+    where r.id = any(${sql.array(rfqIds)}) and ${rfqDaysSql(sql, rfqIds, 'r')} order by q.arrival`
   const out = new Map<string, AcceptedQuote[]>()
   for (const row of rows) {
     const list = out.get(row.rfq_id) ?? []
@@ -167,7 +179,7 @@ export interface StoredAccess {
 export async function rfqAccess(sql: Sql, rfqId: string): Promise<StoredAccess | undefined> {
   type Access = Pick<RfqColumns, 'visibility' | 'share_token_hash' | 'status' | 'expiry' | 'ended_at' | 'ended_by'>
   const [r] = await sql<Access[]>`
-    select visibility, share_token_hash, status, expiry, ended_at, ended_by from rfqs where id = ${rfqId}`
+    select visibility, share_token_hash, status, expiry, ended_at, ended_by from rfqs where ${rfqIdSql(sql, rfqId)}`
   return r
     ? {
         visibility: r.visibility,

@@ -1,4 +1,5 @@
 // Create, list, read and cancel RFQs over real HTTP against the real book and Postgres.
+import { rfqIdTime } from '../../workers/values/index.js'
 import { test, before, after, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { startTestEngine, type TestEngine } from '../helpers/engine.js'
@@ -53,7 +54,7 @@ describe('RFQ endpoints', () => {
     })
     assert.equal(r.status, 201, JSON.stringify(r.body))
     assert.deepEqual(Object.keys(r.body).sort(), ['activeCount', 'expiry', 'rfqId', 'shareToken', 'ttlSeconds'])
-    assert.match(r.body.rfqId, /^rfq_[0-9a-f]{32}$/)
+    assert.match(r.body.rfqId, /^rfq_[0-9a-f]{44}$/)
     assert.equal(r.body.ttlSeconds, 30)
     assert.ok(Math.abs(r.body.expiry - (nowSec() + 30)) <= 2)
     assert.equal(r.body.shareToken, null)
@@ -378,6 +379,8 @@ describe('RFQ endpoints', () => {
     assert.equal(d.body.status, 'CANCELLED')
     assert.equal(d.body.fillTxHash, null)
     assert.ok(d.body.rfq.createdAt)
+    // the id carries the creation's very instant (the store finds the RFQ's day partition from it)
+    assert.equal(Date.parse(d.body.rfq.createdAt), rfqIdTime(id))
     const [row] = await t.db.sql`select status, cancelled_at from rfqs where id = ${id}`
     assert.equal(row!.status, 'CANCELLED')
     assert.ok(row!.cancelled_at)

@@ -32,6 +32,13 @@ describe('the store bench', () => {
     assert.equal(attached!.n, 1, `${name} is a partition of quotes`)
     const [rows] = await db.sql.unsafe(`select count(*)::int as n from ${name}`)
     assert.equal(rows!.n, 200)
+    const rfqPart = partitionName('rfqs', day.day)
+    const [rfqRows] = await db.sql`
+      select count(*)::int as n from pg_inherits i join pg_class c on c.oid = i.inhrelid
+      where c.relname = ${rfqPart} and i.inhparent = 'rfqs'::regclass`
+    assert.equal(rfqRows!.n, 1, `${rfqPart} is a partition of rfqs`)
+    const [inDay] = await db.sql.unsafe(`select count(*)::int as n from ${rfqPart}`)
+    assert.equal(inDay!.n, 20, "the day's RFQs in its own partition")
     const read = await quotesOfRfqs(db.sql, day.sample)
     assert.equal(read.size, day.sample.length)
     for (const [rfqId, quotes] of read) {

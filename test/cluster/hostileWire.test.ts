@@ -27,6 +27,7 @@ import fc from 'fast-check'
 import { toWire } from '../../engine/cluster/wireEvents.js'
 import type { Quote } from '../../sdk/types.js'
 import type { Rfq } from '../../actors/rfqTypes.js'
+import { newRfqId } from '../../engine/rfq/request.js'
 
 const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2'
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'
@@ -124,7 +125,7 @@ describe('a hostile wire: three nodes, one PostgreSQL, nats-server as a venue ru
   const openAll = () => Promise.all(nodes.map(n => Client.open(n.relayWs)))
   /** a forged RFQ as the wire carries one: the forger knows the format, not the key */
   const forgedRfq = (over: Partial<Rfq> = {}): Rfq => ({
-    id: `rfq_${hex(16)}`,
+    id: newRfqId(Date.now()),
     taker: taker.agent.address.toLowerCase() as Rfq['taker'],
     tokenIn: WETH,
     tokenOut: USDC,
@@ -218,7 +219,7 @@ describe('a hostile wire: three nodes, one PostgreSQL, nats-server as a venue ru
       3000,
     )
     // altered: another RFQ's id in its place, every other byte the same (the signature no longer matches)
-    const ghost = `rfq_${hex(16)}`
+    const ghost = newRfqId(Date.now())
     assert.equal(ghost.length, genuine.body.rfqId.length)
     ops.publish(
       n1Events,

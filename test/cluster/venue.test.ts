@@ -383,8 +383,9 @@ describe('a cluster of three nodes is one venue', () => {
         createdAt: new Date(Date.now() - createdAgoMs),
         agentId: taker.agentId,
       }
-      await db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility, agent_id, created_at)
-        values (${rfq.id}, ${rfq.taker}, ${WETH}, ${USDC}, 0, ${AMOUNT}, ${rfq.expiry}, 'public', ${rfq.agentId}, ${rfq.createdAt})`
+      await db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility, agent_id, created_at, created_day)
+        values (${rfq.id}, ${rfq.taker}, ${WETH}, ${USDC}, 0, ${AMOUNT}, ${rfq.expiry}, 'public', ${rfq.agentId}, ${rfq.createdAt},
+          ${rfq.createdAt.toISOString().slice(0, 10)})`
       return rfq
     }
     const viaApi = await stored(),

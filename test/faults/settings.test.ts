@@ -94,6 +94,24 @@ test('a retention setting that is not 0 or 2 days or more stops the start, namin
   }
 })
 
+test("an RFQ retention that is not 0 or 2 days or more, or shorter than the quotes', stops the start in one line", async () => {
+  for (const bad of ['1', '-3', 'week']) {
+    const [line, ...rest] = await refused({ RFQS_RETENTION_DAYS: bad })
+    assert.match(line!, /RFQS_RETENTION_DAYS/)
+    assert.deepEqual(rest, [])
+  }
+  // RFQs would go before their quotes: while quotes are kept, or kept longer
+  const envs: Record<string, string>[] = [
+    { RFQS_RETENTION_DAYS: '30' },
+    { RFQS_RETENTION_DAYS: '30', QUOTES_RETENTION_DAYS: '31' },
+  ]
+  for (const env of envs) {
+    const [line, ...rest] = await refused(env)
+    assert.match(line!, /^RFQS_RETENTION_DAYS=30 would drop RFQs before their quotes/)
+    assert.deepEqual(rest, [])
+  }
+})
+
 test('an ARCHIVE_DIR that is missing, a file or not writable stops the start with one line naming it', async () => {
   const base = mkdtempSync(join(tmpdir(), 'archive-dir-'))
   const file = join(base, 'a-file')

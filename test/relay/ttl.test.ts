@@ -107,8 +107,8 @@ test('the TTL cleanup stores EXPIRED by the engine what is open in the store pas
   const stale = 'rfq_' + 'a1'.repeat(16),
     young = 'rfq_' + 'b2'.repeat(16)
   const insert = (id: string, expiry: number) => t.db
-    .sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility, created_at)
-    values (${id}, ${account().address.toLowerCase()}, ${'0x' + '11'.repeat(20)}, ${'0x' + '22'.repeat(20)}, 0, 5, ${expiry}, 'public', ${new Date((now - 3600) * 1000)})`
+    .sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility, created_at, created_day)
+    values (${id}, ${account().address.toLowerCase()}, ${'0x' + '11'.repeat(20)}, ${'0x' + '22'.repeat(20)}, 0, 5, ${expiry}, 'public', ${new Date((now - 3600) * 1000)}, ${new Date((now - 3600) * 1000).toISOString().slice(0, 10)})`
   await insert(stale, now - 30)
   await insert(young, now + 300)
   const row = await waitFor(

@@ -1,4 +1,4 @@
-// `make archive ARGS="..."` (node dist/engine/store/archive/cli.js): list the quote archives in ARCHIVE_DIR, export a
+// `make archive ARGS="..."` (node dist/engine/store/archive/cli.js): list the archives (quotes, rfqs) in ARCHIVE_DIR, export a
 // day's partition now, or restore an archive into its side table (archive_<partition>) for analysis. It reaches the
 // database the engine uses: DATABASE_URL, else the embedded server under DATA_DIR (the engine stopped: one process
 // holds that directory). A refusal is one line on stderr, exit 1; a usage error exit 2.
@@ -16,7 +16,7 @@ const USAGE = `Usage: node dist/engine/store/archive/cli.js COMMAND   (or: make 
 
 Commands:
   list                      the archives in the archive directory, oldest day first
-  export quotes_pYYYYMMDD   write that day's quote partition to an archive now (the partition stays)
+  export quotes_pYYYYMMDD   write that day's quote partition to an archive now (the partition stays; rfqs_p…, agent_activity_p… alike)
   restore quotes_pYYYYMMDD  load that day's archive into the table archive_quotes_pYYYYMMDD, in one transaction
                             (a corrupt archive is refused, naming the file and the line; nothing stays loaded)
 
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     usageError(command ? `unknown or incomplete command: ${positionals.join(' ')}` : 'a command is needed')
   }
   if (partition && !PARTITION.test(partition))
-    usageError(`${partition} is not a day's quote partition (quotes_pYYYYMMDD)`)
+    usageError(`${partition} is not a day's partition (quotes_, rfqs_ or agent_activity_pYYYYMMDD)`)
   const config = loadConfig()
   const dir = values.dir ?? config.ARCHIVE_DIR
   if (!dir) throw new ConfigError('ARCHIVE_DIR is unset: set it, or pass --dir DIR')

@@ -1,4 +1,4 @@
-// Export of a day's quote partition: COPY ... TO STDOUT in its text format, gzip-compressed (node:zlib) into the
+// Export of a day's partition (quotes or rfqs): COPY ... TO STDOUT in its text format, gzip-compressed (node:zlib) into the
 // archive directory. The file and then its manifest are each written aside, synced and renamed into place: a crash
 // leaves a hidden temporary file, never a listed archive that is cut short. Dates and times go out in ISO form
 // whatever the server's DateStyle, so a restore elsewhere reads them the same.
@@ -14,7 +14,7 @@ import { ArchiveError, dataName, manifestName, PARTITION, type Column, type Mani
 /** Writes `<dir>/<partition>.copy.gz` and its manifest; returns the manifest. */
 export async function exportPartition(sql: Sql, partition: string, dir: string): Promise<Manifest> {
   const m = PARTITION.exec(partition)
-  if (!m) throw new ArchiveError(`${partition} is not a day's quote partition (quotes_pYYYYMMDD)`)
+  if (!m) throw new ArchiveError(`${partition} is not a day's partition (quotes_, rfqs_ or agent_activity_pYYYYMMDD)`)
   const file = dataName(partition)
   const aside = join(dir, `.${file}.${process.pid}.tmp`)
   let rows = 0
@@ -73,9 +73,9 @@ export async function exportPartition(sql: Sql, partition: string, dir: string):
   await syncFile(aside)
   await rename(aside, join(dir, file))
   const manifest: Manifest = {
-    table: 'quotes',
+    table: m[1] as Manifest['table'],
     partition,
-    day: `${m[1]}-${m[2]}-${m[3]}`,
+    day: `${m[2]}-${m[3]}-${m[4]}`,
     schemaVersion,
     columns,
     rows,

@@ -5,24 +5,25 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 
-/** A day's quote partition, as partitions.ts names them. */
-export const PARTITION = /^quotes_p(\d{4})(\d{2})(\d{2})$/
+/** A day's partition of quotes, rfqs or agent_activity, as partitions.ts names them. */
+export const PARTITION = /^(quotes|rfqs|agent_activity)_p(\d{4})(\d{2})(\d{2})$/
 
 const column = z.object({
   name: z.string().regex(/^[a-z_][a-z0-9_]*$/),
-  // a type as format_type() names it: it is written into the side table's definition, so nothing else gets in
-  type: z.string().regex(/^[a-z][a-z0-9 ]*(\(\d+(,\d+)?\))?( with(out)? time zone)?$/),
+  // a type as format_type() names it (an array's too: rfqs' allowed_makers is text[]): it is written into the side
+  // table's definition, so nothing else gets in
+  type: z.string().regex(/^[a-z][a-z0-9 ]*(\(\d+(,\d+)?\))?( with(out)? time zone)?(\[\])?$/),
 })
 
 const manifestSchema = z.object({
-  table: z.literal('quotes'),
+  table: z.enum(['quotes', 'rfqs', 'agent_activity']),
   partition: z.string().regex(PARTITION),
   day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   /** the newest migration applied when it was written: the layout the rows have */
   schemaVersion: z.string().min(1),
   columns: z.array(column).min(1),
   rows: z.number().int().min(0),
-  file: z.string().regex(/^quotes_p\d{8}\.copy\.gz$/),
+  file: z.string().regex(/^(quotes|rfqs|agent_activity)_p\d{8}\.copy\.gz$/),
   bytes: z.number().int().min(0),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   createdAt: z.string(),

@@ -61,39 +61,54 @@ test('the partitions, rows, bytes and oldest day of quotes are read from the cat
   }
 })
 
-test('/metrics shows them and the last retention run, as promtool accepts', { timeout: 60_000 }, async () => {
-  const db = await testDatabase('pm')
-  const { log } = memoryLog()
-  try {
-    for (let d = -4; d <= 0; d++) await ensurePartitions(db.sql, { now: today + d * DAY, ahead: 0 })
-    // retention of 2 days, run by the upkeep as in the engine: today's clock, so the days 3 and 4 before go
-    const upkeep = keepPartitionsAhead(db.sql, { retentionDays: 2, log })
+test(
+  '/metrics shows them (quotes and rfqs) and the last retention run, as promtool accepts',
+  { timeout: 60_000 },
+  async () => {
+    const db = await testDatabase('pm')
+    const { log } = memoryLog()
     try {
-      while (!upkeep.lastRetention || !upkeep.stats.length) await new Promise(r => setTimeout(r, 20))
-      assert.deepEqual(
-        upkeep.lastRetention.dropped.sort(),
-        [4, 3].map(d => partitionName('quotes', day(today - d * DAY))),
-      )
-      const metrics = createMetrics()
-      const scrapedAt = today + 3_600_000
-      partitionMetrics(metrics, upkeep, () => scrapedAt)
-      const text = await metrics.registry.metrics()
-      const children = await db.sql`select inhrelid from pg_inherits where inhparent = 'quotes'::regclass`
-      assert.equal(sample(text, 'store_partitions{table="quotes"}'), children.length)
-      assert.equal(sample(text, 'store_rows{table="quotes"}'), 0)
-      assert.ok(sample(text, 'store_bytes{table="quotes"}') > 0)
-      const oldest = Date.parse(`${day(today - 2 * DAY)}T00:00:00Z`)
-      assert.equal(sample(text, 'store_oldest_partition_age_seconds{table="quotes"}'), (scrapedAt - oldest) / 1000)
-      assert.equal(sample(text, 'store_retention_dropped_partitions_total'), 2)
-      assert.equal(sample(text, 'store_retention_last_run_timestamp_seconds'), upkeep.lastRetention.at.getTime() / 1000)
-      assert.equal(
-        execFileSync(findBinary('promtool', 'PROMTOOL_BIN'), ['check', 'metrics'], { input: text }).length,
-        0,
-      )
+      for (let d = -4; d <= 0; d++) await ensurePartitions(db.sql, { now: today + d * DAY, ahead: 0 })
+      // retention of 2 days for quotes and 3 for RFQs, run by the upkeep as in the engine: today's clock, so the
+      // quotes of the days 3 and 4 before go, and the RFQs (and agent activity) of the day 4 before
+      const upkeep = keepPartitionsAhead(db.sql, { retentionDays: 2, rfqsRetentionDays: 3, log })
+      try {
+        while (!upkeep.lastRetention || !upkeep.stats.length) await new Promise(r => setTimeout(r, 20))
+        assert.deepEqual(upkeep.lastRetention.dropped.sort(), [
+          partitionName('agent_activity', day(today - 4 * DAY)),
+          ...[4, 3].map(d => partitionName('quotes', day(today - d * DAY))),
+          partitionName('rfqs', day(today - 4 * DAY)),
+        ])
+        const metrics = createMetrics()
+        const scrapedAt = today + 3_600_000
+        partitionMetrics(metrics, upkeep, () => scrapedAt)
+        const text = await metrics.registry.metrics()
+        const children = await db.sql`select inhrelid from pg_inherits where inhparent = 'quotes'::regclass`
+        assert.equal(sample(text, 'store_partitions{table="quotes"}'), children.length)
+        assert.equal(sample(text, 'store_rows{table="quotes"}'), 0)
+        assert.ok(sample(text, 'store_bytes{table="quotes"}') > 0)
+        const oldest = Date.parse(`${day(today - 2 * DAY)}T00:00:00Z`)
+        assert.equal(sample(text, 'store_oldest_partition_age_seconds{table="quotes"}'), (scrapedAt - oldest) / 1000)
+        const rfqParts = await db.sql`select inhrelid from pg_inherits where inhparent = 'rfqs'::regclass`
+        assert.equal(sample(text, 'store_partitions{table="rfqs"}'), rfqParts.length)
+        assert.equal(
+          sample(text, 'store_oldest_partition_age_seconds{table="rfqs"}'),
+          (scrapedAt - Date.parse(`${day(today - 3 * DAY)}T00:00:00Z`)) / 1000,
+        )
+        assert.equal(sample(text, 'store_retention_dropped_partitions_total'), 4)
+        assert.equal(
+          sample(text, 'store_retention_last_run_timestamp_seconds'),
+          upkeep.lastRetention.at.getTime() / 1000,
+        )
+        assert.equal(
+          execFileSync(findBinary('promtool', 'PROMTOOL_BIN'), ['check', 'metrics'], { input: text }).length,
+          0,
+        )
+      } finally {
+        upkeep.stop()
+      }
     } finally {
-      upkeep.stop()
+      await db.drop()
     }
-  } finally {
-    await db.drop()
-  }
-})
+  },
+)

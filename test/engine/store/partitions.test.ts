@@ -13,7 +13,7 @@ import { migrate, migrationsDir } from '../../../engine/store/migrate.js'
 import { insertRfq } from '../../../engine/store/rfqs.js'
 import { createQuoteWriter, DuplicateQuoteError } from '../../../engine/store/quotes.js'
 import { ensurePartitions, partitionName } from '../../../engine/store/partitions.js'
-import { A, DAY, quote, rfq } from './rows.js'
+import { A, DAY, insertOldRfq, quote, rfq } from './rows.js'
 
 const midnight = Math.floor(Date.now() / DAY) * DAY // today 00:00 UTC
 
@@ -58,7 +58,7 @@ describe("quotes partitioned by their RFQ's day", () => {
     assert.deepEqual({ ...row }, { n: 10, counted: 10 })
   })
 
-  test('partitions are made ahead once, whoever asks at the same time', async () => {
+  test('partitions (rfqs, quotes and agent_activity alike) are made ahead once, whoever asks at the same time', async () => {
     const now = midnight + 40 * DAY
     const other = connect(db.url, { max: 1 })
     try {
@@ -66,7 +66,9 @@ describe("quotes partitioned by their RFQ's day", () => {
         ensurePartitions(db.sql, { now, ahead: 2 }),
         ensurePartitions(other, { now, ahead: 2 }),
       ])
-      const days = [0, 1, 2].map(i => partitionName('quotes', new Date(now + i * DAY).toISOString().slice(0, 10)))
+      const days = ['agent_activity', 'quotes', 'rfqs'].flatMap(table =>
+        [0, 1, 2].map(i => partitionName(table, new Date(now + i * DAY).toISOString().slice(0, 10))),
+      )
       assert.deepEqual([...made[0], ...made[1]].sort(), days)
       assert.deepEqual(await ensurePartitions(db.sql, { now, ahead: 2 }), [])
     } finally {
@@ -86,7 +88,7 @@ test("the upgrade from the unpartitioned layout keeps every quote, each in its R
     const days = [-3, -1, 0].map(d => new Date(midnight + d * DAY + 3_600_000))
     days.push(new Date(midnight - 1))
     for (const [i, at] of days.entries()) {
-      await insertRfq(db.sql, rfq(`rfq_old${i}`, at), null)
+      await insertOldRfq(db.sql, rfq(`rfq_old${i}`, at)) // the layout before migration 101: no created_day
       for (let m = 0; m < 5; m++) {
         await db.sql`insert into quotes (rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, received_at)
           values (${`rfq_old${i}`}, ${A(m)}, ${A(1)}, ${A(2)}, ${A(3)}, ${String(10n ** 30n + BigInt(m))}, 20, 1, 1, 2, '0xab', ${at})`

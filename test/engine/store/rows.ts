@@ -1,6 +1,8 @@
 // The rows the store's partition, retention and archive suites write: an RFQ made on a chosen day and a quote of a
 // chosen maker for it (addresses are small numbers, so a failing assertion names them readably).
 import type { AcceptedQuote, Address, QuoteJson, Rfq } from '../../../actors/rfqTypes.js'
+import type { Sql } from '../../../engine/store/db.js'
+import { rfqIdAt } from '../../../workers/values/index.js'
 
 export const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
 export const DAY = 86_400_000
@@ -46,4 +48,14 @@ export const quote = (
       ...terms,
     },
   }
+}
+
+/** A new-format id (workers/values/rfqId.ts) made at `at`: it names its RFQ's day partition. */
+export const timedId = (at: number, n = 0) => rfqIdAt(at, n.toString(16).padStart(32, '0'))
+
+/** An RFQ row as the layout before migration 101 takes it (no created_day): for the upgrade tests. */
+export const insertOldRfq = async (sql: Sql, r: Rfq) => {
+  await sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility, status, created_at)
+    values (${r.id}, ${r.taker}, ${r.tokenIn}, ${r.tokenOut}, ${r.kind}, ${String(r.amountIn)}, ${r.expiry},
+      ${r.visibility}, 'OPEN', ${r.createdAt})`
 }

@@ -1,0 +1,27 @@
+// An RFQ's id carries the instant it was made, so the store finds its row (and its quotes) in the one partition of
+// its UTC creation day without reading anything first (engine/store: every lookup by id passes the day). The id is
+// `rfq_` + 12 hex digits of the creation's Unix milliseconds + 32 hex digits of 128 random bits: unguessable as
+// before, and opaque to clients (they never parse it). rfqs.created_at is that very instant: the RFQ service takes
+// one clock reading for both (engine/rfq/service.ts). Ids made before this format (`rfq_` + 32 random hex) carry
+// no time: their day is 'unknown', and the store then probes every partition for them.
+
+const TIMED = /^rfq_([0-9a-f]{12})[0-9a-f]{32}$/
+
+/** The id of an RFQ made at `atMs` with `randomHex` (32 hex digits: 128 random bits). */
+export function rfqIdAt(atMs: number, randomHex: string): string {
+  if (!/^[0-9a-f]{32}$/.test(randomHex)) throw new Error('an RFQ id takes 32 random hex digits')
+  if (!Number.isSafeInteger(atMs) || atMs < 0 || atMs >= 16 ** 12) throw new Error(`no RFQ id for time ${atMs}`)
+  return `rfq_${atMs.toString(16).padStart(12, '0')}${randomHex}`
+}
+
+/** The Unix milliseconds an RFQ id was made at; undefined for an id that carries no time (a legacy one). */
+export function rfqIdTime(id: string): number | undefined {
+  const m = TIMED.exec(id)
+  return m ? parseInt(m[1]!, 16) : undefined
+}
+
+/** The UTC day (YYYY-MM-DD) an RFQ was made on, from its id alone; 'unknown' for an id that carries no time. */
+export function rfqDayOf(id: string): string {
+  const at = rfqIdTime(id)
+  return at === undefined ? 'unknown' : new Date(at).toISOString().slice(0, 10)
+}
