@@ -18,6 +18,7 @@ const benches = [
   'cluster',
   'scrape',
   'archive',
+  'store',
 ]
 const { positionals: only } = parseCli(
   'all.js',

@@ -13,6 +13,8 @@ export interface BenchDatabase {
   sql: Sql
   url: string
   drop(): Promise<void>
+  /** another fresh, migrated database on the same server, dropped by its own drop() (before this one's) */
+  sibling(tag: string): Promise<Omit<BenchDatabase, 'sibling'>>
 }
 
 export async function benchDatabase(bench: string, { max = 4 } = {}): Promise<BenchDatabase> {
@@ -32,8 +34,24 @@ export async function benchDatabase(bench: string, { max = 4 } = {}): Promise<Be
   return {
     sql,
     url: url.toString(),
+    async sibling(tag) {
+      const other = `${name}_${tag}`
+      await admin.unsafe(`create database ${other}`)
+      const u = new URL(url)
+      u.pathname = '/' + other
+      const s = connect(u.toString(), { max })
+      await migrate(s)
+      return {
+        sql: s,
+        url: u.toString(),
+        async drop() {
+          await s.end({ timeout: 5 })
+          if (!process.env.BENCH_KEEP_DB) await admin.unsafe(`drop database if exists ${other} with (force)`)
+        },
+      }
+    },
     async drop() {
-      await sql.end()
+      await sql.end({ timeout: 5 }) // a query left hanging by a failed run is cut off, then the database dropped
       if (process.env.BENCH_KEEP_DB) {
         // for EXPLAIN sessions after the run; the server keeps running
         console.log(`BENCH_KEEP_DB: kept ${url.toString()}`)

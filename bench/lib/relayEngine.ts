@@ -1,6 +1,7 @@
 // The relay bench's engine (bench/relay.ts runs this file's engineMain in a child process, so the load generator
 // does not share its event loop): RFQs made on request, the commit count and the main thread's allocations,
-// and RFQ creations at a rate (each with its server-side baseline on the route graph the database holds).
+// and RFQ creations at a rate (each with its server-side baseline on the route graph the database holds); bench/store.ts
+// also runs the engine's quote retention here on request.
 import { Session } from 'node:inspector'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -59,7 +60,7 @@ export async function engineMain(): Promise<void> {
   // a failure here crashes this child (an unhandled rejection), which the parent sees as its exit
   process.on(
     'message',
-    (m: { cmd: string; rfqs?: WireRfq[]; pairs?: RoutePair[]; ratePerSec?: number }) =>
+    (m: { cmd: string; rfqs?: WireRfq[]; pairs?: RoutePair[]; ratePerSec?: number; days?: number }) =>
       void (async () => {
         if (m.cmd === 'profile-start') {
           await heapPost('HeapProfiler.enable')
@@ -117,6 +118,12 @@ export async function engineMain(): Promise<void> {
         } else if (m.cmd === 'stats') {
           const metrics = await engine.ctx.metrics.registry.getSingleMetricAsString('relay_quote_commits_total')
           process.send!({ cmd: 'stats', commits: Number(/ (\d+)$/m.exec(metrics)?.[1] ?? NaN), allocBytes })
+        } else if (m.cmd === 'retention') {
+          // the store bench's partition drop, by the engine's own retention path on its own pool (as its upkeep runs it)
+          const { runRetention } = await import('../../engine/store/retention.js')
+          const t0 = performance.now()
+          const run = await runRetention(engine.ctx.sql, { days: m.days! })
+          process.send!({ cmd: 'retained', dropped: run.dropped, skipped: run.skipped, ms: performance.now() - t0 })
         } else if (m.cmd === 'stop') {
           await engine.stop()
           process.exit(0)

@@ -66,6 +66,8 @@ const NOT_METRICS = new Set([
   'sor_pool_state', // tables (docs/route-finder.md)
   'rfq_',
   'rfq_live_', // id and key prefixes (docs/rfq-api.md)
+  'rfq_id',
+  'rfq_day', // quote columns (docs/operations.md, sizing)
 ])
 
 test('every metric the docs name is on /metrics (the docs-truth test)', () => {
