@@ -20,8 +20,20 @@ export function rfqIdTime(id: string): number | undefined {
   return m ? parseInt(m[1]!, 16) : undefined
 }
 
+const DAY_MS = 86_400_000
+/** day number -> 'YYYY-MM-DD': the quote writer asks for every quote of a commit, and a Date per call showed */
+const dayNames = new Map<number, string>()
+
 /** The UTC day (YYYY-MM-DD) an RFQ was made on, from its id alone; 'unknown' for an id that carries no time. */
 export function rfqDayOf(id: string): string {
   const at = rfqIdTime(id)
-  return at === undefined ? 'unknown' : new Date(at).toISOString().slice(0, 10)
+  if (at === undefined) return 'unknown'
+  const day = Math.floor(at / DAY_MS)
+  let name = dayNames.get(day)
+  if (name === undefined) {
+    name = new Date(day * DAY_MS).toISOString().slice(0, 10)
+    if (dayNames.size >= 1024) dayNames.clear() // a bound: ids from any day can be looked up
+    dayNames.set(day, name)
+  }
+  return name
 }
