@@ -17,10 +17,11 @@ export function rfqIdSql(sql: Tx, id: string, table?: string) {
 
 /**
  * The days of a list of RFQ ids as `created_day in ($d1, ...)`: a list of parameters, which the planner prunes by
- * (an array parameter it would not); `true` when one of them is a legacy id, whose day is unknown.
+ * (an array parameter it would not); `true` when one of them is a legacy id, whose day is unknown. `column`: the
+ * day's column when it is not rfqs' own (`rfq_day` of quotes).
  */
-export function rfqDaysSql(sql: Tx, ids: readonly string[], table?: string) {
+export function rfqDaysSql(sql: Tx, ids: readonly string[], table?: string, column = 'created_day') {
   const days = new Set(ids.map(rfqDayOf))
   if (days.has('unknown') || !days.size) return sql`true`
-  return sql`${sql.unsafe(col(table, 'created_day'))} in ${sql([...days])}`
+  return sql`${sql.unsafe(col(table, column))} in ${sql([...days])}`
 }

@@ -149,13 +149,15 @@ export async function loadLiveRfqs(
 
 /**
  * Stored quotes by RFQ id, each RFQ's in arrival order: the ids' days name the RFQ partitions to probe, and each RFQ
- * row's day its one quote partition.
+ * row's day its one quote partition. The days are also given to the quotes as values: for RFQs of one day the
+ * planner carries the day across the join by itself, but for several days the join's `rfq_day = r.created_day`
+ * alone leaves every quote partition planned (pruned only as it runs), ~0.1 ms of planning each at 30 days.
  */
 export async function quotesOfRfqs(sql: Sql, rfqIds: string[]): Promise<Map<string, AcceptedQuote[]>> {
   const rows = await sql<QuoteColumns[]>`
     select q.* from rfqs r cross join lateral (
       select ${sql.unsafe(QUOTE_COLUMNS)}, id as arrival from quotes
-      where rfq_id = r.id and rfq_day = r.created_day) q
+      where rfq_id = r.id and rfq_day = r.created_day and ${rfqDaysSql(sql, rfqIds, 'quotes', 'rfq_day')}) q
     where r.id = any(${sql.array(rfqIds)}) and ${rfqDaysSql(sql, rfqIds, 'r')} order by q.arrival`
   const out = new Map<string, AcceptedQuote[]>()
   for (const row of rows) {
