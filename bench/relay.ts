@@ -27,8 +27,9 @@ import { availableParallelism } from 'node:os'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import WebSocket from 'ws'
 import { measureRecoveryCeiling } from './sig.js'
+import { openSocket } from './lib/openSocket.js'
+import { refusalOf, SendWindow } from './lib/sendWindow.js'
 import { percentiles } from './lib/load.js'
 import { benchDatabase } from './lib/benchDb.js'
 import { freshMakers, presignQuotes, checkAgainstViem, type Maker } from './lib/presign.js'
@@ -71,15 +72,6 @@ function signAll(rfqs: WireRfq[], makers: Maker[]): { key: string; frame: string
   }))
 }
 
-async function connect(url: string): Promise<WebSocket> {
-  const ws = new WebSocket(url, { perMessageDeflate: false })
-  await new Promise<void>((res, rej) => {
-    ws.once('open', () => res())
-    ws.once('error', rej)
-  })
-  return ws
-}
-
 /** A message to the engine's process and its reply, `T` being what the reply carries besides its cmd */
 function request<T>(child: ChildProcess, msg: object, reply: string): Promise<T> {
   return new Promise(resolve => {
@@ -98,7 +90,7 @@ async function main(): Promise<number> {
   const total = env('BENCH_QUOTES', 60_000)
   const pacedSecs = env('BENCH_PACED_SECS', 3)
   const maxWindow = env('BENCH_WINDOW', 2048)
-  let window = maxWindow
+  const window = new SendWindow(maxWindow, 64, 64)
 
   console.log(`machine: ${availableParallelism()} cores, node ${process.version}`)
   const perThread = await measureRecoveryCeiling({ timeMs: 1500 })
@@ -149,16 +141,14 @@ async function main(): Promise<number> {
   })
   const ceiling = perThread * ready.threads
   const url = `ws://127.0.0.1:${ready.port}`
-  const observer = await connect(url)
-  const submitters = await Promise.all(Array.from({ length: CLIENTS - 1 }, () => connect(`${url}/?channels=rfqs`)))
+  const observer = await openSocket(url)
+  const submitters = await Promise.all(Array.from({ length: CLIENTS - 1 }, () => openSocket(`${url}/?channels=rfqs`)))
 
   const sentAt = new Map<string, number>()
   const latencies: number[] = []
   let accepted = 0,
     errors = 0,
-    busy = 0,
-    pausedUntil = 0,
-    lastHalved = 0
+    busy = 0
   let onAccepted: () => void = () => {}
   observer.on('message', raw => {
     const text = (raw as Buffer).toString() // a Buffer: ws's default binaryType
@@ -171,24 +161,19 @@ async function main(): Promise<number> {
       sentAt.delete(key)
     }
     accepted++
-    if (window < maxWindow) window += (1 / Math.max(1, window)) * 64 // grows back while quotes are taken
+    window.taken()
     onAccepted()
   })
   for (const s of submitters)
     s.on('message', raw => {
       const text = (raw as Buffer).toString() // a Buffer: ws's default binaryType
-      if (!text.startsWith('{"type":"ERROR"')) return
+      const refusal = refusalOf(text)
+      if (refusal === 'none') return
       errors++
-      if (text.includes('"code":"BUSY"')) {
+      if (refusal === 'busy') {
         // admission control refused it: counted, not shown; the makers back off as told, as a real one would
         busy++
-        const hint = Number(/"retryAfterMs":(\d+)/.exec(text)?.[1] ?? 1)
-        pausedUntil = Math.max(pausedUntil, performance.now() + hint)
-        // and send less at once, halving at most once per hint (AIMD, as TCP halves once per round trip)
-        if (performance.now() - lastHalved >= hint) {
-          window = Math.max(64, window / 2)
-          lastHalved = performance.now()
-        }
+        window.busy(text)
       } else if (errors - busy <= 3) console.error('ERROR', text)
       onAccepted()
     })
@@ -205,7 +190,7 @@ async function main(): Promise<number> {
   await new Promise<void>(resolve => {
     let resume: NodeJS.Timeout | undefined
     const pump = () => {
-      const wait = pausedUntil - performance.now()
+      const wait = window.pausedUntil - performance.now()
       if (wait > 0) {
         resume ??= setTimeout(() => {
           resume = undefined
@@ -213,7 +198,7 @@ async function main(): Promise<number> {
         }, wait)
         return
       }
-      while (next < loadA.length && next - (accepted + errors) < window) {
+      while (next < loadA.length && next - (accepted + errors) < window.size) {
         const s = loadA[next]!
         sentAt.set(s.key, performance.now())
         submitters[next % submitters.length]!.send(s.frame)

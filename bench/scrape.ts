@@ -11,13 +11,13 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { randomBytes } from 'node:crypto'
-import WebSocket from 'ws'
 import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { benchDatabase } from './lib/benchDb.js'
 import { freshMakers, presignQuotes } from './lib/presign.js'
 import { engineMain, TOKEN_IN, TOKEN_OUT } from './lib/relayEngine.js'
 import type { Domain } from '../workers/sig/types.js'
 import { rfqIdAt } from '../workers/values/rfqId.js'
+import { openSocket } from './lib/openSocket.js'
 
 const CLIENTS = 50
 const MAKERS = 50
@@ -30,14 +30,6 @@ const domain: Domain & { chainId: number } = {
   verifyingContract: '0x0000000000000000000000000000000000000000',
 }
 
-const connect = async (url: string) => {
-  const ws = new WebSocket(url, { perMessageDeflate: false })
-  await new Promise<void>((res, rej) => {
-    ws.once('open', () => res())
-    ws.once('error', rej)
-  })
-  return ws
-}
 const request = <T>(child: ChildProcess, msg: object, reply: string) =>
   new Promise<T>(resolve => {
     const on = (m: { cmd?: string }) => {
@@ -83,9 +75,9 @@ async function main(): Promise<void> {
     child.once('exit', code => reject(new Error(`engine exited ${code}`)))
   })
   const metricsUrl = `http://127.0.0.1:${ready.api}/metrics`
-  const observer = await connect(`ws://127.0.0.1:${ready.port}`)
+  const observer = await openSocket(`ws://127.0.0.1:${ready.port}`)
   const clients = await Promise.all(
-    Array.from({ length: CLIENTS }, () => connect(`ws://127.0.0.1:${ready.port}/?channels=rfqs`)),
+    Array.from({ length: CLIENTS }, () => openSocket(`ws://127.0.0.1:${ready.port}/?channels=rfqs`)),
   )
   let done = 0,
     accepted = 0,

@@ -5,6 +5,7 @@
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks'
 import WebSocket from 'ws'
 import type { PresignedQuote } from './presign.js'
+import { openSocket } from './openSocket.js'
 
 export interface SecondStats {
   t: number
@@ -40,9 +41,9 @@ export interface StepOptions {
 
 export async function runStep(o: StepOptions): Promise<StepResult> {
   const bases = (Array.isArray(o.relayUrl) ? o.relayUrl : [o.relayUrl]).map(u => u.replace(/\/$/, ''))
-  const observer = await open(`${(o.observerUrl ?? bases[0]!).replace(/\/$/, '')}/?channels=quotes`)
+  const observer = await openSocket(`${(o.observerUrl ?? bases[0]!).replace(/\/$/, '')}/?channels=quotes`)
   const submitters = await Promise.all(
-    Array.from({ length: o.connections }, (_, i) => open(`${bases[i % bases.length]}/?channels=`)),
+    Array.from({ length: o.connections }, (_, i) => openSocket(`${bases[i % bases.length]}/?channels=`)),
   )
   const latency = createHistogram()
   let second = createHistogram()
@@ -120,14 +121,6 @@ export async function runStep(o: StepOptions): Promise<StepResult> {
 /** A percentile in ms (NaN when empty). */
 export function pct(h: RecordableHistogram, p: number): number {
   return h.count ? h.percentile(p) / 1000 : NaN
-}
-
-function open(url: string): Promise<WebSocket> {
-  const ws = new WebSocket(url, { perMessageDeflate: false })
-  return new Promise((res, rej) => {
-    ws.once('open', () => res(ws))
-    ws.once('error', rej)
-  })
 }
 
 function close(ws: WebSocket): Promise<void> {

@@ -4,7 +4,8 @@
 // relay's GET /quotes?rfqId=, the two a client reads a past RFQ by), a few in parallel, timed into Node's histogram.
 import http from 'node:http'
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks'
-import WebSocket from 'ws'
+import { openSocket } from '../lib/openSocket.js'
+import { refusalOf, SendWindow } from '../lib/sendWindow.js'
 import type { PresignedQuote } from '../lib/presign.js'
 
 export interface Throughput {
@@ -14,43 +15,30 @@ export interface Throughput {
   busy: number
 }
 
-const open = (url: string) =>
-  new Promise<WebSocket>((res, rej) => {
-    const ws = new WebSocket(url, { perMessageDeflate: false })
-    ws.once('open', () => res(ws))
-    ws.once('error', rej)
-  })
-
 export async function throughput(relay: string, quotes: PresignedQuote[], clients = 50, maxWindow = 256) {
-  const observer = await open(`${relay}/?channels=quotes`)
-  const submitters = await Promise.all(Array.from({ length: clients }, () => open(`${relay}/?channels=`)))
+  const observer = await openSocket(`${relay}/?channels=quotes`)
+  const submitters = await Promise.all(Array.from({ length: clients }, () => openSocket(`${relay}/?channels=`)))
+  const window = new SendWindow(maxWindow, 32, 16)
   let accepted = 0,
     errors = 0,
     busy = 0,
-    window = maxWindow,
-    pausedUntil = 0,
-    lastHalved = 0,
     next = 0
   let pump = () => {}
   observer.on('message', raw => {
     if (!(raw as Buffer).toString().startsWith('{"type":"QUOTE_BROADCAST"')) return
     accepted++
-    if (window < maxWindow) window += (1 / Math.max(1, window)) * 16
+    window.taken()
     pump()
   })
   for (const s of submitters)
     s.on('message', raw => {
       const text = (raw as Buffer).toString()
-      if (!text.startsWith('{"type":"ERROR"')) return
+      const refusal = refusalOf(text)
+      if (refusal === 'none') return
       errors++
-      if (text.includes('"code":"BUSY"')) {
+      if (refusal === 'busy') {
         busy++
-        const hint = Number(/"retryAfterMs":(\d+)/.exec(text)?.[1] ?? 1)
-        pausedUntil = Math.max(pausedUntil, performance.now() + hint)
-        if (performance.now() - lastHalved >= hint) {
-          window = Math.max(32, window / 2)
-          lastHalved = performance.now()
-        }
+        window.busy(text)
       } else if (errors - busy <= 3) console.error('ERROR', text)
       pump()
     })
@@ -58,7 +46,7 @@ export async function throughput(relay: string, quotes: PresignedQuote[], client
   await new Promise<void>(resolve => {
     let resume: NodeJS.Timeout | undefined
     pump = () => {
-      const wait = pausedUntil - performance.now()
+      const wait = window.pausedUntil - performance.now()
       if (wait > 0) {
         resume ??= setTimeout(() => {
           resume = undefined
@@ -66,7 +54,7 @@ export async function throughput(relay: string, quotes: PresignedQuote[], client
         }, wait)
         return
       }
-      while (next < quotes.length && next - (accepted + errors) < window) {
+      while (next < quotes.length && next - (accepted + errors) < window.size) {
         submitters[next % clients]!.send(quotes[next]!.frame)
         next++
       }
