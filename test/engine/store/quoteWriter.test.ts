@@ -6,46 +6,9 @@ import assert from 'node:assert/strict'
 import { testDatabase, type TestDatabase } from '../../helpers/db.js'
 import { insertRfq } from '../../../engine/store/rfqs.js'
 import { createQuoteWriter, DuplicateQuoteError, RfqClosedError } from '../../../engine/store/quotes.js'
-import type { AcceptedQuote, Address, Rfq } from '../../../actors/rfqTypes.js'
+import { A, quote, rfq as rfqOn } from './rows.js'
 
-const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
-
-function rfq(id: string): Rfq {
-  return {
-    id,
-    taker: A(1),
-    tokenIn: A(2),
-    tokenOut: A(3),
-    kind: 0,
-    amountIn: 10n,
-    amountOut: null,
-    expiry: Math.floor(Date.now() / 1000) + 60,
-    visibility: 'public',
-    allowedMakers: [],
-    shareToken: null,
-    createdAt: new Date(),
-    agentId: null,
-  }
-}
-
-function quote(rfqId: string, maker: number): AcceptedQuote {
-  return {
-    rfqId,
-    signature: `0x${'11'.repeat(65)}`,
-    receivedAt: new Date(),
-    quote: {
-      maker: A(maker),
-      taker: A(0),
-      tokenIn: A(2),
-      tokenOut: A(3),
-      amountIn: '10',
-      amountOut: '20',
-      expiry: 1,
-      nonce: '1',
-      deadline: 2,
-    },
-  }
-}
+const rfq = (id: string) => rfqOn(id, new Date())
 
 describe('quote writer (group commit)', () => {
   let db: TestDatabase

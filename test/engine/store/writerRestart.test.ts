@@ -11,25 +11,7 @@ import { connect } from '../../../engine/store/db.js'
 import { migrate } from '../../../engine/store/migrate.js'
 import { insertRfq } from '../../../engine/store/rfqs.js'
 import { createQuoteWriter } from '../../../engine/store/quotes.js'
-import type { AcceptedQuote, Address } from '../../../actors/rfqTypes.js'
-
-const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
-const quote = (maker: number): AcceptedQuote => ({
-  rfqId: 'rfq_r',
-  signature: `0x${'11'.repeat(65)}`,
-  receivedAt: new Date(),
-  quote: {
-    maker: A(maker),
-    taker: A(0),
-    tokenIn: A(2),
-    tokenOut: A(3),
-    amountIn: '10',
-    amountOut: '20',
-    expiry: 1,
-    nonce: '1',
-    deadline: 2,
-  },
-})
+import { A, quote, rfq } from './rows.js'
 
 test(
   'the writer over a Unix socket reconnects after PostgreSQL is stopped and started',
@@ -45,36 +27,18 @@ test(
       await migrate(sql)
       const [where] = await sql`select inet_server_addr() as addr`
       assert.equal(where!.addr, null, 'a Unix socket connection has no server address')
-      await insertRfq(
-        sql,
-        {
-          id: 'rfq_r',
-          taker: A(1),
-          tokenIn: A(2),
-          tokenOut: A(3),
-          kind: 0,
-          amountIn: 10n,
-          amountOut: null,
-          expiry: Math.floor(Date.now() / 1000) + 600,
-          visibility: 'public',
-          allowedMakers: [],
-          shareToken: null,
-          createdAt: new Date(),
-          agentId: null,
-        },
-        null,
-      )
+      await insertRfq(sql, rfq('rfq_r', new Date()), null)
       const w = createQuoteWriter(sql)
-      await w.write(quote(10))
+      await w.write(quote('rfq_r', 10))
 
       await server.stop()
-      await assert.rejects(w.write(quote(11)), (e: { code?: string }) => e.code === 'UNAVAILABLE')
+      await assert.rejects(w.write(quote('rfq_r', 11)), (e: { code?: string }) => e.code === 'UNAVAILABLE')
 
       server = await startEmbeddedPostgres({ dataDir, port, fast: true })
       let stored = false
       for (let i = 0; i < 50 && !stored; i++) {
         // the pool's first try may meet a connection that died with the server
-        stored = await w.write(quote(12)).then(
+        stored = await w.write(quote('rfq_r', 12)).then(
           () => true,
           (e: unknown) => {
             assert.equal((e as { code?: string }).code, 'UNAVAILABLE')
