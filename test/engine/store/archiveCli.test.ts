@@ -14,10 +14,7 @@ import { testDatabase } from '../../helpers/db.js'
 import { insertRfq } from '../../../engine/store/rfqs.js'
 import { createQuoteWriter } from '../../../engine/store/quotes.js'
 import { ensurePartitions, partitionName } from '../../../engine/store/partitions.js'
-import type { AcceptedQuote, Address } from '../../../actors/rfqTypes.js'
-
-const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
-const DAY = 86_400_000
+import { DAY, quote, rfq } from './rows.js'
 
 function cli(env: Record<string, string>, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const { NODE_TEST_CONTEXT: _, ...base } = process.env
@@ -41,42 +38,14 @@ test(
       const at = Math.floor(Date.now() / DAY) * DAY - 4 * DAY
       const partition = partitionName('quotes', new Date(at).toISOString().slice(0, 10))
       await ensurePartitions(db.sql, { now: at, ahead: 0 })
-      await insertRfq(
-        db.sql,
-        {
-          id: 'rfq_c',
-          taker: A(1),
-          tokenIn: A(2),
-          tokenOut: A(3),
-          kind: 0,
-          amountIn: 10n,
-          amountOut: null,
-          expiry: 1,
-          visibility: 'public',
-          allowedMakers: [],
-          shareToken: null,
-          createdAt: new Date(at),
-          agentId: null,
-        },
-        null,
-      )
+      await insertRfq(db.sql, { ...rfq('rfq_c', new Date(at)), expiry: 1 }, null)
       const w = createQuoteWriter(db.sql)
-      const q = (maker: number): AcceptedQuote => ({
-        rfqId: 'rfq_c',
-        signature: `0x${'cd'.repeat(65)}`,
-        receivedAt: new Date(),
-        quote: {
-          maker: A(maker),
-          taker: A(0),
-          tokenIn: A(2),
-          tokenOut: A(3),
+      const q = (maker: number) =>
+        quote('rfq_c', maker, {
+          signature: `0x${'cd'.repeat(65)}`,
           amountIn: `${maker}000000000000000000000`,
           amountOut: '1',
-          expiry: 1,
-          nonce: '1',
-          deadline: 2,
-        },
-      })
+        })
       await Promise.all([1, 2, 3, 4, 5].map(m => w.write(q(m))))
       const env = { DATABASE_URL: db.url, ARCHIVE_DIR: dir, LOG_LEVEL: 'warn' }
 
