@@ -40,7 +40,14 @@ export const PARAM_NAMES = [
   '',
 ]
 
+/** RFQ ids of the form that carries a creation time (workers/values/rfqId.ts), at any time: past year 9999 too */
+const timedRfqIds = fc.oneof(
+  fc.constantFrom(`rfq_ffffffffffff${'0'.repeat(32)}`, `rfq_e677d21fdc00${'0'.repeat(32)}`),
+  fc.stringMatching(/^rfq_[0-9a-f]{44}$/),
+)
+
 export const nasty = fc.oneof(
+  timedRfqIds,
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 30 }), // any code point, lone surrogates included
   fc.constantFrom(
@@ -143,4 +150,5 @@ export const body = fc.oneof(
 export const pathParam = fc.oneof(
   nasty,
   fc.constantFrom('rfq_00000000000000000000000000000000', '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'),
+  timedRfqIds,
 )

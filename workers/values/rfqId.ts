@@ -6,18 +6,27 @@
 // no time: their day is 'unknown', and the store then probes every partition for them.
 
 const TIMED = /^rfq_([0-9a-f]{12})[0-9a-f]{32}$/
+/**
+ * The last instant with a day the store can name (9999-12-31, 23:59:59.999 UTC): 12 hex digits reach year 10889,
+ * where an ISO day is no `YYYY-MM-DD` PostgreSQL reads. A client can write such an id; it names no RFQ's day.
+ */
+const LAST_MS = 253_402_300_799_999
 
 /** The id of an RFQ made at `atMs` with `randomHex` (32 hex digits: 128 random bits). */
 export function rfqIdAt(atMs: number, randomHex: string): string {
   if (!/^[0-9a-f]{32}$/.test(randomHex)) throw new Error('an RFQ id takes 32 random hex digits')
-  if (!Number.isSafeInteger(atMs) || atMs < 0 || atMs >= 16 ** 12) throw new Error(`no RFQ id for time ${atMs}`)
+  if (!Number.isSafeInteger(atMs) || atMs < 0 || atMs > LAST_MS) throw new Error(`no RFQ id for time ${atMs}`)
   return `rfq_${atMs.toString(16).padStart(12, '0')}${randomHex}`
 }
 
-/** The Unix milliseconds an RFQ id was made at; undefined for an id that carries no time (a legacy one). */
+/**
+ * The Unix milliseconds an RFQ id was made at; undefined for an id that carries no time (a legacy one) or a time past
+ * year 9999 (no RFQ was made then: the id is a client's, and is looked up like a legacy one, in every day).
+ */
 export function rfqIdTime(id: string): number | undefined {
   const m = TIMED.exec(id)
-  return m ? parseInt(m[1]!, 16) : undefined
+  const at = m ? parseInt(m[1]!, 16) : undefined
+  return at !== undefined && at <= LAST_MS ? at : undefined
 }
 
 const DAY_MS = 86_400_000

@@ -26,6 +26,14 @@ test('a legacy id (no time) reads as an unknown day; nothing else passes for a t
     assert.deepEqual([rfqDayOf(id), rfqIdTime(id)], ['unknown', undefined], id)
 })
 
+test('an id whose time is past year 9999 names no day: it reads as unknown, and none is made', () => {
+  const zeros = '0'.repeat(32)
+  assert.equal(rfqDayOf(rfqIdAt(253_402_300_799_999, zeros)), '9999-12-31')
+  for (const time of ['e677d21fdc00', 'ffffffffffff'])
+    assert.deepEqual([rfqDayOf(`rfq_${time}${zeros}`), rfqIdTime(`rfq_${time}${zeros}`)], ['unknown', undefined], time)
+  assert.throws(() => rfqIdAt(253_402_300_800_000, zeros))
+})
+
 test('new ids keep 128 random bits: two made in the same millisecond differ', () => {
   const at = Date.now()
   const ids = new Set(Array.from({ length: 1000 }, () => newRfqId(at)))
