@@ -36,7 +36,7 @@ describe('quote writer (group commit)', () => {
     const [row] = await db.sql`select quote_count, status from rfqs where id = 'rfq_a'`
     assert.equal(row!.quote_count, 3)
     assert.equal(row!.status, 'QUOTED')
-    const [{ n }] = (await db.sql`select count(*)::int as n from quotes where rfq_id = 'rfq_a'`) as unknown as [
+    const [{ n }] = (await db.sql`select count(*)::int as n from quote_rows where rfq_id = 'rfq_a'`) as unknown as [
       { n: number },
     ]
     assert.equal(n, 3)
@@ -79,7 +79,7 @@ describe('quote writer (group commit)', () => {
     )
     assert.deepEqual(kinds, ['duplicate', 'stored', 'closed', 'closed', 'stored'])
     const rows =
-      await db.sql`select rfq_id, maker from quotes where rfq_id in ('rfq_c', 'rfq_d', 'rfq_nope') order by rfq_id, maker`
+      await db.sql`select rfq_id, maker from quote_rows where rfq_id in ('rfq_c', 'rfq_d', 'rfq_nope') order by rfq_id, maker`
     assert.deepEqual(
       rows.map(r => `${r.rfq_id} ${r.maker}`),
       ['rfq_c ' + A(10), 'rfq_c ' + A(11), 'rfq_c ' + A(14)],
@@ -99,7 +99,7 @@ describe('quote writer (group commit)', () => {
     await insertRfq(db.sql, rfq(id), null)
     const q = quote(id, 20)
     await createQuoteWriter(db.sql).write(q)
-    const [row] = await db.sql`select rfq_id, amount_in::text, received_at from quotes where rfq_id = ${id}`
+    const [row] = await db.sql`select rfq_id, amount_in::text, received_at from quote_rows where rfq_id = ${id}`
     assert.equal(row!.rfq_id, id)
     assert.equal(row!.amount_in, '10')
     assert.equal((row!.received_at as Date).getTime(), q.receivedAt.getTime())
