@@ -87,8 +87,9 @@ export function createQuoteWriter(
  * The fence: a quote is stored only while its RFQ is open in the store. Its row is locked first (in id order,
  * so overlapping commits never deadlock); a cancel or fill that committed meanwhile is seen by the lock's
  * re-check, so no node can store a quote for an RFQ another node has closed, and a cancel waits for the
- * quotes already being stored. Under that lock the RFQ's counts are current, so each quote is numbered in arrival
- * order after every number given before (`arrival`: stored and refused alike, so none is given twice).
+ * quotes already being stored. Under that lock the RFQ's quote_count is current, so each quote is numbered in arrival
+ * order after the RFQ's stored ones (`arrival`). The RFQs are bumped by the ids their stored keys give back
+ * (`rfq_id_of`); a hand-made id's key (migration 103: 17 bytes, no engine id's length) is looked up among the locked.
  *
  * Only the refused rows come back (none, nearly always): `closed` when the RFQ was not open, else a duplicate.
  */
@@ -124,29 +125,25 @@ async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<QuoteCommitRes
         ${receivedAts}::timestamptz[]) with ordinality
         as r (rfq_id, maker, taker_open, amount_in, amount_out, expiry, nonce, deadline, signature, received_at, ord)),
     open as (
-      select id, created_day as day, quote_count + refused_quotes as given from rfqs
+      select id, created_day as day, quote_count from rfqs
       where id = any(${ids}::text[]) and ${days} and ${openSql(sql)} order by id for update),
-    q as (
-      select r.*, open.day, rfq_key(r.rfq_id) as k,
-        (open.given + row_number() over (partition by open.id order by r.ord))::int as arrival
-      from r join open on open.id = r.rfq_id),
     ins as (
       insert into quotes (expiry, deadline, received_at, rfq_day, arrival, taker_open, rfq_id, maker, amount_in, amount_out,
         nonce, signature)
-      select expiry, deadline, received_at, day, arrival, taker_open, k, decode(substr(maker, 3), 'hex'), amount_in,
-        amount_out, nonce, decode(substr(signature, 3), 'hex')
-      from q
-      on conflict (rfq_id, maker, rfq_day) do nothing returning rfq_id, arrival),
-    c as (
-      select q.rfq_id as id, q.day, count(ins.arrival)::int as stored, count(*)::int as numbered
-      from q left join ins on ins.rfq_id = q.k and ins.arrival = q.arrival group by q.rfq_id, q.day),
+      select r.expiry, r.deadline, r.received_at, open.day,
+        (open.quote_count + row_number() over (partition by open.id order by r.ord))::int, r.taker_open,
+        rfq_key(r.rfq_id), decode(substr(r.maker, 3), 'hex'), r.amount_in, r.amount_out, r.nonce,
+        decode(substr(r.signature, 3), 'hex')
+      from r join open on open.id = r.rfq_id
+      on conflict (rfq_id, maker, rfq_day) do nothing returning rfq_id, rfq_day, maker),
+    c as (select rfq_id, rfq_day, count(*)::int as n from ins group by rfq_id, rfq_day),
     bump as (
-      update rfqs set quote_count = quote_count + c.stored, refused_quotes = refused_quotes + c.numbered - c.stored,
-        status = case when status = 'OPEN' and c.stored > 0 then 'QUOTED' else status end
-      from c where rfqs.id = c.id and rfqs.created_day = c.day and ${days})
-    select r.ord, q.arrival is null as closed from r left join q on q.ord = r.ord
-    where (select count(*) from ins) < ${n}
-      and not exists (select 1 from ins where ins.rfq_id = q.k and ins.arrival = q.arrival)`
+      update rfqs set quote_count = quote_count + c.n, status = case when status = 'OPEN' then 'QUOTED' else status end
+      from c where rfqs.created_day = c.rfq_day and ${days} and rfqs.id = case when length(c.rfq_id) = 17
+        then (select id from open where rfq_key(open.id) = c.rfq_id) else rfq_id_of(c.rfq_id) end)
+    select r.ord, open.id is null as closed from r left join open on open.id = r.rfq_id
+    where (select count(*) from ins) < ${n} and not exists (
+      select 1 from ins where ins.rfq_id = rfq_key(r.rfq_id) and ins.maker = decode(substr(r.maker, 3), 'hex'))`
   const results = new Array<QuoteCommitResult>(n).fill('stored')
   for (const row of refused) results[Number(row.ord) - 1] = row.closed ? 'closed' : 'duplicate'
   return results

@@ -4,21 +4,24 @@
 --    disk), an address's 20 (43), a signature's 65 (136, past the one-byte header's reach). The key shrinks alike.
 --  - taker, tokenIn and tokenOut are not copied: the relay takes a quote only for its RFQ's pair, and for its taker or
 --    the zero address (actors/quoteChecks.ts); they are read from the RFQ's row, and `taker_open` says which taker.
---  - no surrogate id: a quote's place among its RFQ's quotes (`arrival`, 1, 2, ...: the order readers list them in)
---    is given by the writer under its RFQ row's lock, 4 bytes that sit in the padding the date leaves anyway. A number
---    the writer gave a quote the key then refused (a maker's second) is not given again: `rfqs.refused_quotes` counts
---    them, so the next is quote_count + refused_quotes + 1.
+--  - no surrogate id: a quote's place among its RFQ's quotes (`arrival`, 1, 2, ...: readers list them in that order)
+--    is given by the writer under its RFQ row's lock, from the RFQ's quote_count: 4 bytes that sit in the padding the
+--    date leaves anyway. A number given to a quote the key then refused (a maker's second, from another node or a
+--    replay) can be given again by a later commit, so two quotes may share one; readers then order by time and maker.
 --  - fixed-width columns first, so no alignment padding lands between them.
--- The engine makes every RFQ id: `rfq_` + hex (workers/values/rfqId.ts); `rfq_key` is that hex as bytes, how the quotes
--- hold it. An id of another form (a hand-made one: no engine makes it) is kept as its text's bytes, never refused: a
--- key the engine's 16 or 22 bytes could equal only if such an id were exactly that long and that text.
+-- The engine makes every RFQ id: `rfq_` + hex (workers/values/rfqId.ts); `rfq_key` is that hex as bytes (16 for an
+-- id made before 0.8, 22 since), how the quotes hold it, and `rfq_id_of` the id again. An id of another form (a
+-- hand-made one: no engine makes it) is never refused: its key is 0xff and its md5, 17 bytes, a length no engine id's
+-- key has, and whose id is found again by looking it up. Both functions are written to be inlined into each
+-- statement (immutable parts only, not strict), never called once a row.
 -- `quote_rows` shows the quotes as before (for operators at psql, and suites that read rows).
 -- Upgrade in place: each partition's rows are rewritten into a partition of the new table, then names are swapped.
-create function rfq_key(id text) returns bytea language sql immutable strict parallel safe as $$
-  select case when id ~ '^rfq_([0-9a-f]{2})+$' then decode(substr(id, 5), 'hex') else convert_to(id, 'UTF8') end
+create function rfq_key(id text) returns bytea language sql immutable parallel safe as $$
+  select case when id ~ '^rfq_([0-9a-f]{2})+$' then decode(substr(id, 5), 'hex') else '\xff'::bytea || decode(md5(id), 'hex') end
 $$;
-
-alter table rfqs add column refused_quotes integer not null default 0;
+create function rfq_id_of(k bytea) returns text language sql immutable parallel safe as $$
+  select 'rfq_' || encode(k, 'hex')
+$$;
 
 alter table quotes rename to quotes_wide;
 
@@ -59,11 +62,6 @@ from quotes_wide q;
 
 drop table quotes_wide; -- its partitions and its id sequence with it
 
--- the next number an RFQ gives is past every one its stored quotes hold (their count, unless rows came by hand)
-update rfqs r set refused_quotes = s.n - r.quote_count
-from (select rfq_id, rfq_day, count(*)::int as n from quotes_compact group by rfq_id, rfq_day) s
-where s.rfq_id = rfq_key(r.id) and s.rfq_day = r.created_day and s.n > r.quote_count;
-
 alter table quotes_compact rename to quotes;
 alter index quotes_compact_pkey rename to quotes_pkey;
 do $$
@@ -97,7 +95,7 @@ begin
   select '0x' || encode(q.maker, 'hex') into best from quotes q where q.rfq_id = rfq_key(new.id) and q.rfq_day = new.created_day
    order by case when new.kind = 0 then q.amount_out end desc nulls last,
             case when new.kind = 1 then q.amount_in end asc nulls last,
-            q.received_at, q.arrival
+            q.received_at, q.arrival, q.maker
    limit 1;
   if best is null then return null; end if;
   if old.status = 'EXPIRED' and old.ended_by = 'expiry' then
