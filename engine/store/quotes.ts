@@ -98,7 +98,7 @@ async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<QuoteCommitRes
   const cols: string[][] = Array.from({ length: COLUMNS }, () => new Array<string>(n))
   for (let i = 0; i < n; i++) {
     const { rfqId, quote: q, signature, receivedAt } = quotes[i]!
-    const c = cols
+    const c = cols // one row's fields into the columns, no row array a quote
     c[0]![i] = quoted(rfqId)
     c[1]![i] = q.maker
     c[2]![i] = q.taker === ZERO_ADDRESS ? 't' : 'f'
