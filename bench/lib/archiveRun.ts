@@ -1,6 +1,6 @@
 // Archive export and restore of one day's quote partition, timed (issue 30's figure): bench/archive.ts runs it on a
 // partition it seeds, bench/store.ts on one beside its 50 million quotes. The seed is bulk SQL (generate_series) in a
-// quote's real shape: 40-byte addresses, 78-digit-wide amounts in wei, a 65-byte signature.
+// quote's real shape (migration 103's layout): 20-byte addresses, 78-digit-wide amounts in wei, a 65-byte signature.
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -44,12 +44,11 @@ export async function seedQuoteDay(sql: Sql, at: number, rows: number): Promise<
   }
   await sql.unsafe(
     `
-    insert into ${partition} (rfq_day, rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce,
-      deadline, signature, received_at)
-    select $1::date, ($3::text[])[g % ${RFQS} + 1], '0x' || lpad(to_hex(g), 40, '0'),
-      '0x' || lpad(to_hex(1), 40, '0'), '0x' || lpad(to_hex(2), 40, '0'), '0x' || lpad(to_hex(3), 40, '0'),
+    insert into ${partition} (rfq_day, arrival, taker_open, rfq_id, maker, amount_in, amount_out, expiry, nonce, deadline,
+      signature, received_at)
+    select $1::date, g / ${RFQS} + 1, false, rfq_key(($3::text[])[g % ${RFQS} + 1]), decode(lpad(to_hex(g), 40, '0'), 'hex'),
       (10::numeric ^ 21) + g, (10::numeric ^ 18) * g,
-      1700000000 + g, g, 1700000600 + g, '0x' || repeat(md5(g::text), 4) || 'ab', $2::timestamptz + g * interval '1 ms'
+      1700000000 + g, g, 1700000600 + g, decode(repeat(md5(g::text), 4) || 'ab', 'hex'), $2::timestamptz + g * interval '1 ms'
     from generate_series(1, ${rows}) g`,
     [day, new Date(at).toISOString(), ids],
   )

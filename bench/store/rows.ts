@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises'
 import type { Sql } from '../../engine/store/db.js'
 import { partitionName } from '../../engine/store/partitions.js'
 import { newRfqId } from '../../engine/rfq/request.js'
+import { ZERO_ADDRESS } from '../../workers/values/index.js'
 import type { AcceptedQuote, Address, Rfq } from '../../actors/rfqTypes.js'
 
 const DAY_MS = 86_400_000
@@ -114,14 +115,16 @@ const rfqLine = (r: Rfq, quotes: number) =>
   `${r.expiry}\t${r.visibility}\t{}\tEXPIRED\t${quotes}\t${r.createdAt.toISOString()}\t` +
   `${new Date(r.expiry * 1000).toISOString()}\texpiry\t${r.createdAt.toISOString().slice(0, 10)}\n`
 
+// the layout of migration 103: the id, maker and signature as bytes (COPY's text form of bytea: \\x + hex), the
+// taker and pair left to the RFQ's row, each quote numbered in its RFQ's arrival order
 const QUOTE_COLS =
-  '(rfq_day, rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, ' +
-  'received_at)'
-const quoteLine = (day: string, a: AcceptedQuote) => {
+  '(rfq_day, arrival, taker_open, rfq_id, maker, amount_in, amount_out, expiry, nonce, deadline, signature, received_at)'
+const quoteLine = (day: string, a: AcceptedQuote, arrival: number) => {
   const q = a.quote
   return (
-    `${day}\t${a.rfqId}\t${q.maker}\t${q.taker}\t${q.tokenIn}\t${q.tokenOut}\t${q.amountIn}\t${q.amountOut}\t` +
-    `${q.expiry}\t${q.nonce}\t${q.deadline}\t${a.signature}\t${a.receivedAt.toISOString()}\n`
+    `${day}\t${arrival}\t${q.taker === ZERO_ADDRESS ? 't' : 'f'}\t\\\\x${a.rfqId.slice(4)}\t\\\\x${q.maker.slice(2)}\t` +
+    `${q.amountIn}\t${q.amountOut}\t${q.expiry}\t${q.nonce}\t${q.deadline}\t\\\\x${a.signature.slice(2)}\t` +
+    `${a.receivedAt.toISOString()}\n`
   )
 }
 
@@ -138,7 +141,7 @@ async function* quoteChunks(day: string, rfqs: readonly Rfq[], perRfq: number, s
   let s = '',
     n = 0
   for (const r of rfqs) {
-    for (const q of quotesOf(r, perRfq, rand)) s += quoteLine(day, q)
+    for (const [i, q] of quotesOf(r, perRfq, rand).entries()) s += quoteLine(day, q, i + 1)
     if ((n += perRfq) >= BATCH) {
       yield s
       s = ''
@@ -176,7 +179,7 @@ export async function loadPastDay(sql: Sql, daysAgo: number, quotes: number, per
   const name = partitionName('quotes', day)
   await sql.begin(async tx => {
     await tx.unsafe('set local maintenance_work_mem = 1048576') // 1 GB (kB): the key's sort in memory
-    await tx.unsafe(`create table ${name} (like quotes including defaults)`)
+    await tx.unsafe(`create table ${name} (like quotes including defaults including constraints)`)
     const sink = await tx.unsafe(`copy ${name} ${QUOTE_COLS} from stdin with (freeze)`).writable()
     await pipeline(Readable.from(quoteChunks(day, rfqs, perRfq, daysAgo + 1000)), sink)
     await tx.unsafe(`alter table ${name} add primary key (rfq_id, maker, rfq_day)`)

@@ -8,6 +8,7 @@ import { createBatcher } from '../pool/batcher.js'
 import { isUnavailable } from './unavailable.js'
 import { openSql } from './rfqOpen.js'
 import { rfqDaysSql } from './rfqKey.js'
+import { ZERO_ADDRESS } from '../../workers/values/index.js'
 
 export interface QuoteWriter {
   /**
@@ -76,7 +77,8 @@ export function createQuoteWriter(
  * One statement, so one round trip and one commit: the inserts and the count bumps are atomic together.
  * The batch travels as one array literal per column, unnested by PostgreSQL into typed rows: its cheapest
  * shape we measured (json_array_elements cost the server ~35 µs a row, the arrays ~half), and for the relay's
- * main thread a join per column instead of binding hundreds of parameters.
+ * main thread a join per column instead of binding hundreds of parameters. Hex travels as text and is made bytes by
+ * the server (migration 103: the id, maker and signature are stored as bytes; taker and pair are the RFQ's).
  *
  * A quote lands in its RFQ's creation day's partition (read from the RFQ's locked row): all of an RFQ's quotes share
  * it, so the unique key (rfq_id, maker, rfq_day) arbitrates one quote per maker per RFQ across nodes. The RFQs are
@@ -85,77 +87,71 @@ export function createQuoteWriter(
  * The fence: a quote is stored only while its RFQ is open in the store. Its row is locked first (in id order,
  * so overlapping commits never deadlock); a cancel or fill that committed meanwhile is seen by the lock's
  * re-check, so no node can store a quote for an RFQ another node has closed, and a cancel waits for the
- * quotes already being stored.
+ * quotes already being stored. Under that lock the RFQ's quote_count is current, so each quote is numbered in arrival
+ * order after the RFQ's stored ones (`arrival`). The RFQs are bumped by the ids their stored keys give back
+ * (`rfq_id_of`); a hand-made id's key (migration 103: 17 bytes, no engine id's length) is looked up among the locked.
  *
  * Only the refused rows come back (none, nearly always): `closed` when the RFQ was not open, else a duplicate.
  */
 async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<QuoteCommitResult[]> {
   const n = quotes.length
-  const cols: string[][] = Array.from({ length: 12 }, () => new Array<string>(n))
+  const cols: string[][] = Array.from({ length: COLUMNS }, () => new Array<string>(n))
   for (let i = 0; i < n; i++) {
     const { rfqId, quote: q, signature, receivedAt } = quotes[i]!
-    const row = [
-      quoted(rfqId),
-      q.maker,
-      q.taker,
-      q.tokenIn,
-      q.tokenOut,
-      q.amountIn,
-      q.amountOut,
-      String(q.expiry),
-      q.nonce,
-      String(q.deadline),
-      signature,
-      receivedAt.toISOString(),
-    ]
-    for (let c = 0; c < 12; c++) cols[c]![i] = row[c]!
+    const c = cols
+    c[0]![i] = quoted(rfqId)
+    c[1]![i] = q.maker
+    c[2]![i] = q.taker === ZERO_ADDRESS ? 't' : 'f'
+    c[3]![i] = q.amountIn
+    c[4]![i] = q.amountOut
+    c[5]![i] = String(q.expiry)
+    c[6]![i] = q.nonce
+    c[7]![i] = String(q.deadline)
+    c[8]![i] = signature
+    c[9]![i] = receivedAt.toISOString()
   }
-  const [ids, makers, takers, ins, outs, amountIns, amountOuts, expiries, nonces, deadlines, signatures, receivedAts] =
-    cols.map(c => `{${c.join(',')}}`) as [
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-    ]
-  // on conflict: a replay of a stored quote, or another node's quote of the same maker: not stored, and its
-  // writer is told so instead of being acknowledged
+  const [ids, makers, takerOpen, amountIns, amountOuts, expiries, nonces, deadlines, signatures, receivedAts] =
+    cols.map(c => `{${c.join(',')}}`) as Tuple<string, typeof COLUMNS>
   const days = rfqDaysSql(
     sql,
     quotes.map(q => q.rfqId),
   )
-  const refused = await sql<{ rfq_id: string; maker: string; closed: boolean }[]>`
+  // on conflict: a replay of a stored quote, or another node's quote of the same maker: not stored, and its
+  // writer is told so instead of being acknowledged
+  const refused = await sql<{ ord: string; closed: boolean }[]>`
     with r as (
-      select * from unnest(${ids}::text[], ${makers}::text[], ${takers}::text[], ${ins}::text[], ${outs}::text[],
-        ${amountIns}::numeric[], ${amountOuts}::numeric[], ${expiries}::int8[], ${nonces}::numeric[], ${deadlines}::int8[],
-        ${signatures}::text[], ${receivedAts}::timestamptz[])
-        as r (rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, received_at)),
+      select * from unnest(${ids}::text[], ${makers}::text[], ${takerOpen}::bool[], ${amountIns}::numeric[],
+        ${amountOuts}::numeric[], ${expiries}::int8[], ${nonces}::numeric[], ${deadlines}::int8[], ${signatures}::text[],
+        ${receivedAts}::timestamptz[]) with ordinality
+        as r (rfq_id, maker, taker_open, amount_in, amount_out, expiry, nonce, deadline, signature, received_at, ord)),
     open as (
-      select id, created_day as day from rfqs
+      select id, created_day as day, quote_count from rfqs
       where id = any(${ids}::text[]) and ${days} and ${openSql(sql)} order by id for update),
     ins as (
-      insert into quotes (rfq_day, rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature,
-        received_at)
-      select open.day, r.* from r join open on open.id = r.rfq_id
+      insert into quotes (expiry, deadline, received_at, rfq_day, arrival, taker_open, rfq_id, maker, amount_in, amount_out,
+        nonce, signature)
+      select r.expiry, r.deadline, r.received_at, open.day,
+        (open.quote_count + row_number() over (partition by open.id order by r.ord))::int, r.taker_open,
+        rfq_key(r.rfq_id), decode(substr(r.maker, 3), 'hex'), r.amount_in, r.amount_out, r.nonce,
+        decode(substr(r.signature, 3), 'hex')
+      from r join open on open.id = r.rfq_id
       on conflict (rfq_id, maker, rfq_day) do nothing returning rfq_id, rfq_day, maker),
     c as (select rfq_id, rfq_day, count(*)::int as n from ins group by rfq_id, rfq_day),
     bump as (
       update rfqs set quote_count = quote_count + c.n, status = case when status = 'OPEN' then 'QUOTED' else status end
-      from c where rfqs.id = c.rfq_id and rfqs.created_day = c.rfq_day and ${days})
-    select r.rfq_id, r.maker, open.id is null as closed from r left join open on open.id = r.rfq_id
-    where (select count(*) from ins) < ${n} and not exists (select 1 from ins where ins.rfq_id = r.rfq_id and ins.maker = r.maker)`
-  if (!refused.length) return new Array<QuoteCommitResult>(n).fill('stored')
-  const why = new Map<string, QuoteCommitResult>()
-  for (const row of refused) why.set(`${row.rfq_id} ${row.maker}`, row.closed ? 'closed' : 'duplicate')
-  return quotes.map(q => why.get(`${q.rfqId} ${q.quote.maker}`) ?? 'stored')
+      from c where rfqs.created_day = c.rfq_day and ${days} and rfqs.id = case when length(c.rfq_id) = 17
+        then (select id from open where rfq_key(open.id) = c.rfq_id) else rfq_id_of(c.rfq_id) end)
+    select r.ord, open.id is null as closed from r left join open on open.id = r.rfq_id
+    where (select count(*) from ins) < ${n} and not exists (
+      select 1 from ins where ins.rfq_id = rfq_key(r.rfq_id) and ins.maker = decode(substr(r.maker, 3), 'hex'))`
+  const results = new Array<QuoteCommitResult>(n).fill('stored')
+  for (const row of refused) results[Number(row.ord) - 1] = row.closed ? 'closed' : 'duplicate'
+  return results
 }
+
+/** The columns a commit sends: RFQ id, maker, taker_open, amounts in and out, expiry, nonce, deadline, signature, time */
+const COLUMNS = 10
+type Tuple<T, N extends number, R extends T[] = []> = R['length'] extends N ? R : Tuple<T, N, [...R, T]>
 
 /** An array literal's element: RFQ ids are the engine's own, but quoted all the same (addresses, amounts are checked hex and digits). */
 const quoted = (s: string) => `"${s.replace(/["\\]/g, '\\$&')}"`

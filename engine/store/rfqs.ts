@@ -155,10 +155,10 @@ export async function loadLiveRfqs(
  */
 export async function quotesOfRfqs(sql: Sql, rfqIds: string[]): Promise<Map<string, AcceptedQuote[]>> {
   const rows = await sql<QuoteColumns[]>`
-    select q.* from rfqs r cross join lateral (
-      select ${sql.unsafe(QUOTE_COLUMNS)}, id as arrival from quotes
-      where rfq_id = r.id and rfq_day = r.created_day and ${rfqDaysSql(sql, rfqIds, 'quotes', 'rfq_day')}) q
-    where r.id = any(${sql.array(rfqIds)}) and ${rfqDaysSql(sql, rfqIds, 'r')} order by q.arrival`
+    select x.* from rfqs r cross join lateral (
+      select ${sql.unsafe(QUOTE_COLUMNS)}, q.arrival from quotes q
+      where q.rfq_id = rfq_key(r.id) and q.rfq_day = r.created_day and ${rfqDaysSql(sql, rfqIds, 'q', 'rfq_day')}) x
+    where r.id = any(${sql.array(rfqIds)}) and ${rfqDaysSql(sql, rfqIds, 'r')} order by x.rfq_id, x.arrival, x.received_at, x.maker`
   const out = new Map<string, AcceptedQuote[]>()
   for (const row of rows) {
     const list = out.get(row.rfq_id) ?? []

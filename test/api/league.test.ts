@@ -6,6 +6,7 @@ import { addr, fillBody, baselineBody, post, get, TEST_ENV, TOKEN_A, TOKEN_B } f
 import { leagueScore, reliabilityFactor } from '../../workers/fills/leagueScore.js'
 import { pointsV2 } from '../../workers/fills/points.js'
 import { recordFill } from '../../engine/fills/record.js'
+import { insertQuoteRow } from '../engine/store/rows.js'
 
 const M1 = addr(0x1001),
   M2 = addr(0x1002),
@@ -21,9 +22,7 @@ async function rfqWithQuotes(
   await t.db
     .sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility) values (${id}, ${T1}, ${TOKEN_A}, ${TOKEN_B}, 0, 10, 0, 'public')`
   for (const [i, [maker, out]] of quotes.entries())
-    await t.db
-      .sql`insert into quotes (rfq_day, rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, received_at)
-      select (created_at at time zone 'utc')::date, ${id}, ${maker}, ${T1}, ${TOKEN_A}, ${TOKEN_B}, 10, ${t.db.sql.typed.u256(out)}, 0, ${i}, 0, '0x', now() from rfqs where id = ${id}`
+    await insertQuoteRow(t.db.sql, id, maker, { amountOut: out, nonce: BigInt(i), arrival: i + 1 })
   await t.db.sql`update rfqs set status = ${status} where id = ${id}`
 }
 

@@ -8,6 +8,7 @@ import { startTestEngine, type TestEngine } from '../helpers/engine.js'
 import { addr, fillBody, post, get, TEST_ENV, TOKEN_A, TOKEN_B } from './fillsFixtures.js'
 import { leagueScore } from '../../workers/fills/leagueScore.js'
 import { recordFill } from '../../engine/fills/record.js'
+import { insertQuoteRow } from '../engine/store/rows.js'
 
 let t: TestEngine
 before(async () => {
@@ -112,9 +113,7 @@ test('after concurrent fills, backdated fills, judged makers and a base turn, th
   // a maker judged by an expired RFQ: reliability changes in the same transaction as the status
   await t.db
     .sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility) values ('ls-1', ${takers[0]}, ${TOKEN_A}, ${TOKEN_B}, 0, 10, 0, 'public')`
-  await t.db
-    .sql`insert into quotes (rfq_day, rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, received_at)
-    select (created_at at time zone 'utc')::date, 'ls-1', ${makers[2]}, ${takers[0]}, ${TOKEN_A}, ${TOKEN_B}, 10, 10, 0, 1, 0, '0x', now() from rfqs where id = 'ls-1'`
+  await insertQuoteRow(t.db.sql, 'ls-1', makers[2])
   await t.db.sql`update rfqs set status = 'EXPIRED' where id = 'ls-1'`
   const m2 = (await read('all')).entries.find((e: any) => e.address === makers[2])
   assert.deepEqual([m2.cancelRate, m2.reliability], [1, 0.5])

@@ -381,7 +381,7 @@ describe('a hostile wire: three nodes, one PostgreSQL, nats-server as a venue ru
       await w.close()
     }
     const stored =
-      await db.sql`select count(*)::int as n from quotes where rfq_id = ${real.body.rfqId} and maker = ${maker}`
+      await db.sql`select count(*)::int as n from quote_rows where rfq_id = ${real.body.rfqId} and maker = ${maker}`
     assert.equal(stored[0]!.n, 0)
   })
 

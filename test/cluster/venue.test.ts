@@ -220,7 +220,7 @@ describe('a cluster of three nodes is one venue', () => {
     )
     assert.equal(errors().length, submissions.length - pairs)
     const stored =
-      await db.sql`select rfq_id || ':' || maker as k, signature from quotes where rfq_id in ${db.sql(rfqs.map(r => r.rfqId))}`
+      await db.sql`select rfq_id || ':' || maker as k, signature from quote_rows where rfq_id in ${db.sql(rfqs.map(r => r.rfqId))}`
     assert.equal(stored.length, pairs, 'one stored row per (RFQ, maker)')
     assert.deepEqual(
       new Map(stored.map(r => [r.k as string, r.signature as string])),
@@ -260,7 +260,7 @@ describe('a cluster of three nodes is one venue', () => {
     const again = await post(nodes[2]!.api, `/api/v1/rfqs/${rfq.rfqId}/cancel`, {}, taker.headers)
     assert.equal(again.status, 409, JSON.stringify(again.body))
     assert.equal(again.body.code, 'NOT_OPEN')
-    assert.equal((await db.sql`select count(*)::int as n from quotes where rfq_id = ${rfq.rfqId}`)[0]!.n, 0)
+    assert.equal((await db.sql`select count(*)::int as n from quote_rows where rfq_id = ${rfq.rfqId}`)[0]!.n, 0)
 
     const toFill = await createRfq(nodes[2]!)
     for (const c of clients) await c.next(f => f.type === 'RFQ_BROADCAST' && f.data.rfqId === toFill.rfqId, 3000)
@@ -358,7 +358,7 @@ describe('a cluster of three nodes is one venue', () => {
     holder.send('QUOTE_SUBMIT', { rfqId: id, ...(await quoteFor(maker, { expiry })) })
     const b = await holder.next(f => f.type === 'QUOTE_BROADCAST' && f.data.rfqId === id)
     assert.equal(b.data.quote.maker, maker.address.toLowerCase())
-    assert.equal((await db.sql`select count(*)::int as n from quotes where rfq_id = ${id}`)[0]!.n, 1)
+    assert.equal((await db.sql`select count(*)::int as n from quote_rows where rfq_id = ${id}`)[0]!.n, 1)
     await holder.close()
   })
 
@@ -436,7 +436,7 @@ describe('a cluster of three nodes is one venue', () => {
     holder.send('QUOTE_SUBMIT', { rfqId: id, ...(await quoteFor(maker, { expiry })) })
     const b = await holder.next(f => (f.type === 'QUOTE_BROADCAST' || f.type === 'ERROR') && f.data.rfqId === id)
     assert.equal(b.type, 'QUOTE_BROADCAST', JSON.stringify(b.data))
-    assert.equal((await db.sql`select count(*)::int as n from quotes where rfq_id = ${id}`)[0]!.n, 1)
+    assert.equal((await db.sql`select count(*)::int as n from quote_rows where rfq_id = ${id}`)[0]!.n, 1)
     await holder.close()
 
     // another node cancelled it in the store and its word is late: this node's actor still has it open
@@ -702,7 +702,7 @@ describe('a cluster of three nodes is one venue', () => {
     assert.ok(seen.size > 0)
     const stored = new Set(
       (
-        await db.sql`select rfq_id || ':' || maker as k from quotes where rfq_id in ${db.sql(rfqs.map(r => r.rfqId))}`
+        await db.sql`select rfq_id || ':' || maker as k from quote_rows where rfq_id in ${db.sql(rfqs.map(r => r.rfqId))}`
       ).map(r => r.k as string),
     )
     for (const k of seen) assert.ok(stored.has(k), `broadcast but not stored: ${k}`)
@@ -720,7 +720,8 @@ describe('a cluster of three nodes is one venue', () => {
       for (const r of rfqs)
         await waitFor(
           async () => ({
-            inStore: (await db.sql`select count(*)::int as n from quotes where rfq_id = ${r.rfqId}`)[0]!.n as number,
+            inStore: (await db.sql`select count(*)::int as n from quote_rows where rfq_id = ${r.rfqId}`)[0]!
+              .n as number,
             shown: (await get(n.relay, `/quotes?rfqId=${r.rfqId}`)).body.count as number,
           }),
           k => k.shown === k.inStore,

@@ -91,7 +91,7 @@ for (const round of [1, 2]) {
           cluster: { nodeId: string; nats: string }
         }
         assert.deepEqual([health.cluster.nodeId, health.cluster.nats], ['k1', 'connected'])
-        const stored = new Set((await db.sql`select rfq_id, maker from quotes`).map(r => `${r.rfq_id} ${r.maker}`))
+        const stored = new Set((await db.sql`select rfq_id, maker from quote_rows`).map(r => `${r.rfq_id} ${r.maker}`))
         assert.deepEqual(
           seen.filter(k => !stored.has(k)),
           [],

@@ -60,7 +60,7 @@ test('a flood gets BUSY (with retryAfterMs), never a lost or duplicated accepted
   assert.equal(new Set(broadcast).size, broadcast.length, 'no quote broadcast twice')
   assert.equal(broadcast.length + busy.length, flood.length, 'every quote answered exactly once')
   const stored = await t.db
-    .sql`select rfq_id || ':' || maker as k from quotes where rfq_id in ${t.db.sql(rfqs.map(r => r.id))}`
+    .sql`select rfq_id || ':' || maker as k from quote_rows where rfq_id in ${t.db.sql(rfqs.map(r => r.id))}`
   assert.deepEqual(
     stored.map(r => r.k).sort(byJson),
     [...broadcast].sort(byJson),

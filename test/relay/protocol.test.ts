@@ -95,7 +95,7 @@ test('a viem-signed quote is broadcast to every client as {rfqId, quote, signatu
     const f = await c.next(f => f.type === 'QUOTE_BROADCAST' && f.data.rfqId === rfq.id)
     assert.deepEqual(f.data, { rfqId: rfq.id, quote, signature })
   }
-  const rows = await t.db.sql`select maker, amount_out, signature from quotes where rfq_id = ${rfq.id}`
+  const rows = await t.db.sql`select maker, amount_out, signature from quote_rows where rfq_id = ${rfq.id}`
   assert.equal(rows.length, 1)
   assert.equal(rows[0]!.maker, quote.maker)
   assert.equal(BigInt(rows[0]!.amount_out), 2_500_000_000n)
@@ -361,6 +361,6 @@ test('burst: 50 concurrent submissions of one maker on one RFQ give exactly one 
   assert.equal(watcher.of('QUOTE_BROADCAST').filter(f => f.data.rfqId === rfq.id).length, 1)
   assert.equal(errors.length, 49)
   assert.ok(errors.every(e => e.data.message === 'Duplicate quote from this maker for this RFQ'))
-  const [row] = await t.db.sql`select count(*)::int as n from quotes where rfq_id = ${rfq.id}`
+  const [row] = await t.db.sql`select count(*)::int as n from quote_rows where rfq_id = ${rfq.id}`
   assert.equal(row!.n, 1)
 })

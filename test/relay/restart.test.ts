@@ -48,7 +48,7 @@ test('no accepted quote is lost across a stop and a start', async () => {
     await first.engine.stop()
     first = undefined
 
-    const stored = await db.sql`select maker, signature from quotes where rfq_id = ${rfq.id} order by maker`
+    const stored = await db.sql`select maker, signature from quote_rows where rfq_id = ${rfq.id} order by maker`
     assert.deepEqual(
       stored.map(r => r.maker),
       submitted.map(s => s.quote.maker).sort(),

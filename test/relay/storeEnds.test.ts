@@ -9,6 +9,7 @@ import { testDatabase, type TestDatabase } from '../helpers/db.js'
 import { connect, type Sql } from '../../engine/store/db.js'
 import { persistStatus, storeEnds, sweepEnded } from '../../engine/store/rfqs.js'
 import { markFilled } from '../../engine/store/rfqQueries.js'
+import { insertQuoteRow } from '../engine/store/rows.js'
 
 let db: TestDatabase
 before(async () => {
@@ -25,8 +26,7 @@ async function rfq(expiry: number, maker?: string): Promise<string> {
   const id = 'rfq_' + randomBytes(16).toString('hex')
   await db.sql`insert into rfqs (id, taker, token_in, token_out, kind, amount_in, expiry, visibility) values (${id}, ${hex(20)}, ${hex(20)}, ${hex(20)}, 0, 5, ${expiry}, 'public')`
   if (maker) {
-    await db.sql`insert into quotes (rfq_day, rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, received_at)
-      select (created_at at time zone 'utc')::date, ${id}, ${maker}, ${hex(20)}, ${hex(20)}, ${hex(20)}, 5, 7, ${expiry}, 1, ${expiry}, '0x', now() from rfqs where id = ${id}`
+    await insertQuoteRow(db.sql, id, maker, { amountIn: 5n, amountOut: 7n, expiry, deadline: expiry })
     await db.sql`update rfqs set status = 'QUOTED' where id = ${id}`
   }
   return id

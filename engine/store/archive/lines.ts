@@ -18,6 +18,8 @@ const validDay = (v: string) => {
 }
 const TIMESTAMPTZ = /^\d{4}-\d{2}-\d{2} ([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/
 const INT8_MAX = 2n ** 63n
+/** COPY's text form of bytea: its hex output (`\x` + hex digits) with the backslash escaped */
+const BYTEA = /^\\\\x([0-9a-f]{2})*$/
 
 /** The check for a column's values, by its type (format_type's name); types we do not know are the server's. */
 function checkFor(type: string): Check | undefined {
@@ -27,6 +29,8 @@ function checkFor(type: string): Check | undefined {
   if (numeric) return digits(Number(numeric[1]))
   if (type === 'date') return v => /^\d{4}-\d{2}-\d{2}$/.test(v) && validDay(v)
   if (type === 'timestamp with time zone') return v => TIMESTAMPTZ.test(v) && validDay(v)
+  if (type === 'bytea') return v => BYTEA.test(v)
+  if (type === 'boolean') return v => v === 't' || v === 'f'
   return undefined
 }
 

@@ -48,7 +48,7 @@ before(async () => {
     await insertRfq(db.sql, rfq(`rfq_a${r}`, new Date(at + r)), null)
     await Promise.all(Array.from({ length: 25 }, (_, m) => w.write(quote(`rfq_a${r}`, m + 1))))
   }
-  original = [...(await db.sql.unsafe(`select * from ${partition} order by id`))]
+  original = [...(await db.sql.unsafe(`select * from ${partition} order by rfq_id, maker`))]
   assert.equal(original.length, 100)
 })
 
@@ -76,10 +76,11 @@ test('export, retention drop, restore: the side table holds the original rows, a
 
   const restored = await restoreArchive(db.sql, manifestPath())
   assert.deepEqual(restored, { table: `archive_${partition}`, rows: 100 })
-  const rows = [...(await db.sql.unsafe(`select * from ${restored.table} order by id`))]
+  const rows = [...(await db.sql.unsafe(`select * from ${restored.table} order by rfq_id, maker`))]
   assert.deepEqual(rows, original)
   const [amount] = await db.sql.unsafe(
-    `select amount_in::text as a from ${restored.table} where maker = $1 and rfq_id = 'rfq_a0'`,
+    `select amount_in::text as a from ${restored.table} where maker = decode(substr($1, 3), 'hex')
+      and rfq_id = rfq_key('rfq_a0')`,
     [A(7)],
   )
   assert.equal(amount!.a, String(WEI + 7n))
@@ -120,18 +121,36 @@ test('a bad line: refused naming the file and the line; the rows before it are n
   await assert.rejects(
     restoreArchive(db.sql, manifestPath()),
     (e: Error) =>
-      e instanceof ArchiveError && e.message === `${gzPath()}: line 42: 3 fields where the manifest lists 14 columns`,
+      e instanceof ArchiveError &&
+      e.message === `${gzPath()}: line 42: 3 fields where the manifest lists ${manifest.columns.length} columns`,
   )
   assert.equal(await sideTable(), null)
 
   const amount = lines.map(l => l.split('\t'))
-  amount[9]![7] = '12x4'
+  amount[9]![manifest.columns.findIndex(c => c.name === 'amount_in')] = '12x4'
   rewrite(gzipSync(amount.map(f => f.join('\t')).join('\n')))
   await assert.rejects(
     restoreArchive(db.sql, manifestPath()),
     (e: Error) =>
       e instanceof ArchiveError && e.message === `${gzPath()}: line 10: amount_in is not a numeric(78,0): 12x4`,
   )
+  assert.equal(await sideTable(), null)
+
+  // the bytes and flags of migration 103's layout are checked alike
+  for (const [column, value, type] of [
+    ['maker', '\\\\x0g', 'bytea'],
+    ['signature', '0xab', 'bytea'],
+    ['taker_open', 'true', 'boolean'],
+  ]) {
+    const bad = lines.map(l => l.split('\t'))
+    bad[4]![manifest.columns.findIndex(c => c.name === column)] = value!
+    rewrite(gzipSync(bad.map(f => f.join('\t')).join('\n')))
+    await assert.rejects(
+      restoreArchive(db.sql, manifestPath()),
+      (e: Error) =>
+        e instanceof ArchiveError && e.message === `${gzPath()}: line 5: ${column} is not a ${type}: ${value}`,
+    )
+  }
   assert.equal(await sideTable(), null)
 })
 
@@ -141,8 +160,9 @@ test('a last line only the server refuses, after the stream ended: refused, not 
     .split('\n')
     .map(l => l.split('\t'))
   // an offset of 99 hours has a timestamp's form, but PostgreSQL refuses it: found after the whole file was sent
-  const last = rows[99]!
-  last[13] = last[13]!.replace(/\+00$/, '+99')
+  const last = rows[99]!,
+    at = manifest.columns.findIndex(c => c.name === 'received_at')
+  last[at] = last[at]!.replace(/\+00$/, '+99')
   rewrite(gzipSync(rows.map(f => f.join('\t')).join('\n')))
   await assert.rejects(
     restoreArchive(db.sql, manifestPath()),

@@ -86,7 +86,7 @@ test(
       await db.sql.unsafe(`drop table archive_${partition}`)
       const refused = await cli(env, 'restore', partition)
       assert.equal(refused.code, 1)
-      assert.equal(refused.err, `${gz}: line 3: received_at is not a timestamp with time zone: yesterday\n`)
+      assert.equal(refused.err, `${gz}: line 3: signature is not a bytea: yesterday\n`)
       assert.equal((await db.sql`select to_regclass(${`archive_${partition}`}) as t`)[0]!.t, null)
 
       const notDir = await cli({ ...env, ARCHIVE_DIR: gz }, 'list')

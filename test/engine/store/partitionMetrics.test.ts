@@ -12,7 +12,7 @@ import { ensurePartitions, keepPartitionsAhead, partitionName } from '../../../e
 import { readPartitionStats } from '../../../engine/store/partitionStats.js'
 import { partitionMetrics } from '../../../engine/store/partitionMetrics.js'
 import { createMetrics } from '../../../engine/metrics.js'
-import { A, DAY, rfq, utcDay } from './rows.js'
+import { DAY, rfq, utcDay } from './rows.js'
 
 const today = Math.floor(Date.now() / DAY) * DAY + 12 * 3_600_000 // noon UTC, today
 const day = utcDay
@@ -20,10 +20,10 @@ const day = utcDay
 /** `n` quotes (makers `from`..) for an RFQ made `daysAgo` days before today, in its day's partition */
 async function quotes(db: TestDatabase, id: string, daysAgo: number, n: number, from = 1) {
   await db.sql`
-    insert into quotes (rfq_day, rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline,
+    insert into quotes (rfq_day, arrival, taker_open, rfq_id, maker, amount_in, amount_out, expiry, nonce, deadline,
       signature, received_at)
-    select ${day(today - daysAgo * DAY)}::date, ${id}, lpad(to_hex(m), 40, '0'), ${A(1)}, ${A(2)}, ${A(3)}, 10, m, 1, m, 2,
-      ${`0x${'11'.repeat(65)}`}, now()
+    select ${day(today - daysAgo * DAY)}::date, m, true, rfq_key(${id}), decode(lpad(to_hex(m), 40, '0'), 'hex'), 10, m, 1,
+      m, 2, decode(repeat('11', 65), 'hex'), now()
     from generate_series(${from}::int, ${from + n - 1}::int) m`
 }
 

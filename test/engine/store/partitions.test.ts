@@ -24,7 +24,7 @@ describe("quotes partitioned by their RFQ's day", () => {
   })
   after(() => db.drop())
   const partitionOf = async (rfqId: string) =>
-    (await db.sql`select distinct tableoid::regclass::text as p from quotes where rfq_id = ${rfqId}`).map(
+    (await db.sql`select distinct tableoid::regclass::text as p from quotes where rfq_id = rfq_key(${rfqId})`).map(
       r => r.p as string,
     )
 
@@ -54,7 +54,7 @@ describe("quotes partitioned by their RFQ's day", () => {
     }
     const [row] =
       await db.sql`select count(*)::int as n, (select quote_count from rfqs where id = 'rfq_race') as counted
-      from quotes where rfq_id = 'rfq_race'`
+      from quote_rows where rfq_id = 'rfq_race'`
     assert.deepEqual({ ...row }, { n: 10, counted: 10 })
   })
 
@@ -91,12 +91,13 @@ test("the upgrade from the unpartitioned layout keeps every quote, each in its R
       await insertOldRfq(db.sql, rfq(`rfq_old${i}`, at)) // the layout before migration 101: no created_day
       for (let m = 0; m < 5; m++) {
         await db.sql`insert into quotes (rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry, nonce, deadline, signature, received_at)
-          values (${`rfq_old${i}`}, ${A(m)}, ${A(1)}, ${A(2)}, ${A(3)}, ${String(10n ** 30n + BigInt(m))}, 20, 1, 1, 2, '0xab', ${at})`
+          values (${`rfq_old${i}`}, ${A(m)}, ${A(1)}, ${A(2)}, ${A(3)}, ${String(10n ** 30n + BigInt(m))}, 20, 1, 1, 2, ${`0x${'ab'.repeat(64)}1b`}, ${at})`
       }
+      await db.sql`update rfqs set quote_count = 5, status = 'QUOTED' where id = ${`rfq_old${i}`}` // as the writer did
     }
-    const cols = db.sql`id, rfq_id, maker, taker, token_in, token_out, amount_in::text, amount_out::text, expiry, nonce::text, deadline,
+    const cols = db.sql`rfq_id, maker, taker, token_in, token_out, amount_in::text, amount_out::text, expiry, nonce::text, deadline,
       signature, received_at`
-    const before = await db.sql`select ${cols} from quotes order by id`
+    const before = await db.sql`select ${cols} from quotes order by rfq_id, id`
     assert.equal(before.length, 20)
     assert.deepEqual(
       await migrate(db.sql),
@@ -104,18 +105,23 @@ test("the upgrade from the unpartitioned layout keeps every quote, each in its R
         .filter(f => f >= '100_')
         .sort(),
     )
-    const after = await db.sql`select ${cols} from quotes order by id`
+    const after = await db.sql`select ${cols} from quote_rows order by rfq_id, arrival` // migration 103's layout
     assert.deepEqual(after, before)
     const [kind] = await db.sql`select relkind from pg_class where relname = 'quotes'`
     assert.equal(kind!.relkind, 'p')
     const placed =
       await db.sql`select q.rfq_id, q.tableoid::regclass::text as p, (r.created_at at time zone 'utc')::date::text as day
-      from quotes q join rfqs r on r.id = q.rfq_id`
+      from quotes q join rfqs r on q.rfq_id = rfq_key(r.id)`
     for (const r of placed) assert.equal(r.p, partitionName('quotes', r.day))
     // the writer goes on where the old layout stopped: a stored (RFQ, maker) is still a duplicate
     await assert.rejects(createQuoteWriter(db.sql).write(quote('rfq_old3', 0)), DuplicateQuoteError)
-    const [{ next }] = (await db.sql`select nextval('quotes_id_seq')::int as next`) as unknown as [{ next: number }]
-    assert.ok(next > Number(before[19]!.id), 'ids keep growing')
+    await createQuoteWriter(db.sql).write(quote('rfq_old3', 9))
+    const order = await db.sql`select maker, arrival from quote_rows where rfq_id = 'rfq_old3' order by arrival`
+    assert.deepEqual(
+      order.map(r => [r.maker, r.arrival]),
+      [0, 1, 2, 3, 4, 9].map((m, i) => [A(m), i + 1]),
+      'arrival numbers go on from the old order',
+    )
   } finally {
     await db.drop()
     rmSync(old, { recursive: true, force: true })

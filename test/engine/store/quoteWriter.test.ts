@@ -4,9 +4,10 @@
 import { test, before, after, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { testDatabase, type TestDatabase } from '../../helpers/db.js'
-import { insertRfq } from '../../../engine/store/rfqs.js'
+import { insertRfq, quotesOfRfqs } from '../../../engine/store/rfqs.js'
+import { rfqIdTime } from '../../../workers/values/index.js'
 import { createQuoteWriter, DuplicateQuoteError, RfqClosedError } from '../../../engine/store/quotes.js'
-import { A, quote, rfq as rfqOn } from './rows.js'
+import { A, quote, rfq as rfqOn, timedId } from './rows.js'
 
 const rfq = (id: string) => rfqOn(id, new Date())
 
@@ -36,7 +37,7 @@ describe('quote writer (group commit)', () => {
     const [row] = await db.sql`select quote_count, status from rfqs where id = 'rfq_a'`
     assert.equal(row!.quote_count, 3)
     assert.equal(row!.status, 'QUOTED')
-    const [{ n }] = (await db.sql`select count(*)::int as n from quotes where rfq_id = 'rfq_a'`) as unknown as [
+    const [{ n }] = (await db.sql`select count(*)::int as n from quote_rows where rfq_id = 'rfq_a'`) as unknown as [
       { n: number },
     ]
     assert.equal(n, 3)
@@ -79,7 +80,7 @@ describe('quote writer (group commit)', () => {
     )
     assert.deepEqual(kinds, ['duplicate', 'stored', 'closed', 'closed', 'stored'])
     const rows =
-      await db.sql`select rfq_id, maker from quotes where rfq_id in ('rfq_c', 'rfq_d', 'rfq_nope') order by rfq_id, maker`
+      await db.sql`select rfq_id, maker from quote_rows where rfq_id in ('rfq_c', 'rfq_d', 'rfq_nope') order by rfq_id, maker`
     assert.deepEqual(
       rows.map(r => `${r.rfq_id} ${r.maker}`),
       ['rfq_c ' + A(10), 'rfq_c ' + A(11), 'rfq_c ' + A(14)],
@@ -99,9 +100,32 @@ describe('quote writer (group commit)', () => {
     await insertRfq(db.sql, rfq(id), null)
     const q = quote(id, 20)
     await createQuoteWriter(db.sql).write(q)
-    const [row] = await db.sql`select rfq_id, amount_in::text, received_at from quotes where rfq_id = ${id}`
+    const [row] = await db.sql`select rfq_id, amount_in::text, received_at from quote_rows where rfq_id = ${id}`
     assert.equal(row!.rfq_id, id)
     assert.equal(row!.amount_in, '10')
     assert.equal((row!.received_at as Date).getTime(), q.receivedAt.getTime())
+    // a hand-made id's key (17 bytes: migration 103) finds its RFQ again for the count
+    const [counted] = await db.sql`select quote_count from rfqs where id = ${id}`
+    assert.equal(counted!.quote_count, 1)
+  })
+
+  test('quotes are numbered in the order they were stored, across commits, and read back in that order', async () => {
+    const id = timedId(Date.now(), 7)
+    await insertRfq(db.sql, rfqOn(id, new Date(rfqIdTime(id)!)), null)
+    const w = createQuoteWriter(db.sql)
+    const late = (maker: number, ms: number) => ({ ...quote(id, maker), receivedAt: new Date(Date.now() - ms) })
+    // each later quote is stamped earlier, and makers are out of order: only the arrival number gives this order
+    await Promise.all([late(30, 10), late(10, 20), late(20, 30)].map(q => w.write(q)))
+    await w.flush()
+    await Promise.all([late(5, 40), late(40, 50)].map(q => w.write(q)))
+    const rows = await db.sql`select maker, arrival from quote_rows where rfq_id = ${id} order by arrival`
+    assert.deepEqual(
+      rows.map(r => [r.maker, r.arrival]),
+      [30, 10, 20, 5, 40].map((m, i) => [A(m), i + 1]),
+    )
+    assert.deepEqual(
+      (await quotesOfRfqs(db.sql, [id])).get(id)?.map(q => q.quote.maker),
+      [30, 10, 20, 5, 40].map(A),
+    )
   })
 })

@@ -47,7 +47,7 @@ test(
       const expected = [6, 7, 8, 9].map(d => partitionName('quotes', day(today - d * DAY))).sort()
       assert.deepEqual(run.dropped.sort(), expected)
       assert.deepEqual(run.skipped, [])
-      const left = await db.sql`select distinct rfq_id from quotes order by rfq_id`
+      const left = await db.sql`select distinct rfq_id from quote_rows order by rfq_id`
       assert.deepEqual(
         left.map(r => r.rfq_id),
         ['rfq_d0', 'rfq_d1', 'rfq_d2', 'rfq_d3', 'rfq_d4', 'rfq_d5', 'rfq_live'],

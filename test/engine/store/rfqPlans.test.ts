@@ -146,7 +146,7 @@ describe('lookups by RFQ id', () => {
     const late = { ...quote(id, 3), receivedAt: new Date(midnight + 5_000) }
     await createQuoteWriter(db.sql).write(late)
     const [r] = await db.sql`select tableoid::regclass::text as p, created_day::text as d from rfqs where id = ${id}`
-    const [q] = await db.sql`select tableoid::regclass::text as p from quotes where rfq_id = ${id}`
+    const [q] = await db.sql`select tableoid::regclass::text as p from quotes where rfq_id = rfq_key(${id})`
     const yesterday = utcDay(created)
     assert.deepEqual(
       [r!.p, r!.d, q!.p],

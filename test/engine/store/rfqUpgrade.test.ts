@@ -18,7 +18,7 @@ import { A, DAY, insertOldRfq, rfq, timedId, utcDay } from './rows.js'
 
 const midnight = Math.floor(Date.now() / DAY) * DAY
 
-test('the upgrade from the unpartitioned rfqs layout keeps every RFQ, quote and index', async () => {
+test('the upgrade from the unpartitioned rfqs layout and the wide quotes keeps every RFQ, quote and index', async () => {
   const db = await testDatabase('ru')
   const old = mkdtempSync(join(tmpdir(), 'mig-'))
   try {
@@ -33,7 +33,7 @@ test('the upgrade from the unpartitioned rfqs layout keeps every RFQ, quote and 
       for (let m = 0; m < 3; m++)
         await db.sql`insert into quotes (rfq_day, rfq_id, maker, taker, token_in, token_out, amount_in, amount_out, expiry,
           nonce, deadline, signature, received_at) values (${utcDay(at)}, ${id}, ${A(m)}, ${A(1)}, ${A(2)}, ${A(3)},
-          ${String(10n ** 30n + BigInt(m))}, 20, 1, 1, 2, '0xab', ${new Date(at + DAY / 2)})`
+          ${String(10n ** 30n + BigInt(m))}, 20, 1, 1, 2, ${`0x${'ab'.repeat(64)}1b`}, ${new Date(at + DAY / 2)})`
       await db.sql`update rfqs set quote_count = 3, status = 'QUOTED', share_token_hash = ${'h' + i} where id = ${id}`
     }
     await db.sql`update rfqs set status = 'CANCELLED', cancelled_at = now() where id = ${`rfq_${'0'.repeat(32)}`}`
@@ -46,8 +46,10 @@ test('the upgrade from the unpartitioned rfqs layout keeps every RFQ, quote and 
       )
     const activity = () => db.sql`select to_jsonb(a) as a from agent_activity a order by id`
     const beforeActivity = await activity()
-    const rows = () => db.sql`select to_jsonb(r) - 'created_day' as r from rfqs r order by seq`
-    const quotes = () => db.sql`select to_jsonb(q) as q from quotes q order by id`
+    const rows = () => db.sql`select to_jsonb(r) - 'created_day' - 'refused_quotes' as r from rfqs r order by seq`
+    // the quotes as they were stored, and (migration 103: bytes, the RFQ's taker and pair) as quote_rows shows them
+    const quotes = () => db.sql`select to_jsonb(q) - 'id' as q from quotes q order by rfq_id, id`
+    const quoteRows = () => db.sql`select to_jsonb(q) - 'arrival' as q from quote_rows q order by rfq_id, arrival`
     const indexes = () => db.sql`select indexname as name, replace(indexdef, ' ONLY ', ' ') as def from pg_indexes
       where tablename = 'rfqs' and indexname not in ('rfqs_pkey', 'rfqs_seq_key') order by 1`
     const [beforeRows, beforeQuotes, beforeIndexes] = [await rows(), await quotes(), await indexes()]
@@ -61,7 +63,10 @@ test('the upgrade from the unpartitioned rfqs layout keeps every RFQ, quote and 
     )
 
     assert.deepEqual(await rows(), beforeRows)
-    assert.deepEqual(await quotes(), beforeQuotes)
+    assert.deepEqual(await quoteRows(), beforeQuotes)
+    const arrivals =
+      await db.sql`select rfq_id, array_agg(arrival order by arrival)::text as a from quote_rows group by 1`
+    assert.deepEqual(new Set(arrivals.map(r => r.a)), new Set(['{1,2,3}']))
     assert.deepEqual(await indexes(), beforeIndexes)
     assert.deepEqual(await activity(), beforeActivity)
     const entries = await db.sql`select tableoid::regclass::text as p, (at at time zone 'utc')::date::text as day

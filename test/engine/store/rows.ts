@@ -59,3 +59,19 @@ export const insertOldRfq = async (sql: Sql, r: Rfq) => {
     values (${r.id}, ${r.taker}, ${r.tokenIn}, ${r.tokenOut}, ${r.kind}, ${String(r.amountIn)}, ${r.expiry},
       ${r.visibility}, 'OPEN', ${r.createdAt})`
 }
+
+/**
+ * A quote row written by hand in migration 103's layout, in its RFQ's day partition, for suites that stage a store
+ * without the relay (its taker is the RFQ's; a signature of 65 bytes of 0x11).
+ */
+export const insertQuoteRow = (
+  sql: Sql,
+  rfqId: string,
+  maker: string,
+  { amountIn = 10n, amountOut = 10n, arrival = 1, expiry = 0, nonce = 1n, deadline = 0 } = {},
+) =>
+  sql`insert into quotes (rfq_day, arrival, taker_open, rfq_id, maker, amount_in, amount_out, expiry, nonce, deadline,
+      signature, received_at)
+    select created_day, ${arrival}, false, rfq_key(id), decode(substr(${maker}, 3), 'hex'), ${String(amountIn)},
+      ${String(amountOut)}, ${expiry}, ${String(nonce)}, ${deadline}, decode(repeat('11', 65), 'hex'), now()
+    from rfqs where id = ${rfqId}`

@@ -48,7 +48,7 @@ test(
       }
       assert.ok(stored, 'the writer commits again once the server is back')
       const rows =
-        await sql`select maker, (select quote_count from rfqs where id = 'rfq_r') as n from quotes where rfq_id = 'rfq_r' order by maker`
+        await sql`select maker, (select quote_count from rfqs where id = 'rfq_r') as n from quote_rows where rfq_id = 'rfq_r' order by maker`
       assert.deepEqual(
         rows.map(r => r.maker),
         [A(10), A(12)],
