@@ -15,17 +15,10 @@ import type { Config } from '../config.js'
 import { repoRoot } from '../paths.js'
 import { createWorkerPool, type WorkerPool } from './workerPool.js'
 import { createRouteProcess } from './routeProcess.js'
+import type { RouteLane } from './routeLane.js'
 
-/** Where a graph feed (engine/sor/graphFeed.ts) talks with the route threads: what it posts reaches every thread. */
-export interface GraphLink {
-  post(msg: unknown): void
-  close(): void
-}
-/** The route lane, and the way its threads hear the route graph (engine/sor/graphFeed.ts). */
-export interface RouteLane extends WorkerPool {
-  /** `hear` gets every thread's words (hello, need, stats) until the link is closed */
-  openGraphLink(hear: (msg: unknown) => void): GraphLink
-}
+export type { GraphLink, RouteLane } from './routeLane.js'
+
 export interface Lanes {
   sig: WorkerPool
   route: RouteLane

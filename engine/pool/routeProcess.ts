@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
 import { repoRoot } from '../paths.js'
-import type { RouteLane } from './lanes.js'
+import type { RouteLane } from './routeLane.js'
 import type { RunOptions } from './workerPool.js'
 
 /** What the engine tells the route process. */
