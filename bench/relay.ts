@@ -142,7 +142,12 @@ async function main(): Promise<number> {
   const ceiling = perThread * ready.threads
   const url = `ws://127.0.0.1:${ready.port}`
   const observer = await openSocket(url)
-  const submitters = await Promise.all(Array.from({ length: CLIENTS - 1 }, () => openSocket(`${url}/?channels=rfqs`)))
+  // the makers hear every RFQ (a route load's 50/s too, each read by 199 sockets of this process);
+  // BENCH_MAKER_CHANNELS= (none) spares this process that reading, to tell its share of a route load's cost apart
+  const makerChannels = process.env.BENCH_MAKER_CHANNELS ?? 'rfqs'
+  const submitters = await Promise.all(
+    Array.from({ length: CLIENTS - 1 }, () => openSocket(`${url}/?channels=${makerChannels}`)),
+  )
 
   const sentAt = new Map<string, number>()
   const latencies: number[] = []
@@ -233,7 +238,8 @@ async function main(): Promise<number> {
     const pacedStart = performance.now(),
       cpu0 = await request<{ us: number }>(child, { cmd: 'cpu' }, 'cpu'),
       roles0 = threadRoles(child.pid!),
-      pg0 = processTreeUs(postmaster)
+      pg0 = processTreeUs(postmaster),
+      load0 = process.cpuUsage()
     let sent = 0
     await new Promise<void>(resolve => {
       const tick = () => {
@@ -255,7 +261,13 @@ async function main(): Promise<number> {
       await new Promise(r => setTimeout(r, 10))
     const cpu1 = await request<{ us: number; stalls: Stalls }>(child, { cmd: 'cpu' }, 'cpu')
     const { stalls } = cpu1 // since cpu0's read: this window's
-    const threads = rolesSince(roles0, threadRoles(child.pid!), processTreeUs(postmaster) - pg0)
+    const generator = process.cpuUsage(load0)
+    const threads = rolesSince(
+      roles0,
+      threadRoles(child.pid!),
+      processTreeUs(postmaster) - pg0,
+      generator.user + generator.system,
+    )
     return {
       latencies: [...latencies],
       accepted,
@@ -385,7 +397,7 @@ async function main(): Promise<number> {
       b = withRoutes.threads,
       f = (k: keyof ThreadMs) => `${a[k].toFixed(0)} / ${b[k].toFixed(0)}`
     console.log(
-      `CPU and run-queue wait in the paced windows without / with route searches (ms): main thread CPU ${f('mainCpu')}, wait ${f('mainWait')}; route threads CPU ${f('nicedCpu')}, wait ${f('nicedWait')}; other engine threads CPU ${f('otherCpu')}, wait ${f('otherWait')}; PostgreSQL CPU ${f('pgCpu')}`,
+      `CPU and run-queue wait in the paced windows without / with route searches (ms): main thread CPU ${f('mainCpu')}, wait ${f('mainWait')}; route threads CPU ${f('nicedCpu')}, wait ${f('nicedWait')}; other engine threads CPU ${f('otherCpu')}, wait ${f('otherWait')}; PostgreSQL CPU ${f('pgCpu')}; load generator CPU ${f('loadCpu')}`,
     )
   }
   if (withRoutes)

@@ -50,7 +50,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
     rfqsRetentionDays: config.RFQS_RETENTION_DAYS,
     archiveDir: config.ARCHIVE_DIR,
   })
-  const lanes = createLanes(config)
+  const lanes = createLanes(config, why => log.error({ why }, 'route process ended: starting another'))
   const closeLanes = () => Promise.all([lanes.sig.close(), lanes.route.close()])
   const actors = new ActorSystem({
     onError: (name, err) => log.warn({ actor: name, err }, 'actor handler failed'),

@@ -54,6 +54,8 @@ export const configSchema = z.object({
   SOR_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(19),
   /** idle: the route threads also run under Linux's SCHED_IDLE, so a waking relay thread preempts them at once */
   SOR_THREAD_POLICY: z.enum(['idle', 'normal']).default('idle'),
+  /** process: the route threads in a child process, all its threads (V8's GC helpers too) at that policy and niceness */
+  SOR_LANE: z.enum(['process', 'thread']).default('process'),
   /** server-side baselines: route tasks a second, RFQs waiting, the window that coalesces a pair's, the longest wait */
   SOR_BASELINE_RATE: positiveInt.default(20),
   SOR_BASELINE_QUEUE: positiveInt.default(1000),

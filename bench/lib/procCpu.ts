@@ -22,17 +22,38 @@ function threadUs(pid: number, tid: number): number {
   return s ? Number(s.split(' ')[0]) / 1000 : 0
 }
 
-/** The main thread's µs and the sum of every other live thread's, of process `pid`. */
+/** The main thread's µs and the sum of every other live thread's, of process `pid` and its children (the route process). */
 export function processThreads(pid: number): { mainUs: number; otherUs: number } {
-  let tids: string[] = []
-  try {
-    tids = readdirSync(`/proc/${pid}/task`)
-  } catch {
-    return { mainUs: 0, otherUs: 0 } // the process is gone, or not Linux
-  }
   let otherUs = 0
-  for (const t of tids) if (Number(t) !== pid) otherUs += threadUs(pid, Number(t))
+  for (const p of [pid, ...childPids(pid)])
+    for (const t of tasksOf(p)) if (Number(t) !== pid) otherUs += threadUs(p, Number(t))
   return { mainUs: threadUs(pid, pid), otherUs }
+}
+
+function tasksOf(pid: number): string[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return [] // the process is gone, or not Linux
+  }
+}
+
+/** The live processes whose parent is `pid` (the engine's route process, SOR_LANE=process). */
+export function childPids(pid: number): number[] {
+  let names: string[] = []
+  try {
+    names = readdirSync('/proc')
+  } catch {
+    return []
+  }
+  return names.map(Number).filter(c => Number.isInteger(c) && c !== pid && statOf(c)?.ppid === pid)
+}
+
+/** µs on the CPU of `pid`'s live children, all their threads (the engine's route process). */
+export function childrenUs(pid: number): number {
+  let us = 0
+  for (const c of childPids(pid)) for (const t of tasksOf(c)) us += threadUs(c, Number(t))
+  return us
 }
 
 export interface ThreadTimes {
@@ -49,28 +70,26 @@ export interface ThreadRoles {
   other: ThreadTimes
 }
 
-/** A process's threads' CPU and run-queue wait by role (schedstat's first two fields; the niceness from stat). */
+/**
+ * A process's threads' CPU and run-queue wait by role (schedstat's first two fields; the niceness from stat), its
+ * children's threads (the route process: all niced) counted with them.
+ */
 export function threadRoles(pid: number): ThreadRoles {
   const roles: ThreadRoles = {
     main: { cpuUs: 0, waitUs: 0 },
     niced: { cpuUs: 0, waitUs: 0 },
     other: { cpuUs: 0, waitUs: 0 },
   }
-  let tids: string[] = []
-  try {
-    tids = readdirSync(`/proc/${pid}/task`)
-  } catch {
-    return roles // the process is gone, or not Linux
-  }
-  for (const t of tids) {
-    const sched = read(`/proc/${pid}/task/${t}/schedstat`)?.split(' '),
-      stat = read(`/proc/${pid}/task/${t}/stat`)
-    if (!sched || !stat) continue
-    const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
-    const role = Number(t) === pid ? roles.main : nice > 0 ? roles.niced : roles.other
-    role.cpuUs += Number(sched[0]) / 1000
-    role.waitUs += Number(sched[1]) / 1000
-  }
+  for (const p of [pid, ...childPids(pid)])
+    for (const t of tasksOf(p)) {
+      const sched = read(`/proc/${p}/task/${t}/schedstat`)?.split(' '),
+        stat = read(`/proc/${p}/task/${t}/stat`)
+      if (!sched || !stat) continue
+      const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
+      const role = Number(t) === pid ? roles.main : nice > 0 ? roles.niced : roles.other
+      role.cpuUs += Number(sched[0]) / 1000
+      role.waitUs += Number(sched[1]) / 1000
+    }
   return roles
 }
 

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Engine } from '../../engine/app.js'
 import { watchStalls } from './stalls.js'
+import { childrenUs } from './procCpu.js'
 import { randomBytes } from 'node:crypto'
 import { rfqIdAt } from '../../workers/values/rfqId.js'
 
@@ -108,9 +109,9 @@ export async function engineMain(): Promise<void> {
           }
           process.send!({ cmd: 'created' })
         } else if (m.cmd === 'cpu') {
-          // the engine process's CPU (every thread), read from /proc through process.cpuUsage
+          // the engine process's CPU (every thread), read from /proc through process.cpuUsage, and its route process's
           const u = process.cpuUsage()
-          process.send!({ cmd: 'cpu', us: u.user + u.system, stalls: stalls() })
+          process.send!({ cmd: 'cpu', us: u.user + u.system + childrenUs(process.pid), stalls: stalls() })
         } else if (m.cmd === 'routeLoad') {
           // RFQ creations at a rate, each with its server-side baseline, while the parent paces quotes
           const r = await createAtRate(book, m.pairs!, m.ratePerSec!)

@@ -14,8 +14,10 @@ export interface ThreadMs {
   otherCpu: number
   otherWait: number
   pgCpu: number
+  /** the bench's own process: its sockets read the quotes' and the RFQs' broadcasts */
+  loadCpu: number
 }
-export function rolesSince(a: ThreadRoles, b: ThreadRoles, pgUs: number): ThreadMs {
+export function rolesSince(a: ThreadRoles, b: ThreadRoles, pgUs: number, loadUs: number): ThreadMs {
   const ms = (x: number) => x / 1000
   return {
     mainCpu: ms(b.main.cpuUs - a.main.cpuUs),
@@ -25,9 +27,10 @@ export function rolesSince(a: ThreadRoles, b: ThreadRoles, pgUs: number): Thread
     otherCpu: ms(b.other.cpuUs - a.other.cpuUs),
     otherWait: ms(b.other.waitUs - a.other.waitUs),
     pgCpu: ms(pgUs),
+    loadCpu: ms(loadUs),
   }
 }
 export function sumThreads(ws: ThreadMs[]): ThreadMs {
-  const keys = ['mainCpu', 'mainWait', 'nicedCpu', 'nicedWait', 'otherCpu', 'otherWait', 'pgCpu'] as const
+  const keys = ['mainCpu', 'mainWait', 'nicedCpu', 'nicedWait', 'otherCpu', 'otherWait', 'pgCpu', 'loadCpu'] as const
   return Object.fromEntries(keys.map(k => [k, sum(ws, w => w[k])])) as unknown as ThreadMs
 }

@@ -3,20 +3,22 @@
 //   route: route searches (SOR_THREADS threads, default half of POOL_THREADS and at least one), one search
 //          per thread at a time so a search past its deadline can be stopped (an abortable task owns its
 //          thread), each thread at a lower OS priority (SOR_THREAD_NICE) so the relay's work runs first when
-//          both want the cores.
+//          both want the cores. With SOR_LANE=process (the default) the route threads live in a child process
+//          under SCHED_IDLE whole (routeProcess.ts); with SOR_LANE=thread in the engine's own process.
 // A route search never holds a signature batch up: they never share a thread, and the route lane waits for
 // the CPU behind the relay's threads.
+import { BroadcastChannel } from 'node:worker_threads'
 import { randomUUID } from 'node:crypto'
 import { pathToFileURL } from 'node:url'
 import { join } from 'node:path'
 import type { Config } from '../config.js'
 import { repoRoot } from '../paths.js'
 import { createWorkerPool, type WorkerPool } from './workerPool.js'
+import { createRouteProcess } from './routeProcess.js'
+import type { RouteLane } from './routeLane.js'
 
-/** The route lane, with the channel its threads hear the route graph on (engine/sor/graphFeed.ts). */
-export interface RouteLane extends WorkerPool {
-  readonly graphChannel: string
-}
+export type { GraphLink, RouteLane } from './routeLane.js'
+
 export interface Lanes {
   sig: WorkerPool
   route: RouteLane
@@ -33,12 +35,19 @@ export function routeThreads(config: Pick<Config, 'POOL_THREADS' | 'SOR_THREADS'
 }
 
 type LaneConfig = Pick<Config, 'POOL_THREADS' | 'POOL_TASKS_PER_THREAD' | 'SOR_THREADS' | 'SOR_THREAD_NICE'> &
-  Partial<Pick<Config, 'SOR_THREAD_POLICY'>>
+  Partial<Pick<Config, 'SOR_THREAD_POLICY' | 'SOR_LANE'>>
 
-export function createLanes(config: LaneConfig): Lanes {
+/** `onRouteExit`: the route process ended unasked (the lane starts another) */
+export function createLanes(config: LaneConfig, onRouteExit?: (why: string) => void): Lanes {
+  const threads = routeThreads(config),
+    nice = config.SOR_THREAD_NICE,
+    idle = config.SOR_THREAD_POLICY === 'idle'
   return {
     sig: createWorkerPool(config.POOL_THREADS, config.POOL_TASKS_PER_THREAD),
-    route: createRouteLane(routeThreads(config), config.SOR_THREAD_NICE, config.SOR_THREAD_POLICY === 'idle'),
+    route:
+      (config.SOR_LANE ?? 'process') === 'process'
+        ? createRouteProcess(threads, { nice, idle, ...(onRouteExit ? { onExit: onRouteExit } : {}) })
+        : createRouteLane(threads, nice, idle),
   }
 }
 
@@ -54,8 +63,13 @@ export function createRouteLane(threads: number, nice = 0, idle = false): RouteL
     workerData: { channel: graphChannel, nice, idle },
   })
   return {
-    graphChannel,
     threads,
+    openGraphLink(hear) {
+      const channel = new BroadcastChannel(graphChannel)
+      channel.unref()
+      channel.onmessage = (event: unknown) => hear((event as { data: unknown }).data)
+      return { post: msg => channel.postMessage(msg), close: () => channel.close() }
+    },
     run: (task, input, options) => pool.run(task, input, options),
     get queueSize() {
       return pool.queueSize

@@ -98,6 +98,7 @@ export function apiReply(r: ApiRefusal, action: Action = 'record'): HttpError {
     case 'SEARCH_TIMEOUT':
       return reply(503, describe(r))
     case 'SEARCH_BUSY':
+    case 'SEARCH_UNAVAILABLE':
       return new HttpError(503, describe(r), { code: r.code }, { 'retry-after': '1' })
     case 'PROTOCOLS_INVALID':
       return reply(500, describe(r))

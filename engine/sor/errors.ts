@@ -10,6 +10,7 @@ export type SorRefusal =
   | (Refused<'CHAIN_UNAVAILABLE'> & { reason: string })
   | (Refused<'SEARCH_TIMEOUT'> & { ms: number })
   | (Refused<'SEARCH_BUSY'> & { waiting: number })
+  | (Refused<'SEARCH_UNAVAILABLE'> & { reason: string })
   | (Refused<'PROTOCOLS_INVALID'> & { detail: string })
 
 export type SorOutcome<T> = Outcome<{ value: T }, SorRefusal>
@@ -34,6 +35,8 @@ export function describe(r: SorRefusal): string {
       return `Route search timed out after ${r.ms} ms`
     case 'SEARCH_BUSY':
       return `Route finder is busy: ${r.waiting} searches are waiting; retry shortly`
+    case 'SEARCH_UNAVAILABLE':
+      return `Route finder is restarting its search process (${r.reason}); retry shortly`
     case 'PROTOCOLS_INVALID':
       return `Protocols file invalid: ${r.detail}`
   }

@@ -1,20 +1,20 @@
 // The engine's side of the route threads' copies (replica.ts): every change of the graph's states goes out on
-// the route lane's channel as a delta (the pools that changed) or, when all were replaced, as a snapshot; a
+// the route lane's graph link as a delta (the pools that changed) or, when all were replaced, as a snapshot; a
 // thread that starts, or lost step, asks and gets a snapshot. A snapshot of a big graph goes a part per
 // event-loop turn, so the relay's work runs between the parts. `version` is what a quote asks the threads for.
-import { BroadcastChannel } from 'node:worker_threads'
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { PoolState } from '../../workers/sor/types.js'
 import { defaultMeta } from '../../workers/sor/routeGraph.js'
 import type { PoolGraph } from './poolGraph.js'
+import type { RouteLane } from '../pool/lanes.js'
 import type { GraphMessage, PoolEntry, ThreadStats } from './graphMessages.js'
 
 /** pools per snapshot part: a few ms of the main thread's structured cloning each, the relay's work in between */
 export const SNAPSHOT_PART = 200
 
 export interface GraphFeed {
-  /** this graph's name on the channel */
+  /** this graph's name on the lane's graph link */
   readonly id: string
   /** the graph's changes so far: a search asks for a copy at least this new */
   readonly version: number
@@ -23,17 +23,26 @@ export interface GraphFeed {
   close(): void
 }
 
-export function publishGraph(graph: PoolGraph, channelName: string, log: Logger): GraphFeed {
+export function publishGraph(graph: PoolGraph, lane: Pick<RouteLane, 'openGraphLink'>, log: Logger): GraphFeed {
   const id = randomUUID()
-  const channel = new BroadcastChannel(channelName)
-  channel.unref()
   let version = 0,
     generation = 0,
     sending = false,
     again = false,
     closed = false
   const threads = new Map<number, ThreadStats>()
-  const post = (msg: GraphMessage) => channel.postMessage(msg)
+  const link = lane.openGraphLink(heard => {
+    const msg = heard as GraphMessage
+    if (msg.type === 'stats') {
+      threads.set(msg.thread, msg)
+      return
+    }
+    if (msg.type === 'hello' || (msg.type === 'need' && msg.graph === id)) {
+      log.debug({ graph: id, asked: msg.type }, 'route graph snapshot to the route threads')
+      asked()
+    }
+  })
+  const post = (msg: GraphMessage) => link.post(msg)
   const entry = (state: PoolState): PoolEntry => ({ state, meta: graph.metaOf(state.address) ?? defaultMeta(state) })
 
   /** The whole graph at the current version; a newer snapshot stops an older one's remaining parts. */
@@ -71,17 +80,6 @@ export function publishGraph(graph: PoolGraph, channelName: string, log: Logger)
     }
     post({ type: 'delta', graph: id, from: version, to: ++version, set: change.states.map(entry) })
   }
-  channel.onmessage = (event: unknown) => {
-    const msg = (event as { data: GraphMessage }).data
-    if (msg.type === 'stats') {
-      threads.set(msg.thread, msg)
-      return
-    }
-    if (msg.type === 'hello' || (msg.type === 'need' && msg.graph === id)) {
-      log.debug({ graph: id, asked: msg.type }, 'route graph snapshot to the route threads')
-      asked()
-    }
-  }
   snapshot() // for the threads already running
   return {
     id,
@@ -93,7 +91,7 @@ export function publishGraph(graph: PoolGraph, channelName: string, log: Logger)
       closed = true
       graph.onChange = null
       post({ type: 'drop', graph: id })
-      channel.close()
+      link.close()
     },
   }
 }

@@ -64,6 +64,7 @@ export function baselineMetrics(metrics: Metrics, b: ServerBaselines): void {
     'NO_ROUTE',
     'SEARCH_TIMEOUT',
     'SEARCH_BUSY',
+    'SEARCH_UNAVAILABLE',
     'TOKEN_NOT_FOUND',
     'SHUTDOWN',
     'ERROR',

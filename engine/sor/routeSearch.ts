@@ -6,6 +6,7 @@
 import type { Config } from '../config.js'
 import type { WorkerPool } from '../pool/workerPool.js'
 import { ROUTE_TASK } from '../pool/lanes.js'
+import { RouteLaneDown } from '../pool/routeProcess.js'
 import type { Address } from '../../workers/sor/types.js'
 import type { Found, RouteTask, RouteTaskResult } from './graphMessages.js'
 import type { GraphFeed } from './graphFeed.js'
@@ -74,6 +75,7 @@ export async function searchRoutes(d: SearchDeps, q: SearchQuery, amounts: bigin
   } catch (e) {
     const full = e instanceof Error && e.message === 'Task queue is at limit'
     if (full) throw fail({ code: 'SEARCH_BUSY', waiting: d.routePool.queueSize })
+    if (e instanceof RouteLaneDown) throw fail({ code: 'SEARCH_UNAVAILABLE', reason: e.message })
     throw e
   } finally {
     clearTimeout(timer)

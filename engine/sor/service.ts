@@ -85,7 +85,7 @@ export async function createSorService(d: SorDeps) {
     'sor route finder ready',
   )
   // the route threads keep a copy of the states: from now on every change goes to them
-  const feed = publishGraph(graph, d.routePool.graphChannel, log)
+  const feed = publishGraph(graph, d.routePool, log)
 
   const chain = () => {
     if (!client) throw fail({ code: 'NO_CHAIN' })

@@ -125,7 +125,7 @@ test('fit to liquidity: a refused second search leaves the first fit; a failing 
       },
     }),
   )
-  const feed = publishGraph(graph, lane.graphChannel, log)
+  const feed = publishGraph(graph, lane, log)
   try {
     const config = loadConfig({ SOR_QUOTE_TIMEOUT_MS: '20000' })
     const q = { tokenIn: A, tokenOut: B, maxHops: 2 as const, maxRoutes: 5, maxSplit: 4, slugs: null }
