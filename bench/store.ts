@@ -17,7 +17,7 @@
 // The database is dropped and its server's data dir removed at the end, on failure and on Ctrl-C too. 50M quotes take
 // ~30 GB of disk and ~13 min here (docs/benchmarks.md).
 // Env: BENCH_STORE_QUOTES (50000000), BENCH_STORE_DAYS (30), BENCH_STORE_RELAY_QUOTES (40000, each throughput run),
-// BENCH_STORE_READS (4000), BENCH_STORE_PACED_SECS (6), BENCH_STORE_ARCHIVE_ROWS (1000000).
+// BENCH_STORE_READS (4000), BENCH_STORE_PACED_SECS (6), BENCH_STORE_ARCHIVE_ROWS (1000000), BENCH_STORE_ROUNDS (2).
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { rmSync, statfsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -49,7 +49,7 @@ const DAY_MS = 86_400_000
 const script = fileURLToPath(import.meta.url)
 const size = QUOTES >= 1e6 ? `${+(QUOTES / 1e6).toFixed(1)}M` : String(QUOTES)
 const ratio = (a: number, b: number) => (a / b).toFixed(2)
-const ROUNDS = 2
+const ROUNDS = env('BENCH_STORE_ROUNDS', 2)
 type Measured = Awaited<ReturnType<typeof measure>>
 /** the rounds' mean of each figure, the read errors summed */
 const mean = (ms: Measured[]) => ({
@@ -166,20 +166,21 @@ async function main(): Promise<void> {
   for (const line of sizingLines(sizing)) console.log(line)
 
   // the empty store and the full one in turn, ROUNDS times each, each on a fresh engine: a drift of the shared
-  // machine's load falls on both
+  // machine's load falls on both. Round 0 is not counted: the first minutes after the bulk load ran 15-40% slower
+  // whichever store they fell on (4 runs of 5 at 10M and 50M, 2026-11-27), the machine still settling the load's IO.
   const mixed = g.sample.flatMap((id, i) => [id, today.full.sample[i % today.full.sample.length]!])
   const todays = new Set(today.full.sample)
   const empties = [],
     fulls = []
-  for (let round = 1; round <= ROUNDS; round++) {
-    console.log(`round ${round}/${ROUNDS}, empty store (today: 2,000 ended RFQs, 20,000 quotes):`)
-    empties.push(await measure(emptyDb, today.empty.sample))
+  for (let round = 0; round <= ROUNDS; round++) {
+    const name = round ? `round ${round}/${ROUNDS}` : 'round 0 (after the load: not counted)'
+    console.log(`${name}, empty store (today: 2,000 ended RFQs, 20,000 quotes):`)
+    const empty = await measure(emptyDb, today.empty.sample)
     await engine!.stop()
-    console.log(
-      `round ${round}/${ROUNDS}, full store (${g.rows.toLocaleString()} quotes; reads over old days and today):`,
-    )
-    fulls.push(await measure(db, mixed, id => (todays.has(id) ? 'today' : 'old days')))
+    console.log(`${name}, full store (${g.rows.toLocaleString()} quotes; reads over old days and today):`)
+    const full = await measure(db, mixed, id => (todays.has(id) ? 'today' : 'old days'))
     if (round < ROUNDS) await engine!.stop()
+    if (round) (empties.push(empty), fulls.push(full))
   }
   const empty = mean(empties),
     full = mean(fulls)
@@ -270,6 +271,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
         BENCH_STORE_READS: 'RFQ detail reads in each run (4000)',
         BENCH_STORE_PACED_SECS: 'seconds of each paced run (6)',
         BENCH_STORE_ARCHIVE_ROWS: 'quotes in the archived partition (1000000)',
+        BENCH_STORE_ROUNDS: 'rounds of the empty and the full store in turn (2)',
       },
     ),
     { engine: { type: 'boolean' } },
