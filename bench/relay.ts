@@ -35,7 +35,7 @@ import { benchDatabase } from './lib/benchDb.js'
 import { freshMakers, presignQuotes, checkAgainstViem, type Maker } from './lib/presign.js'
 import type { Stalls } from './lib/stalls.js'
 import type { Domain } from '../workers/sig/types.js'
-import { engineMain, TOKEN_IN, TOKEN_OUT, type RoutePair, type WireRfq } from './lib/relayEngine.js'
+import { engineMain, wireTerms, type RoutePair, type WireRfq } from './lib/relayEngine.js'
 import { syntheticGraph, HUBS } from './lib/syntheticGraph.js'
 import { seedGraph } from './lib/seedGraph.js'
 import { cpuSnapshot, cpuPerQuoteLines } from './lib/relayCpu.js'
@@ -58,14 +58,7 @@ const domain: Domain & { chainId: number } = {
 /** Every maker quotes every RFQ: `${rfqId}:${maker}` keys the broadcast back to its send time. */
 function signAll(rfqs: WireRfq[], makers: Maker[]): { key: string; frame: string }[] {
   const deadline = Math.floor(Date.now() / 1000) + 3600
-  const terms = rfqs.map(r => ({
-    rfqId: r.id,
-    taker: r.taker,
-    tokenIn: TOKEN_IN,
-    tokenOut: TOKEN_OUT,
-    amountIn: 10n ** 18n,
-    expiry: r.expiry,
-  }))
+  const terms = wireTerms(rfqs)
   return presignQuotes(domain, terms, makers, rfqs.length * makers.length, deadline).map(q => ({
     key: `${q.rfqId}:${q.maker}`,
     frame: q.frame,
@@ -193,16 +186,8 @@ async function main(): Promise<number> {
   const cpu0 = cpuSnapshot(child.pid!, postmaster)
   const started = performance.now()
   await new Promise<void>(resolve => {
-    let resume: NodeJS.Timeout | undefined
     const pump = () => {
-      const wait = window.pausedUntil - performance.now()
-      if (wait > 0) {
-        resume ??= setTimeout(() => {
-          resume = undefined
-          pump()
-        }, wait)
-        return
-      }
+      if (window.paused(pump)) return
       while (next < loadA.length && next - (accepted + errors) < window.size) {
         const s = loadA[next]!
         sentAt.set(s.key, performance.now())

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto'
 import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { benchDatabase } from './lib/benchDb.js'
 import { freshMakers, presignQuotes } from './lib/presign.js'
-import { engineMain, TOKEN_IN, TOKEN_OUT } from './lib/relayEngine.js'
+import { engineMain, wireTerms } from './lib/relayEngine.js'
 import type { Domain } from '../workers/sig/types.js'
 import { rfqIdAt } from '../workers/values/rfqId.js'
 import { openSocket } from './lib/openSocket.js'
@@ -55,14 +55,7 @@ async function main(): Promise<void> {
     expiry: Math.floor(now / 1000) + 3000,
     createdAt: now,
   }))
-  const terms = rfqs.map(r => ({
-    rfqId: r.id,
-    taker: r.taker,
-    tokenIn: TOKEN_IN,
-    tokenOut: TOKEN_OUT,
-    amountIn: 10n ** 18n,
-    expiry: r.expiry,
-  }))
+  const terms = wireTerms(rfqs)
   const frames = presignQuotes(domain, terms, makers, total, Math.floor(now / 1000) + 3600).map(q => q.frame)
 
   const db = await benchDatabase('scrape', { max: 1 })

@@ -20,6 +20,17 @@ export interface WireRfq {
   expiry: number
   createdAt: number
 }
+/** What a maker's quote for each of `rfqs` signs: the terms this engine gives the RFQs it makes (cmd 'create'). */
+export const wireTerms = (rfqs: readonly WireRfq[]) =>
+  rfqs.map(r => ({
+    rfqId: r.id,
+    taker: r.taker,
+    tokenIn: TOKEN_IN,
+    tokenOut: TOKEN_OUT,
+    amountIn: 10n ** 18n,
+    expiry: r.expiry,
+  }))
+
 /** an RFQ the route load creates: a pair of the graph and an input amount (decimal string) */
 export interface RoutePair {
   tokenIn: string

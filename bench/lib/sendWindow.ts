@@ -8,6 +8,7 @@ export class SendWindow {
   /** performance.now() until which nothing is sent (the last BUSY's retryAfterMs) */
   pausedUntil = 0
   private lastHalved = 0
+  private resume: NodeJS.Timeout | undefined
 
   constructor(
     private readonly max: number,
@@ -21,6 +22,17 @@ export class SendWindow {
   /** a quote was taken (its broadcast seen) */
   taken(): void {
     if (this.size < this.max) this.size += (1 / Math.max(1, this.size)) * this.growth
+  }
+
+  /** While sending is paused: `send` is called once when the pause ends, and true says send nothing now. */
+  paused(send: () => void): boolean {
+    const wait = this.pausedUntil - performance.now()
+    if (wait <= 0) return false
+    this.resume ??= setTimeout(() => {
+      this.resume = undefined
+      send()
+    }, wait)
+    return true
   }
 
   /** a BUSY refusal: pause for its hint, and halve the window unless it was halved within one hint */

@@ -44,16 +44,8 @@ export async function throughput(relay: string, quotes: PresignedQuote[], client
     })
   const started = performance.now()
   await new Promise<void>(resolve => {
-    let resume: NodeJS.Timeout | undefined
     pump = () => {
-      const wait = window.pausedUntil - performance.now()
-      if (wait > 0) {
-        resume ??= setTimeout(() => {
-          resume = undefined
-          pump()
-        }, wait)
-        return
-      }
+      if (window.paused(pump)) return
       while (next < quotes.length && next - (accepted + errors) < window.size) {
         submitters[next % clients]!.send(quotes[next]!.frame)
         next++

@@ -4,7 +4,7 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { presignQuotes, type Maker, type PresignedQuote } from '../lib/presign.js'
-import { TOKEN_IN, TOKEN_OUT, type WireRfq } from '../lib/relayEngine.js'
+import { wireTerms, type WireRfq } from '../lib/relayEngine.js'
 import type { Domain } from '../../workers/sig/types.js'
 import { rfqIdAt } from '../../workers/values/rfqId.js'
 
@@ -59,14 +59,7 @@ export async function startBenchEngine(script: string, databaseUrl: string): Pro
         createdAt: now,
       }))
       await request({ cmd: 'create', rfqs }, 'created')
-      const terms = rfqs.map(r => ({
-        rfqId: r.id,
-        taker: r.taker,
-        tokenIn: TOKEN_IN,
-        tokenOut: TOKEN_OUT,
-        amountIn: 10n ** 18n,
-        expiry: r.expiry,
-      }))
+      const terms = wireTerms(rfqs)
       const signed = presignQuotes(DOMAIN, terms, makers, n, Math.floor(now / 1000) + 3600)
       // presignQuotes goes maker by maker: sent RFQ by RFQ instead, as quotes come when an RFQ is broadcast
       const byRfq = new Map(rfqs.map(r => [r.id, [] as PresignedQuote[]]))
