@@ -96,19 +96,19 @@ export function createQuoteWriter(
 async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<QuoteCommitResult[]> {
   const n = quotes.length
   const cols: string[][] = Array.from({ length: COLUMNS }, () => new Array<string>(n))
+  // each quote's fields straight into the columns: no row array a quote
   for (let i = 0; i < n; i++) {
     const { rfqId, quote: q, signature, receivedAt } = quotes[i]!
-    const c = cols // one row's fields into the columns, no row array a quote
-    c[0]![i] = quoted(rfqId)
-    c[1]![i] = q.maker
-    c[2]![i] = q.taker === ZERO_ADDRESS ? 't' : 'f'
-    c[3]![i] = q.amountIn
-    c[4]![i] = q.amountOut
-    c[5]![i] = String(q.expiry)
-    c[6]![i] = q.nonce
-    c[7]![i] = String(q.deadline)
-    c[8]![i] = signature
-    c[9]![i] = receivedAt.toISOString()
+    cols[0]![i] = quoted(rfqId)
+    cols[1]![i] = q.maker
+    cols[2]![i] = q.taker === ZERO_ADDRESS ? 't' : 'f'
+    cols[3]![i] = q.amountIn
+    cols[4]![i] = q.amountOut
+    cols[5]![i] = String(q.expiry)
+    cols[6]![i] = q.nonce
+    cols[7]![i] = String(q.deadline)
+    cols[8]![i] = signature
+    cols[9]![i] = receivedAt.toISOString()
   }
   const [ids, makers, takerOpen, amountIns, amountOuts, expiries, nonces, deadlines, signatures, receivedAts] =
     cols.map(c => `{${c.join(',')}}`) as Tuple<string, typeof COLUMNS>
