@@ -127,6 +127,8 @@ export async function engineMain(): Promise<void> {
           // RFQ creations at a rate, each with its server-side baseline, while the parent paces quotes
           const r = await createAtRate(book, m.pairs!, m.ratePerSec!)
           process.send!({ cmd: 'routeLoaded', ...r, baselines: { ...engine.modules.baselines.stats } })
+        } else if (m.cmd === 'baselines') {
+          process.send!({ cmd: 'baselines', ...engine.modules.baselines.stats })
         } else if (m.cmd === 'stats') {
           const metrics = await engine.ctx.metrics.registry.getSingleMetricAsString('relay_quote_commits_total')
           process.send!({ cmd: 'stats', commits: Number(/ (\d+)$/m.exec(metrics)?.[1] ?? NaN), allocBytes })
