@@ -36,7 +36,7 @@ import { refusalOf, SendWindow } from './lib/sendWindow.js'
 import { percentiles } from './lib/load.js'
 import { benchDatabase } from './lib/benchDb.js'
 import { freshMakers, presignQuotes, checkAgainstViem, type Maker } from './lib/presign.js'
-import type { Stalls } from './lib/stalls.js'
+import { watchStalls, type Stalls } from './lib/stalls.js'
 import type { Domain } from '../workers/sig/types.js'
 import { engineMain, wireTerms, type RoutePair, type WireRfq } from './lib/relayEngine.js'
 import { syntheticGraph, HUBS } from './lib/syntheticGraph.js'
@@ -145,6 +145,7 @@ async function main(): Promise<number> {
     Array.from({ length: CLIENTS - 1 }, () => openSocket(`${url}/?channels=${makerChannels}`)),
   )
 
+  const generatorStalls = watchStalls() // this process's own stalls, window by window
   const sentAt = new Map<string, number>()
   const latencies: number[] = []
   let accepted = 0,
@@ -223,6 +224,7 @@ async function main(): Promise<number> {
     errors = 0
     busy = 0
     onAccepted = () => {}
+    generatorStalls() // from here: this window's
     const pacedStart = performance.now(),
       cpu0 = await request<{ us: number }>(child, { cmd: 'cpu' }, 'cpu'),
       roles0 = threadRoles(child.pid!),
@@ -249,6 +251,7 @@ async function main(): Promise<number> {
       await new Promise(r => setTimeout(r, 10))
     const cpu1 = await request<{ us: number; stalls: Stalls }>(child, { cmd: 'cpu' }, 'cpu')
     const { stalls } = cpu1 // since cpu0's read: this window's
+    const ownStalls = generatorStalls()
     const generator = process.cpuUsage(load0)
     const threads = rolesSince(
       roles0,
@@ -264,6 +267,7 @@ async function main(): Promise<number> {
       quotes: load.length,
       cpuMs: (cpu1.us - cpu0.us) / 1000,
       stalls,
+      ownStalls,
       threads,
     }
   }
@@ -397,7 +401,15 @@ async function main(): Promise<number> {
     )
   }
   if (withRoutes) {
-    const p99s = (ws: Window[]) => ws.map(w => percentiles(w.latencies).p99.toFixed(1)).join(', ')
+    // a window's outlier told apart: the engine's main thread stalled (its longest event-loop delay, a major GC of
+    // its heap among them) or this process's did (its own GC: the pre-signed quotes make a big heap)
+    const p99s = (ws: Window[]) =>
+      ws
+        .map(
+          w =>
+            `${percentiles(w.latencies).p99.toFixed(1)} (stalls: engine ${w.stalls.loopMax.toFixed(0)}, generator ${w.ownStalls.loopMax.toFixed(0)})`,
+        )
+        .join(', ')
     console.log(`paced p99 by window (ms), without: ${p99s(off)}; with route searches: ${p99s(on)}`)
   }
   if (withRoutes)
