@@ -21,7 +21,11 @@ export interface IndexedRfq {
   seq: number
   /** the sequence of its last change */
   lastSeq: number
-  quotes: IndexedQuote[]
+  /** its accepted quotes in the order indexed; `quoteSeqs[i]` is the sequence of the change that added `quotes[i]` */
+  quotes: AcceptedQuote[]
+  /** numbers, not a wrapper object a quote: the index holds every live quote, and each object kept is one more for
+   *  every major GC to mark (issue 29: the book's quotes are most of the engine's heap) */
+  quoteSeqs: number[]
   /** when it left the live set (ms), for retention */
   closedAt: number | null
   /** when and by whom it ended, as its end event said (null while open) */
@@ -29,9 +33,11 @@ export interface IndexedRfq {
   endedBy: EndedBy | null
 }
 
-export interface IndexedQuote {
-  quote: AcceptedQuote
-  seq: number
+/** An indexed RFQ's quotes added after sequence `since`, in the order indexed (their sequences only grow). */
+export function quotesSince(r: Pick<IndexedRfq, 'quotes' | 'quoteSeqs'>, since: number): AcceptedQuote[] {
+  let i = r.quoteSeqs.length
+  while (i > 0 && r.quoteSeqs[i - 1]! > since) i--
+  return r.quotes.slice(i)
 }
 
 export interface LiveIndexOptions {
@@ -90,7 +96,8 @@ export class LiveIndex {
         quoteCount: quotes.length,
         seq: 0,
         lastSeq: 0,
-        quotes: quotes.map(quote => ({ quote, seq: 0 })),
+        quotes: [...quotes],
+        quoteSeqs: quotes.map(() => 0),
         closedAt: null,
         endedAt: null,
         endedBy: null,
@@ -166,6 +173,7 @@ export class LiveIndex {
           seq: ++this.lastSeq,
           lastSeq: 0,
           quotes: [],
+          quoteSeqs: [],
           closedAt: null,
           endedAt: null,
           endedBy: null,
@@ -176,7 +184,8 @@ export class LiveIndex {
       case 'rfq.quoted': {
         r = this.byId.get(e.rfqId)
         if (!r) return
-        r.quotes.push({ quote: e.quote, seq: ++this.lastSeq })
+        r.quotes.push(e.quote)
+        r.quoteSeqs.push(++this.lastSeq)
         r.quoteCount++
         if (r.status === 'OPEN') r.status = 'QUOTED'
         break

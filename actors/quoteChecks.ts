@@ -66,7 +66,8 @@ export function checkQuote(
     ok: true,
     quote: {
       maker,
-      taker,
+      // the RFQ's own string when it is the RFQ's taker (as the pair's are): a live quote keeps no copy of its own
+      taker: taker === rfq.taker ? rfq.taker : taker,
       tokenIn: rfq.tokenIn,
       tokenOut: rfq.tokenOut,
       amountIn: amountIn.text,

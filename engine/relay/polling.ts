@@ -8,7 +8,7 @@
 // Cursors and ETags are sealed (engine/front/sealed.ts) and made from the viewer's position, the last change
 // it may see: they do not move on what it may not see, and say nothing of how many changes there were.
 // Who may see what is decided by the caller's view (the one visibility rule); nothing here decides it.
-import type { LiveIndex, IndexedRfq } from '../../actors/liveIndex.js'
+import { quotesSince, type LiveIndex, type IndexedRfq } from '../../actors/liveIndex.js'
 import type { WaitScope } from '../../actors/pollWaiters.js'
 import type { AcceptedQuote, RfqStatus } from '../../actors/rfqTypes.js'
 import type { Reply, Req } from '../front/request.js'
@@ -128,7 +128,7 @@ export function quoteItems(
   return since => {
     const r = index.get(rfqId)
     if (!r || !visible(r)) return null
-    return r.quotes.filter(q => q.seq > since).map(q => ({ quote: q.quote, status: r.status }))
+    return quotesSince(r, since).map(quote => ({ quote, status: r.status }))
   }
 }
 

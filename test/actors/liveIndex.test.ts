@@ -2,7 +2,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { EventBus } from '../../actors/events.js'
-import { LiveIndex } from '../../actors/liveIndex.js'
+import { LiveIndex, quotesSince } from '../../actors/liveIndex.js'
 import type { AcceptedQuote, Address, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
 
 const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
@@ -62,7 +62,7 @@ test('every change takes the next sequence; since returns only what came after',
   assert.equal(a.status, 'QUOTED')
   assert.equal(a.quoteCount, 1)
   assert.deepEqual(
-    a.quotes.filter(q => q.seq > afterA).map(q => q.quote.quote.maker),
+    quotesSince(a, afterA).map(q => q.quote.maker),
     [A(7)],
   )
 })
@@ -176,4 +176,20 @@ test('10,000 held polls of outsiders cost a private change nothing: none is woke
   assert.equal(index.waiting, 10_000)
   for (const h of held) h.cancel()
   assert.equal(index.waiting, 0)
+})
+
+test("a restored RFQ's quotes come before every cursor; quotes added later are read after theirs", () => {
+  const { bus, index } = setup()
+  index.restore([{ rfq: rfq('r', 1), shareTokenHash: null, quotes: [quote('r', 1), quote('r', 2)] }])
+  const start = index.seq
+  bus.publish({ type: 'rfq.quoted', rfqId: 'r', quote: quote('r', 3) })
+  const mid = index.seq
+  bus.publish({ type: 'rfq.quoted', rfqId: 'r', quote: quote('r', 4) })
+  const r = index.get('r')!
+  const makers = (since: number) => quotesSince(r, since).map(q => q.quote.maker)
+  assert.deepEqual(makers(-1), [A(1), A(2), A(3), A(4)], 'from before the start: all, in order')
+  assert.deepEqual(makers(start), [A(3), A(4)], 'the restored ones predate every cursor')
+  assert.deepEqual(makers(mid), [A(4)])
+  assert.deepEqual(makers(index.seq), [], 'nothing after the last change')
+  assert.equal(r.quoteCount, 4)
 })
