@@ -135,7 +135,7 @@ function signerRecovered(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: Rf
   state.makers.add(quote.maker)                  // reserved: later duplicates fail from here on
   ;(state.writing ??= new Map()).set(quote.maker, null)
   state.committing++
-  const accepted: AcceptedQuote = { rfqId: state.rfq.id, quote, signature: msg.signature.toLowerCase() as Hex, receivedAt: new Date(ctx.now()) }
+  const accepted: AcceptedQuote = { rfqId: state.rfq.id, quote, signature: msg.signature.toLowerCase() as Hex, receivedAtMs: ctx.now() }
   msg.accepted = accepted
   ctx.pipeToSelf(deps.commitQuote(accepted), r => msg.committed(r))
   return state

@@ -70,7 +70,8 @@ export interface AcceptedQuote {
   rfqId: string
   quote: QuoteJson
   signature: Hex
-  receivedAt: Date
+  /** ms since the epoch: a number, not a Date (two heap objects fewer a live quote; issue 29) */
+  receivedAtMs: number
 }
 
 export interface RfqView {

@@ -61,7 +61,7 @@ export async function applyCost(quotes = 60_000): Promise<number> {
         quote: {
           rfqId: rfq.id,
           signature: hex(65),
-          receivedAt: new Date(),
+          receivedAtMs: Date.now(),
           quote: {
             maker: hex(20),
             taker,

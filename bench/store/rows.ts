@@ -91,7 +91,7 @@ function quotesOf(rfq: Rfq, perRfq: number, rand: () => number): AcceptedQuote[]
     return {
       rfqId: rfq.id,
       signature: `0x${SIG_SOURCE.slice(offset, offset + 128)}${rand() < 0.5 ? '1b' : '1c'}`,
-      receivedAt: new Date(at),
+      receivedAtMs: at,
       quote: {
         maker: makers[(first + m) % MAKERS]!,
         taker: rfq.taker,
@@ -124,7 +124,7 @@ const quoteLine = (day: string, a: AcceptedQuote, arrival: number) => {
   return (
     `${day}\t${arrival}\t${q.taker === ZERO_ADDRESS ? 't' : 'f'}\t\\\\x${a.rfqId.slice(4)}\t\\\\x${q.maker.slice(2)}\t` +
     `${q.amountIn}\t${q.amountOut}\t${q.expiry}\t${q.nonce}\t${q.deadline}\t\\\\x${a.signature.slice(2)}\t` +
-    `${a.receivedAt.toISOString()}\n`
+    `${new Date(a.receivedAtMs).toISOString()}\n`
   )
 }
 

@@ -34,7 +34,7 @@ export class RemoteEvents {
         const event = fromWire(wired, termsOf)
         sync?.applyRemote(event)
         this.received++
-        if (event.type === 'rfq.quoted') this.deps.applied?.(event.quote.receivedAt.getTime())
+        if (event.type === 'rfq.quoted') this.deps.applied?.(event.quote.receivedAtMs)
       } catch (err) {
         if (!(err instanceof UnknownRfq)) {
           drops.drop('bad_event', { from: origin, err })

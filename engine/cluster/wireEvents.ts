@@ -63,7 +63,7 @@ export function toWire(e: RfqEvent, terms?: QuoteTerms): WireEvent | null {
       }
     }
     case 'rfq.quoted': {
-      const { rfqId, quote: q, signature, receivedAt } = e.quote
+      const { rfqId, quote: q, signature, receivedAtMs } = e.quote
       const t = terms?.id === rfqId ? terms : undefined
       return [
         rfqId,
@@ -77,7 +77,7 @@ export function toWire(e: RfqEvent, terms?: QuoteTerms): WireEvent | null {
         q.nonce,
         q.deadline,
         signature,
-        receivedAt.getTime(),
+        receivedAtMs,
       ]
     }
     case 'rfq.cancelled':
@@ -145,7 +145,7 @@ function quoteFromWire(w: WireQuote, termsOf: (rfqId: string) => QuoteTerms | un
   const quote: AcceptedQuote = {
     rfqId,
     signature: signature as AcceptedQuote['signature'],
-    receivedAt: date(receivedAt),
+    receivedAtMs: ms(receivedAt),
     quote: {
       maker: maker as Address,
       taker: taker === 0 ? ZERO_ADDRESS : term(taker as Address | null, t, 'taker', id),
@@ -175,6 +175,14 @@ function term<K extends keyof QuoteTerms>(
 }
 
 /** A time as it travelled (ms): a Date that every reader can print, or the event is not one. */
+/** A time as ms since the epoch, checked as `date` checks it, without a Date made for it. */
+function ms(x: unknown): number {
+  if (typeof x !== 'number' || !(Math.abs(x) <= MAX_TIME_MS)) throw new Error('not a time')
+  return Math.trunc(x) // as a Date's time would be
+}
+/** ECMAScript's time range: ±100,000,000 days from the epoch */
+const MAX_TIME_MS = 8.64e15
+
 function date(ms: unknown): Date {
   const d = new Date(typeof ms === 'number' ? ms : NaN)
   if (Number.isNaN(d.getTime())) throw new Error('not a time')

@@ -28,7 +28,7 @@ export function eventData(e: RfqEvent, tokens: TokenRegistry): unknown {
         rfqId: e.rfqId,
         quote: e.quote.quote,
         signature: e.quote.signature,
-        receivedAt: e.quote.receivedAt.toISOString(),
+        receivedAt: new Date(e.quote.receivedAtMs).toISOString(),
       }
     case 'rfq.cancelled':
       return { rfqId: e.rfqId, cancelledAt: e.cancelledAt.toISOString() }

@@ -151,7 +151,7 @@ export function rfqListItem(r: IndexedRfq) {
 }
 
 export function quoteListItem(q: AcceptedQuote) {
-  return { quote: q.quote, signature: q.signature, receivedAt: q.receivedAt.toISOString() }
+  return { quote: q.quote, signature: q.signature, receivedAt: new Date(q.receivedAtMs).toISOString() }
 }
 
 /** Recent reply bodies by ETag (state sequence, since and viewer): small, newest kept. */

@@ -26,7 +26,7 @@ export function submitQuoteHandler(rfqs: Pick<RfqService, 'submitQuote'>): Handl
       success: true,
       rfqId,
       quote: { maker: q.quote.maker, amountIn: q.quote.amountIn, amountOut: q.quote.amountOut, signature: q.signature },
-      receivedAt: q.receivedAt.toISOString(),
+      receivedAt: new Date(q.receivedAtMs).toISOString(),
     })
   }
 }

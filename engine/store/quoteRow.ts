@@ -29,7 +29,7 @@ export function acceptedQuoteOf(c: QuoteColumns): AcceptedQuote {
   return {
     rfqId: c.rfq_id,
     signature: c.signature,
-    receivedAt: c.received_at,
+    receivedAtMs: c.received_at.getTime(),
     quote: {
       maker: c.maker,
       taker: c.taker,

@@ -98,7 +98,7 @@ async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<QuoteCommitRes
   const cols: string[][] = Array.from({ length: COLUMNS }, () => new Array<string>(n))
   // each quote's fields straight into the columns: no row array a quote
   for (let i = 0; i < n; i++) {
-    const { rfqId, quote: q, signature, receivedAt } = quotes[i]!
+    const { rfqId, quote: q, signature, receivedAtMs } = quotes[i]!
     cols[0]![i] = quoted(rfqId)
     cols[1]![i] = q.maker
     cols[2]![i] = q.taker === ZERO_ADDRESS ? 't' : 'f'
@@ -108,7 +108,7 @@ async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<QuoteCommitRes
     cols[6]![i] = q.nonce
     cols[7]![i] = String(q.deadline)
     cols[8]![i] = signature
-    cols[9]![i] = receivedAt.toISOString()
+    cols[9]![i] = new Date(receivedAtMs).toISOString()
   }
   const [ids, makers, takerOpen, amountIns, amountOuts, expiries, nonces, deadlines, signatures, receivedAts] =
     cols.map(c => `{${c.join(',')}}`) as Tuple<string, typeof COLUMNS>

@@ -24,7 +24,7 @@ const rfq = (id: string, createdMs: number, expirySec = 4_000_000_000): Rfq => (
 const quote = (rfqId: string, maker: number): AcceptedQuote => ({
   rfqId,
   signature: '0x',
-  receivedAt: new Date(),
+  receivedAtMs: Date.now(),
   quote: {
     maker: A(maker),
     taker: A(0),

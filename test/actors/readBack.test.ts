@@ -88,7 +88,12 @@ test('a write the store refuses as a duplicate shows the stored quote whose word
   await book.create(rfq())
   const verdict = book.submitQuote('rfq_rb', quote(1), MAKER)
   const mine = await writing
-  const theirs: AcceptedQuote = { ...mine, quote: quote(2), signature: `0x${'ee'.repeat(65)}`, receivedAt: new Date() }
+  const theirs: AcceptedQuote = {
+    ...mine,
+    quote: quote(2),
+    signature: `0x${'ee'.repeat(65)}`,
+    receivedAtMs: Date.now(),
+  }
   ref().tell({ type: 'RemoteQuoted', accepted: theirs }) // another node's quote of the same maker, stored first
   await new Promise(r => setTimeout(r, 10))
   assert.equal((await book.describe('rfq_rb'))!.quotes.length, 0, 'nothing shown while the write is pending')

@@ -48,7 +48,7 @@ describe('the store bench', () => {
         assert.match(q.signature, /^0x[0-9a-f]{128}1[bc]$/)
         assert.match(q.quote.maker, /^0x[0-9a-f]{40}$/)
         assert.match(q.quote.amountOut, /^[1-9][0-9]{17,23}$/)
-        assert.equal(q.receivedAt.toISOString().slice(0, 10), day.day)
+        assert.equal(new Date(q.receivedAtMs).toISOString().slice(0, 10), day.day)
       }
     }
     const [rfq] = await db.sql`select status, quote_count, ended_by from rfqs where id = ${day.sample[0]!}`

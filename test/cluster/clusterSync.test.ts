@@ -45,7 +45,7 @@ function cluster() {
 const quoteOf = (rfq: Rfq, maker: string): AcceptedQuote => ({
   rfqId: rfq.id,
   signature: `0x${maker.slice(2).padEnd(130, '0')}`,
-  receivedAt: new Date(),
+  receivedAtMs: Date.now(),
   quote: {
     maker: maker as AcceptedQuote['quote']['maker'],
     taker: rfq.taker,

@@ -175,7 +175,7 @@ test('quotes for RFQs this node never heard of: read one by one up to MAX_ADOPTS
         quote: {
           rfqId: rfq.id,
           signature: `0x${'11'.repeat(65)}`,
-          receivedAt: new Date(),
+          receivedAtMs: Date.now(),
           quote: {
             maker: rfq.taker,
             taker: rfq.taker,

@@ -24,7 +24,7 @@ test('events round-trip exactly through a batch; the share token stays home; exp
   const quote = {
     rfqId: rfq.id,
     signature: '0xabc' as const,
-    receivedAt: new Date(1_700_000_000_123),
+    receivedAtMs: 1_700_000_000_123,
     quote: {
       maker: '0x00000000000000000000000000000000000000aa' as const,
       taker: rfq.taker,
@@ -80,7 +80,7 @@ test("a quote travels without the terms it shares with its RFQ, and takes them b
   const mk = (taker: string) => ({
     rfqId: rfq.id,
     signature: ('0x' + '1b'.repeat(65)) as `0x${string}`,
-    receivedAt: new Date(1_700_000_000_456),
+    receivedAtMs: 1_700_000_000_456,
     quote: {
       maker: '0x00000000000000000000000000000000000000bb' as const,
       taker: taker as `0x${string}`,
@@ -157,9 +157,7 @@ test("a time no reader can print (past Date's range, not a number) or an id that
     '0xab',
   ]
   assert.equal(
-    (
-      fromWire([...tuple, 1_700_000_000_000] as never) as Extract<RfqEvent, { type: 'rfq.quoted' }>
-    ).quote.receivedAt.getTime(),
+    (fromWire([...tuple, 1_700_000_000_000] as never) as Extract<RfqEvent, { type: 'rfq.quoted' }>).quote.receivedAtMs,
     1_700_000_000_000,
   )
   assert.throws(() => fromWire([...tuple, 1e17] as never), /not a time/)

@@ -37,7 +37,7 @@ test('the text broadcast is JSON.stringify of the spec message, for any checked 
           now,
         )
         assert.ok(checked.ok)
-        const q: AcceptedQuote = { rfqId, quote: checked.quote, signature: signature as Hex, receivedAt: new Date() }
+        const q: AcceptedQuote = { rfqId, quote: checked.quote, signature: signature as Hex, receivedAtMs: Date.now() }
         const text = quoteBroadcastJson(q)
         assert.equal(text, JSON.stringify(quoteBroadcast(q)))
         assert.deepEqual(JSON.parse(text), quoteBroadcast(q))

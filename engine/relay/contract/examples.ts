@@ -82,7 +82,7 @@ export function exampleFrames(domain: Domain): Record<string, RelayMessage[]> {
       rfqBroadcast(sampleRfq),
       rfqBroadcast({ ...sampleRfq, kind: 1, amountIn: null, amountOut: 2_500_000_000n }),
     ],
-    QuoteBroadcast: [quoteBroadcast({ rfqId: RFQ_ID, quote: EXAMPLE_QUOTE, signature, receivedAt: new Date(0) })],
+    QuoteBroadcast: [quoteBroadcast({ rfqId: RFQ_ID, quote: EXAMPLE_QUOTE, signature, receivedAtMs: 0 })],
     RelayPing: [{ type: 'PING', data: {} }],
     RelayPong: [{ type: 'PONG', data: {} }],
     Subscribed: [

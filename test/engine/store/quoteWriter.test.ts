@@ -103,7 +103,7 @@ describe('quote writer (group commit)', () => {
     const [row] = await db.sql`select rfq_id, amount_in::text, received_at from quote_rows where rfq_id = ${id}`
     assert.equal(row!.rfq_id, id)
     assert.equal(row!.amount_in, '10')
-    assert.equal((row!.received_at as Date).getTime(), q.receivedAt.getTime())
+    assert.equal((row!.received_at as Date).getTime(), q.receivedAtMs)
     // a hand-made id's key (17 bytes: migration 103) finds its RFQ again for the count
     const [counted] = await db.sql`select quote_count from rfqs where id = ${id}`
     assert.equal(counted!.quote_count, 1)
@@ -113,7 +113,7 @@ describe('quote writer (group commit)', () => {
     const id = timedId(Date.now(), 7)
     await insertRfq(db.sql, rfqOn(id, new Date(rfqIdTime(id)!)), null)
     const w = createQuoteWriter(db.sql)
-    const late = (maker: number, ms: number) => ({ ...quote(id, maker), receivedAt: new Date(Date.now() - ms) })
+    const late = (maker: number, ms: number) => ({ ...quote(id, maker), receivedAtMs: Date.now() - ms })
     // each later quote is stamped earlier, and makers are out of order: only the arrival number gives this order
     await Promise.all([late(30, 10), late(10, 20), late(20, 30)].map(q => w.write(q)))
     await w.flush()

@@ -143,7 +143,7 @@ describe('lookups by RFQ id', () => {
     const created = midnight - 100
     const id = timedId(created, 77)
     await insertRfq(db.sql, rfq(id, new Date(created)), null)
-    const late = { ...quote(id, 3), receivedAt: new Date(midnight + 5_000) }
+    const late = { ...quote(id, 3), receivedAtMs: midnight + 5_000 }
     await createQuoteWriter(db.sql).write(late)
     const [r] = await db.sql`select tableoid::regclass::text as p, created_day::text as d from rfqs where id = ${id}`
     const [q] = await db.sql`select tableoid::regclass::text as p from quotes where rfq_id = rfq_key(${id})`
@@ -154,7 +154,7 @@ describe('lookups by RFQ id', () => {
     )
     assert.equal((await rfqById(db.sql, id))?.quoteCount, 1)
     assert.deepEqual(
-      (await quotesOfRfqs(db.sql, [id])).get(id)?.map(x => x.receivedAt.getTime()),
+      (await quotesOfRfqs(db.sql, [id])).get(id)?.map(x => x.receivedAtMs),
       [midnight + 5_000],
     )
   })

@@ -40,7 +40,7 @@ describe('the rfqs table: one mapper, one lifetime rule', () => {
     const quote: AcceptedQuote = {
       rfqId: rfq.id,
       signature: `0x${'ab'.repeat(65)}`,
-      receivedAt: new Date(),
+      receivedAtMs: Date.now(),
       quote: {
         maker: A(4),
         taker: A(1),

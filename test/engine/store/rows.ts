@@ -34,7 +34,7 @@ export const quote = (
   return {
     rfqId,
     signature,
-    receivedAt: new Date(),
+    receivedAtMs: Date.now(),
     quote: {
       maker: A(maker),
       taker: A(0),
