@@ -183,10 +183,8 @@ function ms(x: unknown): number {
 /** ECMAScript's time range: ±100,000,000 days from the epoch */
 const MAX_TIME_MS = 8.64e15
 
-function date(ms: unknown): Date {
-  const d = new Date(typeof ms === 'number' ? ms : NaN)
-  if (Number.isNaN(d.getTime())) throw new Error('not a time')
-  return d
+function date(x: unknown): Date {
+  return new Date(ms(x))
 }
 
 function rfqIdOf(v: unknown): string {
