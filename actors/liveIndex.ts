@@ -10,6 +10,7 @@ import type { AcceptedQuote, EndedBy, Rfq, RfqEvent, RfqStatus } from './rfqType
 import type { EventBus } from './events.js'
 import { ANONYMOUS, canSee, type RfqAccess, type Viewer } from './visibility.js'
 import { PollWaiters, type WaitScope } from './pollWaiters.js'
+import { QuoteTape } from './quoteTape.js'
 
 export interface IndexedRfq {
   rfq: Rfq
@@ -21,8 +22,9 @@ export interface IndexedRfq {
   seq: number
   /** the sequence of its last change */
   lastSeq: number
-  /** its accepted quotes in the order indexed; `quoteSeqs[i]` is the sequence of the change that added `quotes[i]` */
-  quotes: AcceptedQuote[]
+  /** its accepted quotes in the order indexed, as bytes off the heap (issue 29); `quoteSeqs[i]` is the sequence of
+   *  the change that added `quotes.at(i)` */
+  quotes: QuoteTape
   /** numbers, not a wrapper object a quote: the index holds every live quote, and each object kept is one more for
    *  every major GC to mark (issue 29: the book's quotes are most of the engine's heap) */
   quoteSeqs: number[]
@@ -96,7 +98,7 @@ export class LiveIndex {
         quoteCount: quotes.length,
         seq: 0,
         lastSeq: 0,
-        quotes: [...quotes],
+        quotes: new QuoteTape(rfq, quotes),
         quoteSeqs: quotes.map(() => 0),
         closedAt: null,
         endedAt: null,
@@ -172,7 +174,7 @@ export class LiveIndex {
           quoteCount: 0,
           seq: ++this.lastSeq,
           lastSeq: 0,
-          quotes: [],
+          quotes: new QuoteTape(e.rfq),
           quoteSeqs: [],
           closedAt: null,
           endedAt: null,

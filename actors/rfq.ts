@@ -10,6 +10,7 @@ import type { AcceptedQuote, Address, CancelOutcome, EndedBy, FillOutcome, Hex, 
 import { checkQuote } from './quoteChecks.js'
 import { RelayErrors, refuseQuote, type QuoteRefusal } from './errors.js'
 import type { QuoteInFlight } from './quoteInFlight.js'
+import { QuoteTape } from './quoteTape.js'
 import { hasExpired, isLive as isLiveAt, isOpen } from '../workers/values/index.js'
 
 /** What an RFQ actor needs from outside; the engine supplies the real ones. */
@@ -53,7 +54,8 @@ export interface RfqState {
   status: RfqStatus
   /** ms since epoch: the RFQ's own expiry (RFQ_TTL_SECS never ends an RFQ before it) */
   liveUntil: number
-  quotes: AcceptedQuote[]
+  /** its accepted quotes, as bytes off the heap (a live quote is no object for the GC to mark: issue 29) */
+  quotes: QuoteTape
   /** makers with an accepted quote or one being written: rule 6 */
   makers: Set<Address>
   /** makers whose quote is stored (this node's or another's): a replica shows each maker's first only */
@@ -72,7 +74,7 @@ export function initialRfqState(rfq: Rfq, opts: { shareTokenHash: string | null;
   const quotes = opts.quotes ?? []
   return {
     rfq, shareTokenHash: opts.shareTokenHash, status: quotes.length ? 'QUOTED' : 'OPEN', liveUntil: rfq.expiry * 1000,
-    quotes, makers: new Set(quotes.map(q => q.quote.maker)), stored: new Set(quotes.map(q => q.quote.maker)), committing: 0,
+    quotes: new QuoteTape(rfq, quotes), makers: new Set(quotes.map(q => q.quote.maker)), stored: new Set(quotes.map(q => q.quote.maker)), committing: 0,
     fillTxHash: null, cancelledAt: null, endedAt: null, endedBy: null,
   }
 }
@@ -293,7 +295,7 @@ function stopIfClosed(state: RfqState, ctx: Ctx): void {
 
 export function view(state: RfqState): RfqView {
   return {
-    rfq: state.rfq, status: state.status, quotes: [...state.quotes], quoteCount: state.quotes.length,
+    rfq: state.rfq, status: state.status, quotes: state.quotes.slice(), quoteCount: state.quotes.length,
     fillTxHash: state.fillTxHash, cancelledAt: state.cancelledAt, endedAt: state.endedAt, endedBy: state.endedBy,
   }
 }
