@@ -16,6 +16,7 @@ import { Errors } from '../front/errors.js'
 import { toJson } from '../front/json.js'
 import { eventData } from './events.js'
 import type { LiveIndex } from '../../actors/liveIndex.js'
+import { quoteLine, quoteOfLine, type TapeTerms } from '../../actors/quoteTape.js'
 import type { AgentAuth } from '../front/agentAuth.js'
 import { ANONYMOUS, canSee, type RfqAccess, type Viewer } from '../../actors/visibility.js'
 import { openSeq, sealSeq } from '../front/sealed.js'
@@ -50,10 +51,15 @@ export function feedRoutes(
   const frameOf = (r: Held): string => {
     if (r.frame !== undefined) return r.frame
     const id = r.public ? String(r.pub) : `${r.pub}.${sealSeq(r.id)}`
+    const event: RfqEvent = r.event ?? {
+      type: 'rfq.quoted',
+      rfqId: r.quoted!.terms.id,
+      quote: quoteOfLine(r.quoted!.line, r.quoted!.terms),
+    }
     try {
-      return (r.frame = `id: ${id}\nevent: ${r.event.type}\ndata: ${toJson(eventData(r.event, tokens))}\n\n`)
+      return (r.frame = `id: ${id}\nevent: ${event.type}\ndata: ${toJson(eventData(event, tokens))}\n\n`)
     } catch (err) {
-      ctx.log.warn({ err, type: r.event.type }, 'feed event left out: it could not be shaped')
+      ctx.log.warn({ err, type: event.type }, 'feed event left out: it could not be shaped')
       return (r.frame = '')
     }
   }
@@ -62,7 +68,22 @@ export function feedRoutes(
   const unsubscribe = book.events.subscribe(event => {
     const access = accessOf(event, index)
     const isPublic = access !== null && canSee(access, ANONYMOUS)
-    const r: Held = { id: nextId++, pub: isPublic ? ++publicCount : publicCount, public: isPublic, event, access }
+    // a quote is held as its line (the one its RFQ's tape keeps), not its objects: the last 512-1024 events are ~a
+    // fifth of a second of quotes at relay rates, just long enough for each to outlive two scavenges and be copied
+    // into the old generation, where it was most of what the major GCs collected (issue 29)
+    const indexed = event.type === 'rfq.quoted' && !event.remote ? index.get(event.rfqId) : undefined
+    const quoted =
+      indexed && event.type === 'rfq.quoted'
+        ? { line: quoteLine(event.quote, indexed.rfq), terms: indexed.rfq }
+        : undefined
+    const r: Held = {
+      id: nextId++,
+      pub: isPublic ? ++publicCount : publicCount,
+      public: isPublic,
+      event: quoted ? undefined : event,
+      quoted,
+      access,
+    }
     recent.push(r)
     if (recent.length > 2 * REPLAY) recent.splice(0, recent.length - REPLAY) // trimmed in bulk, not one shift per event
     for (const c of byIp.values()) if (c !== 'opening' && mayRead(r.access, c.viewer)) write(c.sink, frameOf(r))
@@ -122,7 +143,10 @@ interface Held {
   id: number
   pub: number
   public: boolean
-  event: RfqEvent
+  /** the event as it happened; undefined for a quote held as `quoted` */
+  event: RfqEvent | undefined
+  /** a quote event's quote as its line, against its RFQ's terms */
+  quoted: { line: string; terms: TapeTerms } | undefined
   access: RfqAccess | null
   frame?: string
 }

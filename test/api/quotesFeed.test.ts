@@ -168,4 +168,39 @@ describe('REST quotes and the SSE feed', () => {
       await feed.close()
     }
   })
+
+  test('SSE: a quote made while nobody listened is replayed on reconnect exactly as it was accepted', async () => {
+    // the feed holds a quote for replay as its line on the RFQ's tape, not as the event: read back, it is the quote
+    const feed = await openFeed(t.api)
+    const { rfqId } = await newRfq()
+    const created = await feed.waitFor(e => e.event === 'rfq.created' && e.data.rfqId === rfqId)
+    await feed.close()
+    const maker = wallet()
+    const { quote, signature } = await signedQuote(
+      maker,
+      { tokenIn: WETH, tokenOut: USDC },
+      { nonce: (2n ** 255n + 7n).toString(), amountOut: (2n ** 200n).toString() },
+    )
+    const before = Date.now()
+    assert.equal((await post(t.api, '/api/v1/quotes', { rfqId, quote, signature })).status, 200)
+    let again: Awaited<ReturnType<typeof openFeed>> | undefined
+    for (let i = 0; i < 50 && !again; i++) {
+      const f = await openFeed(t.api, { 'last-event-id': String(created.id) })
+      if (f.res.status === 200) again = f
+      else {
+        await f.close()
+        await new Promise(r => setTimeout(r, 50))
+      }
+    }
+    assert.ok(again, 'reconnected')
+    try {
+      const replayed = await again.waitFor(e => e.event === 'rfq.quoted' && e.data.rfqId === rfqId)
+      assert.deepEqual(replayed.data.quote, { ...quote, maker: maker.address.toLowerCase() })
+      assert.equal(replayed.data.signature, signature.toLowerCase())
+      const at = Date.parse(replayed.data.receivedAt)
+      assert.ok(at >= before - 1000 && at <= Date.now(), `receivedAt ${replayed.data.receivedAt}`)
+    } finally {
+      await again.close()
+    }
+  })
 })
