@@ -4,40 +4,59 @@
 // a slot expires when its youngest ask is a whole timeout old, so an ask that nobody answers fails between
 // one and one and a quarter timeouts after it was made. An answered ask leaves its slot at once: nothing
 // outlives its reply.
+//
+// A slot is a list of fixed-size arrays, and an answered ask's cell is emptied, never deleted from a growing
+// Set (issue 29). A slot lives a timeout or more, so its storage is soon in the old generation; a Set that grows
+// leaves its old hash table there, still pointing at the young asks it held, and every scavenge until the next
+// major GC kept those asks alive through it, each with its quote's whole object graph: about 2 MB copied per
+// scavenge at relay rates, and a major GC every ~15 s to sweep it. A fixed array is never replaced, and a cell
+// emptied on reply points at nothing.
 import { AskTimeout } from './actorErrors.js'
 
-export interface Expirable {
-  expire(): void
-}
-
 const SLOTS = 5 // 4 quarters waiting + the one filling
+const CHUNK = 256 // asks per array of a slot
+
+type Cells = (PendingAsk | undefined)[]
 
 class Wheel {
-  private readonly slots: Set<Expirable>[] = Array.from({ length: SLOTS }, () => new Set())
+  private readonly slots: Cells[][] = Array.from({ length: SLOTS }, () => [])
   private current = 0
+  /** the current slot's array being filled, and its next free cell */
+  private filling: Cells | null = null
+  private next = 0
+  /** asks filed and not yet answered or expired: no timer while there are none */
+  live = 0
   private timer: NodeJS.Timeout | undefined
 
   constructor(private readonly tickMs: number) {}
 
-  add(e: Expirable): Set<Expirable> {
-    const slot = this.slots[this.current]!
-    slot.add(e)
+  add(p: PendingAsk): void {
+    if (this.filling === null || this.next === CHUNK) {
+      this.filling = new Array<PendingAsk | undefined>(CHUNK)
+      this.next = 0
+      this.slots[this.current]!.push(this.filling)
+    }
+    p.cells = this.filling
+    p.cell = this.next
+    this.filling[this.next++] = p
+    this.live++
     if (!this.timer) {
       this.timer = setInterval(() => this.tick(), this.tickMs)
       this.timer.unref?.() // a pending ask does not keep the process alive; its promise does not either
     }
-    return slot
   }
 
   private tick(): void {
     this.current = (this.current + 1) % SLOTS
+    this.filling = null // the new current slot starts its own arrays
     const due = this.slots[this.current]! // the oldest slot: every ask in it is at least 4 ticks old
-    if (due.size) {
-      const expired = [...due]
-      due.clear()
-      for (const e of expired) e.expire()
-    }
-    if (this.slots.every(s => s.size === 0)) {
+    this.slots[this.current] = []
+    for (const cells of due)
+      for (let i = 0; i < CHUNK; i++) {
+        const p = cells[i]
+        if (p !== undefined) p.expire()
+      }
+    if (this.live === 0) {
       clearInterval(this.timer)
       this.timer = undefined
     } // idle: no timer
@@ -46,41 +65,51 @@ class Wheel {
 
 const wheels = new Map<number, Wheel>()
 
-/** Files `e` to expire `timeoutMs` (to 1.25 x) from now; returns the set to delete it from once answered. */
-export function fileDeadline(timeoutMs: number, e: Expirable): Set<Expirable> {
+function wheelFor(timeoutMs: number): Wheel {
   let w = wheels.get(timeoutMs)
   if (!w) {
     w = new Wheel(Math.max(1, timeoutMs / (SLOTS - 1)))
     wheels.set(timeoutMs, w)
   }
-  return w.add(e)
+  return w
 }
 
 /** An ask waiting for its reply: in the actor's `pending` (a throwing handler fails it) and on a deadline slot. */
-export class PendingAsk implements Expirable {
+export class PendingAsk {
   msg: unknown
-  private slot: Set<Expirable> | null
+  /** where this ask is filed on its wheel (null once answered, failed or expired) */
+  cells: Cells | null = null
+  cell = 0
+  private readonly wheel: Wheel
   constructor(
     private readonly actor: { readonly name: string; readonly pending: Map<unknown, PendingAsk> },
     readonly fail: (e: unknown) => void,
     private readonly timeoutMs: number,
   ) {
-    this.slot = fileDeadline(timeoutMs, this)
+    this.wheel = wheelFor(timeoutMs)
+    this.wheel.add(this)
   }
 
   /** true once: the first of reply, failure, timeout or stop wins */
   settle(): boolean {
-    if (!this.slot) return false
-    this.slot.delete(this)
-    this.slot = null
+    if (!this.leave()) return false
     this.actor.pending.delete(this.msg)
+    this.msg = undefined // nothing of the quote is kept through an ask that is done
     return true
   }
 
   expire(): void {
-    if (!this.slot) return
-    this.slot = null
+    if (!this.leave()) return
     this.actor.pending.delete(this.msg)
+    this.msg = undefined
     this.fail(new AskTimeout(this.actor.name, this.timeoutMs))
+  }
+
+  private leave(): boolean {
+    if (this.cells === null) return false
+    this.cells[this.cell] = undefined
+    this.cells = null
+    this.wheel.live--
+    return true
   }
 }

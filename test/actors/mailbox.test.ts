@@ -115,6 +115,37 @@ test('ask times out when no reply comes', async () => {
   await assert.rejects(get({ ask: (m, _t) => a.ask(m, 30) }), AskTimeout)
 })
 
+test('asks across many deadline arrays: each answered one resolves, each unanswered one times out, once', async () => {
+  // more asks than one of the deadline wheel's arrays holds, answered and not interleaved, over two timeouts: the
+  // answered ones leave their cells, the rest expire from them, and none is answered twice
+  const sys = new ActorSystem()
+  const held: Reply<number>[] = []
+  const a = sys.spawn(
+    'half',
+    {
+      receive(s: null, m: { i: number; replyTo: Reply<number> }) {
+        if (m.i % 3 === 0) m.replyTo(m.i)
+        else held.push(m.replyTo) // never answered in time
+        return s
+      },
+    },
+    null,
+  )
+  const ask = (i: number) =>
+    a.ask<number>(
+      replyTo => ({ i, replyTo }),
+      40,
+      e => (e instanceof AskTimeout ? -1 : -2),
+    )
+  const first = Array.from({ length: 700 }, (_, i) => ask(i))
+  await new Promise(r => setTimeout(r, 15)) // a second batch in a later slot of the same wheel
+  const second = Array.from({ length: 700 }, (_, i) => ask(700 + i))
+  const got = await Promise.all([...first, ...second])
+  for (const [i, v] of got.entries()) assert.equal(v, i % 3 === 0 ? i : -1, `ask ${i}`)
+  for (const r of held) r(99) // a late answer changes nothing
+  assert.deepEqual(await Promise.all([ask(0), ask(1)]), [0, -1]) // the wheel starts again after it went idle
+})
+
 test('timers belong to the actor: they fire as messages, can be cancelled, and die with it', async () => {
   const sys = new ActorSystem()
   const a = sys.spawn('timed', recorder, [])
