@@ -23,7 +23,8 @@
 // 60000), BENCH_PACED_RATE (half the max), BENCH_PACED_SECS (3), BENCH_POOL_THREADS
 // (default: the engine's, cores - 1), BENCH_COMPARE_THREADS=1 (the whole bench with 1, then 2 threads, compared),
 // BENCH_WINDOW (quotes in flight, default 2048), BENCH_PACED_WINDOWS (3: the paced windows of each kind), BENCH_PROFILE=<dir>, BENCH_PROFILE_PHASE=routes
-// (a CPU profile of the engine's main thread during the throughput phase, written to <dir>).
+// (a CPU profile of the engine's main thread during the throughput phase, written to <dir>), BENCH_HEAP_SNAPSHOT=<file>
+// (the engine's heap as the run leaves it), BENCH_ENGINE_FLAGS (node/V8 flags for the engine's process only).
 import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { fork, type ChildProcess } from 'node:child_process'
 import { availableParallelism } from 'node:os'
@@ -32,6 +33,7 @@ import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { measureRecoveryCeiling } from './sig.js'
 import { openSocket } from './lib/openSocket.js'
+import { FrameTape, type Frames } from './lib/frameTape.js'
 import { refusalOf, SendWindow } from './lib/sendWindow.js'
 import { percentiles } from './lib/load.js'
 import { benchDatabase } from './lib/benchDb.js'
@@ -59,13 +61,10 @@ const domain: Domain & { chainId: number } = {
 
 // ---------------------------------------------------------------- load side (parent)
 /** Every maker quotes every RFQ: `${rfqId}:${maker}` keys the broadcast back to its send time. */
-function signAll(rfqs: WireRfq[], makers: Maker[]): { key: string; frame: string }[] {
+function signAll(rfqs: WireRfq[], makers: Maker[], count: number): FrameTape {
   const deadline = Math.floor(Date.now() / 1000) + 3600
   const terms = wireTerms(rfqs)
-  return presignQuotes(domain, terms, makers, rfqs.length * makers.length, deadline).map(q => ({
-    key: `${q.rfqId}:${q.maker}`,
-    frame: q.frame,
-  }))
+  return new FrameTape(presignQuotes(domain, terms, makers, rfqs.length * makers.length, deadline).slice(0, count))
 }
 
 /** A message to the engine's process and its reply, `T` being what the reply carries besides its cmd */
@@ -115,19 +114,20 @@ async function main(): Promise<number> {
     rfqsB = mkRfqs(Math.ceil((pacedCap * windows) / MAKERS)),
     rfqsC = graph ? mkRfqs(Math.ceil((pacedCap * windows) / MAKERS)) : []
   const t0 = performance.now()
-  const loadA = signAll(rfqsA, makers).slice(0, total)
-  const allB = signAll(rfqsB, makers).slice(0, pacedCap * windows),
-    allC = graph ? signAll(rfqsC, makers).slice(0, pacedCap * windows) : []
+  const loadA = signAll(rfqsA, makers, total)
+  const allB = signAll(rfqsB, makers, pacedCap * windows),
+    allC = graph ? signAll(rfqsC, makers, pacedCap * windows) : null
   console.log(
-    `pre-signed ${loadA.length + allB.length + allC.length} quotes in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    `pre-signed ${loadA.length + allB.length + (allC?.length ?? 0)} quotes in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   )
-  await checkAgainstViem(domain, { rfqId: '', maker: '', frame: loadA[0]!.frame }) // our digest and signature, checked once against viem
+  await checkAgainstViem(domain, { rfqId: '', maker: '', frame: loadA.frame(0).toString() }) // our digest and signature, checked once against viem
 
   // a fresh database each run: RFQs live from an earlier run would be restored into this one
   const db = await benchDatabase('relay', { max: 1 })
   const postmaster = await postmasterPid(db.sql)
   if (graph) await seedGraph(db.sql, graph) // the route finder loads it at start
   const child = fork(fileURLToPath(import.meta.url), ['--engine'], {
+    execArgv: [...process.execArgv, ...(process.env.BENCH_ENGINE_FLAGS?.split(' ').filter(Boolean) ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, DATABASE_URL: db.url },
   })
@@ -145,6 +145,7 @@ async function main(): Promise<number> {
     Array.from({ length: CLIENTS - 1 }, () => openSocket(`${url}/?channels=${makerChannels}`)),
   )
 
+  const QUOTE_PREFIX = Buffer.from('{"type":"QUOTE_BROADCAST"')
   const generatorStalls = watchStalls() // this process's own stalls, window by window
   const sentAt = new Map<string, number>()
   const latencies: number[] = []
@@ -153,8 +154,8 @@ async function main(): Promise<number> {
     busy = 0
   let onAccepted: () => void = () => {}
   observer.on('message', raw => {
-    const text = (raw as Buffer).toString() // a Buffer: ws's default binaryType
-    if (!text.startsWith('{"type":"QUOTE_BROADCAST"')) return
+    if (QUOTE_PREFIX.compare(raw as Buffer, 0, QUOTE_PREFIX.length) !== 0) return // a Buffer: ws's default binaryType
+    const text = (raw as Buffer).toString()
     const m = JSON.parse(text)
     const key = `${m.data.rfqId}:${m.data.quote.maker}`
     const t = sentAt.get(key)
@@ -166,9 +167,13 @@ async function main(): Promise<number> {
     window.taken()
     onAccepted()
   })
+  // the makers hear every RFQ broadcast (a route load's 50/s, on 199 sockets): a frame that is no ERROR is let go by
+  // its first bytes, without being made a string
+  const ERROR_PREFIX = Buffer.from('{"type":"ERROR"')
   for (const s of submitters)
     s.on('message', raw => {
-      const text = (raw as Buffer).toString() // a Buffer: ws's default binaryType
+      if (ERROR_PREFIX.compare(raw as Buffer, 0, ERROR_PREFIX.length) !== 0) return // a Buffer: ws's default binaryType
+      const text = (raw as Buffer).toString()
       const refusal = refusalOf(text)
       if (refusal === 'none') return
       errors++
@@ -193,9 +198,8 @@ async function main(): Promise<number> {
     const pump = () => {
       if (window.paused(pump)) return
       while (next < loadA.length && next - (accepted + errors) < window.size) {
-        const s = loadA[next]!
-        sentAt.set(s.key, performance.now())
-        submitters[next % submitters.length]!.send(s.frame)
+        sentAt.set(loadA.key(next), performance.now())
+        submitters[next % submitters.length]!.send(loadA.frame(next), { binary: false })
         next++
       }
       if (accepted + errors >= loadA.length) resolve()
@@ -218,7 +222,7 @@ async function main(): Promise<number> {
 
   // phase 2: paced at half the max just measured; phase 3: the same while RFQs are created with their baselines
   const pacedRate = process.env.BENCH_PACED_RATE ? Number(process.env.BENCH_PACED_RATE) : Math.floor(rate / 2)
-  const pacedPhase = async (load: { key: string; frame: string }[]) => {
+  const pacedPhase = async (load: Frames) => {
     latencies.length = 0
     accepted = 0
     errors = 0
@@ -235,9 +239,8 @@ async function main(): Promise<number> {
       const tick = () => {
         const due = Math.min(load.length, Math.floor(((performance.now() - pacedStart) / 1000) * pacedRate))
         while (sent < due) {
-          const s = load[sent]!
-          sentAt.set(s.key, performance.now())
-          submitters[sent % submitters.length]!.send(s.frame)
+          sentAt.set(load.key(sent), performance.now())
+          submitters[sent % submitters.length]!.send(load.frame(sent), { binary: false })
           sent++
         }
         if (sent < load.length)
@@ -299,7 +302,7 @@ async function main(): Promise<number> {
   // searches does not carry a cold start that the windows without them never pay
   const warm = graph ? await warmRoutes(child, routePairs(graph, routeRate), routeRate) : null
   for (let w = 0; w < windows; w++) {
-    off.push(await pacedPhase(allB.slice(w * per, (w + 1) * per)))
+    off.push(await pacedPhase(allB.range(w * per, (w + 1) * per)))
     if (!graph) continue
     const loaded = request<RouteLoad>(
       child,
@@ -307,7 +310,7 @@ async function main(): Promise<number> {
       'routeLoaded',
     )
     if (profileRoutes && w === 0) child.send({ cmd: 'profile-start' })
-    on.push(await pacedPhase(allC.slice(w * per, (w + 1) * per)))
+    on.push(await pacedPhase(allC!.range(w * per, (w + 1) * per)))
     if (profileRoutes && w === 0) child.send({ cmd: 'profile-stop' })
     const r = await loaded
     routeLoad.created += r.created
@@ -490,6 +493,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
         BENCH_WINDOW: 'quotes in flight (2048)',
         BENCH_PACED_WINDOWS: 'paced windows without, then with route searches, alternating (3 of each)',
         BENCH_PROFILE: 'dir for a CPU profile',
+        BENCH_HEAP_SNAPSHOT: "file: the engine's heap snapshot at the end of the run",
+        BENCH_ENGINE_FLAGS: "node/V8 flags for the engine's process only (e.g. '--trace-gc-nvp')",
       },
     ),
     { engine: { type: 'boolean' } },

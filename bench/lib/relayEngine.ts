@@ -3,6 +3,7 @@
 // and RFQ creations at a rate (each with its server-side baseline on the route graph the database holds); bench/store.ts
 // also runs the engine's quote retention here on request.
 import { Session } from 'node:inspector'
+import { writeHeapSnapshot } from 'node:v8'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Engine } from '../../engine/app.js'
@@ -139,6 +140,8 @@ export async function engineMain(): Promise<void> {
           const run = await runRetention(engine.ctx.sql, { days: m.days! })
           process.send!({ cmd: 'retained', dropped: run.dropped, skipped: run.skipped, ms: performance.now() - t0 })
         } else if (m.cmd === 'stop') {
+          // the heap as the run leaves it (every live quote still in the book), for reading what a quote keeps
+          if (process.env.BENCH_HEAP_SNAPSHOT) writeHeapSnapshot(process.env.BENCH_HEAP_SNAPSHOT)
           await engine.stop()
           process.exit(0)
         }
