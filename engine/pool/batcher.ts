@@ -35,7 +35,10 @@ export function createBatcher<I, O>(
   { maxBatch = 64, concurrency = 2, observe }: BatcherOptions = {},
 ): Batcher<I, O> {
   // a queue read from `head`: a trip takes its batch without copying what stays behind (thousands may wait)
-  let waiting: Waiting<I, O>[] = []
+  // a taken entry's cell is emptied at once: the array lives as long as the queue is never fully drained, and a
+  // cell kept after its trip would keep that quote's whole object graph alive until then (issue 29: they were
+  // copied by every scavenge and promoted, most of what the major GCs collected)
+  let waiting: (Waiting<I, O> | undefined)[] = []
   let head = 0
   const trips = new Set<Promise<void>>()
   let scheduled = false
@@ -45,7 +48,8 @@ export function createBatcher<I, O>(
   const send = (): void => {
     scheduled = false
     while (left() && trips.size < concurrency) {
-      const batch = waiting.slice(head, head + maxBatch)
+      const batch = waiting.slice(head, head + maxBatch) as Waiting<I, O>[]
+      waiting.fill(undefined, head, head + batch.length)
       head += batch.length
       if (head === waiting.length) {
         waiting = []

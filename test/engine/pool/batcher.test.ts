@@ -52,3 +52,36 @@ test('a failed trip fails its own items only, and the batcher goes on', async ()
   )
   assert.equal(await b.submit(5), 5)
 })
+
+test('an item whose trip has ended is let go while others still wait behind it', async () => {
+  // the queue is not drained (one trip at a time, more waiting): the first trip's items must not stay reachable
+  // through it, or each would live until the queue empties (and be copied into the old generation meanwhile)
+  const { setFlagsFromString } = await import('node:v8')
+  const { runInNewContext } = await import('node:vm')
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as () => void
+  let release!: () => void
+  let trips = 0
+  const b = createBatcher<{ n: number }, number>(
+    async items => {
+      if (++trips === 2) await new Promise<void>(r => (release = r)) // the second trip holds the queue up
+      return items.map(x => x.n)
+    },
+    { maxBatch: 2, concurrency: 1 },
+  )
+  let first: WeakRef<{ n: number }>
+  const firstDone = (() => {
+    const item = { n: 1 }
+    first = new WeakRef(item)
+    return b.submit(item)
+  })()
+  const rest = [2, 3, 4, 5, 6].map(n => b.submit({ n }))
+  assert.equal(await firstDone, 1)
+  while (!release) await new Promise(r => setTimeout(r, 1)) // the second trip is on its way; items 5, 6 wait
+  assert.ok(b.waiting > 0, 'items still waiting behind the held trip')
+  await new Promise(r => setTimeout(r, 0))
+  gc()
+  assert.equal(first!.deref(), undefined, "the first trip's item is no longer held")
+  release()
+  assert.deepEqual(await Promise.all(rest), [2, 3, 4, 5, 6])
+})
