@@ -74,35 +74,59 @@ function wheelFor(timeoutMs: number): Wheel {
   return w
 }
 
-/** An ask waiting for its reply: in the actor's `pending` (a throwing handler fails it) and on a deadline slot. */
+/**
+ * An actor's asks still waiting, as a list through the asks themselves: a Map keyed by message grew and shrank its
+ * hash table on every quote (two tables made a quote, each outliving a scavenge when its RFQ's next quote came
+ * later, so promoted and then garbage: issue 29). A short list walked only when a handler throws or the actor stops.
+ */
+export class PendingAsks {
+  head: PendingAsk | null = null
+
+  /** the ask waiting on `msg`, if any */
+  find(msg: unknown): PendingAsk | undefined {
+    for (let p = this.head; p; p = p.next) if (p.msg === msg) return p
+    return undefined
+  }
+
+  /** every ask still waiting, as an array (settling one unlinks it) */
+  all(): PendingAsk[] {
+    const out: PendingAsk[] = []
+    for (let p = this.head; p; p = p.next) out.push(p)
+    return out
+  }
+}
+
+/** An ask waiting for its reply: on its actor's list (a throwing handler fails it) and on a deadline slot. */
 export class PendingAsk {
-  msg: unknown
+  /** its neighbours on the actor's list; cleared when it leaves, so a done ask points at nothing */
+  prev: PendingAsk | null = null
+  next: PendingAsk | null = null
   /** where this ask is filed on its wheel (null once answered, failed or expired) */
   cells: Cells | null = null
   cell = 0
+  /** the message that carries the ask's reply (set once it is made) */
+  msg: unknown = undefined
   private readonly wheel: Wheel
   constructor(
-    private readonly actor: { readonly name: string; readonly pending: Map<unknown, PendingAsk> },
+    private readonly actor: { readonly name: string; readonly pending: PendingAsks },
     readonly fail: (e: unknown) => void,
     private readonly timeoutMs: number,
   ) {
+    const list = actor.pending
+    this.next = list.head
+    if (list.head) list.head.prev = this
+    list.head = this
     this.wheel = wheelFor(timeoutMs)
     this.wheel.add(this)
   }
 
   /** true once: the first of reply, failure, timeout or stop wins */
   settle(): boolean {
-    if (!this.leave()) return false
-    this.actor.pending.delete(this.msg)
-    this.msg = undefined // nothing of the quote is kept through an ask that is done
-    return true
+    return this.leave()
   }
 
   expire(): void {
-    if (!this.leave()) return
-    this.actor.pending.delete(this.msg)
-    this.msg = undefined
-    this.fail(new AskTimeout(this.actor.name, this.timeoutMs))
+    if (this.leave()) this.fail(new AskTimeout(this.actor.name, this.timeoutMs))
   }
 
   private leave(): boolean {
@@ -110,6 +134,12 @@ export class PendingAsk {
     this.cells[this.cell] = undefined
     this.cells = null
     this.wheel.live--
+    const list = this.actor.pending
+    if (this.prev) this.prev.next = this.next
+    else list.head = this.next
+    if (this.next) this.next.prev = this.prev
+    this.prev = this.next = null
+    this.msg = undefined // nothing of the quote is kept through an ask that is done
     return true
   }
 }

@@ -6,7 +6,7 @@
 // within `periodMs` the actor stops and `onEscalate` is told; nothing restarts it. Its owner decides what a stop means (the RFQ
 // book ends the RFQ in the store and tells every reader, so the relay and the database agree).
 import { FailureWindow } from '../workers/retry/failureWindow.js'
-import { PendingAsk } from './askDeadlines.js'
+import { PendingAsk, PendingAsks } from './askDeadlines.js'
 import { ActorStopped, MailboxFull } from './actorErrors.js'
 
 export { ActorStopped, AskTimeout, MailboxFull } from './actorErrors.js'
@@ -107,7 +107,7 @@ class Actor<S, M> implements ActorRef<M> {
   private isStopped = false
   private stopRequested = false
   private readonly timers = new Map<string, NodeJS.Timeout>()
-  readonly pending = new Map<M, PendingAsk>()
+  readonly pending = new PendingAsks()
   private failures: FailureWindow | undefined
   private readonly capacity: number
   private readonly ctx: ActorContext<M>
@@ -179,7 +179,6 @@ class Actor<S, M> implements ActorRef<M> {
         if (p.settle()) resolve(value)
       })
       p.msg = msg
-      this.pending.set(msg, p)
       try {
         this.enqueue(msg)
       } catch (e) {
@@ -256,7 +255,7 @@ class Actor<S, M> implements ActorRef<M> {
   }
 
   private failed(msg: M, e: unknown): void {
-    const p = this.pending.get(msg)
+    const p = this.pending.find(msg)
     if (p?.settle()) p.fail(e)
     this.opts.onError?.(this.name, e)
     const { intensity, periodMs } = this.opts.supervision ?? defaultSupervision
@@ -272,7 +271,7 @@ class Actor<S, M> implements ActorRef<M> {
     this.isStopped = true
     for (const t of this.timers.values()) clearTimeout(t)
     this.timers.clear()
-    for (const p of [...this.pending.values()]) if (p.settle()) p.fail(new ActorStopped(this.name))
+    for (const p of this.pending.all()) if (p.settle()) p.fail(new ActorStopped(this.name))
     this.queue = []
     this.head = 0
     try {

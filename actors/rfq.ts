@@ -61,8 +61,8 @@ export interface RfqState {
   /** makers whose quote is stored (this node's or another's): a replica shows each maker's first only */
   stored: Set<Address>
   /** makers whose write is in flight here, each with the store's word of its quote if one came meanwhile: the write's
-   *  answer decides (a reconcile that read this very quote back would otherwise show it twice) */
-  writing?: Map<Address, { accepted: AcceptedQuote; event: RfqEvent | undefined } | null>
+   *  answer decides (a reconcile that read this very quote back would otherwise show it twice); undefined once done */
+  writing?: Map<Address, { accepted: AcceptedQuote; event: RfqEvent | undefined } | null | undefined>
   committing: number
   fillTxHash: string | null
   cancelledAt: Date | null
@@ -146,7 +146,9 @@ function signerRecovered(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: Rf
 function quoteCommitted(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: RfqDeps): RfqState {
   const accepted = msg.accepted!, word = state.writing?.get(accepted.quote.maker)
   state.committing--
-  state.writing?.delete(accepted.quote.maker)
+  // marked done, not deleted: a delete shrinks the table and the next quote grows it again, two tables a quote that
+  // outlive a scavenge and are garbage soon after (issue 29); the keys are this RFQ's makers, as in `makers`
+  state.writing?.set(accepted.quote.maker, undefined)
   if (msg.error) {
     const code = (msg.error as { code?: unknown }).code
     if (code === 'DUPLICATE_QUOTE') {
@@ -251,7 +253,7 @@ async function expire(state: RfqState, ctx: Ctx, deps: RfqDeps): Promise<RfqStat
 /** Another node stored a quote: this node's readers and sockets see it once (a maker's first stored quote only). */
 function remoteQuoted(state: RfqState, accepted: AcceptedQuote, event: RfqEvent | undefined, deps: RfqDeps): RfqState {
   if (!isOpen(state.status) || state.stored.has(accepted.quote.maker)) return state
-  if (state.writing?.has(accepted.quote.maker)) { state.writing.set(accepted.quote.maker, { accepted, event }); return state }
+  if (state.writing?.get(accepted.quote.maker) !== undefined) { state.writing.set(accepted.quote.maker, { accepted, event }); return state }
   state.stored.add(accepted.quote.maker)
   state.makers.add(accepted.quote.maker)   // a local quote of this maker still being written will be refused by the store
   state.quotes.push(accepted)
