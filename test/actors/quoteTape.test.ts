@@ -1,9 +1,9 @@
 // The tape an RFQ's live quotes are kept on: what is read back is exactly what was pushed, field by field, whether a
-// quote shares its RFQ's taker and tokens or not, across the buffer's growth, and in order.
+// quote shares its RFQ's taker and tokens or not, as the tape grows, and in order.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { QuoteTape } from '../../actors/quoteTape.js'
-import type { AcceptedQuote, Address, Hex } from '../../actors/rfqTypes.js'
+import type { AcceptedQuote, Address } from '../../actors/rfqTypes.js'
 
 const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
 const terms = { id: '01JQ0000000000000000000000', taker: A(1), tokenIn: A(2), tokenOut: A(3) }
