@@ -22,7 +22,7 @@ export interface IndexedRfq {
   seq: number
   /** the sequence of its last change */
   lastSeq: number
-  /** its accepted quotes in the order indexed, as bytes off the heap (issue 29); `quoteSeqs[i]` is the sequence of
+  /** its accepted quotes in the order indexed, one string each (quoteTape.ts); `quoteSeqs[i]` is the sequence of
    *  the change that added `quotes.at(i)` */
   quotes: QuoteTape
   /** numbers, not a wrapper object a quote: the index holds every live quote, and each object kept is one more for

@@ -54,8 +54,7 @@ export interface RfqState {
   status: RfqStatus
   /** ms since epoch: the RFQ's own expiry (RFQ_TTL_SECS never ends an RFQ before it) */
   liveUntil: number
-  /** its accepted quotes, as bytes off the heap (a live quote is no object for the GC to mark: issue 29) */
-  quotes: QuoteTape
+  quotes: QuoteTape // its accepted quotes, one string each (quoteTape.ts: fewer objects for the GC to mark)
   /** makers with an accepted quote or one being written: rule 6 */
   makers: Set<Address>
   /** makers whose quote is stored (this node's or another's): a replica shows each maker's first only */
@@ -146,9 +145,7 @@ function signerRecovered(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: Rf
 function quoteCommitted(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: RfqDeps): RfqState {
   const accepted = msg.accepted!, word = state.writing?.get(accepted.quote.maker)
   state.committing--
-  // marked done, not deleted: a delete shrinks the table and the next quote grows it again, two tables a quote that
-  // outlive a scavenge and are garbage soon after (issue 29); the keys are this RFQ's makers, as in `makers`
-  state.writing?.set(accepted.quote.maker, undefined)
+  state.writing?.set(accepted.quote.maker, undefined) // done: marked, not deleted (a delete reshaped the table a quote)
   if (msg.error) {
     const code = (msg.error as { code?: unknown }).code
     if (code === 'DUPLICATE_QUOTE') {
