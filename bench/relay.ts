@@ -138,11 +138,13 @@ async function main(): Promise<number> {
   const ceiling = perThread * ready.threads
   const url = `ws://127.0.0.1:${ready.port}`
   const observer = await openSocket(url)
-  // the makers hear every RFQ (a route load's 50/s too, each read by 199 sockets of this process);
-  // BENCH_MAKER_CHANNELS= (none) spares this process that reading, to tell its share of a route load's cost apart
+  // the bench's 50 makers hear every RFQ (a route load's 50/s too) on 50 sockets, one each, as a maker quoting over
+  // several connections listens on one; the other sockets only submit. All 199 listening was four copies of each RFQ
+  // per maker for this process to read on the engine's two cores, a fan-out no venue of 50 makers has.
+  // BENCH_MAKER_CHANNELS= (none) spares this process even that, to tell its share of a route load's cost apart
   const makerChannels = process.env.BENCH_MAKER_CHANNELS ?? 'rfqs'
   const submitters = await Promise.all(
-    Array.from({ length: CLIENTS - 1 }, () => openSocket(`${url}/?channels=${makerChannels}`)),
+    Array.from({ length: CLIENTS - 1 }, (_, i) => openSocket(`${url}/?channels=${i < MAKERS ? makerChannels : ''}`)),
   )
 
   const QUOTE_PREFIX = Buffer.from('{"type":"QUOTE_BROADCAST"')
