@@ -97,6 +97,9 @@ test('process lane: a search whose process dies answers SEARCH_UNAVAILABLE; the 
       routePool: {
         ...lane,
         run: <I, O>(task: string, input: I) => {
+          // the process is stopped before the task is sent, so it cannot answer in the moment before it is killed
+          // (killed right after the send, a fast child on the other core once answered first)
+          process.kill(lane.pid!, 'SIGSTOP')
           const run = lane.run<I, O>(task, input)
           process.kill(lane.pid!, 'SIGKILL') // the task is on its way to the process: it dies before answering
           return run
