@@ -21,7 +21,7 @@ export interface TapeTerms {
   tokenOut: Address
 }
 
-export class QuoteTape implements Iterable<AcceptedQuote> {
+export class QuoteTape {
   /** one flat string an entry: a leaf the GC marks without looking inside */
   private readonly lines: string[] = []
 
@@ -50,10 +50,6 @@ export class QuoteTape implements Iterable<AcceptedQuote> {
     const out: AcceptedQuote[] = []
     for (let i = Math.max(0, from); i < this.lines.length; i++) out.push(this.at(i)!)
     return out
-  }
-
-  *[Symbol.iterator](): Iterator<AcceptedQuote> {
-    for (let i = 0; i < this.lines.length; i++) yield this.at(i)!
   }
 }
 

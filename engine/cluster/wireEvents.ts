@@ -174,8 +174,7 @@ function term<K extends keyof QuoteTerms>(
   return t[k]
 }
 
-/** A time as it travelled (ms): a Date that every reader can print, or the event is not one. */
-/** A time as ms since the epoch, checked as `date` checks it, without a Date made for it. */
+/** A time as it travelled: ms since the epoch within a Date's range, or the event is not one (no Date made for it). */
 function ms(x: unknown): number {
   if (typeof x !== 'number' || !(Math.abs(x) <= MAX_TIME_MS)) throw new Error('not a time')
   return Math.trunc(x) // as a Date's time would be
@@ -183,6 +182,7 @@ function ms(x: unknown): number {
 /** ECMAScript's time range: ±100,000,000 days from the epoch */
 const MAX_TIME_MS = 8.64e15
 
+/** A time as it travelled, as a Date that every reader can print. */
 function date(x: unknown): Date {
   return new Date(ms(x))
 }

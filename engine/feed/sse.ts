@@ -66,14 +66,15 @@ export function feedRoutes(
 
   // the access is taken when the event happens (a closed RFQ's index entry is only kept for a while)
   const unsubscribe = book.events.subscribe(event => {
-    const access = accessOf(event, index)
+    // a quote's RFQ is looked up once, for its access and its terms
+    const indexed = event.type === 'rfq.quoted' ? index.get(event.rfqId) : undefined
+    const access = indexed ? accessOfIndexed(indexed) : accessOf(event, index)
     const isPublic = access !== null && canSee(access, ANONYMOUS)
     // a quote is held as its line (the one its RFQ's tape keeps), not its objects: the last 512-1024 events are ~a
     // fifth of a second of quotes at relay rates, just long enough for each to outlive two scavenges and be copied
     // into the old generation, where it was most of what the major GCs collected (issue 29)
-    const indexed = event.type === 'rfq.quoted' && !event.remote ? index.get(event.rfqId) : undefined
     const quoted =
-      indexed && event.type === 'rfq.quoted'
+      indexed && event.type === 'rfq.quoted' && !event.remote
         ? { line: quoteLine(event.quote, indexed.rfq), terms: indexed.rfq }
         : undefined
     const r: Held = {
