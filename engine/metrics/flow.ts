@@ -1,8 +1,10 @@
 // The quote flow's own metrics: what an operator of an RFQ venue watches (docs/operations.md). Each is one small
-// call at the place it measures, so the place can move without the metric changing. On the per-quote path every
-// series is bound once here (a label child per code, looked up in a Map): a quote costs an observe and an inc, never
-// prom-client's label hashing. No label carries client data: outcomes, states and frame types come from fixed
-// sets, and anything else is counted as `other`; buckets are fixed, so memory is bounded whatever clients send.
+// call at the place it measures, so the place can move without the metric changing. The per-quote counters are plain
+// numbers, one cell per label value looked up in a Map, handed to prom-client when /metrics is read (its `collect`):
+// a label child's inc() hashes its labels into a new string, checks them and returns a fresh object on every call,
+// ~270 bytes and two of them a quote on the relay's path (issue 29). No label carries client data: outcomes, states
+// and frame types come from fixed sets, and anything else is counted as `other`; buckets are fixed, so memory is
+// bounded whatever clients send.
 import { Counter, Histogram, type Registry } from 'prom-client'
 
 /** the quote outcomes counted apart: ACCEPTED and every code the relay answers a quote with */
@@ -53,9 +55,19 @@ export interface FlowMetrics {
 export function createFlowMetrics(registry: Registry): FlowMetrics {
   const registers = [registry]
   const counterOf = <T extends string>(name: string, help: string, label: string, values: readonly T[]) => {
-    const c = new Counter({ name, help, labelNames: [label], registers })
-    for (const v of values) c.inc({ [label]: v }, 0) // every series exists from the start, at 0
-    return new Map(values.map(v => [v as string, c.labels(v)]))
+    const cells = new Map(values.map(v => [v as string, { n: 0 }]))
+    new Counter({
+      name,
+      help,
+      labelNames: [label],
+      registers,
+      // every series exists from the start, at 0, and carries its cell's count at each scrape
+      collect() {
+        this.reset()
+        for (const [v, c] of cells) this.inc({ [label]: v }, c.n)
+      },
+    })
+    return cells
   }
   const histogram = (name: string, help: string, buckets: number[]) => new Histogram({ name, help, buckets, registers })
 
@@ -93,7 +105,7 @@ export function createFlowMetrics(registry: Registry): FlowMetrics {
   return {
     quote(code, startedMs) {
       const outcome = code ?? 'ACCEPTED'
-      ;(outcomes.get(outcome) ?? outcomes.get('other')!).inc()
+      ;(outcomes.get(outcome) ?? outcomes.get('other')!).n++
       if (code === undefined) quoteLatency.observe((performance.now() - startedMs) / 1000)
     },
     commit(seconds, quotes) {
@@ -108,10 +120,11 @@ export function createFlowMetrics(registry: Registry): FlowMetrics {
       routeTime.observe(seconds)
     },
     rfqEnded(state) {
-      ends.get(state)?.inc()
+      const cell = ends.get(state)
+      if (cell) cell.n++
     },
     frame(type) {
-      ;(frames.get(type) ?? frames.get('invalid')!).inc()
+      ;(frames.get(type) ?? frames.get('invalid')!).n++
     },
     clusterApplyLag() {
       const lag = histogram(

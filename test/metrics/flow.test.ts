@@ -35,4 +35,13 @@ test('codes and frame types from outside the fixed sets do not make new series',
   assert.match(text, /^relay_quote_duration_seconds_count 1$/m)
   assert.match(text, /^relay_quote_duration_seconds_bucket\{le="0.0025"\} 0$/m)
   assert.match(text, /^relay_quote_duration_seconds_bucket\{le="0.005"\} 1$/m)
+  // the counts are handed over at each scrape: a second read shows the same totals, not twice them, and a count
+  // made between two reads shows in the second
+  flow.frame('PING')
+  flow.rfqEnded('EXPIRED')
+  const again = await r.metrics()
+  assert.match(again, /^relay_quotes_total\{outcome="other"\} 1000$/m)
+  assert.match(again, /^relay_frames_total\{type="invalid"\} 1000$/m)
+  assert.match(again, /^relay_frames_total\{type="PING"\} 1$/m)
+  assert.match(again, /^rfq_ends_total\{state="EXPIRED"\} 1$/m)
 })
