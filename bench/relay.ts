@@ -22,7 +22,8 @@
 // Env: BENCH_GRAPH_POOLS (10000; 0: no graph, no phase 6), BENCH_ROUTE_RFQS_PER_SEC (50), BENCH_QUOTES (default
 // 60000), BENCH_PACED_RATE (half the max), BENCH_PACED_SECS (3), BENCH_POOL_THREADS
 // (default: the engine's, cores - 1), BENCH_COMPARE_THREADS=1 (the whole bench with 1, then 2 threads, compared),
-// BENCH_WINDOW (quotes in flight, default 2048), BENCH_PACED_WINDOWS (3: the paced windows of each kind), BENCH_PROFILE=<dir>, BENCH_PROFILE_PHASE=routes
+// BENCH_WINDOW (quotes in flight, default 2048), BENCH_PACED_WINDOWS (3: the paced windows of each kind), BENCH_QUOTE_ORDER
+// (maker: each maker quotes every RFQ in turn, the default; rfq: every maker answers an RFQ in turn), BENCH_PROFILE=<dir>, BENCH_PROFILE_PHASE=routes
 // (a CPU profile of the engine's main thread during the throughput phase, written to <dir>), BENCH_HEAP_SNAPSHOT=<file>
 // (the engine's heap as the run leaves it), BENCH_ENGINE_FLAGS (node/V8 flags for the engine's process only).
 import { parseCli, benchUsage } from '../engine/ops/cli.js'
@@ -37,7 +38,7 @@ import { FrameTape, type Frames } from './lib/frameTape.js'
 import { refusalOf, SendWindow } from './lib/sendWindow.js'
 import { percentiles } from './lib/load.js'
 import { benchDatabase } from './lib/benchDb.js'
-import { freshMakers, presignQuotes, checkAgainstViem, type Maker } from './lib/presign.js'
+import { freshMakers, presignQuotes, checkAgainstViem, type Maker, type QuoteOrder } from './lib/presign.js'
 import { watchStalls, type Stalls } from './lib/stalls.js'
 import type { Domain } from '../workers/sig/types.js'
 import { engineMain, wireTerms, type RoutePair, type WireRfq } from './lib/relayEngine.js'
@@ -61,10 +62,15 @@ const domain: Domain & { chainId: number } = {
 
 // ---------------------------------------------------------------- load side (parent)
 /** Every maker quotes every RFQ: `${rfqId}:${maker}` keys the broadcast back to its send time. */
+/** BENCH_QUOTE_ORDER: maker-major (the default, and every figure before 0.11.1) or RFQ-major (bench/lib/presign.ts) */
+const quoteOrder: QuoteOrder = process.env.BENCH_QUOTE_ORDER === 'rfq' ? 'rfq' : 'maker'
+
 function signAll(rfqs: WireRfq[], makers: Maker[], count: number): FrameTape {
   const deadline = Math.floor(Date.now() / 1000) + 3600
   const terms = wireTerms(rfqs)
-  return new FrameTape(presignQuotes(domain, terms, makers, rfqs.length * makers.length, deadline).slice(0, count))
+  return new FrameTape(
+    presignQuotes(domain, terms, makers, rfqs.length * makers.length, deadline, quoteOrder).slice(0, count),
+  )
 }
 
 /** A message to the engine's process and its reply, `T` being what the reply carries besides its cmd */
@@ -343,7 +349,7 @@ async function main(): Promise<number> {
       value: `${Math.round(perThread)}/s x ${ready.threads} = ${Math.round(ceiling)}/s`,
     },
     {
-      measure: `validated quotes/s (${loadA.length} quotes, ${CLIENTS} clients, ${MAKERS} makers, ${rfqsA.length} RFQs)`,
+      measure: `validated quotes/s (${loadA.length} quotes, ${CLIENTS} clients, ${MAKERS} makers, ${rfqsA.length} RFQs, ${quoteOrder}-major)`,
       value: `${Math.round(rate)}/s (${((rate / ceiling) * 100).toFixed(0)}% of ceiling); accepted ${phase1.accepted}, errors ${phase1.errors}`,
     },
     {
@@ -494,6 +500,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
         BENCH_COMPARE_THREADS: 'set: run with 1 then 2 pool threads and compare',
         BENCH_WINDOW: 'quotes in flight (2048)',
         BENCH_PACED_WINDOWS: 'paced windows without, then with route searches, alternating (3 of each)',
+        BENCH_QUOTE_ORDER:
+          'maker (default: each maker quotes every RFQ in turn) or rfq (every maker answers an RFQ in turn)',
         BENCH_PROFILE: 'dir for a CPU profile',
         BENCH_HEAP_SNAPSHOT: "file: the engine's heap snapshot at the end of the run",
         BENCH_ENGINE_FLAGS: "node/V8 flags for the engine's process only (e.g. '--trace-gc-nvp')",

@@ -39,19 +39,29 @@ export function freshMakers(n: number): Maker[] {
   })
 }
 
-/** One QUOTE_SUBMIT frame (JSON) for each (RFQ, maker) pair, in RFQ-major order, `count` at most. */
+/**
+ * The order of a load's quotes. `maker`: each maker quotes every RFQ in turn, then the next maker, so a group commit's
+ * quotes are each for a different RFQ (the store's worst case: one RFQ row locked and bumped per quote). `rfq`: every
+ * maker answers an RFQ before the next RFQ's quotes, as makers answer a broadcast, so a commit's quotes share RFQs.
+ */
+export type QuoteOrder = 'maker' | 'rfq'
+
+/** One QUOTE_SUBMIT frame (JSON) for each (RFQ, maker) pair, in `order` (maker-major by default), `count` at most. */
 export function presignQuotes(
   domain: Domain,
   rfqs: QuoteTerms[],
   makers: Maker[],
   count: number,
   deadline: number,
+  order: QuoteOrder = 'maker',
 ): PresignedQuote[] {
   const sep = domainSeparator(domain)
   const out: PresignedQuote[] = []
-  for (let m = 0; m < makers.length && out.length < count; m++) {
-    for (const r of rfqs) {
-      if (out.length >= count) break
+  const [outer, inner] = order === 'maker' ? [makers.length, rfqs.length] : [rfqs.length, makers.length]
+  for (let i = 0; i < outer && out.length < count; i++) {
+    for (let j = 0; j < inner && out.length < count; j++) {
+      const m = order === 'maker' ? i : j
+      const r = rfqs[order === 'maker' ? j : i]!
       const maker = makers[m]!
       const quote: Quote = {
         maker: maker.address,
