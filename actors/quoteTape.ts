@@ -61,31 +61,14 @@ export class QuoteTape {
 export function quoteLine(a: AcceptedQuote, t: TapeTerms): string {
   if (last.quote === a && sameTerms(last.terms, t)) return last.line
   const q = a.quote
-  const line = flat(
-    q.maker +
-      SEP +
-      (q.taker === t.taker ? '' : q.taker) +
-      SEP +
-      (q.tokenIn === t.tokenIn ? '' : q.tokenIn) +
-      SEP +
-      (q.tokenOut === t.tokenOut ? '' : q.tokenOut) +
-      SEP +
-      q.amountIn +
-      SEP +
-      q.amountOut +
-      SEP +
-      q.expiry +
-      SEP +
-      q.nonce +
-      SEP +
-      q.deadline +
-      SEP +
-      a.signature +
-      SEP +
-      a.receivedAtMs +
-      SEP +
-      (a.rfqId === t.id ? '' : a.rfqId),
-  )
+  // one join: it writes the flat string once (a chain of `+` made a rope of ~22 heap objects that had to be
+  // flattened through a scratch buffer, ~1.6 KB of garbage a quote against ~0.5 KB)
+  // prettier-ignore
+  const line = [
+    q.maker, q.taker === t.taker ? '' : q.taker, q.tokenIn === t.tokenIn ? '' : q.tokenIn,
+    q.tokenOut === t.tokenOut ? '' : q.tokenOut, q.amountIn, q.amountOut, q.expiry, q.nonce, q.deadline, a.signature,
+    a.receivedAtMs, a.rfqId === t.id ? '' : a.rfqId,
+  ].join(SEP)
   last = { quote: a, terms: t, line }
   return line
 }
@@ -120,12 +103,4 @@ let last: { quote: AcceptedQuote | null; terms: TapeTerms; line: string } = {
 
 function sameTerms(a: TapeTerms, b: TapeTerms): boolean {
   return a === b || (a.id === b.id && a.taker === b.taker && a.tokenIn === b.tokenIn && a.tokenOut === b.tokenOut)
-}
-
-/** scratch for making a joined line one flat string (V8 keeps `a + b + ...` as a tree of ~20 heap objects) */
-let scratch = Buffer.allocUnsafeSlow(4096)
-
-function flat(s: string): string {
-  if (s.length * 3 > scratch.length) scratch = Buffer.allocUnsafeSlow(s.length * 3)
-  return scratch.toString('utf8', 0, scratch.write(s, 0))
 }
