@@ -3,7 +3,8 @@
 // the same tick, or while earlier batches are in flight, travel together, up to `maxBatch` per trip,
 // with at most `concurrency` trips at once. An idle batcher sends its first item on the next turn
 // with whatever joined it in this one: no timer, so a lone item never waits.
-export type BatchRunner<I, O> = (items: I[]) => Promise<O[]>
+/** One outcome an item; an Error as an item's outcome rejects that item's promise alone (a refusal, not a failure). */
+export type BatchRunner<I, O> = (items: I[]) => Promise<(O | Error)[]>
 
 export interface Batcher<I, O> {
   /** resolves with this item's own result once its batch's trip has ended */
@@ -68,7 +69,11 @@ export function createBatcher<I, O>(
             stats.items += batch.length
             stats.maxBatch = Math.max(stats.maxBatch, batch.length)
             observe?.((leftAt - batch[0]!.at) / 1000, (performance.now() - leftAt) / 1000, batch.length)
-            batch.forEach((b, i) => b.resolve(outs[i] as O))
+            batch.forEach((b, i) => {
+              const out = outs[i]
+              if (out instanceof Error) b.reject(out)
+              else b.resolve(out as O)
+            })
           },
           (e: unknown) => batch.forEach(b => b.reject(e)),
         )

@@ -36,6 +36,14 @@ export class RfqClosedError extends Error {
 /** What a quote's commit made of it: stored, refused as a maker's second, or refused for a closed RFQ. */
 type QuoteCommitResult = 'stored' | 'duplicate' | 'closed'
 
+/** A commit's result for one quote as the writer's outcome: nothing when stored, else the refusal's error */
+const refusal = (result: QuoteCommitResult): undefined | Error =>
+  result === 'duplicate'
+    ? new DuplicateQuoteError('Duplicate quote from this maker for this RFQ')
+    : result === 'closed'
+      ? new RfqClosedError('RFQ closed before the quote was stored')
+      : undefined
+
 // A few commits may overlap (each on its own connection): quote inserts and count increments
 // commute, and overlapping hides one commit's round trip and fsync behind another's.
 export function createQuoteWriter(
@@ -46,19 +54,12 @@ export function createQuoteWriter(
     observe,
   }: { maxBatch?: number; maxInFlight?: number; observe?: (seconds: number, quotes: number) => void } = {},
 ): QuoteWriter {
-  const batcher = createBatcher<AcceptedQuote, QuoteCommitResult>(quotes => commit(sql, quotes), {
-    maxBatch,
-    concurrency: maxInFlight,
-    ...(observe ? { observe: (_wait: number, trip: number, n: number) => observe(trip, n) } : {}),
-  })
-  const stats = batcher.stats
-  return {
-    write: q =>
-      batcher.submit(q).then(
-        result => {
-          if (result === 'duplicate') throw new DuplicateQuoteError('Duplicate quote from this maker for this RFQ')
-          if (result === 'closed') throw new RfqClosedError('RFQ closed before the quote was stored')
-        },
+  // a quote's outcome is its batch's: undefined when stored, its refusal as an Error (the batcher rejects that quote's
+  // promise with it), so a write is the batcher's own promise and no reaction a quote is chained after it
+  const batcher = createBatcher<AcceptedQuote, undefined>(
+    quotes =>
+      commit(sql, quotes).then(
+        results => results.map(refusal),
         // the actor only sees a code: UNAVAILABLE tells a maker to retry, anything else is an internal error
         (err: unknown) => {
           throw isUnavailable(err)
@@ -66,6 +67,15 @@ export function createQuoteWriter(
             : err
         },
       ),
+    {
+      maxBatch,
+      concurrency: maxInFlight,
+      ...(observe ? { observe: (_wait: number, trip: number, n: number) => observe(trip, n) } : {}),
+    },
+  )
+  const stats = batcher.stats
+  return {
+    write: q => batcher.submit(q),
     flush: () => batcher.flush(),
     get stats() {
       return { commits: stats.batches, quotes: stats.items, maxBatch: stats.maxBatch }
@@ -153,5 +163,11 @@ async function commit(sql: Sql, quotes: AcceptedQuote[]): Promise<QuoteCommitRes
 const COLUMNS = 10
 type Tuple<T, N extends number, R extends T[] = []> = R['length'] extends N ? R : Tuple<T, N, [...R, T]>
 
-/** An array literal's element: RFQ ids are the engine's own, but quoted all the same (addresses, amounts are checked hex and digits). */
-const quoted = (s: string) => `"${s.replace(/["\\]/g, '\\$&')}"`
+const PLAIN = /^\w+$/
+const NULL_WORD = /^null$/i // unquoted, PostgreSQL would read it as a null element
+/**
+ * An array literal's element for an RFQ id: the engine's own ids (letters, digits, underscore) go as they are, any
+ * other id quoted and escaped (addresses, amounts are checked hex and digits). A quote and an escape a quote were two
+ * strings on the commit's path for nothing.
+ */
+const quoted = (s: string) => (PLAIN.test(s) && !NULL_WORD.test(s) ? s : `"${s.replace(/["\\]/g, '\\$&')}"`)

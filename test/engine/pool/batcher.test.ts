@@ -85,3 +85,15 @@ test('an item whose trip has ended is let go while others still wait behind it',
   release()
   assert.deepEqual(await Promise.all(rest), [2, 3, 4, 5, 6])
 })
+
+test("an Error as one item's outcome rejects that item alone: its batch-mates resolve with theirs", async () => {
+  const b = createBatcher<number, number>(async items => items.map(n => (n % 2 ? new Error(`odd ${n}`) : n * 10)), {
+    maxBatch: 8,
+  })
+  const settled = await Promise.allSettled([1, 2, 3, 4].map(n => b.submit(n)))
+  assert.deepEqual(
+    settled.map(s => (s.status === 'fulfilled' ? s.value : (s.reason as Error).message)),
+    ['odd 1', 20, 'odd 3', 40],
+  )
+  assert.equal(b.stats.batches, 1, 'one trip carried all four')
+})

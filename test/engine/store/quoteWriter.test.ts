@@ -107,6 +107,13 @@ describe('quote writer (group commit)', () => {
     // a hand-made id's key (17 bytes: migration 103) finds its RFQ again for the count
     const [counted] = await db.sql`select quote_count from rfqs where id = ${id}`
     assert.equal(counted!.quote_count, 1)
+    // a plain word goes into the array unquoted, except the one PostgreSQL reads as a null element
+    for (const word of ['NULL', 'plain_id_7']) {
+      await insertRfq(db.sql, rfq(word), null)
+      await createQuoteWriter(db.sql).write(quote(word, 21))
+      const [stored] = await db.sql`select count(*)::int as n from quote_rows where rfq_id = ${word}`
+      assert.equal(stored!.n, 1, word)
+    }
   })
 
   test('quotes are numbered in the order they were stored, across commits, and read back in that order', async () => {
