@@ -22,13 +22,10 @@ export function encode(enc: Encoding, msg: RelayMessage): string | Uint8Array {
 
 /** The frame as a value; throws with a short reason a client can read. */
 export function decode(enc: Encoding, frame: ArrayBuffer, isBinary: boolean): unknown {
-  if (enc === 'msgpack' && isBinary) return packr.unpack(Buffer.from(frame))
-  // text straight from the frame's bytes (a bad sequence becomes U+FFFD, as Buffer's toString makes it): no Buffer
-  // object a frame on the path every quote takes
-  return JSON.parse(utf8.decode(frame))
+  const bytes = Buffer.from(frame)
+  if (enc === 'msgpack' && isBinary) return packr.unpack(bytes)
+  return JSON.parse(bytes.toString('utf8'))
 }
-
-const utf8 = new TextDecoder()
 
 /** A client's frame, decoded and checked against its message's schema (the AsyncAPI contract). */
 export function decodeInbound(enc: Encoding, frame: ArrayBuffer, isBinary: boolean): Inbound {
