@@ -4,6 +4,7 @@
 // goes up and down is a gauge without it, units are seconds and bytes, label values come from a fixed set.
 import { Counter, Histogram, Gauge, Registry, collectDefaultMetrics } from 'prom-client'
 import { createFlowMetrics, type FlowMetrics } from './metrics/flow.js'
+import { scrapedCounterBy } from './metrics/scraped.js'
 
 export interface Metrics {
   registry: Registry
@@ -90,16 +91,7 @@ export function createMetrics(): Metrics {
       })
     },
     counterBy(name, help, label, collect) {
-      new Counter({
-        name,
-        help,
-        labelNames: [label],
-        registers,
-        collect() {
-          this.reset()
-          for (const [value, n] of collect()) this.inc({ [label]: value }, n)
-        },
-      })
+      scrapedCounterBy(registers, name, help, label, collect)
     },
   }
 }

@@ -5,7 +5,8 @@
 // ~270 bytes and two of them a quote on the relay's path (issue 29). No label carries client data: outcomes, states
 // and frame types come from fixed sets, and anything else is counted as `other`; buckets are fixed, so memory is
 // bounded whatever clients send.
-import { Counter, Histogram, type Registry } from 'prom-client'
+import { Histogram, type Registry } from 'prom-client'
+import { scrapedCounterBy } from './scraped.js'
 
 /** the quote outcomes counted apart: ACCEPTED and every code the relay answers a quote with */
 export const QUOTE_OUTCOMES = [
@@ -56,16 +57,9 @@ export function createFlowMetrics(registry: Registry): FlowMetrics {
   const registers = [registry]
   const counterOf = <T extends string>(name: string, help: string, label: string, values: readonly T[]) => {
     const cells = new Map(values.map(v => [v as string, { n: 0 }]))
-    new Counter({
-      name,
-      help,
-      labelNames: [label],
-      registers,
-      // every series exists from the start, at 0, and carries its cell's count at each scrape
-      collect() {
-        this.reset()
-        for (const [v, c] of cells) this.inc({ [label]: v }, c.n)
-      },
+    // every series exists from the start, at 0, and carries its cell's count at each scrape
+    scrapedCounterBy(registers, name, help, label, function* () {
+      for (const [v, c] of cells) yield [v, c.n] as const
     })
     return cells
   }
