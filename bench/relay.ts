@@ -509,6 +509,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     ),
     { engine: { type: 'boolean' } },
   )
+  const order = process.env.BENCH_QUOTE_ORDER
+  if (order !== undefined && order !== 'maker' && order !== 'rfq') {
+    console.error(`relay.js: BENCH_QUOTE_ORDER is '${order}'; set it to maker or rfq (or leave it unset: maker)`)
+    process.exit(2)
+  }
   if (cli.engine) await engineMain()
   else if (process.env.BENCH_COMPARE_THREADS) {
     // the same bench with 1 and then 2 pool threads, in this one run: does a second thread pay on this machine?
