@@ -5,8 +5,8 @@
 // it; a maker's slot is reserved when its first valid quote comes back, before the write, so a
 // burst of the same maker's quotes yields exactly one acceptance.
 import type { ActorContext, Behavior, Reply } from './mailbox.js'
-import type { AcceptedQuote, Address, CancelOutcome, EndedBy, FillOutcome, Hex, QuoteJson, QuoteVerdict, Rfq, RfqEvent,
-  RfqStatus, RfqView, StatusChange } from './rfqTypes.js'
+import type { AcceptedQuote, Address, CancelOutcome, EndedBy, FillOutcome, Hex, NumberedQuote, QuoteJson, QuoteVerdict, Rfq,
+  RfqEvent, RfqStatus, RfqView, StatusChange } from './rfqTypes.js'
 import { checkQuote } from './quoteChecks.js'
 import { RelayErrors, refuseQuote, type QuoteRefusal } from './errors.js'
 import type { QuoteInFlight } from './quoteInFlight.js'
@@ -16,8 +16,8 @@ import { hasExpired, isLive as isLiveAt, isOpen } from '../workers/values/index.
 /** What an RFQ actor needs from outside; the engine supplies the real ones. */
 export interface RfqDeps {
   recoverSigner(quote: QuoteJson, signature: string): Promise<Address | null>
-  /** durable before it resolves (group commit); also bumps quote_count and OPEN -> QUOTED */
-  commitQuote(quote: AcceptedQuote): Promise<void>
+  /** durable before it resolves (group commit); also moves the stored RFQ from OPEN to QUOTED */
+  commitQuote(quote: NumberedQuote): Promise<void>
   /**
    * Conditional on the RFQ being open in the store. `lost`: it was not (another node, or the fill path, closed
    * it first); the store's status says how it ended. The store is the arbiter between nodes.
@@ -133,10 +133,10 @@ function signerRecovered(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: Rf
   // the RFQ may have been cancelled, filled or expired while the signature was on the pool
   if (!isLive(state, ctx.now())) { reject(msg.replyTo, RelayErrors.rfqNotFound()); return state }
   if (state.makers.has(quote.maker)) { reject(msg.replyTo, RelayErrors.duplicateQuote()); return state }
-  state.makers.add(quote.maker)                  // reserved: later duplicates fail from here on
+  state.makers.add(quote.maker)                  // reserved: later duplicates fail from here on; numbered by the count
   ;(state.writing ??= new Map()).set(quote.maker, null)
   state.committing++
-  const accepted: AcceptedQuote = { rfqId: state.rfq.id, quote, signature: msg.signature.toLowerCase() as Hex, receivedAtMs: ctx.now() }
+  const accepted: NumberedQuote = { rfqId: state.rfq.id, quote, signature: msg.signature.toLowerCase() as Hex, receivedAtMs: ctx.now(), arrival: state.makers.size }
   msg.accepted = accepted
   ctx.pipeToSelf(deps.commitQuote(accepted), r => msg.committed(r))
   return state

@@ -74,6 +74,14 @@ export interface AcceptedQuote {
   receivedAtMs: number
 }
 
+/**
+ * A quote on its way to the store: numbered by the RFQ actor that accepted it (1, 2, ...: its place among the RFQ's
+ * quotes as that node knows them), so the group commit never reads or bumps the RFQ's row to number it.
+ */
+export interface NumberedQuote extends AcceptedQuote {
+  arrival: number
+}
+
 export interface RfqView {
   rfq: Rfq
   status: RfqStatus

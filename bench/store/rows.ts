@@ -109,10 +109,10 @@ function quotesOf(rfq: Rfq, perRfq: number, rand: () => number): AcceptedQuote[]
 
 const RFQ_COPY =
   'rfqs (id, taker, token_in, token_out, kind, amount_in, amount_out, expiry, visibility, allowed_makers, ' +
-  'status, quote_count, created_at, ended_at, ended_by, created_day)'
-const rfqLine = (r: Rfq, quotes: number) =>
+  'status, created_at, ended_at, ended_by, created_day)'
+const rfqLine = (r: Rfq) =>
   `${r.id}\t${r.taker}\t${r.tokenIn}\t${r.tokenOut}\t${r.kind}\t${r.amountIn ?? '\\N'}\t${r.amountOut ?? '\\N'}\t` +
-  `${r.expiry}\t${r.visibility}\t{}\tEXPIRED\t${quotes}\t${r.createdAt.toISOString()}\t` +
+  `${r.expiry}\t${r.visibility}\t{}\tEXPIRED\t${r.createdAt.toISOString()}\t` +
   `${new Date(r.expiry * 1000).toISOString()}\texpiry\t${r.createdAt.toISOString().slice(0, 10)}\n`
 
 // the layout of migration 103: the id, maker and signature as bytes (COPY's text form of bytea: \\x + hex), the
@@ -172,7 +172,7 @@ export async function loadPastDay(sql: Sql, daysAgo: number, quotes: number, per
     await tx.unsafe('set local maintenance_work_mem = 1048576') // 1 GB (kB): each index's sort in memory
     await tx.unsafe(`create table ${rfqPart} (like rfqs including defaults including constraints)`)
     const sink = await tx.unsafe(`copy ${RFQ_COPY.replace(/^rfqs/, rfqPart)} from stdin with (freeze)`).writable()
-    await pipeline(Readable.from(chunks(rfqs, r => rfqLine(r, perRfq))), sink)
+    await pipeline(Readable.from(chunks(rfqs, rfqLine)), sink)
     await tx.unsafe(`alter table rfqs attach partition ${rfqPart} ${range}`)
   })
   await sql.unsafe(`analyze ${rfqPart}`)
@@ -201,11 +201,7 @@ export async function loadToday(sql: Sql, rfqCount: number, perRfq: number): Pro
   const day = new Date(dayStart).toISOString().slice(0, 10)
   // created since midnight, and stored ended: the engine's book does not take them back as live
   const rfqs = rfqsOver(dayStart, Math.max(1000, Date.now() - dayStart), rfqCount, 7)
-  await copyIn(
-    sql,
-    RFQ_COPY,
-    chunks(rfqs, r => rfqLine(r, perRfq)),
-  )
+  await copyIn(sql, RFQ_COPY, chunks(rfqs, rfqLine))
   await copyIn(sql, `quotes ${QUOTE_COLS}`, quoteChunks(day, rfqs, perRfq, 99))
   await sql.unsafe('analyze rfqs')
   return { day, rfqs: rfqs.length, quotes: rfqs.length * perRfq, sample: rfqs.map(r => r.id) }

@@ -5,7 +5,7 @@ import type { Tx } from './db.js'
 import type { EndedBy, RfqStatus } from '../../actors/rfqTypes.js'
 import type { Viewer } from '../../actors/visibility.js'
 import { hasExpired, isOpen } from '../../workers/values/index.js'
-import { RFQ_COLUMNS, rfqRowOf, type RfqColumns, type RfqRow } from './rfqRow.js'
+import { rfqColumns, rfqRowOf, type RfqColumns, type RfqRow } from './rfqRow.js'
 import { expiredUnstoredSql, liveSql, openSql } from './rfqOpen.js'
 import { rfqIdSql } from './rfqKey.js'
 
@@ -44,7 +44,7 @@ export async function rfqPage(
   q: { open: boolean; beforeSeq: number | null; limit: number; nowMs?: number; viewer: Viewer },
 ): Promise<RfqRow[]> {
   const rows = await sql<RfqColumns[]>`
-    select ${sql.unsafe(RFQ_COLUMNS)} from rfqs
+    select ${rfqColumns(sql)} from rfqs
     where ${visibleTo(sql, q.viewer)}
       ${q.beforeSeq !== null ? sql`and seq < ${q.beforeSeq}` : sql``}
       ${q.open ? sql`and ${liveSql(sql, q.nowMs ?? Date.now())}` : sql``}
@@ -61,7 +61,7 @@ export async function seqOfVisible(sql: Tx, id: string, viewer: Viewer): Promise
 }
 
 export async function rfqById(sql: Tx, id: string): Promise<RfqRow | undefined> {
-  const [r] = await sql<RfqColumns[]>`select ${sql.unsafe(RFQ_COLUMNS)} from rfqs where ${rfqIdSql(sql, id)}`
+  const [r] = await sql<RfqColumns[]>`select ${rfqColumns(sql, [id])} from rfqs where ${rfqIdSql(sql, id)}`
   return r ? rfqRowOf(r) : undefined
 }
 

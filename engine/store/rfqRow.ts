@@ -1,8 +1,10 @@
 // The `rfqs` table as postgres.js hands it over (db.ts's types: numeric to bigint, int8 to number), and its one
 // mapper: every read of a whole RFQ row, by the REST API, the relay or the book's restore, goes through `rfqRowOf`.
 import type { Address, EndedBy, Rfq, RfqKind, RfqStatus, Visibility } from '../../actors/rfqTypes.js'
+import type { Tx } from './db.js'
+import { rfqDaysSql } from './rfqKey.js'
 
-/** A row of `rfqs`, column by column (migrations 010, 097). */
+/** A row of `rfqs`, column by column (migrations 010, 097), and its quotes' count (rfqColumns). */
 export interface RfqColumns {
   seq: number
   id: string
@@ -54,11 +56,21 @@ export interface RfqRow {
   createdAt: Date
 }
 
-/** The columns `rfqRowOf` reads, for a select list. */
-export const RFQ_COLUMNS =
+/**
+ * The columns `rfqRowOf` reads, for a select list over `rfqs`. The quote count is its stored quotes' (an index range of
+ * the quotes' key in the RFQ's day's partition): the group commit no longer writes the RFQ's row a quote (migration
+ * 104). `ids`: the RFQs a lookup asks for, whose days name that partition when the query is planned (rfqKey.ts);
+ * without them each row's partition is found as the subquery runs.
+ */
+export function rfqColumns(sql: Tx, ids?: readonly string[]) {
+  const days = ids ? sql`and ${rfqDaysSql(sql, ids, 'q', 'rfq_day')}` : sql``
+  return sql`${sql.unsafe(STORED_COLUMNS)}, (select count(*)::int from quotes q
+    where q.rfq_id = rfq_key(rfqs.id) and q.rfq_day = rfqs.created_day ${days}) as quote_count`
+}
+
+const STORED_COLUMNS =
   'seq, id, taker, token_in, token_out, kind, amount_in, amount_out, expiry, visibility, ' +
-  'allowed_makers, agent_id, share_token_hash, status, quote_count, fill_tx_hash, cancelled_at, ended_at, ended_by, ' +
-  'created_at'
+  'allowed_makers, agent_id, share_token_hash, status, fill_tx_hash, cancelled_at, ended_at, ended_by, created_at'
 
 export function rfqRowOf(c: Omit<RfqColumns, 'filled_at'>): RfqRow {
   return {

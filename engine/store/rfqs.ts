@@ -15,7 +15,7 @@ import type {
 import type { RestoredRfq, StoredEnd } from '../../actors/book.js'
 import type { UnstoredEnd } from '../../actors/unstoredEnds.js'
 import type { Sql, Tx } from './db.js'
-import { RFQ_COLUMNS, rfqRowOf, rfqTermsOf, type RfqColumns } from './rfqRow.js'
+import { rfqColumns, rfqRowOf, rfqTermsOf, type RfqColumns } from './rfqRow.js'
 import { QUOTE_COLUMNS, acceptedQuoteOf, type QuoteColumns } from './quoteRow.js'
 import { liveSql, openSql } from './rfqOpen.js'
 import { rfqDaysSql, rfqIdSql } from './rfqKey.js'
@@ -129,7 +129,7 @@ export async function loadLiveRfqs(
 ): Promise<RestoredRfq[]> {
   const rows = (
     await sql<RfqColumns[]>`
-    select ${sql.unsafe(RFQ_COLUMNS)} from rfqs
+    select ${rfqColumns(sql, only && 'id' in only ? [only.id] : undefined)} from rfqs
     where ${liveSql(sql, nowMs)} ${
       only === undefined
         ? sql``
@@ -148,7 +148,8 @@ export async function loadLiveRfqs(
 }
 
 /**
- * Stored quotes by RFQ id, each RFQ's in arrival order: the ids' days name the RFQ partitions to probe, and each RFQ
+ * Stored quotes by RFQ id, each RFQ's in the order they came: by time, then by the number their accepting actor gave
+ * them (a node's own quotes of one millisecond; two nodes number apart, and their clocks order them). The ids' days name the RFQ partitions to probe, and each RFQ
  * row's day its one quote partition. The days are also given to the quotes as values: for RFQs of one day the
  * planner carries the day across the join by itself, but for several days the join's `rfq_day = r.created_day`
  * alone leaves every quote partition planned (pruned only as it runs), ~0.1 ms of planning each at 30 days.
@@ -158,7 +159,7 @@ export async function quotesOfRfqs(sql: Sql, rfqIds: string[]): Promise<Map<stri
     select x.* from rfqs r cross join lateral (
       select ${sql.unsafe(QUOTE_COLUMNS)}, q.arrival from quotes q
       where q.rfq_id = rfq_key(r.id) and q.rfq_day = r.created_day and ${rfqDaysSql(sql, rfqIds, 'q', 'rfq_day')}) x
-    where r.id = any(${sql.array(rfqIds)}) and ${rfqDaysSql(sql, rfqIds, 'r')} order by x.rfq_id, x.arrival, x.received_at, x.maker`
+    where r.id = any(${sql.array(rfqIds)}) and ${rfqDaysSql(sql, rfqIds, 'r')} order by x.rfq_id, x.received_at, x.arrival, x.maker`
   const out = new Map<string, AcceptedQuote[]>()
   for (const row of rows) {
     const list = out.get(row.rfq_id) ?? []

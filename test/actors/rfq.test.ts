@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { ActorSystem } from '../../actors/mailbox.js'
 import { RfqBook, type BookDeps } from '../../actors/book.js'
-import type { AcceptedQuote, Address, QuoteJson, Rfq } from '../../actors/rfqTypes.js'
+import type { Address, NumberedQuote, QuoteJson, Rfq } from '../../actors/rfqTypes.js'
 
 const T_IN = '0x1111111111111111111111111111111111111111' as Address
 const T_OUT = '0x2222222222222222222222222222222222222222' as Address
@@ -47,7 +47,7 @@ const sleep = (ms: number) => new Promise(r => setTimeout(r, ms))
 
 /** The "signature" is the maker's address itself, recovered after a chosen delay. */
 function book(over: Partial<BookDeps> & { delays?: () => number } = {}) {
-  const committed: AcceptedQuote[] = []
+  const committed: NumberedQuote[] = []
   const statuses: string[] = []
   const deps: BookDeps = {
     recoverSigner: async (_q, sig) => {
@@ -95,6 +95,11 @@ test('property: whatever the interleaving, each maker gets exactly one accepted 
         assert.equal(verdicts.filter(v => v.ok).length, distinct.size)
         assert.equal(verdicts.filter(v => !v.ok && v.code === 'DUPLICATE_QUOTE').length, makers.length - distinct.size)
         assert.deepEqual(new Set(committed.map(q => q.quote.maker)), new Set([...distinct].map(maker)))
+        // each stored quote comes numbered by the actor, 1, 2, ... in the order the makers' slots were taken
+        assert.deepEqual(
+          committed.map(q => q.arrival).sort((x, y) => x - y),
+          [...distinct].map((_, k) => k + 1),
+        )
         assert.equal((await b.describe('rfq_1'))!.quoteCount, distinct.size)
       },
     ),

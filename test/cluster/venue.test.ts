@@ -22,6 +22,7 @@ import type { Quote } from '../../sdk/types.js'
 import { MakerClient } from '../../sdk/maker.js'
 import { privateKeyToAccount } from 'viem/accounts'
 import { hashShareToken } from '../../actors/book.js'
+import { rfqById } from '../../engine/store/rfqQueries.js'
 
 const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2'
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'
@@ -227,9 +228,8 @@ describe('a cluster of three nodes is one venue', () => {
       first,
       'the broadcast quote is the stored one',
     )
-    const counts = await db.sql`select quote_count from rfqs where id in ${db.sql(rfqs.map(r => r.rfqId))}`
     assert.deepEqual(
-      counts.map(r => r.quote_count),
+      await Promise.all(rfqs.map(async r => (await rfqById(db.sql, r.rfqId))?.quoteCount)),
       rfqs.map(() => makers.length),
     )
     for (const c of [...observers, ...senders]) await c.close()

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import { loadConfig } from '../../engine/config.js'
 import { startEngine, type Engine } from '../../engine/app.js'
 import { testDatabase } from '../helpers/db.js'
+import { rfqById } from '../../engine/store/rfqQueries.js'
 import { Client, account, makeRfq, makeQuote, sign, ZERO } from './helpers.js'
 
 const domain = { name: 'SpotRFQ', version: '1', chainId: 31337, verifyingContract: ZERO }
@@ -53,8 +54,8 @@ test('no accepted quote is lost across a stop and a start', async () => {
       stored.map(r => r.maker),
       submitted.map(s => s.quote.maker).sort(),
     )
-    const [row] = await db.sql`select status, quote_count from rfqs where id = ${rfq.id}`
-    assert.deepEqual({ ...row }, { status: 'QUOTED', quote_count: 20 })
+    const [row] = await db.sql`select status from rfqs where id = ${rfq.id}`
+    assert.deepEqual([row?.status, (await rfqById(db.sql, rfq.id))?.quoteCount], ['QUOTED', 20])
 
     second = await start(db.url)
     const quotes = (await (await fetch(`${second.http}/quotes?rfqId=${rfq.id}`)).json()) as any

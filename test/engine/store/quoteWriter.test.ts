@@ -1,12 +1,13 @@
 // The group commit reports what it stored: a quote whose (RFQ, maker) row already exists (a replay,
-// or another node's quote) is refused with DuplicateQuoteError, never acknowledged, and does not bump
-// quote_count; the other quotes of the same batch are stored and acknowledged.
+// or another node's quote) is refused with DuplicateQuoteError, never acknowledged, and not counted; the other
+// quotes of the same batch are stored and acknowledged. The RFQ's row is written by its first quote only.
 import { test, before, after, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { testDatabase, type TestDatabase } from '../../helpers/db.js'
 import { insertRfq, quotesOfRfqs } from '../../../engine/store/rfqs.js'
 import { rfqIdTime } from '../../../workers/values/index.js'
 import { createQuoteWriter, DuplicateQuoteError, RfqClosedError } from '../../../engine/store/quotes.js'
+import { rfqById } from '../../../engine/store/rfqQueries.js'
 import { A, quote, rfq as rfqOn, timedId } from './rows.js'
 
 const rfq = (id: string) => rfqOn(id, new Date())
@@ -34,8 +35,8 @@ describe('quote writer (group commit)', () => {
       results.slice(1).map(r => r.status),
       ['fulfilled', 'fulfilled'],
     )
-    const [row] = await db.sql`select quote_count, status from rfqs where id = 'rfq_a'`
-    assert.equal(row!.quote_count, 3)
+    const row = await rfqById(db.sql, 'rfq_a')
+    assert.equal(row!.quoteCount, 3)
     assert.equal(row!.status, 'QUOTED')
     const [{ n }] = (await db.sql`select count(*)::int as n from quote_rows where rfq_id = 'rfq_a'`) as unknown as [
       { n: number },
@@ -85,9 +86,9 @@ describe('quote writer (group commit)', () => {
       rows.map(r => `${r.rfq_id} ${r.maker}`),
       ['rfq_c ' + A(10), 'rfq_c ' + A(11), 'rfq_c ' + A(14)],
     )
-    const counts = await db.sql`select id, quote_count, status from rfqs where id in ('rfq_c', 'rfq_d') order by id`
+    const counts = await Promise.all(['rfq_c', 'rfq_d'].map(id => rfqById(db.sql, id)))
     assert.deepEqual(
-      counts.map(r => [r.id, r.quote_count, r.status]),
+      counts.map(r => [r!.id, r!.quoteCount, r!.status]),
       [
         ['rfq_c', 3, 'QUOTED'],
         ['rfq_d', 0, 'CANCELLED'],
@@ -104,9 +105,9 @@ describe('quote writer (group commit)', () => {
     assert.equal(row!.rfq_id, id)
     assert.equal(row!.amount_in, '10')
     assert.equal((row!.received_at as Date).getTime(), q.receivedAtMs)
-    // a hand-made id's key (17 bytes: migration 103) finds its RFQ again for the count
-    const [counted] = await db.sql`select quote_count from rfqs where id = ${id}`
-    assert.equal(counted!.quote_count, 1)
+    // a hand-made id's key (17 bytes: migration 103) finds its RFQ again, for the count and the move to QUOTED
+    const counted = await rfqById(db.sql, id)
+    assert.deepEqual([counted!.quoteCount, counted!.status], [1, 'QUOTED'])
     // a plain word goes into the array unquoted, except the one PostgreSQL reads as a null element
     for (const word of ['NULL', 'plain_id_7']) {
       await insertRfq(db.sql, rfq(word), null)
@@ -116,15 +117,20 @@ describe('quote writer (group commit)', () => {
     }
   })
 
-  test('quotes are numbered in the order they were stored, across commits, and read back in that order', async () => {
+  test('quotes keep the numbers their actor gave them, and are read back in time order, then by number', async () => {
     const id = timedId(Date.now(), 7)
     await insertRfq(db.sql, rfqOn(id, new Date(rfqIdTime(id)!)), null)
     const w = createQuoteWriter(db.sql)
-    const late = (maker: number, ms: number) => ({ ...quote(id, maker), receivedAtMs: Date.now() - ms })
-    // each later quote is stamped earlier, and makers are out of order: only the arrival number gives this order
-    await Promise.all([late(30, 10), late(10, 20), late(20, 30)].map(q => w.write(q)))
+    const at = Date.now()
+    const numbered = (maker: number, arrival: number, ms = at) => ({
+      ...quote(id, maker, { arrival }),
+      receivedAtMs: ms,
+    })
+    // within one millisecond only the number orders them (makers out of order); across commits too
+    await Promise.all([numbered(30, 1), numbered(10, 2), numbered(20, 3)].map(q => w.write(q)))
     await w.flush()
-    await Promise.all([late(5, 40), late(40, 50)].map(q => w.write(q)))
+    // a later number stamped earlier (another node's clock, or a quote numbered before a slower one's commit)
+    await Promise.all([numbered(5, 4), numbered(40, 5, at - 10)].map(q => w.write(q)))
     const rows = await db.sql`select maker, arrival from quote_rows where rfq_id = ${id} order by arrival`
     assert.deepEqual(
       rows.map(r => [r.maker, r.arrival]),
@@ -132,7 +138,11 @@ describe('quote writer (group commit)', () => {
     )
     assert.deepEqual(
       (await quotesOfRfqs(db.sql, [id])).get(id)?.map(q => q.quote.maker),
-      [30, 10, 20, 5, 40].map(A),
+      [40, 30, 10, 20, 5].map(A),
+    )
+    assert.deepEqual(
+      [(await rfqById(db.sql, id))?.quoteCount, (await db.sql`select status from rfqs where id = ${id}`)[0]?.status],
+      [5, 'QUOTED'],
     )
   })
 })

@@ -9,7 +9,7 @@ import { rfqById } from '../../../engine/store/rfqQueries.js'
 import { liveSql, openSql } from '../../../engine/store/rfqOpen.js'
 import { createQuoteWriter } from '../../../engine/store/quotes.js'
 import { RFQ_STATUSES, isLive, isOpen, toUnixSeconds } from '../../../workers/values/index.js'
-import type { AcceptedQuote, Address, Rfq } from '../../../actors/rfqTypes.js'
+import type { Address, NumberedQuote, Rfq } from '../../../actors/rfqTypes.js'
 
 const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
 
@@ -37,10 +37,11 @@ describe('the rfqs table: one mapper, one lifetime rule', () => {
       agentId: null,
     }
     await insertRfq(db.sql, rfq, 'hash-of-secret')
-    const quote: AcceptedQuote = {
+    const quote: NumberedQuote = {
       rfqId: rfq.id,
       signature: `0x${'ab'.repeat(65)}`,
       receivedAtMs: Date.now(),
+      arrival: 1,
       quote: {
         maker: A(4),
         taker: A(1),
@@ -54,6 +55,7 @@ describe('the rfqs table: one mapper, one lifetime rule', () => {
       },
     }
     await createQuoteWriter(db.sql).write(quote)
+    const { arrival: _numbered, ...read } = quote // its number orders the RFQ's quotes; it is not a quote's field
 
     const row = await rfqById(db.sql, rfq.id)
     assert.ok(row)
@@ -87,10 +89,10 @@ describe('the rfqs table: one mapper, one lifetime rule', () => {
     const [restored] = await loadLiveRfqs(db.sql, Date.now(), { id: rfq.id })
     assert.deepEqual(
       restored,
-      { rfq: { ...rfq, shareToken: null }, shareTokenHash: 'hash-of-secret', quotes: [quote] },
+      { rfq: { ...rfq, shareToken: null }, shareTokenHash: 'hash-of-secret', quotes: [read] },
       'the share token itself is never stored; its quotes come back as the maker signed them',
     )
-    assert.deepEqual((await quotesOfRfqs(db.sql, [rfq.id])).get(rfq.id), [quote])
+    assert.deepEqual((await quotesOfRfqs(db.sql, [rfq.id])).get(rfq.id), [read])
   })
 
   test('the SQL fragments select exactly what isOpen and isLive say, on each side of an expiry second', async () => {

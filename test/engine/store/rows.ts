@@ -1,6 +1,6 @@
 // The rows the store's partition, retention and archive suites write: an RFQ made on a chosen day and a quote of a
 // chosen maker for it (addresses are small numbers, so a failing assertion names them readably).
-import type { AcceptedQuote, Address, QuoteJson, Rfq } from '../../../actors/rfqTypes.js'
+import type { AcceptedQuote, Address, NumberedQuote, QuoteJson, Rfq } from '../../../actors/rfqTypes.js'
 import type { Sql } from '../../../engine/store/db.js'
 import { rfqIdAt } from '../../../workers/values/index.js'
 
@@ -28,13 +28,14 @@ export const rfq = (id: string, createdAt: Date): Rfq => ({
 export const quote = (
   rfqId: string,
   maker: number,
-  over: Partial<QuoteJson> & { signature?: AcceptedQuote['signature'] } = {},
-): AcceptedQuote => {
-  const { signature = `0x${'11'.repeat(65)}`, ...terms } = over
+  over: Partial<QuoteJson> & { signature?: AcceptedQuote['signature']; arrival?: number } = {},
+): NumberedQuote => {
+  const { signature = `0x${'11'.repeat(65)}`, arrival = 1, ...terms } = over
   return {
     rfqId,
     signature,
     receivedAtMs: Date.now(),
+    arrival,
     quote: {
       maker: A(maker),
       taker: A(0),
