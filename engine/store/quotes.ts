@@ -44,7 +44,8 @@ const refusal = (result: QuoteCommitResult): undefined | Error =>
       ? new RfqClosedError('RFQ closed before the quote was stored')
       : undefined
 
-// A few commits may overlap (each on its own connection): quote inserts commute, and overlapping hides one commit's round trip and fsync behind another's.
+// A few commits may overlap (each on its own connection): quote inserts commute, and overlapping hides one
+// commit's round trip and fsync behind another's.
 export function createQuoteWriter(
   sql: Sql,
   {
