@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { chownSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { createServer, type Server } from 'node:net'
 import { join, resolve } from 'node:path'
 import postgres from 'postgres'
 import { placeCluster, emptyClusterDir, type ClusterPlace } from './pgPlace.js'
@@ -263,13 +263,30 @@ function alive(pid: number): boolean {
   } // EPERM: there, not ours
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const srv = createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address()
-      srv.close(() => resolvePort(typeof addr === 'object' && addr ? addr.port : 0))
-    })
+export async function freePort(): Promise<number> {
+  return (await freePorts(1))[0]!
+}
+
+/**
+ * `n` distinct free ports: every listener is held open until all are bound, since the kernel may hand a port that
+ * was just closed out again (two surfaces of one engine given the same port, one refused at start).
+ */
+export async function freePorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<Server>((bound, reject) => {
+          const srv = createServer()
+          srv.once('error', reject)
+          srv.listen(0, '127.0.0.1', () => bound(srv))
+        }),
+    ),
+  )
+  const ports = servers.map(srv => {
+    const addr = srv.address()
+    return typeof addr === 'object' && addr ? addr.port : 0
   })
+  await Promise.all(servers.map(srv => new Promise(closed => srv.close(closed))))
+  return ports
 }

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { testDatabase } from '../helpers/db.js'
-import { freePort } from '../../engine/store/embedded.js'
+import { freePorts } from '../../engine/store/embedded.js'
 import { repoRoot } from '../../engine/paths.js'
 import { spawnEngine } from '../faults/process.js'
 import { newAgent, post } from '../api/agentKit.js'
@@ -38,10 +38,11 @@ test(
   async () => {
     const db = await testDatabase('b')
     const dataDir = mkdtempSync(join(tmpdir(), 'engine-'))
+    const [api, terminal, relay] = (await freePorts(3)).map(String) // distinct, all three held until known
     const ports = {
-      API_PORT: String(await freePort()),
-      TERMINAL_PORT: String(await freePort()),
-      RELAY_PORT: String(await freePort()),
+      API_PORT: api!,
+      TERMINAL_PORT: terminal!,
+      RELAY_PORT: relay!,
     }
     const env = { ...ports, DATA_DIR: dataDir, DATABASE_URL: db.url, PUBLIC_RATE_LIMIT_PER_MIN: '100000' }
     let engine = await spawnEngine(env)
