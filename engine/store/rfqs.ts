@@ -149,8 +149,8 @@ export async function loadLiveRfqs(
 
 /**
  * Stored quotes by RFQ id, each RFQ's in the order they came: by time, then by the number their accepting actor gave
- * them (a node's own quotes of one millisecond; two nodes number apart, and their clocks order them). The ids' days name the RFQ partitions to probe, and each RFQ
- * row's day its one quote partition. The days are also given to the quotes as values: for RFQs of one day the
+ * them (a node's own quotes of one millisecond; two nodes number apart, and their clocks order them). The ids' days
+ * name the RFQ partitions to probe, and each RFQ row's day its one quote partition. The days are also given to the quotes as values: for RFQs of one day the
  * planner carries the day across the join by itself, but for several days the join's `rfq_day = r.created_day`
  * alone leaves every quote partition planned (pruned only as it runs), ~0.1 ms of planning each at 30 days.
  */

@@ -7,20 +7,12 @@ import assert from 'node:assert/strict'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createServer } from 'node:net'
 import { refusedStart } from './process.js'
+import { freePort } from '../../engine/store/embedded.js'
 
 const CONTRACT = `0x${'a'.repeat(40)}`
 const ZERO = `0x${'0'.repeat(40)}`
 const freshDir = () => join(mkdtempSync(join(tmpdir(), 'settings-')), 'data')
-
-async function freePort(): Promise<number> {
-  const s = createServer().listen(0, '127.0.0.1')
-  await new Promise(r => s.once('listening', r))
-  const port = (s.address() as { port: number }).port
-  await new Promise(r => s.close(r))
-  return port
-}
 
 async function refused(env: Record<string, string>): Promise<string[]> {
   const dataDir = freshDir()

@@ -11,11 +11,11 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { spawnTethered } from '../../engine/ops/tethered.js'
 import { repoRoot } from '../../engine/paths.js'
+import { freePort } from '../../engine/store/embedded.js'
 
 const MISSING = 'prometheus not found: install it (apt-get install prometheus) or set PROMETHEUS_BIN'
 
@@ -135,15 +135,4 @@ function kitConfig(dir: string, targets: string[]): void {
   mkdirSync(join(dir, 'targets'))
   writeFileSync(join(dir, 'targets/rfq-engine.yml'), `- targets: ${JSON.stringify(targets)}\n`)
   writeFileSync(join(dir, 'targets/nats.yml'), '[]\n')
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-      .once('error', reject)
-      .listen(0, '127.0.0.1', () => {
-        const port = (s.address() as { port: number }).port
-        s.close(() => resolve(port))
-      })
-  })
 }
