@@ -117,6 +117,14 @@ describe('quote writer (group commit)', () => {
     }
   })
 
+  test("the previous release's bump of rfqs.quote_count still runs (a rolling upgrade), and no reader counts by it", async () => {
+    await insertRfq(db.sql, rfq('rfq_roll'), null)
+    await createQuoteWriter(db.sql).write(quote('rfq_roll', 10))
+    // what a 0.11 node's commit does to the row beside its insert, while this release's first node has migrated
+    await db.sql`update rfqs set quote_count = quote_count + 7 where id = 'rfq_roll'`
+    assert.equal((await rfqById(db.sql, 'rfq_roll'))?.quoteCount, 1)
+  })
+
   test('quotes keep the numbers their actor gave them, and are read back in time order, then by number', async () => {
     const id = timedId(Date.now(), 7)
     await insertRfq(db.sql, rfqOn(id, new Date(rfqIdTime(id)!)), null)
