@@ -31,6 +31,8 @@ describe('quote writer (group commit)', () => {
     ])
     assert.equal(results[0].status, 'rejected')
     assert.ok(results[0].reason instanceof DuplicateQuoteError)
+    assert.equal(first.stats.rechecked, 0) // nothing stored yet: the plain statement took it
+    assert.equal(second.stats.rechecked, second.stats.commits) // each commit met the stored maker and ran checked
     assert.deepEqual(
       results.slice(1).map(r => r.status),
       ['fulfilled', 'fulfilled'],
@@ -80,6 +82,7 @@ describe('quote writer (group commit)', () => {
             : String(r.reason),
     )
     assert.deepEqual(kinds, ['duplicate', 'stored', 'closed', 'closed', 'stored'])
+    assert.equal(w.stats.rechecked, 1)
     const rows =
       await db.sql`select rfq_id, maker from quote_rows where rfq_id in ('rfq_c', 'rfq_d', 'rfq_nope') order by rfq_id, maker`
     assert.deepEqual(
@@ -93,6 +96,44 @@ describe('quote writer (group commit)', () => {
         ['rfq_c', 3, 'QUOTED'],
         ['rfq_d', 0, 'CANCELLED'],
       ],
+    )
+  })
+
+  test('a batch meeting no stored maker is written by the plain statement: each quote answered, OPEN RFQs QUOTED', async () => {
+    await insertRfq(db.sql, rfq('rfq_e'), null)
+    await insertRfq(db.sql, rfq('rfq_f'), null)
+    await insertRfq(db.sql, rfq('rfq_g'), null)
+    await createQuoteWriter(db.sql).write(quote('rfq_f', 30)) // rfq_f: QUOTED before the batch
+    await db.sql`update rfqs set status = 'FILLED' where id = 'rfq_g'`
+    const w = createQuoteWriter(db.sql)
+    const batch = [
+      quote('rfq_e', 31),
+      quote('rfq_f', 32),
+      quote('rfq_g', 33),
+      quote('rfq_e', 34),
+      quote('rfq_none', 35),
+    ]
+    const results = await Promise.allSettled(batch.map(q => w.write(q))) // one tick: one batch
+    assert.deepEqual([w.stats.commits, w.stats.rechecked], [1, 0])
+    assert.deepEqual(
+      results.map(r =>
+        r.status === 'fulfilled' ? 'stored' : r.reason instanceof RfqClosedError ? 'closed' : String(r.reason),
+      ),
+      ['stored', 'stored', 'closed', 'stored', 'closed'],
+    )
+    const rows = await Promise.all(['rfq_e', 'rfq_f', 'rfq_g'].map(id => rfqById(db.sql, id)))
+    assert.deepEqual(
+      rows.map(r => [r!.id, r!.quoteCount, r!.status]),
+      [
+        ['rfq_e', 2, 'QUOTED'],
+        ['rfq_f', 2, 'QUOTED'],
+        ['rfq_g', 0, 'FILLED'],
+      ],
+    )
+    const makers = await db.sql`select maker from quote_rows where rfq_id = 'rfq_e' order by maker`
+    assert.deepEqual(
+      makers.map(r => r.maker),
+      [A(31), A(34)],
     )
   })
 
