@@ -18,8 +18,11 @@ export interface QuoteWriter {
   write(q: NumberedQuote): Promise<void>
   /** resolves when everything written so far is committed */
   flush(): Promise<void>
-  /** `rechecked`: commits whose plain statement met a maker the store already held, so ran again quote by quote */
-  readonly stats: { commits: number; quotes: number; maxBatch: number; rechecked: number }
+  /**
+   * `rechecked`: commits whose plain statement met a maker the store already held, so ran again quote by quote;
+   * `checked`: commits sent checked at once, because one shortly before met such a maker
+   */
+  readonly stats: { commits: number; quotes: number; maxBatch: number; rechecked: number; checked: number }
 }
 
 /** The store already holds a quote of this maker for this RFQ (a replay, or another node's). */
@@ -57,10 +60,10 @@ export function createQuoteWriter(
 ): QuoteWriter {
   // a quote's outcome is its batch's: undefined when stored, its refusal as an Error (the batcher rejects that quote's
   // promise with it), so a write is the batcher's own promise and no reaction a quote is chained after it
-  let rechecked = 0
+  const mode: CommitMode = { rechecked: 0, checked: 0, checkedLeft: 0 }
   const batcher = createBatcher<NumberedQuote, undefined>(
     quotes =>
-      commit(sql, quotes, () => rechecked++).then(
+      commit(sql, quotes, mode).then(
         results => results.map(refusal),
         // the actor only sees a code: UNAVAILABLE tells a maker to retry, anything else is an internal error
         (err: unknown) => {
@@ -80,7 +83,13 @@ export function createQuoteWriter(
     write: q => batcher.submit(q),
     flush: () => batcher.flush(),
     get stats() {
-      return { commits: stats.batches, quotes: stats.items, maxBatch: stats.maxBatch, rechecked }
+      return {
+        commits: stats.batches,
+        quotes: stats.items,
+        maxBatch: stats.maxBatch,
+        rechecked: mode.rechecked,
+        checked: mode.checked,
+      }
     },
   }
 }
@@ -111,7 +120,7 @@ export function createQuoteWriter(
  * an RFQ (another node's quote, or a replay; it then writes nothing) as the statement that checks each quote
  * (`checkedCommit`). Both lock the same rows in the same order, so either keeps the fence.
  */
-async function commit(sql: Sql, quotes: NumberedQuote[], onRecheck: () => void): Promise<QuoteCommitResult[]> {
+async function commit(sql: Sql, quotes: NumberedQuote[], mode: CommitMode): Promise<QuoteCommitResult[]> {
   const n = quotes.length
   const cols: string[][] = Array.from({ length: COLUMNS }, () => new Array<string>(n))
   // each quote's fields straight into the columns: no row array a quote
@@ -134,22 +143,39 @@ async function commit(sql: Sql, quotes: NumberedQuote[], onRecheck: () => void):
     sql,
     quotes.map(q => q.rfqId),
   )
-  let refused: { ord: string; closed: boolean }[]
-  try {
-    refused = await plainCommit(sql, params, days)
-  } catch (err) {
-    // a maker's quote the store already holds for its RFQ (another node's, or a replay): nothing of the batch was
-    // written, and the statement that sorts out each quote runs instead
-    if ((err as { code?: unknown }).code !== UNIQUE_VIOLATION) throw err
-    onRecheck()
+  let refused: Refused
+  if (mode.checkedLeft > 0) {
+    mode.checkedLeft--
+    mode.checked++
     refused = await checkedCommit(sql, params, days, n)
-  }
+  } else
+    try {
+      refused = await plainCommit(sql, params, days)
+    } catch (err) {
+      // a maker's quote the store already holds for its RFQ (another node's, or a replay): nothing of the batch was
+      // written, and the statement that sorts out each quote runs instead
+      if ((err as { code?: unknown }).code !== UNIQUE_VIOLATION) throw err
+      mode.rechecked++
+      mode.checkedLeft = CHECKED_AFTER_DUPLICATE
+      refused = await checkedCommit(sql, params, days, n)
+    }
   const results = new Array<QuoteCommitResult>(n).fill('stored')
   for (const row of refused) results[Number(row.ord) - 1] = row.closed ? 'closed' : 'duplicate'
   return results
 }
 
 const UNIQUE_VIOLATION = '23505'
+/**
+ * Commits sent checked at once after one met a stored maker: a maker that quotes the same RFQ on two nodes would
+ * otherwise cost each commit of theirs two statements; this way at most one commit in this many and one.
+ */
+const CHECKED_AFTER_DUPLICATE = 16
+interface CommitMode {
+  rechecked: number
+  checked: number
+  /** commits still to send checked at once */
+  checkedLeft: number
+}
 type Params = Tuple<string, typeof COLUMNS>
 type Days = ReturnType<typeof rfqDaysSql>
 type Refused = { ord: string; closed: boolean }[]

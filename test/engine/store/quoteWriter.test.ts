@@ -137,6 +137,19 @@ describe('quote writer (group commit)', () => {
     )
   })
 
+  test('after a commit meets a stored maker, the next 16 go checked at once, then the plain statement again', async () => {
+    await insertRfq(db.sql, rfq('rfq_h'), null)
+    await createQuoteWriter(db.sql).write(quote('rfq_h', 40))
+    const w = createQuoteWriter(db.sql)
+    await assert.rejects(w.write(quote('rfq_h', 40)), DuplicateQuoteError)
+    assert.deepEqual([w.stats.rechecked, w.stats.checked], [1, 0])
+    for (let i = 0; i < 17; i++) await w.write(quote('rfq_h', 41 + i)) // one commit each
+    assert.deepEqual([w.stats.commits, w.stats.rechecked, w.stats.checked], [18, 1, 16])
+    await assert.rejects(w.write(quote('rfq_h', 41)), DuplicateQuoteError) // plain again: it meets one, rechecks
+    assert.deepEqual([w.stats.rechecked, w.stats.checked], [2, 16])
+    assert.equal((await rfqById(db.sql, 'rfq_h'))!.quoteCount, 18)
+  })
+
   test("a quote whose fields hold an array literal's quotes and commas is stored as sent", async () => {
     const id = 'rfq_"odd,\\id}'
     await insertRfq(db.sql, rfq(id), null)
