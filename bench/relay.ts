@@ -25,7 +25,9 @@
 // BENCH_WINDOW (quotes in flight, default 2048), BENCH_PACED_WINDOWS (3: the paced windows of each kind), BENCH_QUOTE_ORDER
 // (maker: each maker quotes every RFQ in turn, the default; rfq: every maker answers an RFQ in turn), BENCH_PROFILE=<dir>, BENCH_PROFILE_PHASE=routes
 // (a CPU profile of the engine's main thread during the throughput phase, written to <dir>), BENCH_HEAP_SNAPSHOT=<file>
-// (the engine's heap as the run leaves it), BENCH_ENGINE_FLAGS (node/V8 flags for the engine's process only).
+// (the engine's heap as the run leaves it), BENCH_HEAP_PROFILE=<file> (where the throughput phase's allocation comes
+// from: V8's sampling heap profiler, whose stack traces add to the main thread's CPU), BENCH_ENGINE_FLAGS (node/V8
+// flags for the engine's process only).
 import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { fork, type ChildProcess } from 'node:child_process'
 import { availableParallelism } from 'node:os'
@@ -221,12 +223,12 @@ async function main(): Promise<number> {
   const burst = percentiles(latencies)
   const phase1 = { accepted, errors, busy }
   if (!profileRoutes) child.send({ cmd: 'profile-stop' })
-  await new Promise(r => setTimeout(r, 200)) // the heap sampling stops on profile-stop
-  const { commits, allocBytes } = await request<{ commits: number; allocBytes: number }>(
-    child,
-    { cmd: 'stats' },
-    'stats',
-  )
+  await new Promise(r => setTimeout(r, 200)) // the allocation count (and a heap sampling) stops on profile-stop
+  const { commits, allocBytes, allocSampled } = await request<{
+    commits: number
+    allocBytes: number
+    allocSampled: number | null // NaN travels as null
+  }>(child, { cmd: 'stats' }, 'stats')
 
   // phase 2: paced at half the max just measured; phase 3: the same while RFQs are created with their baselines
   const pacedRate = process.env.BENCH_PACED_RATE ? Number(process.env.BENCH_PACED_RATE) : Math.floor(rate / 2)
@@ -358,7 +360,7 @@ async function main(): Promise<number> {
     },
     {
       measure: 'bytes allocated per accepted quote (engine main thread, throughput phase)',
-      value: `${Math.round(allocBytes / phase1.accepted)} B (${(allocBytes / 2 ** 20).toFixed(0)} MiB sampled for ${phase1.accepted} quotes)`,
+      value: `${Math.round(allocBytes / phase1.accepted)} B (${(allocBytes / 2 ** 20).toFixed(0)} MiB between collections for ${phase1.accepted} quotes${!Number.isFinite(allocSampled) ? '' : `; the heap profile sampled ${Math.round(allocSampled! / phase1.accepted)} B a quote`})`,
     },
     {
       measure: 'group commits during the throughput phase',
@@ -504,6 +506,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
           'maker (default: each maker quotes every RFQ in turn) or rfq (every maker answers an RFQ in turn)',
         BENCH_PROFILE: 'dir for a CPU profile',
         BENCH_HEAP_SNAPSHOT: "file: the engine's heap snapshot at the end of the run",
+        BENCH_HEAP_PROFILE:
+          "file: V8's sampling heap profile of the throughput phase (its stack traces add ~2.5 µs a quote to the main thread)",
         BENCH_ENGINE_FLAGS: "node/V8 flags for the engine's process only (e.g. '--trace-gc-nvp')",
       },
     ),

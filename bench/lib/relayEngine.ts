@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Engine } from '../../engine/app.js'
 import { watchStalls } from './stalls.js'
+import { countAllocation } from './allocCount.js'
 import { childrenUs } from './procCpu.js'
 import { randomBytes } from 'node:crypto'
 import { rfqIdAt } from '../../workers/values/rfqId.js'
@@ -61,9 +62,12 @@ export async function engineMain(): Promise<void> {
   const profiler = process.env.BENCH_PROFILE ? new Session() : undefined
   const post = <T>(method: string, params?: object) =>
     new Promise<T>((res, rej) => profiler!.post(method, params, (e, r) => (e ? rej(e) : res(r as T))))
-  // bytes allocated on the main thread during the throughput phase: V8's sampling heap profiler keeping the
-  // samples of objects already collected too, so the sum is what was allocated, not what is still live (a sample
-  // each 32 KiB on average: ~30k samples a run, and little of the main thread's CPU taken from the quotes)
+  // bytes allocated on the main thread during the throughput phase: from V8's record of each collection
+  // (allocCount.ts); with BENCH_HEAP_PROFILE, also V8's sampling heap profiler, keeping the samples of objects already
+  // collected too, so the sum is what was allocated, not what is still live (a sample each 32 KiB on average, ~30k
+  // a run: its stack traces cost the main thread ~2.5 µs a quote, so only when a profile is asked for)
+  let stopCounting: (() => number) | undefined
+  let allocSampled = NaN
   const heap = new Session()
   heap.connect()
   const heapPost = <T>(method: string, params?: object) =>
@@ -75,17 +79,19 @@ export async function engineMain(): Promise<void> {
     'message',
     (m: { cmd: string; rfqs?: WireRfq[]; pairs?: RoutePair[]; ratePerSec?: number; days?: number }) =>
       void (async () => {
-        if (m.cmd === 'profile-start') {
+        if (m.cmd === 'profile-start') stopCounting = countAllocation()
+        else if (m.cmd === 'profile-stop') allocBytes = stopCounting?.() ?? NaN
+        if (m.cmd === 'profile-start' && process.env.BENCH_HEAP_PROFILE) {
           await heapPost('HeapProfiler.enable')
           await heapPost('HeapProfiler.startSampling', {
             samplingInterval: 32768,
             includeObjectsCollectedByMajorGC: true,
             includeObjectsCollectedByMinorGC: true,
           })
-        } else if (m.cmd === 'profile-stop') {
+        } else if (m.cmd === 'profile-stop' && process.env.BENCH_HEAP_PROFILE) {
           const { profile } = await heapPost<{ profile: { samples: { size: number }[] } }>('HeapProfiler.stopSampling')
-          allocBytes = profile.samples.reduce((n, x) => n + x.size, 0)
-          if (process.env.BENCH_HEAP_PROFILE) writeFileSync(process.env.BENCH_HEAP_PROFILE, JSON.stringify(profile))
+          allocSampled = profile.samples.reduce((n, x) => n + x.size, 0)
+          writeFileSync(process.env.BENCH_HEAP_PROFILE, JSON.stringify(profile))
         }
         if (m.cmd === 'profile-start' && profiler) {
           profiler.connect()
@@ -132,7 +138,12 @@ export async function engineMain(): Promise<void> {
           process.send!({ cmd: 'baselines', ...engine.modules.baselines.stats })
         } else if (m.cmd === 'stats') {
           const metrics = await engine.ctx.metrics.registry.getSingleMetricAsString('relay_quote_commits_total')
-          process.send!({ cmd: 'stats', commits: Number(/ (\d+)$/m.exec(metrics)?.[1] ?? NaN), allocBytes })
+          process.send!({
+            cmd: 'stats',
+            commits: Number(/ (\d+)$/m.exec(metrics)?.[1] ?? NaN),
+            allocBytes,
+            allocSampled,
+          })
         } else if (m.cmd === 'retention') {
           // the store bench's partition drop, by the engine's own retention path on its own pool (as its upkeep runs it)
           const { runRetention } = await import('../../engine/store/retention.js')
