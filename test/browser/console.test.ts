@@ -333,7 +333,16 @@ describe('the web console in Chromium', () => {
       assert.match(await card.innerText(), new RegExp(`^${name} 127\\.0\\.0\\.1:\\d+`))
     }
     assert.match(await page.locator('main').innerText(), /Pools\s+7 with state of 7 tracked/)
-    assert.match(await page.locator('main').innerText(), /Trades\s+[1-9]/) // options ingestion, from /metrics
+    // options ingestion, from /metrics: the view asks every 5 s, and the first trades may land after its first ask
+    // (a run under load once read 0 here)
+    await page.waitForFunction(
+      () => /Trades\s+[1-9]/.test(document.querySelector('main')?.innerText ?? ''),
+      undefined,
+      {
+        timeout: 15_000,
+      },
+    )
+    assert.match(await page.locator('main').innerText(), /Trades\s+[1-9]/)
     await shot('health')
   })
 
