@@ -30,6 +30,11 @@ export interface ActorContext<M> {
   now(): number
   /** The outcome of slow work comes back as a message: the actor is not held while it runs. */
   pipeToSelf<T>(work: Promise<T>, toMessage: (result: T | Error) => M): void
+  /**
+   * pipeToSelf for work that answers through a callback: the function returned takes the outcome and sends it back
+   * as a message (nothing once the actor has stopped). No promise and no reaction: the relay's quotes take this way.
+   */
+  toSelf<T>(toMessage: (result: T | Error) => M): (result: T | Error) => void
   /** One timer per key; setting a key again replaces it. Timers die with the actor. */
   setTimer(key: string, delayMs: number, msg: M): void
   cancelTimer(key: string): void
@@ -138,6 +143,14 @@ class Actor<S, M> implements ActorRef<M> {
           }
         }
         work.then(deliver, (e: unknown) => deliver(e instanceof Error ? e : new Error(String(e))))
+      },
+      toSelf: toMessage => result => {
+        if (this.isStopped) return
+        try {
+          this.enqueue(toMessage(result))
+        } catch (e) {
+          this.opts.onError?.(this.name, e)
+        }
       },
       setTimer: (key, delayMs, msg) => {
         this.ctx.cancelTimer(key)

@@ -27,14 +27,14 @@ export class QuoteInFlight {
     readonly replyTo: Reply<QuoteVerdict>,
   ) {}
 
-  /** pipeToSelf's message for the pool's answer */
+  /** the message for the pool's answer */
   recovered(signer: Address | null | Error): this {
     this.type = 'SignerRecovered'
     this.signer = signer
     return this
   }
 
-  /** pipeToSelf's message for the store's answer */
+  /** the message for the store's answer */
   committed(result: unknown): this {
     this.type = 'QuoteCommitted'
     this.error = result instanceof Error ? result : null

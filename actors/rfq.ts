@@ -15,9 +15,11 @@ import { hasExpired, isLive as isLiveAt, isOpen } from '../workers/values/index.
 
 /** What an RFQ actor needs from outside; the engine supplies the real ones. */
 export interface RfqDeps {
-  recoverSigner(quote: QuoteJson, signature: string): Promise<Address | null>
-  /** durable before it resolves (group commit); also moves the stored RFQ from OPEN to QUOTED */
-  commitQuote(quote: NumberedQuote): Promise<void>
+  /** hands `done` the quote's signer (null: none), or the failure; a callback, not a promise: two hops a quote */
+  recoverSigner(quote: QuoteJson, signature: string, done: (signer: Address | null | Error) => void): void
+  /** hands `done` nothing once the quote is durable (group commit; the stored RFQ moves OPEN -> QUOTED), else the
+   *  store's refusal or failure */
+  commitQuote(quote: NumberedQuote, done: (error: Error | undefined) => void): void
   /**
    * Conditional on the RFQ being open in the store. `lost`: it was not (another node, or the fill path, closed
    * it first); the store's status says how it ended. The store is the arbiter between nodes.
@@ -122,7 +124,7 @@ function quoteSubmitted(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: Rfq
   if (!checked.ok) { msg.replyTo(checked); return state }
   if (msg.residual) { reject(msg.replyTo, msg.residual); return state }     // what the schema refused that no rule named
   msg.quote = checked.quote
-  ctx.pipeToSelf(deps.recoverSigner(checked.quote, msg.signature), signer => msg.recovered(signer))
+  deps.recoverSigner(checked.quote, msg.signature, ctx.toSelf(signer => msg.recovered(signer)))
   return state
 }
 
@@ -138,7 +140,7 @@ function signerRecovered(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: Rf
   state.committing++
   const accepted: NumberedQuote = { rfqId: state.rfq.id, quote, signature: msg.signature.toLowerCase() as Hex, receivedAtMs: ctx.now(), arrival: state.makers.size }
   msg.accepted = accepted
-  ctx.pipeToSelf(deps.commitQuote(accepted), r => msg.committed(r))
+  deps.commitQuote(accepted, ctx.toSelf(r => msg.committed(r)))
   return state
 }
 

@@ -7,6 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { ActorSystem } from '../../actors/mailbox.js'
 import { RfqBook } from '../../actors/book.js'
+import { commitFromAsync, signerFromAsync } from '../../actors/asyncDeps.js'
 import { LiveIndex } from '../../actors/liveIndex.js'
 import type { Address, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
 import { fromWire, toWire, type WireEvent } from '../../engine/cluster/wireEvents.js'
@@ -22,11 +23,11 @@ export async function applyCost(quotes = 60_000): Promise<number> {
     store: {
       insertRfq: async () => {},
       persistStatus: async () => {},
-      commitQuote: async () => {},
+      commitQuote: commitFromAsync(async () => {}),
       storeEnds: async () => {},
     },
     clusterStore: { liveRfq: async () => undefined, liveShared: async () => undefined, endOf: async () => undefined },
-    recoverSigner: async () => null,
+    recoverSigner: signerFromAsync(async () => null),
   })
   const index = new LiveIndex(book.events)
   const expiry = Math.floor(Date.now() / 1000) + 3600

@@ -6,9 +6,17 @@
 /** One outcome an item; an Error as an item's outcome rejects that item's promise alone (a refusal, not a failure). */
 export type BatchRunner<I, O> = (items: I[]) => Promise<(O | Error)[]>
 
+/** An item's outcome as a callback: its result, or the Error its batch refused or failed it with. */
+export type Done<O> = (outcome: O | Error) => void
+
 export interface Batcher<I, O> {
   /** resolves with this item's own result once its batch's trip has ended */
   submit(item: I): Promise<O>
+  /**
+   * `done` gets this item's outcome once its batch's trip has ended: no promise, and no reaction queued behind one.
+   * The relay's quotes take this way (two trips a quote: the signer pool, the group commit).
+   */
+  submitTo(item: I, done: Done<O>): void
   /** resolves when everything submitted so far has finished its trip */
   flush(): Promise<void>
   readonly inFlight: number
@@ -27,8 +35,22 @@ export interface BatcherOptions {
 interface Waiting<I, O> {
   item: I
   at: number
-  resolve(o: O): void
-  reject(e: unknown): void
+  done: Done<O>
+}
+
+/**
+ * Every item of a batch gets its outcome, even when a callback throws (a bug of its owner's): the first such error
+ * is thrown once all have theirs, so it surfaces (the trip's promise rejects, unhandled) without costing the rest.
+ */
+function settle<I, O>(batch: Waiting<I, O>[], outcome: (i: number) => O | Error): void {
+  let thrown: { error: unknown } | undefined
+  for (let i = 0; i < batch.length; i++)
+    try {
+      batch[i]!.done(outcome(i))
+    } catch (error) {
+      thrown ??= { error }
+    }
+  if (thrown) throw thrown.error
 }
 
 export function createBatcher<I, O>(
@@ -69,13 +91,12 @@ export function createBatcher<I, O>(
             stats.items += batch.length
             stats.maxBatch = Math.max(stats.maxBatch, batch.length)
             observe?.((leftAt - batch[0]!.at) / 1000, (performance.now() - leftAt) / 1000, batch.length)
-            batch.forEach((b, i) => {
-              const out = outs[i]
-              if (out instanceof Error) b.reject(out)
-              else b.resolve(out as O)
-            })
+            settle(batch, i => outs[i] as O | Error)
           },
-          (e: unknown) => batch.forEach(b => b.reject(e)),
+          (e: unknown) => {
+            const error = e instanceof Error ? e : new Error(String(e))
+            settle(batch, () => error)
+          },
         )
         .finally(() => {
           trips.delete(trip)
@@ -94,9 +115,17 @@ export function createBatcher<I, O>(
   return {
     submit(item) {
       return new Promise<O>((resolve, reject) => {
-        waiting.push({ item, at: observe ? performance.now() : 0, resolve, reject })
+        waiting.push({
+          item,
+          at: observe ? performance.now() : 0,
+          done: o => (o instanceof Error ? reject(o) : resolve(o)),
+        })
         schedule()
       })
+    },
+    submitTo(item, done) {
+      waiting.push({ item, at: observe ? performance.now() : 0, done })
+      schedule()
     },
     async flush() {
       while (trips.size || left()) {

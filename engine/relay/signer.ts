@@ -2,15 +2,15 @@
 // batches of up to 64 (one quote per task is slower than the main thread), with about four batches
 // per thread in flight so no thread waits for the next one.
 import type { EngineContext } from '../context.js'
-import type { Address, QuoteJson } from '../../actors/rfqTypes.js'
+import type { RfqDeps } from '../../actors/rfq.js'
 import type { Domain } from '../../workers/sig/types.js'
 import type { SignedQuote, VerifyQuotesBatch } from '../../workers/sig/verifyQuotes.task.js'
-import { createBatcher } from '../pool/batcher.js'
+import { createBatcher, type Done } from '../pool/batcher.js'
 
 export function quoteSigner(
   ctx: Pick<EngineContext, 'sigPool' | 'config'> & { metrics?: EngineContext['metrics'] },
   domain: Domain,
-): (quote: QuoteJson, signature: string) => Promise<Address | null> {
+): RfqDeps['recoverSigner'] {
   const flow = ctx.metrics?.flow
   const batcher = createBatcher<SignedQuote, string | null>(
     items => ctx.sigPool.run<VerifyQuotesBatch, (string | null)[]>('sig/verifyQuotes', { domain, items }),
@@ -20,5 +20,6 @@ export function quoteSigner(
       ...(flow ? { observe: (wait: number, _trip: number, n: number) => flow.signBatch(wait, n) } : {}),
     },
   )
-  return (quote, signature) => batcher.submit({ quote, signature }) as Promise<Address | null>
+  // a recovered signer is a lowercase address (workers/sig); the batcher's outcome goes straight to the RFQ's actor
+  return (quote, signature, done) => batcher.submitTo({ quote, signature }, done as Done<string | null>)
 }

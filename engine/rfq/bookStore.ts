@@ -34,7 +34,7 @@ export function bookStore(
       insertRfq: (rfq, hash, maxActive) =>
         maxActive === undefined ? insertRfq(sql, rfq, hash) : insertRfqCapped(sql, rfq, hash, { max: maxActive }),
       persistStatus: (id, change) => persistStatus(sql, id, change),
-      commitQuote: q => writer.write(q),
+      commitQuote: (q, done) => writer.writeTo(q, done),
       storeEnds: async ends => {
         await storeEnds(sql, ends)
       },

@@ -16,6 +16,8 @@ export interface QuoteWriter {
    * and with RfqClosedError when the RFQ is no longer open in the store (closed on another node, or first here).
    */
   write(q: NumberedQuote): Promise<void>
+  /** write's outcome through a callback: nothing once committed, else the refusal or failure (the relay's way) */
+  writeTo(q: NumberedQuote, done: (error: Error | undefined) => void): void
   /** resolves when everything written so far is committed */
   flush(): Promise<void>
   /**
@@ -81,6 +83,7 @@ export function createQuoteWriter(
   const stats = batcher.stats
   return {
     write: q => batcher.submit(q),
+    writeTo: (q, done) => batcher.submitTo(q, done),
     flush: () => batcher.flush(),
     get stats() {
       return {

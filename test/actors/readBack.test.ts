@@ -6,6 +6,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { ActorSystem, type ActorRef } from '../../actors/mailbox.js'
 import { RfqBook } from '../../actors/book.js'
+import { commitFromAsync, signerFromAsync } from '../../actors/asyncDeps.js'
 import type { RfqMsg } from '../../actors/rfq.js'
 import type { AcceptedQuote, Address, QuoteJson, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
 
@@ -48,15 +49,17 @@ function heldBook() {
   let asked!: (q: AcceptedQuote) => void
   const writing = new Promise<AcceptedQuote>(r => (asked = r))
   const book = new RfqBook(new ActorSystem(), {
-    recoverSigner: async (_q, sig) => sig as Address, // the "signature" is the maker's address
+    recoverSigner: signerFromAsync(async (_q, sig) => sig as Address), // the "signature" is the maker's address
     store: {
       insertRfq: async () => {},
       persistStatus: async () => {},
-      commitQuote: q =>
-        new Promise<void>((resolve, reject) => {
-          answer = e => (e ? reject(e) : resolve())
-          asked(q)
-        }),
+      commitQuote: commitFromAsync(
+        q =>
+          new Promise<void>((resolve, reject) => {
+            answer = e => (e ? reject(e) : resolve())
+            asked(q)
+          }),
+      ),
       storeEnds: async () => {},
     },
   })

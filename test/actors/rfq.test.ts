@@ -4,6 +4,7 @@ import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { ActorSystem } from '../../actors/mailbox.js'
 import { RfqBook, type BookDeps } from '../../actors/book.js'
+import { commitFromAsync, signerFromAsync } from '../../actors/asyncDeps.js'
 import type { Address, NumberedQuote, QuoteJson, Rfq } from '../../actors/rfqTypes.js'
 
 const T_IN = '0x1111111111111111111111111111111111111111' as Address
@@ -50,19 +51,19 @@ function book(over: Partial<BookDeps> & { delays?: () => number } = {}) {
   const committed: NumberedQuote[] = []
   const statuses: string[] = []
   const deps: BookDeps = {
-    recoverSigner: async (_q, sig) => {
+    recoverSigner: signerFromAsync(async (_q, sig) => {
       await sleep(over.delays?.() ?? 0)
       return sig.startsWith('0x') ? (sig as Address) : null
-    },
+    }),
     store: {
       insertRfq: async () => {},
       persistStatus: async (_id, c) => {
         statuses.push(c.status)
       },
-      commitQuote: async q => {
+      commitQuote: commitFromAsync(async q => {
         await sleep(1)
         committed.push(q)
-      },
+      }),
       storeEnds: async () => {},
     },
     ...over,
@@ -114,12 +115,12 @@ test('a quote whose write fails is not accepted, and frees the maker to try agai
       insertRfq: async () => {},
       persistStatus: async () => {},
       storeEnds: async () => {},
-      commitQuote: async () => {
+      commitQuote: commitFromAsync(async () => {
         if (fail) {
           fail = false
           throw new Error('db down')
         }
-      },
+      }),
     },
   })
   await b.create(rfq())

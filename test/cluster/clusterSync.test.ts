@@ -6,6 +6,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { ActorSystem } from '../../actors/mailbox.js'
 import { RfqBook, type RestoredRfq } from '../../actors/book.js'
+import { commitFromAsync, signerFromAsync } from '../../actors/asyncDeps.js'
 import type { AcceptedQuote, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
 import { makeRfq } from '../relay/helpers.js'
 
@@ -21,7 +22,7 @@ function cluster() {
     store: {
       insertRfq: async () => {},
       persistStatus: async () => {},
-      commitQuote: async () => {},
+      commitQuote: commitFromAsync(async () => {}),
       storeEnds: async () => {},
     },
     clusterStore: {
@@ -32,7 +33,7 @@ function cluster() {
       },
       endOf: async () => undefined,
     },
-    recoverSigner: async () => null,
+    recoverSigner: signerFromAsync(async () => null),
   })
   const events: RfqEvent[] = []
   book.events.subscribe(e => {

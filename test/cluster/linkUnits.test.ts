@@ -12,6 +12,7 @@ import { MAX_BATCH } from '../../engine/cluster/envelope.js'
 import { toWire, type WireEvent } from '../../engine/cluster/wireEvents.js'
 import { ActorSystem } from '../../actors/mailbox.js'
 import { RfqBook, type RestoredRfq } from '../../actors/book.js'
+import { commitFromAsync, signerFromAsync } from '../../actors/asyncDeps.js'
 import { makeRfq } from '../relay/helpers.js'
 import { memoryLog } from '../helpers/memoryLog.js'
 
@@ -107,7 +108,7 @@ function bookWithStore() {
     store: {
       insertRfq: async () => {},
       persistStatus: async () => {},
-      commitQuote: async () => {},
+      commitQuote: commitFromAsync(async () => {}),
       storeEnds: async () => {},
     },
     clusterStore: {
@@ -118,7 +119,7 @@ function bookWithStore() {
       liveShared: async () => undefined,
       endOf: async () => undefined,
     },
-    recoverSigner: async () => null,
+    recoverSigner: signerFromAsync(async () => null),
   })
   return { book, reads }
 }

@@ -9,6 +9,7 @@ import { clusterIdentity } from '../../engine/cluster/identity.js'
 import type { Config } from '../../engine/config.js'
 import { ActorSystem } from '../../actors/mailbox.js'
 import { RfqBook } from '../../actors/book.js'
+import { commitFromAsync, signerFromAsync } from '../../actors/asyncDeps.js'
 import { startSecureNats, TEST_VENUE } from './secureNats.js'
 import { memoryLog } from '../helpers/memoryLog.js'
 import { waitFor } from '../relay/helpers.js'
@@ -23,11 +24,11 @@ test(
       store: {
         insertRfq: async () => {},
         persistStatus: async () => {},
-        commitQuote: async () => {},
+        commitQuote: commitFromAsync(async () => {}),
         storeEnds: async () => {},
       },
       clusterStore: { liveRfq: async () => undefined, liveShared: async () => undefined, endOf: async () => undefined },
-      recoverSigner: async () => null,
+      recoverSigner: signerFromAsync(async () => null),
     })
     let storeReads = 0
     const link = await joinCluster({

@@ -9,6 +9,7 @@ import { newAgent, post } from '../api/agentKit.js'
 import { Client, account, makeQuote, sign, domainOf, makeRfq } from '../relay/helpers.js'
 import { ActorSystem } from '../../actors/mailbox.js'
 import { RfqBook } from '../../actors/book.js'
+import { commitFromAsync, signerFromAsync } from '../../actors/asyncDeps.js'
 
 const hex = (n: number) => `0x${randomBytes(n).toString('hex')}`
 
@@ -79,15 +80,15 @@ test('an RFQ actor that stops after repeated real failures ends its RFQ in the s
   const book = new RfqBook(system, {
     store: {
       insertRfq: async () => {},
-      commitQuote: async () => {},
+      commitQuote: commitFromAsync(async () => {}),
       storeEnds: async () => {},
       persistStatus: async (id, c) => {
         persisted.push(`${id} ${c.status} by ${c.status === 'EXPIRED' ? c.by : 'taker'}`)
       },
     },
-    recoverSigner: async () => {
+    recoverSigner: signerFromAsync(async () => {
       throw new Error('unreachable')
-    },
+    }),
   })
   const events: string[] = []
   book.events.subscribe(e => events.push(e.type))

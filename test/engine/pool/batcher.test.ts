@@ -97,3 +97,45 @@ test("an Error as one item's outcome rejects that item alone: its batch-mates re
   )
   assert.equal(b.stats.batches, 1, 'one trip carried all four')
 })
+
+test("submitTo hands each item its outcome through its callback: its result, its own Error, or its trip's failure", async () => {
+  let trip = 0
+  const b = createBatcher<number, number>(
+    async items => {
+      // not an Error, as a careless runner might throw: the callbacks still get one
+      // eslint-disable-next-line @typescript-eslint/only-throw-error
+      if (++trip === 2) throw 'the trip failed'
+      return items.map(x => (x === 3 ? new Error('three refused') : x * 10))
+    },
+    { maxBatch: 4, concurrency: 1 },
+  )
+  const outcomes = new Map<number, number | Error>()
+  const all = new Promise<void>(resolve => {
+    for (let i = 0; i < 8; i++)
+      b.submitTo(i, o => {
+        outcomes.set(i, o)
+        if (outcomes.size === 8) resolve()
+      })
+  })
+  await all
+  assert.deepEqual(
+    [0, 1, 2, 3].map(i => outcomes.get(i)),
+    [0, 10, 20, new Error('three refused')],
+  )
+  for (const i of [4, 5, 6, 7]) {
+    const o = outcomes.get(i)
+    assert.ok(o instanceof Error && o.message === 'the trip failed', `item ${i}: ${String(o)}`)
+  }
+})
+
+test('a callback that throws costs its batch-mates nothing: each still gets its outcome', async () => {
+  const b = createBatcher<number, number>(async items => items.map(x => x + 1), { maxBatch: 8 })
+  const got: number[] = []
+  for (let i = 0; i < 4; i++)
+    b.submitTo(i, o => {
+      got.push(o as number)
+      if (i === 1) throw new Error('a bug in a callback') // rethrown once all have theirs: the trip's promise rejects
+    })
+  await b.flush() // settles the trips (their rejection handled here, else it is the process's unhandled rejection)
+  assert.deepEqual(got, [1, 2, 3, 4])
+})

@@ -1,0 +1,21 @@
+// The RFQ actor's slow work answers through callbacks (rfq.ts RfqDeps: no promise, and no reaction queued behind
+// one, on a quote's two trips). A dependency written as an async function, a test's stub or a bench's, goes through
+// these: its value, or its failure as an Error, to the callback.
+import type { RfqDeps } from './rfq.js'
+import type { Address, NumberedQuote, QuoteJson } from './rfqTypes.js'
+
+const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)))
+
+export function signerFromAsync(
+  recover: (quote: QuoteJson, signature: string) => Promise<Address | null>,
+): RfqDeps['recoverSigner'] {
+  return (quote, signature, done) => void recover(quote, signature).then(done, (e: unknown) => done(asError(e)))
+}
+
+export function commitFromAsync(commit: (quote: NumberedQuote) => Promise<void>): RfqDeps['commitQuote'] {
+  return (quote, done) =>
+    void commit(quote).then(
+      () => done(undefined),
+      (e: unknown) => done(asError(e)),
+    )
+}
