@@ -30,10 +30,8 @@ export interface ActorContext<M> {
   now(): number
   /** The outcome of slow work comes back as a message: the actor is not held while it runs. */
   pipeToSelf<T>(work: Promise<T>, toMessage: (result: T | Error) => M): void
-  /**
-   * pipeToSelf for work that answers through a callback: the function returned takes the outcome and sends it back
-   * as a message (nothing once the actor has stopped). No promise and no reaction: the relay's quotes take this way.
-   */
+  /** pipeToSelf for work that answers through a callback: the function returned sends the outcome back as a message
+   *  (nothing once the actor has stopped). No promise and no reaction: the relay's quotes take this way. */
   toSelf<T>(toMessage: (result: T | Error) => M): (result: T | Error) => void
   /** One timer per key; setting a key again replaces it. Timers die with the actor. */
   setTimer(key: string, delayMs: number, msg: M): void

@@ -1,9 +1,8 @@
-// RfqActor: one per live RFQ. It owns the RFQ's quotes and its state machine, so everything that
-// can race on one RFQ (two quotes from one maker, a cancel and a fill, a quote and the expiry) is
-// decided here, one message at a time. Slow work (signer recovery on the pool, the durable write)
-// leaves the actor through pipeToSelf and comes back as a message, so the actor is never held by
-// it; a maker's slot is reserved when its first valid quote comes back, before the write, so a
-// burst of the same maker's quotes yields exactly one acceptance.
+// RfqActor: one per live RFQ. It owns the RFQ's quotes and its state machine, so everything that can race on one RFQ
+// (two quotes from one maker, a cancel and a fill, a quote and the expiry) is decided here, one message at a time.
+// Slow work (signer recovery on the pool, the durable write) leaves the actor and comes back as a message (ctx.toSelf),
+// so the actor is never held by it; a maker's slot is reserved when its first valid quote comes back, before the
+// write, so a burst of the same maker's quotes yields exactly one acceptance.
 import type { ActorContext, Behavior, Reply } from './mailbox.js'
 import type { AcceptedQuote, Address, CancelOutcome, EndedBy, FillOutcome, Hex, NumberedQuote, QuoteJson, QuoteVerdict, Rfq,
   RfqEvent, RfqStatus, RfqView, StatusChange } from './rfqTypes.js'
@@ -15,10 +14,9 @@ import { hasExpired, isLive as isLiveAt, isOpen } from '../workers/values/index.
 
 /** What an RFQ actor needs from outside; the engine supplies the real ones. */
 export interface RfqDeps {
-  /** hands `done` the quote's signer (null: none), or the failure; a callback, not a promise: two hops a quote */
+  /** `done` gets the signer (null: none) or the failure; `commitQuote`'s nothing once durable (group commit; the
+   *  stored RFQ moves OPEN -> QUOTED), else the refusal or failure. Callbacks, not promises: a quote's two trips */
   recoverSigner(quote: QuoteJson, signature: string, done: (signer: Address | null | Error) => void): void
-  /** hands `done` nothing once the quote is durable (group commit; the stored RFQ moves OPEN -> QUOTED), else the
-   *  store's refusal or failure */
   commitQuote(quote: NumberedQuote, done: (error: Error | undefined) => void): void
   /**
    * Conditional on the RFQ being open in the store. `lost`: it was not (another node, or the fill path, closed
