@@ -252,3 +252,37 @@ test('an answered ask is settled once: a late timeout or a stop does not answer 
   await sys.drain(100)
   await assert.rejects(waiting, ActorStopped)
 })
+
+test("toSelf: a callback's outcome comes back as a message in order with the rest, and nothing once the actor stopped", async () => {
+  type M =
+    | { type: 'Start' }
+    | { type: 'Got'; v: number | Error }
+    | { type: 'Get'; replyTo: Reply<string[]> }
+    | { type: 'Stop' }
+  let later: ((v: number | Error) => void)[] = []
+  const ref = new ActorSystem().spawn<string[], M>(
+    'callbacks',
+    {
+      receive(seen, msg, ctx) {
+        if (msg.type === 'Start') later.push(ctx.toSelf<number>(v => ({ type: 'Got', v })))
+        else if (msg.type === 'Got') seen.push(msg.v instanceof Error ? `error ${msg.v.message}` : `got ${msg.v}`)
+        else if (msg.type === 'Get') msg.replyTo(seen)
+        else ctx.stop()
+        return seen
+      },
+    },
+    [],
+  )
+  ref.tell({ type: 'Start' })
+  ref.tell({ type: 'Start' })
+  await new Promise(r => setTimeout(r, 5))
+  later[1]!(2) // answers in any order: each is a message of its own
+  later[0]!(new Error('refused'))
+  assert.deepEqual(await ref.ask<string[]>(replyTo => ({ type: 'Get', replyTo }), 1000), ['got 2', 'error refused'])
+  ref.tell({ type: 'Start' })
+  ref.tell({ type: 'Stop' })
+  await new Promise(r => setTimeout(r, 5))
+  assert.equal(ref.stopped, true)
+  assert.doesNotThrow(() => later[2]!(3)) // a stopped actor: the outcome is dropped, never thrown at the worker
+  later = []
+})
