@@ -11,6 +11,15 @@ import { rfqById } from '../../../engine/store/rfqQueries.js'
 import { A, quote, rfq as rfqOn, timedId } from './rows.js'
 
 const rfq = (id: string) => rfqOn(id, new Date())
+/** a settled write as what the store made of its quote */
+const kindOf = (r: PromiseSettledResult<void>) =>
+  r.status === 'fulfilled'
+    ? 'stored'
+    : r.reason instanceof DuplicateQuoteError
+      ? 'duplicate'
+      : r.reason instanceof RfqClosedError
+        ? 'closed'
+        : String(r.reason)
 
 describe('quote writer (group commit)', () => {
   let db: TestDatabase
@@ -72,16 +81,7 @@ describe('quote writer (group commit)', () => {
     ]
     const results = await Promise.allSettled(batch.map(q => w.write(q))) // one tick: one batch
     assert.equal(w.stats.commits, 1)
-    const kinds = results.map(r =>
-      r.status === 'fulfilled'
-        ? 'stored'
-        : r.reason instanceof DuplicateQuoteError
-          ? 'duplicate'
-          : r.reason instanceof RfqClosedError
-            ? 'closed'
-            : String(r.reason),
-    )
-    assert.deepEqual(kinds, ['duplicate', 'stored', 'closed', 'closed', 'stored'])
+    assert.deepEqual(results.map(kindOf), ['duplicate', 'stored', 'closed', 'closed', 'stored'])
     assert.equal(w.stats.rechecked, 1)
     const rows =
       await db.sql`select rfq_id, maker from quote_rows where rfq_id in ('rfq_c', 'rfq_d', 'rfq_nope') order by rfq_id, maker`
@@ -115,12 +115,7 @@ describe('quote writer (group commit)', () => {
     ]
     const results = await Promise.allSettled(batch.map(q => w.write(q))) // one tick: one batch
     assert.deepEqual([w.stats.commits, w.stats.rechecked], [1, 0])
-    assert.deepEqual(
-      results.map(r =>
-        r.status === 'fulfilled' ? 'stored' : r.reason instanceof RfqClosedError ? 'closed' : String(r.reason),
-      ),
-      ['stored', 'stored', 'closed', 'stored', 'closed'],
-    )
+    assert.deepEqual(results.map(kindOf), ['stored', 'stored', 'closed', 'stored', 'closed'])
     const rows = await Promise.all(['rfq_e', 'rfq_f', 'rfq_g'].map(id => rfqById(db.sql, id)))
     assert.deepEqual(
       rows.map(r => [r!.id, r!.quoteCount, r!.status]),
