@@ -11,7 +11,7 @@ export type { StoredEnd, ClusterStorePort } from './clusterSync.js'
 export type { RestoredRfq } from './rfqTypes.js'
 import type {
   AcceptedQuote, CancelOutcome, CreateOutcome, FillOutcome, QuoteTerms, QuoteVerdict, RestoredRfq, Rfq,
-  RfqDirectory, SubmitOptions, RfqEvent, RfqView,
+  RfqDirectory, SubmitOptions, RfqEvent, RfqView, VerdictTo,
 } from './rfqTypes.js'
 import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.js'
 import { RelayErrors, refuseQuote } from './errors.js'
@@ -46,6 +46,11 @@ interface LiveEntry { ref: ActorRef<RfqMsg>; rfq: Rfq; shareTokenHash: string | 
 // An RFQ that keeps failing is stopped rather than restarted: its state lives in Postgres and a
 // client can read it there; three failures in ten seconds means something is wrong with it.
 const rfqSupervision = { intensity: 3, periodMs: 10_000 }
+
+/** submitQuoteTo's verdict as a promise (REST, and callers that await): an Error rejects it */
+export function verdictOf(submit: (done: VerdictTo) => void): Promise<QuoteVerdict> {
+  return new Promise((resolve, reject) => submit(v => (v instanceof Error ? reject(v) : resolve(v))))
+}
 
 export function hashShareToken(token: string): string {
   return createHash('sha256').update(token).digest('hex')
@@ -131,29 +136,34 @@ export class RfqBook implements RfqDirectory {
       .sort((a, b) => b.rfq.createdAt.getTime() - a.rfq.createdAt.getTime() || (a.rfq.id < b.rfq.id ? 1 : -1))
   }
 
-  /** The hot path: one promise per quote (the ask's, which never rejects), none when the answer is at hand. */
   submitQuote(rfqId: unknown, quote: unknown, signature: unknown, opts: SubmitOptions = {}): Promise<QuoteVerdict> {
+    return verdictOf(done => this.submitQuoteTo(rfqId, quote, signature, opts, done))
+  }
+
+  /** The hot path: no promise a quote; the verdict comes from the RFQ's actor, or at once when it is at hand. */
+  submitQuoteTo(rfqId: unknown, quote: unknown, signature: unknown, opts: SubmitOptions, done: VerdictTo): void {
     if (typeof rfqId !== 'string' || rfqId === '' || !isPlainObject(quote)
       || typeof signature !== 'string' || signature === '')
-      return Promise.resolve(refuseQuote(RelayErrors.missingFields()))
+      return done(refuseQuote(RelayErrors.missingFields()))
     const e = this.live.get(rfqId)
-    if (e) return this.askQuote(e.ref, rfqId, quote, signature, opts)
-    if (!this.sync) return Promise.resolve(refuseQuote(RelayErrors.rfqNotFound()))
-    return this.sync.adopt(rfqId).then(() => {       // cluster mode: its creation's word may not have come yet
+    if (e) return this.askQuote(e.ref, rfqId, quote, signature, opts, done)
+    if (!this.sync) return done(refuseQuote(RelayErrors.rfqNotFound()))
+    this.sync.adopt(rfqId).then(() => {       // cluster mode: its creation's word may not have come yet
       const adopted = this.live.get(rfqId)
-      return adopted ? this.askQuote(adopted.ref, rfqId, quote, signature, opts) : refuseQuote(RelayErrors.rfqNotFound())
-    })
+      if (adopted) this.askQuote(adopted.ref, rfqId, quote, signature, opts, done)
+      else done(refuseQuote(RelayErrors.rfqNotFound()))
+    }, (err: unknown) => done(err instanceof Error ? err : new Error(String(err))))
   }
 
   private askQuote(ref: ActorRef<RfqMsg>, rfqId: string, raw: Record<string, unknown>, signature: string,
-    opts: SubmitOptions): Promise<QuoteVerdict> {
+    opts: SubmitOptions, done: VerdictTo): void {
     const shareTokenHash = typeof opts.shareToken === 'string' ? hashShareToken(opts.shareToken) : null
-    return ref.ask<QuoteVerdict>(replyTo => new QuoteInFlight(raw, signature, shareTokenHash, opts.wellFormed === true, opts.residual, replyTo),
+    ref.askTo<QuoteVerdict>(replyTo => new QuoteInFlight(raw, signature, shareTokenHash, opts.wellFormed === true, opts.residual, replyTo),
       this.askTimeoutMs, err => {
       if (err instanceof ActorStopped) return refuseQuote(RelayErrors.rfqNotFound())   // it left while we asked
       this.deps.onWarn?.('quote submission failed', { rfqId, err })
       return refuseQuote(RelayErrors.internal())
-    })
+    }, done)
   }
 
   async cancel(rfqId: string): Promise<CancelOutcome> {

@@ -1,26 +1,27 @@
-// The mailbox runtime. An actor handles one message at a time from a bounded queue; different
-// actors run concurrently. `tell` is a cast, `ask` a call with a typed reply channel and a timeout
-// (Akka style; the deadline on a shared coarse timer, askDeadlines.ts). A handler that throws answers the asker
-// with the error, and the actor goes on with its state as the handler left it (handlers update state in place,
-// so a handler must not throw half-way: expected refusals are replies, not throws). Past `intensity` failures
-// within `periodMs` the actor stops and `onEscalate` is told; nothing restarts it. Its owner decides what a stop means (the RFQ
-// book ends the RFQ in the store and tells every reader, so the relay and the database agree).
+// The mailbox runtime. An actor handles one message at a time from a bounded queue; different actors run
+// concurrently. `tell` is a cast, `ask` a call with a typed reply channel and a timeout (Akka style; the deadline on a
+// shared coarse timer, askDeadlines.ts). A handler that throws answers the asker with the error, and the actor goes on
+// with its state as the handler left it (handlers update state in place, so a handler must not throw half-way:
+// expected refusals are replies, not throws). Past `intensity` failures within `periodMs` the actor stops and
+// `onEscalate` is told; nothing restarts it. Its owner decides what a stop means (the RFQ book ends the RFQ in the
+// store and tells every reader, so the relay and the database agree).
 import { FailureWindow } from '../workers/retry/failureWindow.js'
 import { PendingAsk, PendingAsks } from './askDeadlines.js'
 import { ActorStopped, MailboxFull } from './actorErrors.js'
+import { defaultSupervision, type SpawnOptions } from './supervision.js'
 
 export { ActorStopped, AskTimeout, MailboxFull } from './actorErrors.js'
+export type { SpawnOptions, Supervision } from './supervision.js'
 
 export type Reply<R> = (value: R) => void
 
 export interface ActorRef<M> {
   readonly name: string
   tell(msg: M): void
-  /**
-   * `orElse` turns a failure (a timeout, a stopped actor, a full mailbox, a throwing handler) into an answer:
-   * the promise then never rejects, and a hot caller needs no second promise to catch it.
-   */
+  /** `orElse` turns a failure (a timeout, a stopped actor, a full mailbox, a throwing handler) into an answer */
   ask<R>(make: (replyTo: Reply<R>) => M, timeoutMs: number, orElse?: (error: unknown) => R): Promise<R>
+  /** ask with `orElse`, its answer handed to `done`: no promise and no reaction (the relay's quotes take this way) */
+  askTo<R>(make: (replyTo: Reply<R>) => M, timeoutMs: number, orElse: (error: unknown) => R, done: Reply<R>): void
   readonly depth: number
   readonly stopped: boolean
 }
@@ -44,20 +45,6 @@ export interface Behavior<S, M> {
   onStop?(state: S): void
 }
 
-export interface Supervision {
-  intensity: number
-  periodMs: number
-}
-
-export interface SpawnOptions {
-  capacity?: number
-  supervision?: Supervision
-  /** called when the actor gives up after too many failures */
-  onEscalate?: (name: string, error: unknown) => void
-  onError?: (name: string, error: unknown) => void
-}
-
-const defaultSupervision: Supervision = { intensity: 10, periodMs: 10_000 }
 const YIELD_EVERY = 64 // messages handled before giving the event loop a turn
 
 /** the microtask that drains a mailbox hangs off this one settled promise */
@@ -131,15 +118,7 @@ class Actor<S, M> implements ActorRef<M> {
       self: this,
       now: clock,
       pipeToSelf: (work, toMessage) => {
-        // one reaction on `work`, no promise chained after it: this runs twice per quote
-        const deliver = (r: Parameters<typeof toMessage>[0]) => {
-          if (this.isStopped) return
-          try {
-            this.enqueue(toMessage(r))
-          } catch (e) {
-            this.opts.onError?.(this.name, e)
-          }
-        }
+        const deliver = this.ctx.toSelf(toMessage) // one reaction on `work`, no promise chained after it
         work.then(deliver, (e: unknown) => deliver(e instanceof Error ? e : new Error(String(e))))
       },
       toSelf: toMessage => result => {
@@ -185,20 +164,41 @@ class Actor<S, M> implements ActorRef<M> {
   }
 
   ask<R>(make: (replyTo: Reply<R>) => M, timeoutMs: number, orElse?: (error: unknown) => R): Promise<R> {
-    return new Promise<R>((resolve, reject) => {
-      const fail = orElse ? (e: unknown) => resolve(orElse(e)) : reject
-      if (this.isStopped) return fail(new ActorStopped(this.name))
-      const p = new PendingAsk(this, fail, timeoutMs)
-      const msg = make(value => {
-        if (p.settle()) resolve(value)
-      })
-      p.msg = msg
+    return new Promise<R>((resolve, reject) =>
+      this.request(make, timeoutMs, resolve, orElse ? (e: unknown) => resolve(orElse(e)) : reject),
+    )
+  }
+
+  askTo<R>(make: (replyTo: Reply<R>) => M, timeoutMs: number, orElse: (error: unknown) => R, done: Reply<R>): void {
+    // a `done` that throws (its owner's bug) is reported, and never unwinds the handler that replied or the timer
+    const answer = (v: R) => {
       try {
-        this.enqueue(msg)
+        done(v)
       } catch (e) {
-        if (p.settle()) fail(e instanceof Error ? e : new Error(String(e)))
+        this.opts.onError?.(this.name, e)
       }
+    }
+    this.request(make, timeoutMs, answer, e => answer(orElse(e)))
+  }
+
+  /** An ask's message queued, its reply or failure (timeout, stop, full mailbox, a throwing handler) answered once. */
+  private request<R>(
+    make: (replyTo: Reply<R>) => M,
+    timeoutMs: number,
+    ok: Reply<R>,
+    fail: (e: unknown) => void,
+  ): void {
+    if (this.isStopped) return fail(new ActorStopped(this.name))
+    const p = new PendingAsk(this, fail, timeoutMs)
+    const msg = make(value => {
+      if (p.settle()) ok(value)
     })
+    p.msg = msg
+    try {
+      this.enqueue(msg)
+    } catch (e) {
+      if (p.settle()) fail(e instanceof Error ? e : new Error(String(e)))
+    }
   }
 
   private enqueue(msg: M): void {

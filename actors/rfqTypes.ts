@@ -108,6 +108,8 @@ export interface SubmitOptions {
 
 /** A relay/REST quote outcome: a closed `code` for machines, the relay's text in `message` (REST words it anew). */
 export type QuoteVerdict = Outcome<{ quote: AcceptedQuote }, QuoteRefusal>
+/** where submitQuoteTo hands a quote's verdict, or the Error that kept it from one */
+export type VerdictTo = (verdict: QuoteVerdict | Error) => void
 
 export type CancelOutcome = Outcome<
   { cancelledAt: Date },
@@ -188,6 +190,11 @@ export interface RfqDirectory {
   listLive(): Promise<RfqView[]>
   /** the relay's QUOTE_SUBMIT path, shared by POST /api/v1/quotes; shareToken for private RFQs */
   submitQuote(rfqId: string, quote: unknown, signature: unknown, opts?: SubmitOptions): Promise<QuoteVerdict>
+  /**
+   * submitQuote's verdict through a callback, an Error where the promise would reject (a store read that failed):
+   * no promise a quote, and `done` runs at once when the answer is at hand. The relay's quotes take this way.
+   */
+  submitQuoteTo(rfqId: string, quote: unknown, signature: unknown, opts: SubmitOptions, done: VerdictTo): void
   /** authorisation is the caller's job; this only moves the state (OPEN/QUOTED -> CANCELLED) */
   cancel(rfqId: string): Promise<CancelOutcome>
   /**

@@ -38,7 +38,7 @@ export function onFrame(deps: InboundDeps, ws: RelaySocket, frame: ArrayBuffer, 
   switch (inbound.type) {
     case 'QUOTE_SUBMIT': {
       const contract = { wellFormed: inbound.wellFormed, residual: inbound.residual }
-      return void submitQuote(deps, ws, session, inbound.data, contract)
+      return submitQuote(deps, ws, session, inbound.data, contract)
     }
     case 'CANCEL_REQUEST':
       return void cancelRequest(deps, ws, session, inbound.data)

@@ -26,8 +26,8 @@ export interface VerbDeps {
 
 /**
  * `contract`: the schema's verdict on the frame (relay/contract/validate.ts), for the RFQ's actor. The hot path: when
- * no share token has to be looked up (most quotes), the quote goes to the service in this turn and its answer is
- * the one promise this step adds; no async wrapper, no options copy.
+ * no share token has to be looked up (most quotes), the quote goes to the service in this turn and its verdict comes
+ * back through a callback; no promise, no async wrapper, no options copy.
  */
 export function submitQuote(
   deps: VerbDeps,
@@ -35,54 +35,43 @@ export function submitQuote(
   session: SocketSession,
   data: Record<string, unknown>,
   contract: SubmitOptions,
-): Promise<void> {
+): void {
   const rfqId = typeof data.rfqId === 'string' ? data.rfqId : undefined
   const sent = data.shareToken
   const carried = typeof sent === 'string' && sent !== ''
+  const answer = (v: QuoteVerdict | Error) => reply(deps, ws, session, rfqId, v)
   if (carried || !rfqId || !session.shares.size) {
     if (carried) addShare(ws, session, sent) // joined first: the quote's broadcast reaches this socket on its topic
-    return answer(deps, ws, session, rfqId, () =>
-      deps.rfqs.submitQuote(
-        data.rfqId as string,
-        data.quote,
-        data.signature,
-        carried ? { shareToken: sent, ...contract } : contract,
-      ),
+    // a throw in the service is answered by it (quoteIntake.ts); what escapes is `answer`'s own, not the quote's
+    return deps.rfqs.submitQuoteTo(
+      data.rfqId as string,
+      data.quote,
+      data.signature,
+      carried ? { shareToken: sent, ...contract } : contract,
+      answer,
     )
   }
-  return answer(deps, ws, session, rfqId, () =>
-    tokenForQuote(deps.book, session, rfqId).then(shareToken =>
-      deps.rfqs.submitQuote(rfqId, data.quote, data.signature, { shareToken, ...contract }),
-    ),
+  tokenForQuote(deps.book, session, rfqId).then(
+    shareToken => deps.rfqs.submitQuoteTo(rfqId, data.quote, data.signature, { shareToken, ...contract }, answer),
+    (err: unknown) => answer(err instanceof Error ? err : new Error(String(err))),
   )
 }
 
 /**
- * A refusal is the submitter's ERROR; a failure (a store read for the token, a bug) is logged and answered
- * (UNAVAILABLE while the store is down, else INTERNAL).
+ * Accepted: no direct reply, the QUOTE_BROADCAST reaches the submitter. A refusal is the submitter's ERROR; a failure
+ * (a store read for the token, a bug) is logged and answered (UNAVAILABLE while the store is down, else INTERNAL).
  */
-function answer(
+function reply(
   deps: VerbDeps,
   ws: RelaySocket,
   session: SocketSession,
   rfqId: string | undefined,
-  submit: () => Promise<QuoteVerdict>,
-): Promise<void> {
-  const failed = (err: unknown) => {
-    deps.log.error({ err, rfqId }, 'quote submission failed')
-    sendError(ws, session, relayFailure('quote', err), rfqId)
-  }
-  let verdict: Promise<QuoteVerdict>
-  try {
-    verdict = submit()
-  } catch (err) {
-    failed(err)
-    return Promise.resolve()
-  }
-  return verdict.then(v => {
-    if (v.ok) return // accepted: no direct reply; the QUOTE_BROADCAST reaches the submitter
-    sendError(ws, session, relayQuoteReply(v), rfqId)
-  }, failed)
+  v: QuoteVerdict | Error,
+) {
+  if (v instanceof Error) {
+    deps.log.error({ err: v, rfqId }, 'quote submission failed')
+    sendError(ws, session, relayFailure('quote', v), rfqId)
+  } else if (!v.ok) sendError(ws, session, relayQuoteReply(v), rfqId)
 }
 
 /**

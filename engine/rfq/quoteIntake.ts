@@ -1,44 +1,47 @@
 // A quote's way into the book, from the relay or REST: admission control first (engine/rfq/admission.ts), then the
 // RFQ's actor, and its verdict and latency counted for /metrics. This is the hot path (tens of thousands a second),
-// so no async wrapper: one reaction, whatever the outcome, leaves admission and observes the verdict.
-import type { QuoteVerdict, RfqDirectory } from '../../actors/rfqTypes.js'
+// so the relay's way is a callback end to end (`submitQuoteTo`): one closure a quote leaves admission and observes
+// the verdict, where a promise and two reactions were (issue 29). REST awaits the same path (`submitQuote`).
+import type { RfqDirectory, VerdictTo } from '../../actors/rfqTypes.js'
+import { verdictOf } from '../../actors/book.js'
 import { RelayErrors, refuseQuote } from '../../actors/errors.js'
 import type { FlowMetrics } from '../metrics/flow.js'
 import type { Admission } from './admission.js'
 
+type Intake = Pick<RfqDirectory, 'submitQuote' | 'submitQuoteTo'>
+
 export function admittedQuotes(
-  book: RfqDirectory,
+  book: Pick<RfqDirectory, 'submitQuoteTo'>,
   admission: Admission | undefined,
   flow: FlowMetrics | undefined,
-): RfqDirectory['submitQuote'] {
-  return (...a) => {
+): Intake {
+  const submitQuoteTo: Intake['submitQuoteTo'] = (rfqId, quote, signature, opts, done) => {
+    if (!admission && !flow) return book.submitQuoteTo(rfqId, quote, signature, opts, done)
     const started = flow ? performance.now() : 0
     const entry = admission?.tryEnter()
     if (entry && !entry.ok) {
       const busy = refuseQuote(RelayErrors.busy(entry.retryAfterMs))
       flow?.quote(busy.code, started)
-      return Promise.resolve(busy)
+      return done(busy)
     }
-    let answer: Promise<QuoteVerdict>
-    try {
-      answer = book.submitQuote(...a)
-    } catch (e) {
+    let answered = false
+    const answer: VerdictTo = v => {
+      if (answered) return
+      answered = true
       admission?.leave()
-      flow?.quote('INTERNAL', started) // a throw, which the caller answers INTERNAL
-      return Promise.reject(e instanceof Error ? e : new Error(String(e)))
+      flow?.quote(v instanceof Error ? 'INTERNAL' : v.ok ? undefined : v.code, started) // an Error is answered INTERNAL
+      done(v)
     }
-    if (!admission && !flow) return answer
-    return answer.then(
-      v => {
-        admission?.leave()
-        flow?.quote(v.ok ? undefined : v.code, started)
-        return v
-      },
-      (e: unknown) => {
-        admission?.leave()
-        flow?.quote('INTERNAL', started)
-        throw e
-      },
-    )
+    try {
+      book.submitQuoteTo(rfqId, quote, signature, opts, answer)
+    } catch (e) {
+      if (answered) throw e // `done` threw, answered at once: its owner's bug, not this quote's failure
+      answer(e instanceof Error ? e : new Error(String(e)))
+    }
+  }
+  return {
+    submitQuoteTo,
+    submitQuote: (rfqId, quote, signature, opts = {}) =>
+      verdictOf(done => submitQuoteTo(rfqId, quote, signature, opts, done)),
   }
 }

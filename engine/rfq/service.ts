@@ -69,6 +69,8 @@ export interface RfqService {
   cancel(id: string, proof: CancelProof, opts: CancelOptions): Promise<RfqOutcome<{ cancelledAt: Date }>>
   fill(id: string, agent: Agent, body: FillBody): Promise<RfqOutcome<{ fill: FillRecord }>>
   submitQuote: RfqDirectory['submitQuote']
+  /** submitQuote through a callback, no promise a quote: the relay's way */
+  submitQuoteTo: RfqDirectory['submitQuoteTo']
 }
 
 export interface RfqServiceDeps {
@@ -258,7 +260,7 @@ export function createRfqService(deps: RfqServiceDeps): RfqService {
     return refuse('NOT_FILLABLE', { status: status ?? now ?? (r ? effectiveStatus(r.status, r.expiry) : 'FILLED') })
   }
 
-  return { create, find, cancel, fill, submitQuote: admittedQuotes(book, deps.admission, deps.flow) }
+  return { create, find, cancel, fill, ...admittedQuotes(book, deps.admission, deps.flow) }
 }
 
 /** The ownership rule (actors/visibility.ts ownsRfq) for each kind of proof; undefined when it holds. */

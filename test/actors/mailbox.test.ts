@@ -286,3 +286,52 @@ test("toSelf: a callback's outcome comes back as a message in order with the res
   assert.doesNotThrow(() => later[2]!(3)) // a stopped actor: the outcome is dropped, never thrown at the worker
   later = []
 })
+
+test('askTo hands its answer to a callback once: a reply, a timeout, a full mailbox, a stopped actor; a throwing callback is reported', async () => {
+  const errors: unknown[] = []
+  const a = new ActorSystem().spawn('callback', recorder, [], {
+    capacity: 2,
+    supervision: { intensity: 1, periodMs: 60_000 }, // a second failure would stop it
+    onError: (_n, e) => errors.push(e),
+  })
+  const orElse = (e: unknown) => [
+    e instanceof AskTimeout ? -1 : e instanceof ActorStopped ? -2 : e instanceof MailboxFull ? -4 : -3,
+  ]
+  const answers: number[][] = []
+  const askTo = (timeoutMs: number, done: Reply<number[]> = v => answers.push(v)) =>
+    a.askTo<number[]>(replyTo => ({ type: 'Get', replyTo }), timeoutMs, orElse, done)
+  a.tell({ type: 'Add', n: 7 })
+  askTo(1000)
+  assert.deepEqual(answers, [], 'no answer before the actor ran')
+  await new Promise(r => setImmediate(r))
+  assert.deepEqual(answers, [[7]])
+  a.tell({ type: 'SlowAdd', n: 8, ms: 120 })
+  await new Promise(r => setImmediate(r)) // the slow one is taken; two places left
+  askTo(30) // queued behind the slow handler, past its deadline
+  a.tell({ type: 'Add', n: 9 })
+  askTo(1000) // the mailbox holds two: refused at once
+  assert.deepEqual(answers.slice(1), [[-4]], 'a full mailbox answers at once')
+  await new Promise(r => setTimeout(r, 80))
+  assert.deepEqual(answers.slice(2), [[-1]], 'the deadline answered while the actor was busy')
+  await new Promise(r => setTimeout(r, 80))
+  assert.equal(answers.length, 3, 'the late reply does not answer the timed-out ask again')
+  // a callback that throws (its owner's bug) is reported, and the actor goes on
+  for (let i = 0; i < 2; i++) {
+    askTo(1000, () => {
+      throw new Error('callback bug')
+    })
+    await new Promise(r => setImmediate(r))
+  }
+  askTo(1000)
+  await new Promise(r => setImmediate(r))
+  assert.deepEqual(
+    errors.map(e => (e as Error).message),
+    ['callback bug', 'callback bug'],
+  )
+  assert.deepEqual(answers[3], [7, 8, 9], 'the next ask is answered: the throw did not unwind the handler')
+  assert.equal(a.stopped, false, 'not counted as failures of the actor')
+  a.tell({ type: 'Stop' })
+  await new Promise(r => setImmediate(r))
+  askTo(1000)
+  assert.deepEqual(answers[4], [-2], 'a stopped actor answers at once')
+})
