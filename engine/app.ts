@@ -88,6 +88,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
       shutdownHooks.push(fn)
     },
     databaseUp: () => dbMonitor.up,
+    probeDatabase: dbMonitor.probe,
     limits: new LimitRegistry(),
   }
 

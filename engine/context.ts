@@ -40,6 +40,8 @@ export interface EngineContext {
   limits: LimitRegistry
   /** PostgreSQL answered its last ping (engine/store/dbMonitor.ts): for cheap health answers */
   databaseUp: () => boolean
+  /** asks PostgreSQL now (the API's /health); what it sees is databaseUp's from then on (dbMonitor.ts) */
+  probeDatabase: () => Promise<boolean>
   /** work to run at shutdown, after the fronts stop accepting and mailboxes drain, before Postgres closes */
   onShutdown(fn: () => Promise<void> | void): void
 }

@@ -4,17 +4,13 @@ import type { EngineContext } from '../context.js'
 import { ok, json } from '../front/request.js'
 import { VERSION } from '../version.js'
 
-export function healthRoutes({ surfaces, sql }: EngineContext): void {
+export function healthRoutes({ surfaces, probeDatabase }: EngineContext): void {
   surfaces.terminal.get('/health', () => ok({ status: 'ok' }))
-  const apiHealth = async () => {
-    try {
-      await sql`select 1`
-      return ok({ status: 'ok', database: 'ok', version: VERSION })
-    } catch {
-      // the database monitor logs the outage, once; this probe only answers it
-      return json(503, { status: 'degraded', database: 'down', error: 'Database unavailable', version: VERSION })
-    }
-  }
+  // asked live, through the database monitor: what this probe sees, the rest of the engine sees too (dbMonitor.ts)
+  const apiHealth = async () =>
+    (await probeDatabase())
+      ? ok({ status: 'ok', database: 'ok', version: VERSION })
+      : json(503, { status: 'degraded', database: 'down', error: 'Database unavailable', version: VERSION })
   surfaces.api.get('/health', apiHealth)
   surfaces.api.get('/api/v1/health', apiHealth)
 }

@@ -43,6 +43,8 @@ test(
         s => s === 200,
         20_000,
       )
+      // the API's probe is the engine's (store/dbMonitor.ts): the relay's health, and the agent limits, agree at once
+      assert.equal((await fetch(`${engine.relay}/health`)).status, 200)
       // the database granted two; the two granted during the outage were the node's alone
       assert.deepEqual([await auth(), await auth(), await auth()], [200, 200, 429], 'the database decides again')
       assert.equal(await engine.term(), 0)
