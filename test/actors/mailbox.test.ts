@@ -137,13 +137,20 @@ test('asks across many deadline arrays: each answered one resolves, each unanswe
       40,
       e => (e instanceof AskTimeout ? -1 : -2),
     )
-  const first = Array.from({ length: 700 }, (_, i) => ask(i))
-  await new Promise(r => setTimeout(r, 15)) // a second batch in a later slot of the same wheel
-  const second = Array.from({ length: 700 }, (_, i) => ask(700 + i))
-  const got = await Promise.all([...first, ...second])
-  for (const [i, v] of got.entries()) assert.equal(v, i % 3 === 0 ? i : -1, `ask ${i}`)
-  for (const r of held) r(99) // a late answer changes nothing
-  assert.deepEqual(await Promise.all([ask(0), ask(1)]), [0, -1]) // the wheel starts again after it went idle
+  // a waiting ask keeps no process alive (askDeadlines.ts): the test holds the event loop open for its deadlines
+  // itself, instead of counting on a timer an earlier test left behind (gone first on a loaded machine)
+  const alive = setInterval(() => {}, 1000)
+  try {
+    const first = Array.from({ length: 700 }, (_, i) => ask(i))
+    await new Promise(r => setTimeout(r, 15)) // a second batch in a later slot of the same wheel
+    const second = Array.from({ length: 700 }, (_, i) => ask(700 + i))
+    const got = await Promise.all([...first, ...second])
+    for (const [i, v] of got.entries()) assert.equal(v, i % 3 === 0 ? i : -1, `ask ${i}`)
+    for (const r of held) r(99) // a late answer changes nothing
+    assert.deepEqual(await Promise.all([ask(0), ask(1)]), [0, -1]) // the wheel starts again after it went idle
+  } finally {
+    clearInterval(alive)
+  }
 })
 
 test('timers belong to the actor: they fire as messages, can be cancelled, and die with it', async () => {
