@@ -3,8 +3,7 @@
 // these: its value, or its failure as an Error, to the callback.
 import type { RfqDeps } from './rfq.js'
 import type { Address, NumberedQuote, QuoteJson } from './rfqTypes.js'
-
-const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)))
+import { asError } from '../workers/values/index.js'
 
 export function signerFromAsync(
   recover: (quote: QuoteJson, signature: string) => Promise<Address | null>,

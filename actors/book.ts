@@ -19,7 +19,7 @@ import { QuoteInFlight } from './quoteInFlight.js'
 import { ClusterSync, type ClusterStorePort } from './clusterSync.js'
 import { ANONYMOUS, canSee } from './visibility.js'
 import { UnstoredEnds, type UnstoredEnd } from './unstoredEnds.js'
-import { isPlainObject } from '../workers/values/index.js'
+import { asError, isPlainObject } from '../workers/values/index.js'
 
 export interface RfqStorePort {
   /** with `maxActive`, the insert is the cap's arbiter: it answers whether the creator had room, and its count */
@@ -152,7 +152,7 @@ export class RfqBook implements RfqDirectory {
       const adopted = this.live.get(rfqId)
       if (adopted) this.askQuote(adopted.ref, rfqId, quote, signature, opts, done)
       else done(refuseQuote(RelayErrors.rfqNotFound()))
-    }, (err: unknown) => done(err instanceof Error ? err : new Error(String(err))))
+    }, (err: unknown) => done(asError(err)))
   }
 
   private askQuote(ref: ActorRef<RfqMsg>, rfqId: string, raw: Record<string, unknown>, signature: string,

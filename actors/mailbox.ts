@@ -6,6 +6,7 @@
 // `onEscalate` is told; nothing restarts it. Its owner decides what a stop means (the RFQ book ends the RFQ in the
 // store and tells every reader, so the relay and the database agree).
 import { FailureWindow } from '../workers/retry/failureWindow.js'
+import { asError } from '../workers/values/index.js'
 import { PendingAsk, PendingAsks } from './askDeadlines.js'
 import { ActorStopped, MailboxFull } from './actorErrors.js'
 import { defaultSupervision, type SpawnOptions } from './supervision.js'
@@ -197,7 +198,7 @@ class Actor<S, M> implements ActorRef<M> {
     try {
       this.enqueue(msg)
     } catch (e) {
-      if (p.settle()) fail(e instanceof Error ? e : new Error(String(e)))
+      if (p.settle()) fail(asError(e))
     }
   }
 

@@ -3,6 +3,8 @@
 // the same tick, or while earlier batches are in flight, travel together, up to `maxBatch` per trip,
 // with at most `concurrency` trips at once. An idle batcher sends its first item on the next turn
 // with whatever joined it in this one: no timer, so a lone item never waits.
+import { asError } from '../../workers/values/index.js'
+
 /** One outcome an item; an Error as an item's outcome rejects that item's promise alone (a refusal, not a failure). */
 export type BatchRunner<I, O> = (items: I[]) => Promise<(O | Error)[]>
 
@@ -94,7 +96,7 @@ export function createBatcher<I, O>(
             settle(batch, i => outs[i] as O | Error)
           },
           (e: unknown) => {
-            const error = e instanceof Error ? e : new Error(String(e))
+            const error = asError(e)
             settle(batch, () => error)
           },
         )

@@ -8,6 +8,7 @@ import type { RfqBook } from '../../actors/book.js'
 import type { QuoteVerdict, SubmitOptions } from '../../actors/rfqTypes.js'
 import { hashShareToken } from '../../actors/book.js'
 import { RelayErrors } from '../../actors/errors.js'
+import { asError } from '../../workers/values/index.js'
 import type { RfqService } from '../rfq/service.js'
 import { relayFailure, relayQuoteReply, relayRefusal } from '../replies/relay.js'
 import { rfqBroadcast } from './broadcasts.js'
@@ -53,7 +54,7 @@ export function submitQuote(
   }
   tokenForQuote(deps.book, session, rfqId).then(
     shareToken => deps.rfqs.submitQuoteTo(rfqId, data.quote, data.signature, { shareToken, ...contract }, answer),
-    (err: unknown) => answer(err instanceof Error ? err : new Error(String(err))),
+    (err: unknown) => answer(asError(err)),
   )
 }
 

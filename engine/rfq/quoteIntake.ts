@@ -5,6 +5,7 @@
 import type { RfqDirectory, VerdictTo } from '../../actors/rfqTypes.js'
 import { verdictOf } from '../../actors/book.js'
 import { RelayErrors, refuseQuote } from '../../actors/errors.js'
+import { asError } from '../../workers/values/index.js'
 import type { FlowMetrics } from '../metrics/flow.js'
 import type { Admission } from './admission.js'
 
@@ -36,7 +37,7 @@ export function admittedQuotes(
       book.submitQuoteTo(rfqId, quote, signature, opts, answer)
     } catch (e) {
       if (answered) throw e // `done` threw, answered at once: its owner's bug, not this quote's failure
-      answer(e instanceof Error ? e : new Error(String(e)))
+      answer(asError(e))
     }
   }
   return {

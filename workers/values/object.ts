@@ -4,3 +4,8 @@
 export function isPlainObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x)
 }
+
+/** What a `catch` or a rejection caught, as an Error: itself when it is one, else its text in a new one. */
+export function asError(x: unknown): Error {
+  return x instanceof Error ? x : new Error(String(x))
+}
