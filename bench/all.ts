@@ -11,6 +11,7 @@ const benches = [
   'route',
   'follow',
   'relay',
+  'commit',
   'rest',
   'polls',
   'league',

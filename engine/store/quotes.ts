@@ -6,9 +6,8 @@ import type { NumberedQuote } from '../../actors/rfqTypes.js'
 import type { Sql } from './db.js'
 import { createBatcher } from '../pool/batcher.js'
 import { isUnavailable } from './unavailable.js'
-import { openSql } from './rfqOpen.js'
-import { rfqDaysSql } from './rfqKey.js'
-import { ZERO_ADDRESS } from '../../workers/values/index.js'
+import { commitText } from './quoteCommitSql.js'
+import { rfqDayOf, ZERO_ADDRESS } from '../../workers/values/index.js'
 
 export interface QuoteWriter {
   /**
@@ -142,10 +141,7 @@ async function commit(sql: Sql, quotes: NumberedQuote[], mode: CommitMode): Prom
     cols[10]![i] = String(arrival)
   }
   const params = cols.map(c => `{${c.join(',')}}`) as Params
-  const days = rfqDaysSql(
-    sql,
-    quotes.map(q => q.rfqId),
-  )
+  const days = daysOf(quotes)
   let refused: Refused
   if (mode.checkedLeft > 0) {
     mode.checkedLeft--
@@ -180,7 +176,6 @@ interface CommitMode {
   checkedLeft: number
 }
 type Params = Tuple<string, typeof COLUMNS>
-type Days = ReturnType<typeof rfqDaysSql>
 type Refused = { ord: string; closed: boolean }[]
 
 /**
@@ -188,70 +183,29 @@ type Refused = { ord: string; closed: boolean }[]
  * and only the quotes of closed RFQs come back. No `on conflict`: PostgreSQL's speculative insertion probes the
  * key's index before each insert, takes a speculative lock and settles it after (~a fifth of its time on this
  * statement, read with perf). A duplicate is rare (the RFQ's actor already refuses a maker's second quote on its
- * node) and fails the whole statement, which `checkedCommit` then replaces.
+ * node) and fails the whole statement, which `checkedCommit` then replaces. Its text (quoteCommitSql.ts): the batch
+ * as typed rows, its RFQs locked in id order and those still open, the inserts, and the RFQs moved to QUOTED.
  */
-function plainCommit(sql: Sql, params: Params, days: Days): Promise<Refused> {
-  return sql<Refused>`
-    with ${batchCtes(sql, params, days)},
-    ins as (${insertSql(sql)}),
-    quoted as (
-      update rfqs set status = 'QUOTED' from open
-      where open.status = 'OPEN' and rfqs.id = open.id and rfqs.created_day = open.day and ${days})
-    select r.ord, true as closed from r left join open on open.id = r.rfq_id where open.id is null`
+function plainCommit(sql: Sql, params: Params, days: string[]): Promise<Refused> {
+  return sql.unsafe<Refused>(commitText('plain', days.length), [...params, ...days], { prepare: true })
 }
 
 /**
  * Each quote sorted out: a maker's second quote for an RFQ is not stored (`on conflict do nothing`) and comes back
  * refused, and an RFQ goes QUOTED only when one of its quotes was stored.
  */
-function checkedCommit(sql: Sql, params: Params, days: Days, n: number): Promise<Refused> {
-  return sql<Refused>`
-    with ${batchCtes(sql, params, days)},
-    ins as (${insertSql(sql)} on conflict (rfq_id, maker, rfq_day) do nothing returning rfq_id, rfq_day, maker),
-    quoted as (
-      update rfqs set status = 'QUOTED' from open
-      where open.status = 'OPEN' and rfqs.id = open.id and rfqs.created_day = open.day and ${days}
-        and open.key in (select ins.rfq_id from ins))
-    select r.ord, open.id is null as closed from r left join open on open.id = r.rfq_id
-    where (select count(*) from ins) < ${n} and not exists (
-      select 1 from ins where ins.rfq_id = rfq_key(r.rfq_id) and ins.maker = decode(substr(r.maker, 3), 'hex'))`
+function checkedCommit(sql: Sql, params: Params, days: string[], n: number): Promise<Refused> {
+  return sql.unsafe<Refused>(commitText('checked', days.length), [...params, n, ...days], { prepare: true })
 }
 
-/** The batch as typed rows (`r`), its RFQs locked in id order (`locked`) and those still open in the store (`open`). */
-function batchCtes(sql: Sql, p: Params, days: Days) {
-  const [
-    ids,
-    makers,
-    takerOpen,
-    amountIns,
-    amountOuts,
-    expiries,
-    nonces,
-    deadlines,
-    signatures,
-    receivedAts,
-    arrivals,
-  ] = p
-  return sql`
-    r as (
-      select * from unnest(${ids}::text[], ${makers}::text[], ${takerOpen}::bool[], ${amountIns}::numeric[],
-        ${amountOuts}::numeric[], ${expiries}::int8[], ${nonces}::numeric[], ${deadlines}::int8[], ${signatures}::text[],
-        ${receivedAts}::timestamptz[], ${arrivals}::int4[]) with ordinality
-        as r (rfq_id, maker, taker_open, amount_in, amount_out, expiry, nonce, deadline, signature, received_at, arrival, ord)),
-    locked as materialized (
-      select id, created_day as day, status from rfqs where id = any(${ids}::text[]) and ${days} order by id for update),
-    open as (select id, day, status, rfq_key(id) as key from locked where ${openSql(sql, 'locked')})`
-}
-
-/** Each quote of an open RFQ into its RFQ's day partition; hex made bytes by the server. */
-function insertSql(sql: Sql) {
-  return sql`
-      insert into quotes (expiry, deadline, received_at, rfq_day, arrival, taker_open, rfq_id, maker, amount_in, amount_out,
-        nonce, signature)
-      select r.expiry, r.deadline, r.received_at, open.day, r.arrival, r.taker_open, open.key,
-        decode(substr(r.maker, 3), 'hex'), r.amount_in, r.amount_out, r.nonce,
-        decode(substr(r.signature, 3), 'hex')
-      from r join open on open.id = r.rfq_id`
+/**
+ * The days of a batch's RFQs, each once, as the statements' day parameters (rfqKey.ts: the planner prunes the
+ * partitions by a list of them); none when an id has no day (made before ids carried their time): every partition.
+ */
+function daysOf(quotes: readonly NumberedQuote[]): string[] {
+  const days = new Set<string>()
+  for (const q of quotes) days.add(rfqDayOf(q.rfqId))
+  return days.has('unknown') ? [] : [...days]
 }
 
 /** The columns a commit sends: RFQ id, maker, taker_open, amounts in and out, expiry, nonce, deadline, signature, time, arrival */

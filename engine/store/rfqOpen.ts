@@ -9,7 +9,12 @@ const IN_OPEN = `in (${OPEN_STATUSES.map(s => `'${s}'`).join(', ')})`
 
 /** `status in ('OPEN', 'QUOTED')`; `table`: the alias the query gives `rfqs` */
 export function openSql(sql: Tx, table?: string) {
-  return sql.unsafe(`${table ? `${table}.` : ''}status ${IN_OPEN}`)
+  return sql.unsafe(openText(table))
+}
+
+/** openSql's condition as text, for a statement written whole (quoteCommitSql.ts) */
+export function openText(table?: string): string {
+  return `${table ? `${table}.` : ''}status ${IN_OPEN}`
 }
 
 /** Open and before its own expiry at `nowMs`: what is live. */
