@@ -3,9 +3,9 @@
 //
 // Why not postgres.js's tagged templates and fragments, as everywhere else: they rebuilt the whole statement for every
 // commit (a Query, a promise never settled, for each of its six fragments, and the text joined again piece by piece),
-// and that work stayed in the heap long after the commit: of each scavenge on the relay, most of what survived was the
+// and that work stayed in the heap long after the commit: of each scavenge on the relay, much of what survived was the
 // commit path's (in isolation, ~2.0 KB a quote survived a scavenge with the fragments against ~0.8 KB with a fixed
-// text; bench/relay.js's paced scavenges copied ~1.6 MB each). The texts below are what the fragments rendered, so
+// text; bench/relay.js's paced scavenges copied 1.6-3.3 MB each). The texts below are what the fragments rendered, so
 // the statements, their plans and their prepared names on each connection stay one per count of days.
 //
 // Parameters: $1-$11 the batch's columns (COLUMNS in quotes.ts, in that order), then, for the checked statement, the
