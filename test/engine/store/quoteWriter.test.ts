@@ -207,7 +207,8 @@ describe('quote writer (group commit)', () => {
   test("a batch spanning days (and a legacy id) stores each quote in its RFQ's day, plain and checked", async () => {
     const now = Date.now()
     await ensurePartitions(db.sql, { now: now - 2 * DAY, ahead: 3 })
-    // the statements' texts are made per count of days (quoteCommitSql.ts): one, two, and none for a legacy id
+    // the statements' texts are made per count of days (quoteCommitSql.ts): two days here, then none (a legacy id is
+    // among them: no day filter)
     const ids = [timedId(now - DAY, 81), timedId(now, 82), timedId(now - 2 * DAY, 83)]
     for (const id of ids) await insertRfq(db.sql, rfqOn(id, new Date(rfqIdTime(id)!)), null)
     await insertRfq(db.sql, rfq('rfq_days_legacy'), null)
