@@ -7,7 +7,8 @@ import type { Sql } from './db.js'
 import { createBatcher } from '../pool/batcher.js'
 import { isUnavailable } from './unavailable.js'
 import { commitText } from './quoteCommitSql.js'
-import { rfqDayOf, ZERO_ADDRESS } from '../../workers/values/index.js'
+import { rfqDays } from './rfqKey.js'
+import { ZERO_ADDRESS } from '../../workers/values/index.js'
 
 export interface QuoteWriter {
   /**
@@ -141,7 +142,7 @@ async function commit(sql: Sql, quotes: NumberedQuote[], mode: CommitMode): Prom
     cols[10]![i] = String(arrival)
   }
   const params = cols.map(c => `{${c.join(',')}}`) as Params
-  const days = daysOf(quotes)
+  const days = rfqDays(quotes.map(q => q.rfqId)) // the statements' day parameters (rfqKey.ts)
   let refused: Refused
   if (mode.checkedLeft > 0) {
     mode.checkedLeft--
@@ -196,16 +197,6 @@ function plainCommit(sql: Sql, params: Params, days: string[]): Promise<Refused>
  */
 function checkedCommit(sql: Sql, params: Params, days: string[], n: number): Promise<Refused> {
   return sql.unsafe<Refused>(commitText('checked', days.length), [...params, n, ...days], { prepare: true })
-}
-
-/**
- * The days of a batch's RFQs, each once, as the statements' day parameters (rfqKey.ts: the planner prunes the
- * partitions by a list of them); none when an id has no day (made before ids carried their time): every partition.
- */
-function daysOf(quotes: readonly NumberedQuote[]): string[] {
-  const days = new Set<string>()
-  for (const q of quotes) days.add(rfqDayOf(q.rfqId))
-  return days.has('unknown') ? [] : [...days]
 }
 
 /** The columns a commit sends: RFQ id, maker, taker_open, amounts in and out, expiry, nonce, deadline, signature, time, arrival */

@@ -16,12 +16,21 @@ export function rfqIdSql(sql: Tx, id: string, table?: string) {
 }
 
 /**
+ * The days of a list of RFQ ids, each once; none when one of them is a legacy id, whose day is unknown (then no day
+ * filter: every partition).
+ */
+export function rfqDays(ids: readonly string[]): string[] {
+  const days = new Set(ids.map(rfqDayOf))
+  return days.has('unknown') ? [] : [...days]
+}
+
+/**
  * The days of a list of RFQ ids as `created_day in ($d1, ...)`: a list of parameters, which the planner prunes by
- * (an array parameter it would not); `true` when one of them is a legacy id, whose day is unknown. `column`: the
- * day's column when it is not rfqs' own (`rfq_day` of quotes).
+ * (an array parameter it would not); `true` when one of them is a legacy id (rfqDays). `column`: the day's column
+ * when it is not rfqs' own (`rfq_day` of quotes).
  */
 export function rfqDaysSql(sql: Tx, ids: readonly string[], table?: string, column = 'created_day') {
-  const days = new Set(ids.map(rfqDayOf))
-  if (days.has('unknown') || !days.size) return sql`true`
-  return sql`${sql.unsafe(col(table, column))} in ${sql([...days])}`
+  const days = rfqDays(ids)
+  if (!days.length) return sql`true`
+  return sql`${sql.unsafe(col(table, column))} in ${sql(days)}`
 }
