@@ -120,7 +120,7 @@ class Actor<S, M> implements ActorRef<M> {
       now: clock,
       pipeToSelf: (work, toMessage) => {
         const deliver = this.ctx.toSelf(toMessage) // one reaction on `work`, no promise chained after it
-        work.then(deliver, (e: unknown) => deliver(e instanceof Error ? e : new Error(String(e))))
+        work.then(deliver, (e: unknown) => deliver(asError(e)))
       },
       toSelf: toMessage => result => {
         if (this.isStopped) return

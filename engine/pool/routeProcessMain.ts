@@ -2,6 +2,7 @@
 // and passes on what the engine and they say, the graph feed's messages both ways and the tasks with their aborts.
 // It searches nothing itself. Its policy and niceness were set before Node ran, so its threads inherit them and ask
 // for none of their own. The engine gone (the IPC channel closed), it stops its threads and exits.
+import { asError } from '../../workers/values/index.js'
 import { createRouteLane } from './lanes.js'
 import type { FromRouteProcess, ToRouteProcess } from './routeProcess.js'
 
@@ -51,7 +52,7 @@ function run(id: number, task: string, input: unknown): void {
 }
 
 function failed(id: number, e: unknown): void {
-  const err = e instanceof Error ? e : new Error(String(e))
+  const err = asError(e)
   send({ t: 'failed', id, name: err.name, message: err.message })
 }
 

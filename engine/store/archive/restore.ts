@@ -8,6 +8,7 @@ import { createReadStream, existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
+import { asError } from '../../../workers/values/index.js'
 import type { Sql } from '../db.js'
 import { BadLine, LineCheck } from './lines.js'
 import { ArchiveError, readManifest, type Manifest } from './manifest.js'
@@ -54,7 +55,7 @@ async function load(tx: Sql, table: string, manifest: Manifest, file: string): P
   const refused = new Promise<never>((_, fail) => {
     const reject = query.reject
     query.reject = (e: unknown) => {
-      fail(e instanceof Error ? e : new Error(String(e)))
+      fail(asError(e))
       reject(e)
     }
   })
