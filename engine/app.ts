@@ -32,6 +32,9 @@ export interface Engine {
   stop(): Promise<void>
 }
 
+/** The least a shutdown gives the route lane to stop on its own, whatever its drain left of the deadline. */
+const LANES_WITHIN_MS = 500
+
 export interface StartOptions {
   log?: Logger
   /** the checks main.ts ran before taking the data directory's lock; absent, they run here */
@@ -51,7 +54,8 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
     archiveDir: config.ARCHIVE_DIR,
   })
   const lanes = createLanes(config, why => log.error({ why }, 'route process ended: starting another'))
-  const closeLanes = () => Promise.all([lanes.sig.close(), lanes.route.close()])
+  // withinMs: how long the route lane may take to stop on its own before it is stopped hard (its default otherwise)
+  const closeLanes = (withinMs?: number) => Promise.all([lanes.sig.close(), lanes.route.close(withinMs)])
   const actors = new ActorSystem({
     onError: (name, err) => log.warn({ actor: name, err }, 'actor handler failed'),
     onEscalate: (name, err) => log.error({ actor: name, err }, 'actor stopped after repeated failures'),
@@ -200,7 +204,10 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
       }
       for (const app of Object.values(apps)) (app as { close?: () => void }).close?.() // drops open sockets
       log.debug('fronts closed')
-      await closeLanes()
+      // the route lane gets what is left of the deadline, at least LANES_WITHIN_MS: a route process starved of CPU
+      // (SCHED_IDLE on busy cores) may not stop on its own in time, and a shutdown must end before main.ts's
+      // hard stop (SHUTDOWN_TIMEOUT_MS + 5 s) with time left for PostgreSQL's
+      await closeLanes(Math.max(LANES_WITHIN_MS, deadline - Date.now()))
       log.debug('worker pools closed')
       await db.close()
       log.info('engine stopped')

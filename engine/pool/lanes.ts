@@ -76,10 +76,10 @@ export function createRouteLane(threads: number, nice = 0, idle = false): RouteL
     },
     // A thread stopped while Node still loads its module (a require of an ES module, cut midway) takes the whole
     // process down, and the route threads load theirs as they start: a ping answered by each means it is loaded.
-    async close() {
+    async close(withinMs = LOADED_WITHIN_MS) {
       // a ping that fails is a thread already gone or broken: nothing to wait for, the close stops it either way
       const pings = Array.from({ length: threads }, () => pool.run(ROUTE_TASK, { ping: true }).catch(() => null))
-      await Promise.race([Promise.all(pings), new Promise(r => setTimeout(r, LOADED_WITHIN_MS).unref())])
+      await Promise.race([Promise.all(pings), new Promise(r => setTimeout(r, withinMs).unref())])
       await pool.close()
     },
   }

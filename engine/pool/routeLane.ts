@@ -11,4 +11,7 @@ export interface GraphLink {
 export interface RouteLane extends WorkerPool {
   /** `hear` gets every thread's words (hello, need, stats) until the link is closed */
   openGraphLink(hear: (msg: unknown) => void): GraphLink
+  /** Stops the lane's threads, waiting for them at most `withinMs` (a default of the lane's own) before it stops
+   * them hard: a shutdown's deadline bounds it (engine/app.ts). */
+  close(withinMs?: number): Promise<void>
 }

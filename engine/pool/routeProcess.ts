@@ -12,6 +12,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { repoRoot } from '../paths.js'
 import type { RouteLane } from './routeLane.js'
 import type { RunOptions } from './workerPool.js'
@@ -45,8 +46,14 @@ const MAIN = join(repoRoot, 'dist/engine/pool/routeProcessMain.js')
 /** A child that lived less than this is restarted after a pause (doubling, at most MAX_PAUSE_MS), not at once. */
 const YOUNG_MS = 5000
 const MAX_PAUSE_MS = 5000
-/** How long a closing lane waits for its child to stop its threads and exit before it kills it. */
+/** How long a closing lane waits, unless told less, for its child to stop its threads and exit before it kills it. */
 const EXIT_WITHIN_MS = 7000
+/**
+ * How long a closing lane waits for a child it killed to be gone. A killed process still has to be scheduled to
+ * exit, and one starved under SCHED_IDLE by busy cores may wait seconds for it: past this the close returns, since
+ * the child holds nothing durable (no socket of the engine's, no database connection) and dies on its own.
+ */
+const KILLED_WITHIN_MS = 1000
 
 export interface RouteProcessLane extends RouteLane {
   /** the child's pid (a new one after a restart) */
@@ -106,17 +113,18 @@ export function createRouteProcess(threads: number, o: RouteProcessOptions = {})
         close: () => void hearers.delete(hear),
       }
     },
-    async close() {
+    async close(withinMs = EXIT_WITHIN_MS) {
       closing = true
       clearTimeout(restart)
       for (const p of pending.values()) p.reject(new Error('route lane closed'))
       if (child.exitCode !== null || child.signalCode !== null || !child.pid) return
-      child.ref()
-      const exited = new Promise(r => child.once('exit', r))
+      child.ref() // the child holds the event loop while the close waits; the waits' timers do not
+      const exited = new Promise<true>(r => child.once('exit', () => r(true)))
       if (child.connected) child.send({ t: 'close' } satisfies ToRouteProcess)
-      const late = setTimeout(() => child.kill('SIGKILL'), EXIT_WITHIN_MS)
-      await exited
-      clearTimeout(late)
+      if (await Promise.race([exited, sleep(withinMs, false, { ref: false })])) return
+      child.kill('SIGKILL')
+      await Promise.race([exited, sleep(KILLED_WITHIN_MS, false, { ref: false })])
+      child.unref() // not gone yet: it must not hold the engine's exit
     },
   }
 

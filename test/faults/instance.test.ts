@@ -2,7 +2,7 @@
 // what happened: each a real engine process over loopback.
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync, existsSync, readFileSync, statSync } from 'node:fs'
+import { mkdtempSync, rmSync, existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { createServer, connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -115,7 +115,50 @@ describe('exits', () => {
       await db.drop()
     }
   })
+  test('SIGTERM with the route process starved of CPU (stopped) still exits 0, and that process is killed', async () => {
+    // a route process under SCHED_IDLE on two busy cores gets no CPU to stop on its own: the shutdown must not wait
+    // for it past its deadline, or main.ts's hard stop ends the engine with 1 before PostgreSQL is closed
+    const db = await testDatabase('f')
+    const dataDir = mkdtempSync(join(tmpdir(), 'engine-'))
+    const e = await spawnEngine({ DATA_DIR: dataDir, DATABASE_URL: db.url, SHUTDOWN_TIMEOUT_MS: '1000' })
+    let route: number | undefined
+    try {
+      while ((route = childRunning(e.child.pid!, 'routeProcessMain.js')) === undefined)
+        await new Promise(r => setTimeout(r, 20))
+      process.kill(route, 'SIGSTOP')
+      assert.equal(await e.term(), 0, 'a clean exit, not the hard stop')
+      assert.ok(!['R', 'S', 'T', 'D'].includes(processState(route) ?? 'gone'), `route process ${processState(route)}`)
+    } finally {
+      e.child.kill('SIGKILL')
+      if (route !== undefined && processState(route) !== undefined) process.kill(route, 'SIGKILL')
+      rmSync(dataDir, { recursive: true, force: true })
+      await db.drop()
+    }
+  })
 })
+
+/** The pid of `parent`'s child whose command line names `script`, once it runs. */
+function childRunning(parent: number, script: string): number | undefined {
+  for (const task of readdirSync(`/proc/${parent}/task`)) {
+    for (const pid of readFileSync(`/proc/${parent}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) {
+      try {
+        if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(script)) return Number(pid)
+      } catch {
+        /* gone already */
+      }
+    }
+  }
+  return undefined
+}
+
+/** A process's state letter from /proc (R running, S sleeping, T stopped, Z zombie), or undefined once it is gone. */
+function processState(pid: number): string | undefined {
+  try {
+    return /\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1]
+  } catch {
+    return undefined
+  }
+}
 
 describe('embedded PostgreSQL', () => {
   test('started from a private directory (mode 0700; as root, one the postgres user cannot enter), with a random password kept 0600 under DATA_DIR', async () => {

@@ -6,6 +6,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { pathToFileURL } from 'node:url'
 import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import pino from 'pino'
 import { loadConfig } from '../../../engine/config.js'
 import { createLanes } from '../../../engine/pool/lanes.js'
@@ -118,5 +119,25 @@ test('process lane: a search whose process dies answers SEARCH_UNAVAILABLE; the 
   } finally {
     feed.close()
     await lane.close()
+  }
+})
+
+test('process lane: a close whose child cannot stop on its own (stopped) kills it after the time it is given', async () => {
+  const lane = createRouteProcess(1)
+  assert.equal(await lane.run(SPIN, { ms: 1 }), 'done', 'the child runs')
+  const pid = lane.pid!
+  process.kill(pid, 'SIGSTOP')
+  try {
+    await lane.close(100)
+    const state = /\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1]
+    assert.ok(state === undefined || state === 'Z', `the child is killed, not left stopped: ${state}`)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e // gone and reaped: killed
+  } finally {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      /* gone */
+    }
   }
 })
