@@ -82,7 +82,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
     log,
     metrics,
     sql: db.sql,
-    quoteSql: db.connect?.(config.RELAY_COMMITS_IN_FLIGHT),
+    ...(db.poolUrl ? { quoteWriterUrl: db.poolUrl } : {}),
     sigPool: lanes.sig,
     routePool: lanes.route,
     actors,

@@ -26,8 +26,8 @@ export interface EngineContext {
   log: Logger
   metrics: Metrics
   sql: Sql
-  /** the quote writer's own connections (over the embedded server's Unix socket); `sql` when absent */
-  quoteSql?: Sql
+  /** where the quote writer's thread connects (engine/store/open.ts poolUrl); on `sql`, on this thread, when absent */
+  quoteWriterUrl?: string
   /** signature recovery's lane of worker threads (engine/pool/lanes.ts) */
   sigPool: WorkerPool
   /** route searches' lane: apart, so a quote batch never waits behind a search */

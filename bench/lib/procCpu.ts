@@ -22,10 +22,13 @@ function threadUs(pid: number, tid: number): number {
   return s ? Number(s.split(' ')[0]) / 1000 : 0
 }
 
-/** The main thread's µs and the sum of every other live thread's, of process `pid` and its children (the route process). */
-export function processThreads(pid: number): { mainUs: number; otherUs: number } {
+/**
+ * The main thread's µs and the sum of every other live thread's, of process `pid` and its children (the route
+ * process); `children: false`, of `pid` alone (a bench whose children are its PostgreSQL server).
+ */
+export function processThreads(pid: number, { children = true } = {}): { mainUs: number; otherUs: number } {
   let otherUs = 0
-  for (const p of [pid, ...childPids(pid)])
+  for (const p of children ? [pid, ...childPids(pid)] : [pid])
     for (const t of tasksOf(p)) if (Number(t) !== pid) otherUs += threadUs(p, Number(t))
   return { mainUs: threadUs(pid, pid), otherUs }
 }

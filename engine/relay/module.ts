@@ -36,7 +36,8 @@ export async function relayModule(
     )
   const flow = ctx.metrics.flow
   const { writer, store, clusterStore } = bookStore(sql, {
-    quoteSql: ctx.quoteSql,
+    quoteWriterUrl: ctx.quoteWriterUrl,
+    onWriterExit: why => log.error({ why }, 'quote writer thread ended: starting another'),
     commitsInFlight: c.RELAY_COMMITS_IN_FLIGHT,
     cluster: !!c.NATS_URL,
     observe: (s, n) => flow.commit(s, n),
@@ -99,6 +100,7 @@ export async function relayModule(
     if (!(await book.unstored.flush(2000)))
       log.warn({ unstored: book.unstored.waiting }, 'RFQ ends not stored at shutdown: the next start ends them')
     await writer.flush() // every accepted quote is committed (and its word sent) before Postgres and NATS close
+    await writer.close()
     await cluster?.close()
   })
   return { book, index, rfqs }

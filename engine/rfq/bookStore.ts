@@ -5,7 +5,8 @@
 // (service.ts), the service the book, the book's actor one of these ports, and the port the store (engine/store/).
 import type { Sql } from '../store/db.js'
 import type { BookDeps } from '../../actors/book.js'
-import { createQuoteWriter, type QuoteWriter } from '../store/quotes.js'
+import { createQuoteWriter, quoteWriterOver, type QuoteWriter } from '../store/quotes.js'
+import { startQuoteCommitThread } from '../store/quoteCommitThread.js'
 import { insertRfq, insertRfqCapped, loadLiveRfqs, persistStatus, endOfRfq, storeEnds } from '../store/rfqs.js'
 
 export interface BookStore extends Pick<BookDeps, 'store' | 'clusterStore'> {
@@ -14,8 +15,9 @@ export interface BookStore extends Pick<BookDeps, 'store' | 'clusterStore'> {
 }
 
 /**
- * `cluster`: this node is one of a venue's (NATS_URL set), so its cluster sync reads the shared store. `quoteSql`: the
- * group commit's own pool (engine/store/open.ts), so its commits never queue behind reads; else `sql`'s. `observe`:
+ * `cluster`: this node is one of a venue's (NATS_URL set), so its cluster sync reads the shared store. `quoteWriterUrl`:
+ * where the group commit's own thread connects (engine/store/quoteCommitThread.ts), so its commits never queue
+ * behind reads and postgres.js's work is off the relay's thread; absent, the commits run on `sql`, on this thread. `observe`:
  * each group commit's time and size, for the flow metrics.
  */
 export function bookStore(
@@ -23,11 +25,16 @@ export function bookStore(
   opts: {
     commitsInFlight: number
     cluster: boolean
-    quoteSql?: Sql | undefined
+    quoteWriterUrl?: string | undefined
+    /** the writer's thread ended unasked (a crash), with why */
+    onWriterExit?: (why: string) => void
     observe?: (seconds: number, quotes: number) => void
   },
 ): BookStore {
-  const writer = createQuoteWriter(opts.quoteSql ?? sql, { maxInFlight: opts.commitsInFlight, observe: opts.observe })
+  const writerOpts = { maxInFlight: opts.commitsInFlight, ...(opts.observe ? { observe: opts.observe } : {}) }
+  const writer = opts.quoteWriterUrl
+    ? quoteWriterOver(startQuoteCommitThread(opts.quoteWriterUrl, opts.commitsInFlight, opts.onWriterExit), writerOpts)
+    : createQuoteWriter(sql, writerOpts)
   return {
     writer,
     store: {

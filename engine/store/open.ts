@@ -12,10 +12,10 @@ export interface Database {
   url: string
   embedded: boolean
   /**
-   * A pool of its own (the quote writer's, whose commits must not queue behind reads): over the embedded server's
-   * Unix socket, else on DATABASE_URL (which may name a socket: `?host=/dir`). Closed with the database.
+   * Where a pool of its own connects (the quote writer's, on its own thread, whose commits must not queue behind
+   * reads): the embedded server's Unix socket, else DATABASE_URL (which may name a socket: `?host=/dir`).
    */
-  connect?(max: number): Sql
+  poolUrl?: string
   /** the partitions' upkeep: made ahead, retention, their sizes for /metrics */
   partitions?: Upkeep
   close(): Promise<void>
@@ -59,7 +59,6 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     await stopServer?.()
     throw opts.url && connectionFailure(e) ? databaseUnreachable(opts.url, e) : e
   }
-  const own: Sql[] = []
   const partitions = keepPartitionsAhead(sql, {
     retentionDays: opts.quotesRetentionDays ?? 0,
     rfqsRetentionDays: opts.rfqsRetentionDays ?? 0,
@@ -71,14 +70,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     url,
     embedded: !!stopServer,
     partitions,
-    connect(max) {
-      const pool = connect(socketUrl ?? url, { max })
-      own.push(pool)
-      return pool
-    },
+    poolUrl: socketUrl ?? url,
     async close() {
       partitions.stop()
-      await Promise.all(own.map(p => p.end({ timeout: 5 })))
       await sql.end({ timeout: 5 })
       await stopServer?.()
     },
