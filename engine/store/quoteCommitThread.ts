@@ -4,7 +4,9 @@
 // posts a batch as one flat array (quotes.ts flatBatch) and hears back its refused quotes; the statements, the fence
 // and the durability are quotes.ts's, unchanged: a quote is acknowledged only once its commit's answer is back here.
 // The thread ends (a crash): the commits it held fail (their outcome is unknown, as on a lost connection) and the
-// next starts a new thread.
+// next starts a new thread; one that ended young is started again only after a pause that doubles (a thread that
+// cannot even load must not be restarted in a loop), and a commit in that pause is refused UNAVAILABLE at once, so
+// its maker retries.
 import { Worker } from 'node:worker_threads'
 import { once } from 'node:events'
 import { join } from 'node:path'
@@ -19,6 +21,9 @@ export type FromCommitThread =
 const MAIN = join(repoRoot, 'dist/engine/store/quoteCommitWorker.js')
 /** How long a close waits for the thread to end its connections before it stops it. */
 const CLOSE_WITHIN_MS = 6000
+/** A thread that lived less than this is started again only after a pause (doubling, at most MAX_PAUSE_MS). */
+const YOUNG_MS = 5000
+const MAX_PAUSE_MS = 5000
 
 export interface QuoteCommitThread {
   commit: CommitBatch
@@ -28,16 +33,26 @@ export interface QuoteCommitThread {
 
 /**
  * `url`: the writer's server (a Unix socket where it has one); `max`: its connections, one a commit in flight;
- * `onExit`: the thread ended unasked, with why, before the next commit starts another
+ * `onExit`: the thread ended unasked, with why, before the next commit starts another; `script`: the thread's module
+ * (a test's own, to make one that fails)
  */
-export function startQuoteCommitThread(url: string, max: number, onExit?: (why: string) => void): QuoteCommitThread {
+export function startQuoteCommitThread(
+  url: string,
+  max: number,
+  onExit?: (why: string) => void,
+  script = MAIN,
+): QuoteCommitThread {
   const pending = new Map<number, { resolve(o: CommitOutcome): void; reject(e: Error): void }>()
   let next = 0,
     closing = false,
-    worker = start()
+    startedAt = 0,
+    young = 0,
+    notBefore = 0,
+    worker: Worker | undefined = start()
 
   function start(): Worker {
-    const w = new Worker(MAIN, { workerData: { url, max } })
+    startedAt = Date.now()
+    const w = new Worker(script, { workerData: { url, max } })
     w.unref() // held only while a commit is owed
     w.on('message', (m: FromCommitThread) => {
       const p = pending.get(m.id)
@@ -56,7 +71,9 @@ export function startQuoteCommitThread(url: string, max: number, onExit?: (why: 
       pending.clear()
       if (closing) return
       onExit?.(why)
-      worker = start()
+      young = Date.now() - startedAt < YOUNG_MS ? young + 1 : 0
+      notBefore = young === 0 ? 0 : Date.now() + Math.min(MAX_PAUSE_MS, 100 * 2 ** (young - 1))
+      worker = undefined // the next commit starts another, once the pause is over
     })
     return w
   }
@@ -64,8 +81,10 @@ export function startQuoteCommitThread(url: string, max: number, onExit?: (why: 
   return {
     commit(flat) {
       if (closing) return Promise.reject(new Error('quote writer closed'))
+      if (!worker && Date.now() < notBefore)
+        return Promise.reject(Object.assign(new Error('quote writer thread restarting'), { code: 'UNAVAILABLE' }))
       const id = ++next,
-        w = worker
+        w = (worker ??= start())
       return new Promise<CommitOutcome>((resolve, reject) => {
         pending.set(id, { resolve, reject })
         w.ref()
@@ -75,8 +94,9 @@ export function startQuoteCommitThread(url: string, max: number, onExit?: (why: 
     async close() {
       if (closing) return
       closing = true
-      const w = worker,
-        ended = once(w, 'exit')
+      const w = worker
+      if (!w) return
+      const ended = once(w, 'exit')
       w.postMessage({ t: 'close' } satisfies ToCommitThread)
       if (await Promise.race([ended.then(() => true), sleep(CLOSE_WITHIN_MS, false, { ref: false })])) return
       await w.terminate()

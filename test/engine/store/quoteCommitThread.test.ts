@@ -1,9 +1,12 @@
 // The group commit on its own thread (engine/store/quoteCommitThread.ts) answers each quote as the commit on the
 // relay's thread does: the same batch, on the same kinds of RFQs, gets the same outcome a quote through either, and
 // the store holds the same rows. A server nobody answers on is UNAVAILABLE (a maker retries), never a hang; a closed
-// writer refuses, and its close ends the thread and its connections.
+// writer refuses, and its close ends the thread and its connections; a thread that cannot even start is tried again
+// only after a pause, the commits meanwhile refused UNAVAILABLE.
 import { test, before, after, describe } from 'node:test'
 import assert from 'node:assert/strict'
+import { join } from 'node:path'
+import { repoRoot } from '../../../engine/paths.js'
 import { testDatabase, type TestDatabase } from '../../helpers/db.js'
 import { insertRfq } from '../../../engine/store/rfqs.js'
 import { rfqById } from '../../../engine/store/rfqQueries.js'
@@ -102,4 +105,25 @@ describe('the group commit on its own thread', () => {
     }
     await assert.rejects(w.write(quote('rfq_x', 2)), /quote writer closed/)
   })
+})
+
+test('a writer thread that dies as it starts is not restarted in a loop: in the pause after, UNAVAILABLE at once', async () => {
+  const broken = join(repoRoot, 'dist/test/engine/store/brokenWriter.js')
+  const exits: string[] = []
+  const w = quoteWriterOver(startQuoteCommitThread('postgres://unused', 1, why => exits.push(why), broken))
+  try {
+    while (exits.length === 0) await new Promise(r => setTimeout(r, 10)) // the thread made at the start ended
+    assert.deepEqual(exits, ['exit code 1: this writer thread cannot start'])
+    for (let i = 0; i < 20; i++)
+      await assert.rejects(w.write(quote('rfq_y', 2 + i)), (e: { code?: string }) => e.code === 'UNAVAILABLE')
+    assert.equal(exits.length, 1, 'no thread started during the pause')
+    await new Promise(r => setTimeout(r, 150)) // past the first pause (100 ms): the next commit tries a new thread
+    await assert.rejects(
+      w.write(quote('rfq_y', 30)),
+      /quote writer thread ended \(exit code 1: this writer thread cannot start\): the commit's outcome is unknown/,
+    )
+    assert.equal(exits.length, 2)
+  } finally {
+    await w.close()
+  }
 })
