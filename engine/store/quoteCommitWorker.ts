@@ -1,6 +1,7 @@
 // The quote writer's thread (quoteCommitThread.ts): its own postgres.js pool, and each batch the relay's main thread
 // posts committed by the same statements as on the main thread (quotes.ts). A failure goes back as its message and
-// code, and whether it is an outage (a cloned Error would lose its code).
+// code (a cloned Error would lose its code), an outage's code as UNAVAILABLE: unavailable.ts takes a Unix socket's
+// ENOENT for one only with its syscall, which the copy would not carry.
 import { parentPort, workerData } from 'node:worker_threads'
 import { connect } from './db.js'
 import { sqlCommitter } from './quotes.js'

@@ -126,10 +126,11 @@ export interface CommitOutcome {
   how: 'plain' | 'rechecked' | 'checked'
 }
 
-/** A batch as it travels to its commit, also over a thread's port: FIELDS values a quote, flat (no object a quote). */
+/**
+ * A batch as it travels to its commit, also over a thread's port: flat, no object a quote; a quote's COLUMNS values
+ * in their order, the taker as 't' for an open quote (the zero address) else 'f', the time in ms.
+ */
 export type FlatBatch = (string | number)[]
-/** RFQ id, maker, taker (its own or the zero address), amounts in and out, expiry, nonce, deadline, signature, time (ms), arrival */
-const FIELDS = 11
 
 export function flatBatch(quotes: NumberedQuote[]): FlatBatch {
   // pushed, not written into `new Array(n)`: a holey array is cloned by V8's serializer the slow way, key by key (a
@@ -176,11 +177,11 @@ export function sqlCommitter(sql: Sql): CommitBatch {
  * (`checkedCommit`). Both lock the same rows in the same order, so either keeps the fence.
  */
 async function commit(sql: Sql, flat: FlatBatch, mode: CommitMode): Promise<CommitOutcome> {
-  const n = flat.length / FIELDS
+  const n = flat.length / COLUMNS
   const cols: string[][] = Array.from({ length: COLUMNS }, () => new Array<string>(n))
   const ids = new Array<string>(n)
   // each quote's fields straight into the columns: no row array a quote
-  for (let i = 0, k = 0; i < n; i++, k += FIELDS) {
+  for (let i = 0, k = 0; i < n; i++, k += COLUMNS) {
     ids[i] = flat[k] as string
     cols[0]![i] = quoted(ids[i]!)
     for (let c = 1; c < 9; c++) cols[c]![i] = String(flat[k + c])
