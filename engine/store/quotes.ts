@@ -41,16 +41,11 @@ export class RfqClosedError extends Error {
   readonly code = 'RFQ_CLOSED'
 }
 
-/** What a quote's commit made of it: stored, refused as a maker's second, or refused for a closed RFQ. */
-type QuoteCommitResult = 'stored' | 'duplicate' | 'closed'
-
-/** A commit's result for one quote as the writer's outcome: nothing when stored, else the refusal's error */
-const refusal = (result: QuoteCommitResult): undefined | Error =>
-  result === 'duplicate'
-    ? new DuplicateQuoteError('Duplicate quote from this maker for this RFQ')
-    : result === 'closed'
-      ? new RfqClosedError('RFQ closed before the quote was stored')
-      : undefined
+/** A refused quote's error: its RFQ was not open in the store (`closed`), else its maker's second for the RFQ */
+const refusal = (closed: boolean): Error =>
+  closed
+    ? new RfqClosedError('RFQ closed before the quote was stored')
+    : new DuplicateQuoteError('Duplicate quote from this maker for this RFQ')
 
 // A few commits may overlap (each on its own connection): quote inserts commute, and overlapping hides one
 // commit's round trip and fsync behind another's.
@@ -82,7 +77,7 @@ export function quoteWriterOver(
         ({ refused, how }) => {
           if (how !== 'plain') counts[how]++
           const results = new Array<undefined | Error>(quotes.length)
-          for (const [i, closed] of refused) results[i] = refusal(closed ? 'closed' : 'duplicate')
+          for (const [i, closed] of refused) results[i] = refusal(closed)
           return results
         },
         // the actor only sees a code: UNAVAILABLE tells a maker to retry, anything else is an internal error

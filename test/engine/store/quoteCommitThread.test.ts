@@ -11,24 +11,11 @@ import { testDatabase, type TestDatabase } from '../../helpers/db.js'
 import { insertRfq } from '../../../engine/store/rfqs.js'
 import { rfqById } from '../../../engine/store/rfqQueries.js'
 import { freePort } from '../../../engine/store/embedded.js'
-import {
-  createQuoteWriter,
-  quoteWriterOver,
-  DuplicateQuoteError,
-  RfqClosedError,
-} from '../../../engine/store/quotes.js'
+import { createQuoteWriter, quoteWriterOver } from '../../../engine/store/quotes.js'
 import { startQuoteCommitThread } from '../../../engine/store/quoteCommitThread.js'
-import { A, quote, rfq as rfqOn } from './rows.js'
+import { A, quote, rfq as rfqOn, kindOf } from './rows.js'
 
 const rfq = (id: string) => rfqOn(id, new Date())
-const kindOf = (r: PromiseSettledResult<void>) =>
-  r.status === 'fulfilled'
-    ? 'stored'
-    : r.reason instanceof DuplicateQuoteError
-      ? 'duplicate'
-      : r.reason instanceof RfqClosedError
-        ? 'closed'
-        : String(r.reason)
 
 describe('the group commit on its own thread', () => {
   let db: TestDatabase

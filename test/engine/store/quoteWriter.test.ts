@@ -6,21 +6,12 @@ import assert from 'node:assert/strict'
 import { testDatabase, type TestDatabase } from '../../helpers/db.js'
 import { insertRfq, quotesOfRfqs } from '../../../engine/store/rfqs.js'
 import { rfqIdTime } from '../../../workers/values/index.js'
-import { createQuoteWriter, DuplicateQuoteError, RfqClosedError } from '../../../engine/store/quotes.js'
+import { createQuoteWriter, DuplicateQuoteError } from '../../../engine/store/quotes.js'
 import { rfqById } from '../../../engine/store/rfqQueries.js'
 import { ensurePartitions } from '../../../engine/store/partitions.js'
-import { A, DAY, quote, rfq as rfqOn, timedId, utcDay } from './rows.js'
+import { A, DAY, quote, rfq as rfqOn, timedId, utcDay, kindOf } from './rows.js'
 
 const rfq = (id: string) => rfqOn(id, new Date())
-/** a settled write as what the store made of its quote */
-const kindOf = (r: PromiseSettledResult<void>) =>
-  r.status === 'fulfilled'
-    ? 'stored'
-    : r.reason instanceof DuplicateQuoteError
-      ? 'duplicate'
-      : r.reason instanceof RfqClosedError
-        ? 'closed'
-        : String(r.reason)
 
 describe('quote writer (group commit)', () => {
   let db: TestDatabase

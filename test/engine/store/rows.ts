@@ -3,6 +3,7 @@
 import type { AcceptedQuote, Address, NumberedQuote, QuoteJson, Rfq } from '../../../actors/rfqTypes.js'
 import type { Sql } from '../../../engine/store/db.js'
 import { rfqIdAt } from '../../../workers/values/index.js'
+import { DuplicateQuoteError, RfqClosedError } from '../../../engine/store/quotes.js'
 
 export const A = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
 export const DAY = 86_400_000
@@ -76,3 +77,13 @@ export const insertQuoteRow = (
     select created_day, ${arrival}, false, rfq_key(id), decode(substr(${maker}, 3), 'hex'), ${String(amountIn)},
       ${String(amountOut)}, ${expiry}, ${String(nonce)}, ${deadline}, decode(repeat('11', 65), 'hex'), now()
     from rfqs where id = ${rfqId}`
+
+/** a settled write as what the store made of its quote: stored, duplicate, closed, or the failure's text */
+export const kindOf = (r: PromiseSettledResult<void>) =>
+  r.status === 'fulfilled'
+    ? 'stored'
+    : r.reason instanceof DuplicateQuoteError
+      ? 'duplicate'
+      : r.reason instanceof RfqClosedError
+        ? 'closed'
+        : String(r.reason)
