@@ -10,6 +10,8 @@
 //   `group commit main-thread CPU per commit (N quotes, way): X µs (Y µs a quote; Rx a select 1 round trip's Z µs);
 //    other threads W µs; T µs from write to answer` (other threads: the writer's, and V8's helpers; the time: a
 //    commit's latency, the extra hop included)
+//   `PostgreSQL CPU per committed quote (N quotes, way): X µs`: all the server's processes (the writer's statements
+//   are the same both ways; only `thread` runs them as generic plans, quoteCommitWorker.ts)
 //   `bytes surviving a scavenge per committed quote (way): N B`: after each commit everything of it is garbage, so
 //   what a scavenge forced right then still finds alive on the main thread is what the commit path leaves reachable
 //   from the old generation (issue 29: it is copied by each scavenge and promoted, and only a major GC frees it)
@@ -24,7 +26,7 @@ import { insertRfq } from '../engine/store/rfqs.js'
 import { rfqIdAt } from '../workers/values/index.js'
 import type { Address, Hex, NumberedQuote } from '../actors/rfqTypes.js'
 import { benchDatabase } from './lib/benchDb.js'
-import { processThreads } from './lib/procCpu.js'
+import { processThreads, processTreeUs, postmasterPid } from './lib/procCpu.js'
 
 parseCli(
   'commit.js',
@@ -51,6 +53,7 @@ const addressOf = (i: number): Address => `0x${i.toString(16).padStart(40, 'a')}
 
 const db = await benchDatabase('commit', { max: 2 })
 try {
+  const postmaster = await postmasterPid(db.sql)
   const now = Date.now()
   const ids: string[] = []
   for (let i = 0; i < RFQS; i++) {
@@ -118,6 +121,7 @@ try {
           probeOtherUs = 0,
           probeWallMs = 0
         const c0 = threadsUs(),
+          pg0 = processTreeUs(postmaster),
           t0 = performance.now()
         for (let r = 0; r < ROUNDS; r++) {
           await commit(batches[r]!)
@@ -135,7 +139,8 @@ try {
             probeWallMs += performance.now() - w0
           }
         }
-        const c1 = threadsUs()
+        const c1 = threadsUs(),
+          pgUs = (processTreeUs(postmaster) - pg0) / (ROUNDS * size)
         const commitUs = (c1.mainUs - c0.mainUs - probeUs) / ROUNDS,
           otherUs = (c1.otherUs - c0.otherUs - probeOtherUs) / ROUNDS,
           wallUs = ((performance.now() - t0 - probeWallMs) * 1000) / ROUNDS
@@ -145,6 +150,7 @@ try {
         console.log(
           `group commit main-thread CPU per commit (${size} quotes, ${way}): ${commitUs.toFixed(0)} µs (${(commitUs / size).toFixed(1)} µs a quote; ${(commitUs / selectUs).toFixed(2)}x a select 1 round trip's ${selectUs.toFixed(0)} µs); other threads ${otherUs.toFixed(0)} µs; ${wallUs.toFixed(0)} µs from write to answer`,
         )
+        console.log(`PostgreSQL CPU per committed quote (${size} quotes, ${way}): ${pgUs.toFixed(1)} µs`)
         console.log(
           `bytes surviving a scavenge per committed quote (${way}): ${(survived / (size * ROUNDS)).toFixed(0)} B`,
         )

@@ -126,6 +126,31 @@ export function processTreeUs(rootPid: number): number {
 }
 
 /**
+ * The same tree's µs by role: each child's title after "postgres: " (a backend's is "user db host state", so
+ * every backend is "backend"), the postmaster with its reaped children's time as "postmaster".
+ */
+export function processTreeByRole(rootPid: number): Map<string, number> {
+  const out = new Map<string, number>()
+  const add = (k: string, us: number) => out.set(k, (out.get(k) ?? 0) + us)
+  const root = statOf(rootPid)
+  if (root) add('postmaster', root.us)
+  for (const name of readdirSync('/proc')) {
+    const pid = Number(name)
+    if (!Number.isInteger(pid) || pid === rootPid) continue
+    const s = statOf(pid)
+    if (!s || s.ppid !== rootPid) continue
+    const title = (read(`/proc/${pid}/cmdline`) ?? '').replace(/\0/g, ' ').trim()
+    const role = title.startsWith('postgres: ') ? title.slice(10) : title
+    add(
+      /^(checkpointer|background writer|walwriter|autovacuum|logical replication|io worker)/.exec(role)?.[1] ??
+        'backend',
+      s.us,
+    )
+  }
+  return out
+}
+
+/**
  * The postmaster's pid of the server `sql` talks to: the parent of the backend serving this connection. The
  * server must run on this machine, in this pid namespace (an embedded one, or DATABASE_URL's on localhost).
  */

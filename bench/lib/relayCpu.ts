@@ -3,12 +3,14 @@
 // processes, the load generator (this process) and the whole machine. The machine's figure holds everything on
 // it, other work included: on a shared machine it is an upper bound.
 import { availableParallelism } from 'node:os'
-import { processThreads, processTreeUs, machineBusyUs } from './procCpu.js'
+import { processThreads, processTreeUs, processTreeByRole, machineBusyUs } from './procCpu.js'
 
 export interface CpuSnapshot {
   mainUs: number
   otherUs: number
   pgUs: number
+  /** the same, by PostgreSQL process role (backend, walwriter, checkpointer...) */
+  pgRoles: Map<string, number>
   loadUs: number
   machineUs: number
   atMs: number
@@ -22,6 +24,7 @@ export function cpuSnapshot(enginePid: number, postmaster: number): CpuSnapshot 
     mainUs,
     otherUs,
     pgUs: processTreeUs(postmaster),
+    pgRoles: processTreeByRole(postmaster),
     loadUs: u.user + u.system,
     machineUs: machineBusyUs(),
     atMs: performance.now(),
@@ -42,6 +45,12 @@ export function cpuPerQuoteLines(
     `main-thread CPU per accepted quote: ${per(b.mainUs - a.mainUs)} µs`,
     `engine other threads CPU per accepted quote: ${per(b.otherUs - a.otherUs)} µs`,
     `PostgreSQL CPU per accepted quote: ${per(b.pgUs - a.pgUs)} µs`,
+    `PostgreSQL CPU by process per accepted quote (µs): ${[...b.pgRoles]
+      .map(([role, us]) => [role, us - (a.pgRoles.get(role) ?? 0)] as const)
+      .filter(([, us]) => us > 0)
+      .sort((x, y) => y[1] - x[1])
+      .map(([role, us]) => `${role} ${per(us)}`)
+      .join(', ')}`,
     `load generator CPU per accepted quote: ${per(b.loadUs - a.loadUs)} µs`,
     `machine CPU per accepted quote: ${per(b.machineUs - a.machineUs)} µs`,
     `validated quotes/s: ${Math.round(rate)}/s (${((rate / ceiling) * 100).toFixed(0)}% of ceiling)`,

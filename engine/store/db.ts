@@ -10,13 +10,15 @@ export type Tx = Sql | postgres.TransactionSql<{ u256: bigint }>
 export interface DbOptions {
   max?: number
   onnotice?: (n: postgres.Notice) => void
+  /** settings sent in each connection's startup packet (a GUC for this pool's sessions only) */
+  connection?: Record<string, string>
 }
 
 /**
  * A pool of `max` connections. A URL may name a Unix socket's directory as libpq does, `...?host=/var/run/postgresql`
  * (postgres.js takes it as an option instead): no TCP stack on either side of each round trip.
  */
-export function connect(url: string, { max = 10, onnotice = () => {} }: DbOptions = {}): Sql {
+export function connect(url: string, { max = 10, onnotice = () => {}, connection }: DbOptions = {}): Sql {
   const u = new URL(url)
   const socketDir = u.searchParams.get('host')
   if (socketDir?.startsWith('/')) u.searchParams.delete('host')
@@ -24,6 +26,7 @@ export function connect(url: string, { max = 10, onnotice = () => {} }: DbOption
     max,
     ...(socketDir?.startsWith('/') ? { path: `${socketDir}/.s.PGSQL.${u.port || 5432}` } : {}),
     onnotice,
+    ...(connection ? { connection } : {}),
     idle_timeout: 30,
     // An unreachable server fails a query within seconds (then 503), instead of the 30 s default; and
     // reconnects back off to at most half a second: postgres.js's default grows to 20 s, which held

@@ -10,7 +10,11 @@ import { asError } from '../../workers/values/index.js'
 import type { ToCommitThread, FromCommitThread } from './quoteCommitThread.js'
 
 const { url, max } = workerData as { url: string; max: number }
-const sql = connect(url, { max })
+// One plan for each statement text, made once a connection (quotes.ts: the texts are fixed). Left to choose, PostgreSQL
+// planned each commit anew (a custom plan beats the generic one's estimate on partitioned tables): ~0.6 ms of its CPU
+// a commit, more than the rows of a 10-quote commit cost. Measured in bench/commit.js; the generic plan stays
+// cheaper with a year of day partitions (its pruning runs at the executor's start), docs/benchmarks.md 0.14.0.
+const sql = connect(url, { max, connection: { plan_cache_mode: 'force_generic_plan' } })
 const commit = sqlCommitter(sql)
 const port = parentPort!
 

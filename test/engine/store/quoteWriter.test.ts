@@ -6,7 +6,8 @@ import assert from 'node:assert/strict'
 import { testDatabase, type TestDatabase } from '../../helpers/db.js'
 import { insertRfq, quotesOfRfqs } from '../../../engine/store/rfqs.js'
 import { rfqIdTime } from '../../../workers/values/index.js'
-import { createQuoteWriter, DuplicateQuoteError } from '../../../engine/store/quotes.js'
+import { createQuoteWriter, quoteWriterOver, DuplicateQuoteError } from '../../../engine/store/quotes.js'
+import { startQuoteCommitThread } from '../../../engine/store/quoteCommitThread.js'
 import { rfqById } from '../../../engine/store/rfqQueries.js'
 import { ensurePartitions } from '../../../engine/store/partitions.js'
 import { A, DAY, quote, rfq as rfqOn, timedId, utcDay, kindOf } from './rows.js'
@@ -195,46 +196,57 @@ describe('quote writer (group commit)', () => {
     )
   })
 
-  test("a batch spanning days (and a legacy id) stores each quote in its RFQ's day, plain and checked", async () => {
-    const now = Date.now()
-    await ensurePartitions(db.sql, { now: now - 2 * DAY, ahead: 3 })
-    // the statements' texts are made per count of days (quoteCommitSql.ts): two days here, then none (a legacy id is
-    // among them: no day filter)
-    const ids = [timedId(now - DAY, 81), timedId(now, 82), timedId(now - 2 * DAY, 83)]
-    for (const id of ids) await insertRfq(db.sql, rfqOn(id, new Date(rfqIdTime(id)!)), null)
-    await insertRfq(db.sql, rfq('rfq_days_legacy'), null)
-    const w = createQuoteWriter(db.sql)
-    const dayOf = async (id: string) =>
-      (await db.sql`select rfq_day::text as day from quote_rows where rfq_id = ${id}`).map(r => r.day as string)
-    // plain: two days, then three days and a legacy id in one batch
-    let results = await Promise.allSettled([quote(ids[0]!, 50), quote(ids[1]!, 50)].map(q => w.write(q)))
-    assert.deepEqual(results.map(kindOf), ['stored', 'stored'])
-    results = await Promise.allSettled(
-      [quote(ids[0]!, 51), quote(ids[1]!, 51), quote(ids[2]!, 51), quote('rfq_days_legacy', 51)].map(q => w.write(q)),
-    )
-    assert.deepEqual(results.map(kindOf), ['stored', 'stored', 'stored', 'stored'])
-    assert.deepEqual([w.stats.commits, w.stats.rechecked], [2, 0])
-    // checked: a maker already stored for the older RFQ, beside new quotes of both days
-    results = await Promise.allSettled(
-      [quote(ids[0]!, 50), quote(ids[0]!, 52), quote(ids[1]!, 52)].map(q => w.write(q)),
-    )
-    assert.deepEqual(results.map(kindOf), ['duplicate', 'stored', 'stored'])
-    assert.equal(w.stats.rechecked, 1)
-    for (const [i, id] of ids.entries())
-      assert.deepEqual(
-        [...new Set(await dayOf(id))],
-        [utcDay(rfqIdTime(id)!)],
-        `RFQ ${i}: its quotes in its own day's partition`,
-      )
-    const counts = await Promise.all([...ids, 'rfq_days_legacy'].map(async id => (await rfqById(db.sql, id))!))
-    assert.deepEqual(
-      counts.map(r => [r.quoteCount, r.status]),
-      [
-        [3, 'QUOTED'],
-        [3, 'QUOTED'],
-        [1, 'QUOTED'],
-        [1, 'QUOTED'],
-      ],
-    )
-  })
+  // both ways: on the writer's thread the statements run as generic plans (quoteCommitWorker.ts), whose partitions
+  // are pruned as each commit starts, by its day parameters
+  for (const [way, seed] of [
+    ['here', 81],
+    ['thread', 84],
+  ] as const)
+    test(`a batch spanning days (and a legacy id) stores each quote in its RFQ's day, plain and checked (${way})`, async () => {
+      const now = Date.now()
+      await ensurePartitions(db.sql, { now: now - 2 * DAY, ahead: 3 })
+      // the statements' texts are made per count of days (quoteCommitSql.ts): two days here, then none (a legacy id is
+      // among them: no day filter)
+      const ids = [timedId(now - DAY, seed), timedId(now, seed + 1), timedId(now - 2 * DAY, seed + 2)]
+      const legacy = `rfq_days_legacy_${way}`
+      for (const id of ids) await insertRfq(db.sql, rfqOn(id, new Date(rfqIdTime(id)!)), null)
+      await insertRfq(db.sql, rfq(legacy), null)
+      const w = way === 'here' ? createQuoteWriter(db.sql) : quoteWriterOver(startQuoteCommitThread(db.url, 2))
+      try {
+        const dayOf = async (id: string) =>
+          (await db.sql`select rfq_day::text as day from quote_rows where rfq_id = ${id}`).map(r => r.day as string)
+        // plain: two days, then three days and a legacy id in one batch
+        let results = await Promise.allSettled([quote(ids[0]!, 50), quote(ids[1]!, 50)].map(q => w.write(q)))
+        assert.deepEqual(results.map(kindOf), ['stored', 'stored'])
+        results = await Promise.allSettled(
+          [quote(ids[0]!, 51), quote(ids[1]!, 51), quote(ids[2]!, 51), quote(legacy, 51)].map(q => w.write(q)),
+        )
+        assert.deepEqual(results.map(kindOf), ['stored', 'stored', 'stored', 'stored'])
+        assert.deepEqual([w.stats.commits, w.stats.rechecked], [2, 0])
+        // checked: a maker already stored for the older RFQ, beside new quotes of both days
+        results = await Promise.allSettled(
+          [quote(ids[0]!, 50), quote(ids[0]!, 52), quote(ids[1]!, 52)].map(q => w.write(q)),
+        )
+        assert.deepEqual(results.map(kindOf), ['duplicate', 'stored', 'stored'])
+        assert.equal(w.stats.rechecked, 1)
+        for (const [i, id] of ids.entries())
+          assert.deepEqual(
+            [...new Set(await dayOf(id))],
+            [utcDay(rfqIdTime(id)!)],
+            `RFQ ${i}: its quotes in its own day's partition`,
+          )
+        const counts = await Promise.all([...ids, legacy].map(async id => (await rfqById(db.sql, id))!))
+        assert.deepEqual(
+          counts.map(r => [r.quoteCount, r.status]),
+          [
+            [3, 'QUOTED'],
+            [3, 'QUOTED'],
+            [1, 'QUOTED'],
+            [1, 'QUOTED'],
+          ],
+        )
+      } finally {
+        await w.close()
+      }
+    })
 })
