@@ -1,7 +1,7 @@
 // A Piscina pool: one lane of worker threads. The composition root builds two (lanes.ts): signature recovery
 // and route search never share a thread, so a quote batch never waits behind a route search.
 import { Piscina } from 'piscina'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
 import { repoRoot } from '../paths.js'
 
@@ -30,10 +30,21 @@ export interface PoolOptions {
   preload?: string
 }
 
-/** The compiled task module of `workers/<task>.task.ts`, or the URL itself. */
-export function taskUrl(task: string): string {
-  return task.startsWith('file:') ? task : pathToFileURL(join(repoRoot, 'dist/workers', `${task}.task.js`)).href
+/**
+ * The compiled task module's path: `workers/<task>.task.ts`'s, or a file URL's. Made once a task: the relay runs a
+ * task a signature batch, and a URL (as this gave before) was turned back into a path by Piscina on each (with the
+ * URL's own making, ~1% of the relay's main thread, perf).
+ */
+export function taskPath(task: string): string {
+  let path = paths.get(task)
+  if (path === undefined)
+    paths.set(
+      task,
+      (path = task.startsWith('file:') ? fileURLToPath(task) : join(repoRoot, 'dist/workers', `${task}.task.js`)),
+    )
+  return path
 }
+const paths = new Map<string, string>()
 
 export function createWorkerPool(threads: number, tasksPerThread: number | PoolOptions = 2): WorkerPool {
   const o: PoolOptions = typeof tasksPerThread === 'number' ? { tasksPerThread } : tasksPerThread
@@ -48,12 +59,12 @@ export function createWorkerPool(threads: number, tasksPerThread: number | PoolO
     maxQueue: o.maxQueue ?? 4096,
     concurrentTasksPerWorker: o.tasksPerThread ?? 2,
     ...(o.workerData === undefined ? {} : { workerData: o.workerData }),
-    ...(o.preload ? { filename: taskUrl(o.preload) } : {}),
+    ...(o.preload ? { filename: taskPath(o.preload) } : {}),
   })
   return {
     threads,
     run: <I, O>(task: string, input: I, { signal }: RunOptions = {}) =>
-      piscina.run(input, { filename: taskUrl(task), ...(signal ? { signal } : {}) }) as Promise<O>,
+      piscina.run(input, { filename: taskPath(task), ...(signal ? { signal } : {}) }) as Promise<O>,
     get queueSize() {
       return piscina.queueSize
     },
