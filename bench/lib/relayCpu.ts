@@ -1,7 +1,8 @@
 // The relay bench's CPU per accepted quote, read from /proc at the start and the end of its throughput phase:
 // the engine's main thread, its other threads (signature pool, V8's GC helpers, libuv), the PostgreSQL server's
-// processes, the load generator (this process) and the whole machine. The machine's figure holds everything on
-// it, other work included: on a shared machine it is an upper bound.
+// processes (and the same by process role: the writer's backends, the WAL writer...), the load generator (this
+// process) and the whole machine. The machine's figure holds everything on it, other work included: on a shared
+// machine it is an upper bound.
 import { availableParallelism } from 'node:os'
 import { processThreads, processTreeUs, processTreeByRole, machineBusyUs } from './procCpu.js'
 
