@@ -59,6 +59,22 @@ export function childrenUs(pid: number): number {
   return us
 }
 
+/**
+ * Each live thread of process `pid` (not its children): µs on a CPU and its context switches, voluntary (it slept:
+ * each is a wake-up later) and not (preempted). By thread id.
+ */
+export function threadsOf(pid: number): Map<number, { cpuUs: number; wakes: number; preempted: number }> {
+  const out = new Map<number, { cpuUs: number; wakes: number; preempted: number }>()
+  for (const t of tasksOf(pid)) {
+    const status = read(`/proc/${pid}/task/${t}/status`)
+    const cpuUs = threadUs(pid, Number(t))
+    if (!status) continue
+    const n = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0)
+    out.set(Number(t), { cpuUs, wakes: n('voluntary_ctxt_switches'), preempted: n('nonvoluntary_ctxt_switches') })
+  }
+  return out
+}
+
 export interface ThreadTimes {
   /** µs on a CPU */
   cpuUs: number
