@@ -87,7 +87,10 @@ test('the TTL cleanup ends only what is open more than RFQ_TTL_SECS past its own
   const stale = await rfq(now - ttl - 1),
     recent = await rfq(now - ttl + 5),
     live = await rfq(now + 1)
-  await db.sql`update rfqs set created_at = now() - interval '1 hour' where id = ${live}` // older than the TTL, before its expiry
+  // older than the TTL, before its expiry; its day moves with it (the day's check: in the first hour of a UTC day, an
+  // hour back is yesterday, and the row moves to that day's partition)
+  await db.sql`update rfqs set created_at = now() - interval '1 hour',
+    created_day = ((now() - interval '1 hour') at time zone 'utc')::date where id = ${live}`
   assert.ok((await sweepEnded(db.sql, ttl, now * 1000)) >= 1)
   assert.deepEqual(await row(stale), {
     status: 'EXPIRED',
@@ -130,10 +133,13 @@ test("a fill mined before the expiry and recorded after it was stored EXPIRED ta
     ended_by: 'taker',
   })
 
+  // the fill's time from the RFQ's own expiry, not a second clock reading: a second's tick between two readings
+  // (a busy machine) made the fill no longer before the expiry
   const other = hex(20),
-    late = await rfq(nowSec() - 2, other)
+    lateExpiry = nowSec() - 2,
+    late = await rfq(lateExpiry, other)
   await storeEnds(db.sql, [{ rfqId: late, at: new Date() }])
   assert.deepEqual(await judged(other), {}, "an engine's end judges no one")
-  assert.equal(await markFilled(db.sql, late, hex(32), nowSec() - 3), true)
+  assert.equal(await markFilled(db.sql, late, hex(32), lateExpiry - 1), true)
   assert.deepEqual(await judged(other), { judged: 1, failed: 0 }, "a fill after an engine's end is judged as a fill")
 })

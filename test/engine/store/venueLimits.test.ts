@@ -101,7 +101,9 @@ describe('per-account limits arbitrated by the store', () => {
     const ids = (await db.sql`select id from rfqs where agent_id = ${id} order by seq limit 3`).map(r => r.id as string)
     await db.sql`update rfqs set status = 'CANCELLED' where id = ${ids[0]!}`
     await db.sql`update rfqs set expiry = ${Math.floor(Date.now() / 1000) - 1} where id = ${ids[1]!}`
-    await db.sql`update rfqs set created_at = now() - interval '61 seconds' where id = ${ids[2]!}`
+    // its day moves with it: in a UTC day's first minute, 61 seconds back is yesterday (the day's check)
+    await db.sql`update rfqs set created_at = now() - interval '61 seconds',
+      created_day = ((now() - interval '61 seconds') at time zone 'utc')::date where id = ${ids[2]!}`
     const again = await Promise.all(
       Array.from({ length: 6 }, (_, i) => insertRfqCapped(nodes[i % 3]!, rfq(), null, cap)),
     )
