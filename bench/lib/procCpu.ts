@@ -59,6 +59,8 @@ export function childrenUs(pid: number): number {
   return us
 }
 
+const VOLUNTARY = /^voluntary_ctxt_switches:\s+(\d+)/m
+const INVOLUNTARY = /^nonvoluntary_ctxt_switches:\s+(\d+)/m
 /**
  * Each live thread of process `pid` (not its children): µs on a CPU and its context switches, voluntary (it slept:
  * each is a wake-up later) and not (preempted). By thread id.
@@ -69,8 +71,8 @@ export function threadsOf(pid: number): Map<number, { cpuUs: number; wakes: numb
     const status = read(`/proc/${pid}/task/${t}/status`)
     const cpuUs = threadUs(pid, Number(t))
     if (!status) continue
-    const n = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0)
-    out.set(Number(t), { cpuUs, wakes: n('voluntary_ctxt_switches'), preempted: n('nonvoluntary_ctxt_switches') })
+    const n = (re: RegExp) => Number(re.exec(status)?.[1] ?? 0)
+    out.set(Number(t), { cpuUs, wakes: n(VOLUNTARY), preempted: n(INVOLUNTARY) })
   }
   return out
 }
@@ -129,39 +131,28 @@ function statOf(pid: number): { us: number; ppid: number } | undefined {
  * twice around a phase; the difference is what the tree spent in it. Throws when the root is not running.
  */
 export function processTreeUs(rootPid: number): number {
-  const root = statOf(rootPid)
-  if (!root) throw new Error(`no process with pid ${rootPid}`)
-  let us = root.us
-  for (const name of readdirSync('/proc')) {
-    const pid = Number(name)
-    if (!Number.isInteger(pid) || pid === rootPid) continue
-    const s = statOf(pid)
-    if (s && s.ppid === rootPid) us += s.us
-  }
+  let us = 0
+  for (const part of processTreeByRole(rootPid).values()) us += part
   return us
 }
 
+const ROLE = /^(checkpointer|background writer|walwriter|autovacuum|logical replication|io worker)/
 /**
  * The same tree's µs by role: each child's title after "postgres: " (a backend's is "user db host state", so
- * every backend is "backend"), the postmaster with its reaped children's time as "postmaster".
+ * every backend is "backend"), the root with its reaped children's time as "postmaster". Throws as processTreeUs.
  */
 export function processTreeByRole(rootPid: number): Map<string, number> {
-  const out = new Map<string, number>()
-  const add = (k: string, us: number) => out.set(k, (out.get(k) ?? 0) + us)
   const root = statOf(rootPid)
-  if (root) add('postmaster', root.us)
+  if (!root) throw new Error(`no process with pid ${rootPid}`)
+  const out = new Map<string, number>([['postmaster', root.us]])
   for (const name of readdirSync('/proc')) {
     const pid = Number(name)
     if (!Number.isInteger(pid) || pid === rootPid) continue
     const s = statOf(pid)
     if (!s || s.ppid !== rootPid) continue
     const title = (read(`/proc/${pid}/cmdline`) ?? '').replace(/\0/g, ' ').trim()
-    const role = title.startsWith('postgres: ') ? title.slice(10) : title
-    add(
-      /^(checkpointer|background writer|walwriter|autovacuum|logical replication|io worker)/.exec(role)?.[1] ??
-        'backend',
-      s.us,
-    )
+    const role = ROLE.exec(title.startsWith('postgres: ') ? title.slice(10) : title)?.[1] ?? 'backend'
+    out.set(role, (out.get(role) ?? 0) + s.us)
   }
   return out
 }

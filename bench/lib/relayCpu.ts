@@ -4,7 +4,7 @@
 // process) and the whole machine. The machine's figure holds everything on it, other work included: on a shared
 // machine it is an upper bound.
 import { availableParallelism } from 'node:os'
-import { processThreads, processTreeUs, processTreeByRole, machineBusyUs, threadsOf } from './procCpu.js'
+import { processThreads, processTreeByRole, machineBusyUs, threadsOf } from './procCpu.js'
 
 export interface CpuSnapshot {
   mainUs: number
@@ -24,11 +24,14 @@ export interface CpuSnapshot {
 export function cpuSnapshot(enginePid: number, postmaster: number): CpuSnapshot {
   const { mainUs, otherUs } = processThreads(enginePid)
   const u = process.cpuUsage()
+  const pgRoles = processTreeByRole(postmaster)
+  let pgUs = 0
+  for (const us of pgRoles.values()) pgUs += us
   return {
     mainUs,
     otherUs,
-    pgUs: processTreeUs(postmaster),
-    pgRoles: processTreeByRole(postmaster),
+    pgUs,
+    pgRoles,
     loadUs: u.user + u.system,
     machineUs: machineBusyUs(),
     atMs: performance.now(),
