@@ -26,7 +26,7 @@ import { insertRfq } from '../engine/store/rfqs.js'
 import { rfqIdAt } from '../workers/values/index.js'
 import type { Address, Hex, NumberedQuote } from '../actors/rfqTypes.js'
 import { benchDatabase } from './lib/benchDb.js'
-import { processThreads, processTreeUs, postmasterPid } from './lib/procCpu.js'
+import { processThreads, processTree, treeUsSince, postmasterPid } from './lib/procCpu.js'
 
 parseCli(
   'commit.js',
@@ -121,7 +121,7 @@ try {
           probeOtherUs = 0,
           probeWallMs = 0
         const c0 = threadsUs(),
-          pg0 = processTreeUs(postmaster),
+          pg0 = processTree(postmaster),
           t0 = performance.now()
         for (let r = 0; r < ROUNDS; r++) {
           await commit(batches[r]!)
@@ -140,7 +140,7 @@ try {
           }
         }
         const c1 = threadsUs(),
-          pgUs = (processTreeUs(postmaster) - pg0) / (ROUNDS * size)
+          pgUs = treeUsSince(pg0, processTree(postmaster)) / (ROUNDS * size)
         const commitUs = (c1.mainUs - c0.mainUs - probeUs) / ROUNDS,
           otherUs = (c1.otherUs - c0.otherUs - probeOtherUs) / ROUNDS,
           wallUs = ((performance.now() - t0 - probeWallMs) * 1000) / ROUNDS

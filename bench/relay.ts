@@ -47,7 +47,7 @@ import { engineMain, wireTerms, type RoutePair, type WireRfq } from './lib/relay
 import { syntheticGraph, HUBS } from './lib/syntheticGraph.js'
 import { seedGraph } from './lib/seedGraph.js'
 import { cpuSnapshot, cpuPerQuoteLines } from './lib/relayCpu.js'
-import { postmasterPid, processTreeUs, threadRoles } from './lib/procCpu.js'
+import { postmasterPid, processTree, treeUsSince, threadRoles } from './lib/procCpu.js'
 import { rolesSince, sumThreads, type ThreadMs } from './lib/windowThreads.js'
 import { profileParts } from './lib/profileParts.js'
 import { rfqIdAt } from '../workers/values/rfqId.js'
@@ -242,7 +242,7 @@ async function main(): Promise<number> {
     const pacedStart = performance.now(),
       cpu0 = await request<{ us: number }>(child, { cmd: 'cpu' }, 'cpu'),
       roles0 = threadRoles(child.pid!),
-      pg0 = processTreeUs(postmaster),
+      pg0 = processTree(postmaster),
       load0 = process.cpuUsage()
     let sent = 0
     await new Promise<void>(resolve => {
@@ -269,7 +269,7 @@ async function main(): Promise<number> {
     const threads = rolesSince(
       roles0,
       threadRoles(child.pid!),
-      processTreeUs(postmaster) - pg0,
+      treeUsSince(pg0, processTree(postmaster)),
       generator.user + generator.system,
     )
     return {

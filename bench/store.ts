@@ -30,7 +30,7 @@ import { freshMakers, checkAgainstViem } from './lib/presign.js'
 import { engineMain } from './lib/relayEngine.js'
 import { runStep, pct } from './lib/relayLoad.js'
 import { cpuSnapshot } from './lib/relayCpu.js'
-import { postmasterPid } from './lib/procCpu.js'
+import { postmasterPid, treeUsSince } from './lib/procCpu.js'
 import { archiveLine, seedQuoteDay, timeArchive } from './lib/archiveRun.js'
 import { loadPastDay, loadToday } from './store/rows.js'
 import { quoteSizing, sizingLines } from './store/sizing.js'
@@ -89,7 +89,7 @@ async function measure(on: Db, ids: readonly string[], groupOf?: (id: string) =>
     const cpu0 = cpuSnapshot(engine.child.pid!, pg)
     const t = await throughput(engine.relay, quotes)
     const cpu1 = cpuSnapshot(engine.child.pid!, pg)
-    const cpuUs = (cpu1.mainUs + cpu1.otherUs + cpu1.pgUs - cpu0.mainUs - cpu0.otherUs - cpu0.pgUs) / t.accepted
+    const cpuUs = (cpu1.mainUs + cpu1.otherUs - cpu0.mainUs - cpu0.otherUs + treeUsSince(cpu0.pg, cpu1.pg)) / t.accepted
     console.log(
       `  relay: ${Math.round(t.rate)} quotes/s (accepted ${t.accepted}, BUSY ${t.busy}, other errors ` +
         `${t.errors - t.busy}); engine + PostgreSQL CPU ${cpuUs.toFixed(0)} µs a quote`,

@@ -125,36 +125,57 @@ function statOf(pid: number): { us: number; ppid: number } | undefined {
   return { us: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * TICK_US, ppid: Number(f[1]) }
 }
 
-/**
- * CPU µs of a process and all its children (a postmaster's backends, checkpointer, WAL writer, autovacuum...).
- * A child that exited meanwhile is counted too: once reaped, its time is in its parent's cutime/cstime. Read
- * twice around a phase; the difference is what the tree spent in it. Throws when the root is not running.
- */
-export function processTreeUs(rootPid: number): number {
-  let us = 0
-  for (const part of processTreeByRole(rootPid).values()) us += part
-  return us
+/** A process tree (PostgreSQL's postmaster and its children) at one moment: each live child's µs and role by pid,
+ *  and the root's own (its reaped children's included). */
+export interface TreeSnapshot {
+  rootUs: number
+  children: Map<number, { us: number; role: string }>
 }
 
 const ROLE = /^(checkpointer|background writer|walwriter|autovacuum|logical replication|io worker)/
 /**
- * The same tree's µs by role: each child's title after "postgres: " (a backend's is "user db host state", so
- * every backend is "backend"), the root with its reaped children's time as "postmaster". Throws as processTreeUs.
+ * The tree of `rootPid` as it is now. A child's role is its title after "postgres: " (a backend's is "user db host
+ * state", so every backend is "backend"). Throws when the root is not running.
  */
-export function processTreeByRole(rootPid: number): Map<string, number> {
+export function processTree(rootPid: number): TreeSnapshot {
   const root = statOf(rootPid)
   if (!root) throw new Error(`no process with pid ${rootPid}`)
-  const out = new Map<string, number>([['postmaster', root.us]])
+  const children = new Map<number, { us: number; role: string }>()
   for (const name of readdirSync('/proc')) {
     const pid = Number(name)
     if (!Number.isInteger(pid) || pid === rootPid) continue
     const s = statOf(pid)
     if (!s || s.ppid !== rootPid) continue
     const title = (read(`/proc/${pid}/cmdline`) ?? '').replace(/\0/g, ' ').trim()
-    const role = ROLE.exec(title.startsWith('postgres: ') ? title.slice(10) : title)?.[1] ?? 'backend'
-    out.set(role, (out.get(role) ?? 0) + s.us)
+    children.set(pid, {
+      us: s.us,
+      role: ROLE.exec(title.startsWith('postgres: ') ? title.slice(10) : title)?.[1] ?? 'backend',
+    })
   }
+  return { rootUs: root.us, children }
+}
+
+/**
+ * What the tree spent between two snapshots, by role; the root's own and its ended children's as "postmaster".
+ * A child that ended in between reaches the root's reaped-children time with its whole life, so what it had spent
+ * before `a` is taken back out there: the root is charged only the phase's part. (Subtracting two sums role by role
+ * kept the total right but charged "postmaster" with such a child's whole life and its own role with minus what it
+ * had before: a connection that idled out in the relay's throughput phase showed as ~8 µs a quote of "postmaster".)
+ */
+export function treeSince(a: TreeSnapshot, b: TreeSnapshot): Map<string, number> {
+  let postmaster = b.rootUs - a.rootUs
+  for (const [pid, was] of a.children) if (!b.children.has(pid)) postmaster -= was.us
+  const out = new Map<string, number>([['postmaster', postmaster]])
+  for (const [pid, now] of b.children)
+    out.set(now.role, (out.get(now.role) ?? 0) + now.us - (a.children.get(pid)?.us ?? 0))
   return out
+}
+
+/** The µs of treeSince's roles together: the tree's whole time between two snapshots. */
+export function treeUsSince(a: TreeSnapshot, b: TreeSnapshot): number {
+  let us = 0
+  for (const part of treeSince(a, b).values()) us += part
+  return us
 }
 
 /**

@@ -4,14 +4,13 @@
 // process) and the whole machine. The machine's figure holds everything on it, other work included: on a shared
 // machine it is an upper bound.
 import { availableParallelism } from 'node:os'
-import { processThreads, processTreeByRole, machineBusyUs, threadsOf } from './procCpu.js'
+import { processThreads, processTree, treeSince, machineBusyUs, threadsOf, type TreeSnapshot } from './procCpu.js'
 
 export interface CpuSnapshot {
   mainUs: number
   otherUs: number
-  pgUs: number
-  /** the same, by PostgreSQL process role (backend, walwriter, checkpointer...) */
-  pgRoles: Map<string, number>
+  /** the PostgreSQL server's processes (procCpu.ts treeSince: by role, backend, walwriter, checkpointer...) */
+  pg: TreeSnapshot
   loadUs: number
   machineUs: number
   atMs: number
@@ -24,14 +23,10 @@ export interface CpuSnapshot {
 export function cpuSnapshot(enginePid: number, postmaster: number): CpuSnapshot {
   const { mainUs, otherUs } = processThreads(enginePid)
   const u = process.cpuUsage()
-  const pgRoles = processTreeByRole(postmaster)
-  let pgUs = 0
-  for (const us of pgRoles.values()) pgUs += us
   return {
     mainUs,
     otherUs,
-    pgUs,
-    pgRoles,
+    pg: processTree(postmaster),
     loadUs: u.user + u.system,
     machineUs: machineBusyUs(),
     atMs: performance.now(),
@@ -49,11 +44,14 @@ export function cpuPerQuoteLines(
 ): string[] {
   const per = (x: number) => (x / accepted).toFixed(1)
   const cores = availableParallelism()
+  const pgRoles = treeSince(a.pg, b.pg)
+  let pgUs = 0
+  for (const us of pgRoles.values()) pgUs += us
   const busy = ((b.machineUs - a.machineUs) / ((b.atMs - a.atMs) * 1000 * cores)) * 100
   return [
     `main-thread CPU per accepted quote: ${per(b.mainUs - a.mainUs)} µs`,
     `engine other threads CPU per accepted quote: ${per(b.otherUs - a.otherUs)} µs`,
-    `PostgreSQL CPU per accepted quote: ${per(b.pgUs - a.pgUs)} µs`,
+    `PostgreSQL CPU per accepted quote: ${per(pgUs)} µs`,
     // which thread is which is not in /proc (Node names none): at POOL_THREADS=1 the busiest but the main thread is
     // signature recovery, then the group commit's; the four alike are V8's platform threads (GC helpers)
     `engine threads per accepted quote, busiest first (µs, wake-ups, preemptions): ${[...b.threads]
@@ -68,8 +66,7 @@ export function cpuPerQuoteLines(
           `${t.tid === b.enginePid ? 'main ' : ''}${per(t.us)} / ${(t.wakes / accepted).toFixed(3)} / ${(t.preempted / accepted).toFixed(3)}`,
       )
       .join(', ')}`,
-    `PostgreSQL CPU by process per accepted quote (µs): ${[...b.pgRoles]
-      .map(([role, us]) => [role, us - (a.pgRoles.get(role) ?? 0)] as const)
+    `PostgreSQL CPU by process per accepted quote (µs): ${[...pgRoles]
       .filter(([, us]) => us > 0)
       .sort((x, y) => y[1] - x[1])
       .map(([role, us]) => `${role} ${per(us)}`)
