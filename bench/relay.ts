@@ -396,7 +396,11 @@ async function main(): Promise<number> {
   if (process.env.BENCH_PROFILE && !profileRoutes) {
     const parts = profileParts(join(process.env.BENCH_PROFILE, 'relay-main.cpuprofile'))
     const text = parts.map(p => `${p.part} ${(p.share * 100).toFixed(1)}%`).join(', ')
-    console.log(`main-thread CPU by part (profiled throughput phase): ${text}`)
+    // V8's profiler samples on a wall-clock timer and takes each sample when the thread next runs: time the thread
+    // waited for a core is charged to where it was stopped, most often just after it woke another thread (a post to
+    // the writer's or the signature pool's thread). So this says where the thread's time went, not its CPU; perf on
+    // the thread (docs/benchmarks.md 0.14.1) charged the writer's postMessage 3.9% of the CPU where this shows 15%.
+    console.log(`main-thread time by part (profiled throughput phase, wall-clock samples): ${text}`)
   }
   console.log(`paced at half the max (${pacedRate}/s): p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms`)
   if (withRoutes) {

@@ -1,7 +1,8 @@
 // A V8 CPU profile of the engine's main thread (BENCH_PROFILE) summed into the relay's parts, so a run says where
 // a quote's main-thread time goes without opening the profile in a viewer. Each sample goes to the first part
 // named by a frame on its stack, from the leaf up (JSON.parse called by the relay's decode is the relay's; a
-// postgres.js frame under the group commit is the PostgreSQL client's). Self time only, idle left out.
+// postgres.js frame under the group commit is the PostgreSQL client's). Self time only, idle left out. The profile's
+// samples are wall-clock: a part that wakes another thread is also charged the wait for a core that often follows.
 import { readFileSync } from 'node:fs'
 
 interface ProfileNode {
