@@ -10,6 +10,7 @@ import { checkQuote } from './quoteChecks.js'
 import { RelayErrors, refuseQuote, type QuoteRefusal } from './errors.js'
 import type { QuoteInFlight } from './quoteInFlight.js'
 import { QuoteTape } from './quoteTape.js'
+import { internAddress } from './internAddress.js'
 import { hasExpired, isLive as isLiveAt, isOpen } from '../workers/values/index.js'
 
 /** What an RFQ actor needs from outside; the engine supplies the real ones. */
@@ -55,13 +56,8 @@ export interface RfqState {
   /** ms since epoch: the RFQ's own expiry (RFQ_TTL_SECS never ends an RFQ before it) */
   liveUntil: number
   quotes: QuoteTape // its accepted quotes, one string each (quoteTape.ts: fewer objects for the GC to mark)
-  /** makers with an accepted quote or one being written: rule 6 */
-  makers: Set<Address>
-  /** makers whose quote is stored (this node's or another's): a replica shows each maker's first only */
-  stored: Set<Address>
-  /** makers whose write is in flight here, each with the store's word of its quote if one came meanwhile: the write's
-   *  answer decides (a reconcile that read this very quote back would otherwise show it twice); undefined once done */
-  writing?: Map<Address, { accepted: AcceptedQuote; event: RfqEvent | undefined } | null | undefined>
+  /** each maker with a quote here, accepted or being written (rule 6: one a maker), and where that quote stands */
+  makers: Map<Address, MakerSlot>
   committing: number
   fillTxHash: string | null
   cancelledAt: Date | null
@@ -69,11 +65,23 @@ export interface RfqState {
   endedBy: EndedBy | null
 }
 
+/**
+ * A maker's quote in one RFQ: being written here (`null`, or the store's word of this maker's quote if another node's
+ * came meanwhile: the write's answer decides, so a reconcile that read this very quote back does not show it twice),
+ * refused by the store as a duplicate or for a closed RFQ (`REFUSED`: not shown, and the maker's later quotes here are
+ * duplicates), or stored, this node's or another's (`STORED`: a replica shows each maker's first only). One map, not
+ * a set of makers, a set of the stored and a map of the writing: the book holds every live quote, and each RFQ's three
+ * tables and each quote's own copy of its maker's address were ~190 of the ~600 bytes it kept a quote (issue 29).
+ */
+export type MakerSlot = typeof STORED | typeof REFUSED | null | { accepted: AcceptedQuote; event: RfqEvent | undefined }
+export const STORED = 1
+export const REFUSED = 0
+
 export function initialRfqState(rfq: Rfq, opts: { shareTokenHash: string | null; quotes?: AcceptedQuote[] }): RfqState {
   const quotes = opts.quotes ?? []
   return {
     rfq, shareTokenHash: opts.shareTokenHash, status: quotes.length ? 'QUOTED' : 'OPEN', liveUntil: rfq.expiry * 1000,
-    quotes: new QuoteTape(rfq, quotes), makers: new Set(quotes.map(q => q.quote.maker)), stored: new Set(quotes.map(q => q.quote.maker)), committing: 0,
+    quotes: new QuoteTape(rfq, quotes), makers: new Map(quotes.map(q => [internAddress(q.quote.maker), STORED])), committing: 0,
     fillTxHash: null, cancelledAt: null, endedAt: null, endedBy: null,
   }
 }
@@ -133,8 +141,7 @@ function signerRecovered(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: Rf
   // the RFQ may have been cancelled, filled or expired while the signature was on the pool
   if (!isLive(state, ctx.now())) { reject(msg.replyTo, RelayErrors.rfqNotFound()); return state }
   if (state.makers.has(quote.maker)) { reject(msg.replyTo, RelayErrors.duplicateQuote()); return state }
-  state.makers.add(quote.maker)                  // reserved: later duplicates fail from here on; numbered by the count
-  ;(state.writing ??= new Map()).set(quote.maker, null)
+  state.makers.set(internAddress(quote.maker), null) // reserved: later duplicates fail from here on; numbered by the count
   state.committing++
   const accepted: NumberedQuote = { rfqId: state.rfq.id, quote, signature: msg.signature.toLowerCase() as Hex, receivedAtMs: ctx.now(), arrival: state.makers.size }
   msg.accepted = accepted
@@ -143,33 +150,34 @@ function signerRecovered(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: Rf
 }
 
 function quoteCommitted(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: RfqDeps): RfqState {
-  const accepted = msg.accepted!, word = state.writing?.get(accepted.quote.maker)
+  const accepted = msg.accepted!, maker = accepted.quote.maker, word = state.makers.get(maker)
   state.committing--
-  state.writing?.set(accepted.quote.maker, undefined) // done: marked, not deleted (a delete reshaped the table a quote)
   if (msg.error) {
     const code = (msg.error as { code?: unknown }).code
     if (code === 'DUPLICATE_QUOTE') {
       // the store already holds this maker's quote for this RFQ (another node, or a replay): a duplicate
+      state.makers.set(maker, REFUSED)
       reject(msg.replyTo, RelayErrors.duplicateQuote())
     } else if (code === 'RFQ_CLOSED') {
       // the store says the RFQ closed before this quote could land (a cancel or fill on another node, or one
       // that won the race here): not stored, so not accepted, and never broadcast
+      state.makers.set(maker, REFUSED)
       reject(msg.replyTo, RelayErrors.rfqNotFound())
       if (isOpen(state.status)) deps.onStale?.(state.rfq.id)
     } else {
-      state.makers.delete(accepted.quote.maker)   // not stored, so not accepted: the maker may retry
+      state.makers.delete(maker)   // not stored, so not accepted: the maker may retry
       deps.onWarn?.('quote not stored', { rfqId: state.rfq.id, err: msg.error })
       reject(msg.replyTo, code === 'UNAVAILABLE' ? RelayErrors.unavailable() : RelayErrors.internal())
     }
   } else {
-    state.stored.add(accepted.quote.maker)
+    state.makers.set(maker, STORED)
     state.quotes.push(accepted)
     if (state.status === 'OPEN') state.status = 'QUOTED'
     // accepted before a cancel/fill/expiry landed: durable and acknowledged, but not broadcast for a gone RFQ
     if (isOpen(state.status)) deps.publish({ type: 'rfq.quoted', rfqId: state.rfq.id, quote: accepted })
     msg.replyTo({ ok: true, quote: accepted })
   }
-  if (msg.error && word) remoteQuoted(state, word.accepted, word.event, deps)   // not ours: the store holds that one
+  if (msg.error && typeof word === 'object' && word !== null) remoteQuoted(state, word.accepted, word.event, deps)   // not ours: the store holds that one
   stopIfClosed(state, ctx)
   return state
 }
@@ -249,10 +257,10 @@ async function expire(state: RfqState, ctx: Ctx, deps: RfqDeps): Promise<RfqStat
 
 /** Another node stored a quote: this node's readers and sockets see it once (a maker's first stored quote only). */
 function remoteQuoted(state: RfqState, accepted: AcceptedQuote, event: RfqEvent | undefined, deps: RfqDeps): RfqState {
-  if (!isOpen(state.status) || state.stored.has(accepted.quote.maker)) return state
-  if (state.writing?.get(accepted.quote.maker) !== undefined) { state.writing.set(accepted.quote.maker, { accepted, event }); return state }
-  state.stored.add(accepted.quote.maker)
-  state.makers.add(accepted.quote.maker)   // a local quote of this maker still being written will be refused by the store
+  const maker = internAddress(accepted.quote.maker), slot = state.makers.get(maker)
+  if (!isOpen(state.status) || slot === STORED) return state
+  if (slot === null || typeof slot === 'object') { state.makers.set(maker, { accepted, event }); return state }  // ours is being written
+  state.makers.set(maker, STORED)   // (a maker refused here: the store holds this one)
   state.quotes.push(accepted)
   if (state.status === 'OPEN') state.status = 'QUOTED'
   deps.publish(event ?? { type: 'rfq.quoted', rfqId: state.rfq.id, quote: accepted, remote: true })
