@@ -342,3 +342,28 @@ test('askTo hands its answer to a callback once: a reply, a timeout, a full mail
   askTo(1000)
   assert.deepEqual(answers[4], [-2], 'a stopped actor answers at once')
 })
+
+test('a mailbox emptied starts again at its front, and one flooded keeps its order and a bounded array', async () => {
+  const sys = new ActorSystem()
+  const ref = sys.spawn('box', recorder, [] as number[], { capacity: 10_000 })
+  const cells = () => (ref as unknown as { queue: unknown[] }).queue.length
+  // a life of short bursts: never more than three waiting, so never more than three cells
+  for (let burst = 0; burst < 200; burst++) {
+    for (let i = 0; i < 3; i++) ref.tell({ type: 'Add', n: burst * 3 + i })
+    await get(ref)
+  }
+  assert.ok(cells() <= 4, `${cells()} cells for at most 4 waiting`) // three Adds and the Get
+  assert.deepEqual(
+    await get(ref),
+    Array.from({ length: 600 }, (_, i) => i),
+  )
+  // a flood behind a slow message: 3,000 waiting, taken in order through the array's compaction
+  ref.tell({ type: 'SlowAdd', n: -1, ms: 30 })
+  for (let i = 0; i < 3000; i++) ref.tell({ type: 'Add', n: 600 + i })
+  assert.equal(ref.depth, 3001)
+  const seen = await get(ref)
+  assert.deepEqual(seen.slice(600), [-1, ...Array.from({ length: 3000 }, (_, i) => 600 + i)])
+  assert.equal(ref.depth, 0)
+  ref.tell({ type: 'Add', n: 9999 })
+  assert.equal((await get(ref)).at(-1), 9999)
+})
