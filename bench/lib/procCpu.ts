@@ -155,17 +155,21 @@ export function processTree(rootPid: number): TreeSnapshot {
   return { rootUs: root.us, children }
 }
 
+/** treeSince's role for the root's own time and its children's that ended in the phase, whatever they were */
+export const ENDED = 'postmaster and ended processes'
+
 /**
- * What the tree spent between two snapshots, by role; the root's own and its ended children's as "postmaster".
- * A child that ended in between reaches the root's reaped-children time with its whole life, so what it had spent
- * before `a` is taken back out there: the root is charged only the phase's part. (Subtracting two sums role by role
- * kept the total right but charged "postmaster" with such a child's whole life and its own role with minus what it
- * had before: a connection that idled out in the relay's throughput phase showed as ~8 µs a quote of "postmaster".)
+ * What the tree spent between two snapshots, by role; the root's own and its ended children's as ENDED. A child that
+ * ended in between reaches the root's reaped-children time with its whole life, so what it had spent before `a` is
+ * taken back out there: the root is charged only the phase's part. Which role an ended child had is not known after
+ * it is reaped; one born and ended in the phase (an autovacuum worker) counts here whole. (Subtracting two sums role
+ * by role kept the total right but charged the root with an ended child's whole life and its own role with minus
+ * what it had before: a connection that idled out in the relay's throughput phase showed as ~8 µs a quote there.)
  */
 export function treeSince(a: TreeSnapshot, b: TreeSnapshot): Map<string, number> {
   let postmaster = b.rootUs - a.rootUs
   for (const [pid, was] of a.children) if (!b.children.has(pid)) postmaster -= was.us
-  const out = new Map<string, number>([['postmaster', postmaster]])
+  const out = new Map<string, number>([[ENDED, postmaster]])
   for (const [pid, now] of b.children)
     out.set(now.role, (out.get(now.role) ?? 0) + now.us - (a.children.get(pid)?.us ?? 0))
   return out

@@ -7,7 +7,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { processTree, treeSince, treeUsSince, type TreeSnapshot } from '../../bench/lib/procCpu.js'
+import { ENDED, processTree, treeSince, treeUsSince, type TreeSnapshot } from '../../bench/lib/procCpu.js'
 
 const snapshot = (rootUs: number, children: [number, number, string][]): TreeSnapshot => ({
   rootUs,
@@ -29,7 +29,7 @@ test("a child that ended between the snapshots is charged only its time after th
   assert.deepEqual(
     treeSince(a, b),
     new Map([
-      ['postmaster', 5 + 150],
+      [ENDED, 5 + 150],
       ['backend', 120 + 70],
       ['walwriter', 10],
     ]),
@@ -77,7 +77,7 @@ test("a live tree: the root is charged an ended child's time in the phase only, 
     assert.equal(b.children.size, 0, 'both children are reaped')
     const roles = treeSince(a, b)
     // the late child's 200 ms (and the root's own bit); the early child's 600 ms before `a` are not the phase's
-    const reaped = roles.get('postmaster')!
+    const reaped = roles.get(ENDED)!
     assert.ok(reaped >= 150_000 && reaped < 450_000, `the root was charged ${reaped} µs`)
     for (const [role, us] of roles) assert.ok(us >= 0, `${role}: ${us} µs`)
     assert.equal(
