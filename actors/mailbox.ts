@@ -10,41 +10,12 @@ import { asError } from '../workers/values/index.js'
 import { PendingAsk, PendingAsks } from './askDeadlines.js'
 import { ActorStopped, MailboxFull } from './actorErrors.js'
 import { defaultSupervision, type SpawnOptions } from './supervision.js'
+import type { ActorContext, ActorRef, Behavior, Reply } from './actorTypes.js'
 
 export { ActorStopped, AskTimeout, MailboxFull } from './actorErrors.js'
 export type { SpawnOptions, Supervision } from './supervision.js'
 
-export type Reply<R> = (value: R) => void
-
-export interface ActorRef<M> {
-  readonly name: string
-  tell(msg: M): void
-  /** `orElse` turns a failure (a timeout, a stopped actor, a full mailbox, a throwing handler) into an answer */
-  ask<R>(make: (replyTo: Reply<R>) => M, timeoutMs: number, orElse?: (error: unknown) => R): Promise<R>
-  /** ask with `orElse`, its answer handed to `done`: no promise and no reaction (the relay's quotes take this way) */
-  askTo<R>(make: (replyTo: Reply<R>) => M, timeoutMs: number, orElse: (error: unknown) => R, done: Reply<R>): void
-  readonly depth: number
-  readonly stopped: boolean
-}
-
-export interface ActorContext<M> {
-  readonly self: ActorRef<M>
-  now(): number
-  /** The outcome of slow work comes back as a message: the actor is not held while it runs. */
-  pipeToSelf<T>(work: Promise<T>, toMessage: (result: T | Error) => M): void
-  /** pipeToSelf for work that answers through a callback: the function returned sends the outcome back as a message
-   *  (nothing once the actor has stopped). No promise and no reaction: the relay's quotes take this way. */
-  toSelf<T>(toMessage: (result: T | Error) => M): (result: T | Error) => void
-  /** One timer per key; setting a key again replaces it. Timers die with the actor. */
-  setTimer(key: string, delayMs: number, msg: M): void
-  cancelTimer(key: string): void
-  stop(): void
-}
-
-export interface Behavior<S, M> {
-  receive(state: S, msg: M, ctx: ActorContext<M>): S | Promise<S>
-  onStop?(state: S): void
-}
+export type { ActorContext, ActorRef, Behavior, Reply } from './actorTypes.js'
 
 const YIELD_EVERY = 64 // messages handled before giving the event loop a turn
 

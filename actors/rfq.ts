@@ -11,6 +11,7 @@ import { RelayErrors, refuseQuote, type QuoteRefusal } from './errors.js'
 import type { QuoteInFlight } from './quoteInFlight.js'
 import { QuoteTape } from './quoteTape.js'
 import { internAddress } from './internAddress.js'
+import { REFUSED, STORED, type MakerSlot } from './makerSlot.js'
 import { hasExpired, isLive as isLiveAt, isOpen } from '../workers/values/index.js'
 
 /** What an RFQ actor needs from outside; the engine supplies the real ones. */
@@ -65,17 +66,6 @@ export interface RfqState {
   endedBy: EndedBy | null
 }
 
-/**
- * A maker's quote in one RFQ: being written here (`null`, or the store's word of this maker's quote if another node's
- * came meanwhile: the write's answer decides, so a reconcile that read this very quote back does not show it twice),
- * refused by the store as a duplicate or for a closed RFQ (`REFUSED`: not shown, and the maker's later quotes here are
- * duplicates), or stored, this node's or another's (`STORED`: a replica shows each maker's first only). One map, not
- * a set of makers, a set of the stored and a map of the writing: the book holds every live quote, and each RFQ's three
- * tables and each quote's own copy of its maker's address were ~190 of the ~600 bytes it kept a quote (issue 29).
- */
-export type MakerSlot = typeof STORED | typeof REFUSED | null | { accepted: AcceptedQuote; event: RfqEvent | undefined }
-export const STORED = 1
-export const REFUSED = 0
 
 export function initialRfqState(rfq: Rfq, opts: { shareTokenHash: string | null; quotes?: AcceptedQuote[] }): RfqState {
   const quotes = opts.quotes ?? []
