@@ -66,7 +66,6 @@ export interface RfqState {
   endedBy: EndedBy | null
 }
 
-
 export function initialRfqState(rfq: Rfq, opts: { shareTokenHash: string | null; quotes?: AcceptedQuote[] }): RfqState {
   const quotes = opts.quotes ?? []
   return {
@@ -250,7 +249,7 @@ function remoteQuoted(state: RfqState, accepted: AcceptedQuote, event: RfqEvent 
   const maker = internAddress(accepted.quote.maker), slot = state.makers.get(maker)
   if (!isOpen(state.status) || slot === STORED) return state
   if (slot === null || typeof slot === 'object') { state.makers.set(maker, { accepted, event }); return state }  // ours is being written
-  state.makers.set(maker, STORED)   // (a maker refused here: the store holds this one)
+  state.makers.set(maker, STORED)   // new here, or refused here: the store holds this one
   state.quotes.push(accepted)
   if (state.status === 'OPEN') state.status = 'QUOTED'
   deps.publish(event ?? { type: 'rfq.quoted', rfqId: state.rfq.id, quote: accepted, remote: true })
