@@ -9,39 +9,12 @@ import { RfqBook } from '../../actors/book.js'
 import { commitFromAsync, signerFromAsync } from '../../actors/asyncDeps.js'
 import type { RfqMsg } from '../../actors/rfq.js'
 import type { AcceptedQuote, Address, NumberedQuote, QuoteJson, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
+import { testQuote, testRfq } from '../helpers/rfqFixtures.js'
 
-const T_IN = '0x1111111111111111111111111111111111111111' as Address
-const T_OUT = '0x2222222222222222222222222222222222222222' as Address
 const TAKER = `0x${'cd'.repeat(20)}` as const
 const maker = (n: number): Address => `0x${String(n).padStart(2, '0').repeat(20)}`
-
-const rfq = (): Rfq => ({
-  id: 'rfq_ms',
-  taker: TAKER,
-  tokenIn: T_IN,
-  tokenOut: T_OUT,
-  kind: 0,
-  amountIn: 1n,
-  amountOut: null,
-  expiry: Math.floor(Date.now() / 1000) + 30,
-  visibility: 'public',
-  allowedMakers: [],
-  shareToken: null,
-  createdAt: new Date(),
-  agentId: null,
-})
-
-const quote = (by: Address, nonce: number): QuoteJson => ({
-  maker: by,
-  taker: TAKER,
-  tokenIn: T_IN,
-  tokenOut: T_OUT,
-  amountIn: '1',
-  amountOut: '2',
-  expiry: 2_000_000_000,
-  nonce: String(nonce),
-  deadline: Math.floor(Date.now() / 1000) + 60,
-})
+const rfq = (): Rfq => testRfq('rfq_ms', TAKER)
+const quote = (by: Address, nonce: number): QuoteJson => testQuote(by, TAKER, nonce)
 
 /** A book whose commits wait in `commits` until the test answers each (an Error with a code refuses it). */
 async function heldBook() {

@@ -9,39 +9,12 @@ import { RfqBook } from '../../actors/book.js'
 import { commitFromAsync, signerFromAsync } from '../../actors/asyncDeps.js'
 import type { RfqMsg } from '../../actors/rfq.js'
 import type { AcceptedQuote, Address, QuoteJson, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
+import { testQuote, testRfq } from '../helpers/rfqFixtures.js'
 
-const T_IN = '0x1111111111111111111111111111111111111111' as Address
-const T_OUT = '0x2222222222222222222222222222222222222222' as Address
 const MAKER = `0x${'ab'.repeat(20)}` as const
 const TAKER = `0x${'cd'.repeat(20)}` as const
-
-const rfq = (): Rfq => ({
-  id: 'rfq_rb',
-  taker: TAKER,
-  tokenIn: T_IN,
-  tokenOut: T_OUT,
-  kind: 0,
-  amountIn: 1n,
-  amountOut: null,
-  expiry: Math.floor(Date.now() / 1000) + 30,
-  visibility: 'public',
-  allowedMakers: [],
-  shareToken: null,
-  createdAt: new Date(),
-  agentId: null,
-})
-
-const quote = (nonce: number): QuoteJson => ({
-  maker: MAKER,
-  taker: TAKER,
-  tokenIn: T_IN,
-  tokenOut: T_OUT,
-  amountIn: '1',
-  amountOut: '2',
-  expiry: 2_000_000_000,
-  nonce: String(nonce),
-  deadline: Math.floor(Date.now() / 1000) + 60,
-})
+const rfq = (): Rfq => testRfq('rfq_rb', TAKER)
+const quote = (nonce: number): QuoteJson => testQuote(MAKER, TAKER, nonce)
 
 /** A book whose one commit waits for `answer`; `writing` resolves with the quote once the commit is asked. */
 function heldBook() {

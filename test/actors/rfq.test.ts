@@ -6,43 +6,11 @@ import { ActorSystem } from '../../actors/mailbox.js'
 import { RfqBook, type BookDeps } from '../../actors/book.js'
 import { commitFromAsync, signerFromAsync } from '../../actors/asyncDeps.js'
 import type { Address, NumberedQuote, QuoteJson, Rfq } from '../../actors/rfqTypes.js'
+import { testQuote, testRfq } from '../helpers/rfqFixtures.js'
 
-const T_IN = '0x1111111111111111111111111111111111111111' as Address
-const T_OUT = '0x2222222222222222222222222222222222222222' as Address
 const maker = (i: number): Address => `0x${i.toString(16).padStart(40, 'a')}`
-
-function rfq(id = 'rfq_1'): Rfq {
-  const now = Date.now()
-  return {
-    id,
-    taker: maker(999),
-    tokenIn: T_IN,
-    tokenOut: T_OUT,
-    kind: 0,
-    amountIn: 1n,
-    amountOut: null,
-    expiry: Math.floor(now / 1000) + 30,
-    visibility: 'public',
-    allowedMakers: [],
-    shareToken: null,
-    createdAt: new Date(now),
-    agentId: null,
-  }
-}
-
-function quote(m: Address, nonce = 0): QuoteJson {
-  return {
-    maker: m,
-    taker: maker(999),
-    tokenIn: T_IN,
-    tokenOut: T_OUT,
-    amountIn: '1',
-    amountOut: '2',
-    expiry: 2_000_000_000,
-    nonce: String(nonce),
-    deadline: Math.floor(Date.now() / 1000) + 60,
-  }
-}
+const rfq = (id = 'rfq_1'): Rfq => testRfq(id, maker(999))
+const quote = (m: Address, nonce = 0): QuoteJson => testQuote(m, maker(999), nonce)
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms))
 

@@ -12,6 +12,7 @@ import type { TestEngine } from '../helpers/engine.js'
 import { quoteTypes } from '../../sdk/sign.js'
 import type { Eip712Domain, Quote } from '../../sdk/types.js'
 import { outbound } from '../contract/conformance.js'
+import { testRfq } from '../helpers/rfqFixtures.js'
 
 /** Frames the relay sent that break its document, across every client of this process. */
 const violations: string[] = []
@@ -19,8 +20,7 @@ after(() => {
   if (violations.length) throw new Error(`frames that break the relay's AsyncAPI document:\n${violations.join('\n')}`)
 })
 
-export const TOKEN_IN = '0x1111111111111111111111111111111111111111' as Address
-export const TOKEN_OUT = '0x2222222222222222222222222222222222222222' as Address
+export { T_IN as TOKEN_IN, T_OUT as TOKEN_OUT } from '../helpers/rfqFixtures.js'
 export const ZERO = '0x0000000000000000000000000000000000000000' as Address
 
 export function account(): PrivateKeyAccount {
@@ -28,23 +28,8 @@ export function account(): PrivateKeyAccount {
 }
 
 export function makeRfq(over: Partial<Rfq> = {}): Rfq {
-  const now = Date.now()
-  return {
-    id: 'rfq_' + randomBytes(8).toString('hex'),
-    taker: account().address.toLowerCase() as Address,
-    tokenIn: TOKEN_IN,
-    tokenOut: TOKEN_OUT,
-    kind: 0,
-    amountIn: 10n ** 18n,
-    amountOut: null,
-    expiry: Math.floor(now / 1000) + 30,
-    visibility: 'public',
-    allowedMakers: [],
-    shareToken: null,
-    createdAt: new Date(now),
-    agentId: null,
-    ...over,
-  }
+  const id = 'rfq_' + randomBytes(8).toString('hex')
+  return testRfq(id, account().address.toLowerCase() as Address, { amountIn: 10n ** 18n, ...over })
 }
 
 export async function createRfq(t: TestEngine, over: Partial<Rfq> = {}): Promise<Rfq> {
