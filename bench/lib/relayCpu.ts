@@ -4,7 +4,15 @@
 // process) and the whole machine. The machine's figure holds everything on it, other work included: on a shared
 // machine it is an upper bound.
 import { availableParallelism } from 'node:os'
-import { processThreads, processTree, treeSince, machineBusyUs, threadsOf, type TreeSnapshot } from './procCpu.js'
+import {
+  processThreads,
+  processTree,
+  treeSince,
+  totalUs,
+  machineBusyUs,
+  threadsOf,
+  type TreeSnapshot,
+} from './procCpu.js'
 
 export interface CpuSnapshot {
   mainUs: number
@@ -44,9 +52,8 @@ export function cpuPerQuoteLines(
 ): string[] {
   const per = (x: number) => (x / accepted).toFixed(1)
   const cores = availableParallelism()
-  const pgRoles = treeSince(a.pg, b.pg)
-  let pgUs = 0
-  for (const us of pgRoles.values()) pgUs += us
+  const pgRoles = treeSince(a.pg, b.pg),
+    pgUs = totalUs(pgRoles)
   const busy = ((b.machineUs - a.machineUs) / ((b.atMs - a.atMs) * 1000 * cores)) * 100
   return [
     `main-thread CPU per accepted quote: ${per(b.mainUs - a.mainUs)} µs`,
