@@ -15,7 +15,10 @@
 //      the ratio of the two paced p99s (route searches must not slow the relay's quote validation), after a second
 //      of route load that is not counted (its code warmed, its baselines searched); the windows alternate, and each
 //      window's own p99 is printed: a major GC of the engine's heap (the book's accepted quotes) falls in one of
-//      them, a few hundred ms long, whichever kind it is
+//      them, a few hundred ms long, whichever kind it is. After each window with route searches, the searches still
+//      queued finish before the next window starts; a third kind of window, the control, creates the same RFQs on a
+//      pair the graph does not hold (no search), so what a creation costs by itself is told from what its search
+//      adds (bench/lib/routeWindows.ts)
 // The 199 submitters connect with ?channels=rfqs (RFQ broadcasts only); one observer receives every
 // QUOTE_BROADCAST. Delivering every quote to all 200 Node `ws` clients would measure the load
 // generator (15k/s x 200 = 3M frames/s to parse), not the relay.
@@ -43,12 +46,13 @@ import { benchDatabase } from './lib/benchDb.js'
 import { freshMakers, presignQuotes, checkAgainstViem, type Maker, type QuoteOrder } from './lib/presign.js'
 import { watchStalls, type Stalls } from './lib/stalls.js'
 import type { Domain } from '../workers/sig/types.js'
-import { engineMain, wireTerms, type RoutePair, type WireRfq } from './lib/relayEngine.js'
+import { engineMain, wireTerms, TOKEN_IN, TOKEN_OUT, type RoutePair, type WireRfq } from './lib/relayEngine.js'
 import { syntheticGraph, HUBS } from './lib/syntheticGraph.js'
 import { seedGraph } from './lib/seedGraph.js'
 import { cpuSnapshot, cpuPerQuoteLines } from './lib/relayCpu.js'
 import { postmasterPid, processTree, treeUsSince, threadRoles } from './lib/procCpu.js'
-import { rolesSince, sumThreads, type ThreadMs } from './lib/windowThreads.js'
+import { rolesSince, sumThreads } from './lib/windowThreads.js'
+import { routeWindowLines } from './lib/routeWindows.js'
 import { profileParts } from './lib/profileParts.js'
 import { rfqIdAt } from '../workers/values/rfqId.js'
 
@@ -120,13 +124,15 @@ async function main(): Promise<number> {
   const windows = graph ? env('BENCH_PACED_WINDOWS', 3) : 1
   const rfqsA = mkRfqs(Math.ceil(total / MAKERS)),
     rfqsB = mkRfqs(Math.ceil((pacedCap * windows) / MAKERS)),
-    rfqsC = graph ? mkRfqs(Math.ceil((pacedCap * windows) / MAKERS)) : []
+    rfqsC = graph ? mkRfqs(Math.ceil((pacedCap * windows) / MAKERS)) : [],
+    rfqsD = graph ? mkRfqs(Math.ceil((pacedCap * windows) / MAKERS)) : []
   const t0 = performance.now()
   const loadA = signAll(rfqsA, makers, total)
   const allB = signAll(rfqsB, makers, pacedCap * windows),
-    allC = graph ? signAll(rfqsC, makers, pacedCap * windows) : null
+    allC = graph ? signAll(rfqsC, makers, pacedCap * windows) : null,
+    allD = graph ? signAll(rfqsD, makers, pacedCap * windows) : null
   console.log(
-    `pre-signed ${loadA.length + allB.length + (allC?.length ?? 0)} quotes in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    `pre-signed ${loadA.length + allB.length + (allC?.length ?? 0) + (allD?.length ?? 0)} quotes in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   )
   await checkAgainstViem(domain, { rfqId: '', maker: '', frame: loadA.frame(0).toString() }) // our digest and signature, checked once against viem
 
@@ -195,7 +201,7 @@ async function main(): Promise<number> {
       onAccepted()
     })
 
-  await request(child, { cmd: 'create', rfqs: [...rfqsA, ...rfqsB, ...rfqsC] }, 'created')
+  await request(child, { cmd: 'create', rfqs: [...rfqsA, ...rfqsB, ...rfqsC, ...rfqsD] }, 'created')
   await new Promise(r => setTimeout(r, 500)) // let the RFQ broadcasts drain
 
   // phase 1: throughput with a bounded window in flight
@@ -305,8 +311,9 @@ async function main(): Promise<number> {
     off: Window[] = [],
     on: Window[] = []
   const routeRate = env('BENCH_ROUTE_RFQS_PER_SEC', 50)
-  type RouteLoad = { created: number; refused: number; baselines: unknown }
-  const routeLoad: RouteLoad = { created: 0, refused: 0, baselines: null }
+  type RouteLoad = { created: number; refused: number; baselines: unknown; drainMs: number }
+  const routeLoad: RouteLoad = { created: 0, refused: 0, baselines: null, drainMs: 0 }
+  const bare: Window[] = []
   // a route load before the windows, not counted: its code paths (the creation's, the baseline's, the route lane's)
   // warmed as the quotes' are by the throughput phase, and its searches done, so the first window with route
   // searches does not carry a cold start that the windows without them never pay
@@ -323,9 +330,21 @@ async function main(): Promise<number> {
     on.push(await pacedPhase(allC!.range(w * per, (w + 1) * per)))
     if (profileRoutes && w === 0) child.send({ cmd: 'profile-stop' })
     const r = await loaded
+    // the searches still queued when the creations end finish before the next window without route load, so that
+    // window measures the relay alone (they once ran into it: ~1.3 s of route CPU in the windows "without")
+    routeLoad.drainMs += await baselinesSettled(child, 20_000)
     routeLoad.created += r.created
     routeLoad.refused += r.refused
     routeLoad.baselines = r.baselines
+    // the control: the same creations, on a pair the graph does not hold (no search; the baseline stored missing)
+    const created = request<RouteLoad>(
+      child,
+      { cmd: 'routeLoad', pairs: unroutable(routePairs(graph, routeRate * pacedSecs)), ratePerSec: routeRate },
+      'routeLoaded',
+    )
+    bare.push(await pacedPhase(allD!.range(w * per, (w + 1) * per)))
+    await created
+    await baselinesSettled(child, 20_000)
   }
   const paced = pooled(off),
     withRoutes = graph ? pooled(on) : null
@@ -386,7 +405,7 @@ async function main(): Promise<number> {
           },
           {
             measure: 'route load: RFQs created, baselines',
-            value: `${routeLoad.created} created (${routeLoad.refused} refused); ${JSON.stringify(routeLoad.baselines)}`,
+            value: `${routeLoad.created} created (${routeLoad.refused} refused); ${JSON.stringify(routeLoad.baselines)}; searches left after the windows' creations settled in ${(routeLoad.drainMs / 1000).toFixed(1)} s`,
           },
         ]
       : []),
@@ -404,47 +423,9 @@ async function main(): Promise<number> {
   }
   console.log(`paced at half the max (${pacedRate}/s): p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms`)
   if (withRoutes) {
-    const f = (x: number) => x.toFixed(1)
-    console.log(
-      `main-thread stalls paced without / with route searches: event-loop delay p99 ${f(paced.loopP99)} / ${f(withRoutes.loopP99)} ms, longest ${f(paced.loopMax)} / ${f(withRoutes.loopMax)} ms; GC pauses ${f(paced.gcMs)} / ${f(withRoutes.gcMs)} ms, longest ${f(paced.gcMax)} / ${f(withRoutes.gcMax)} ms (scavenges ${f(paced.minorMs)} / ${f(withRoutes.minorMs)} ms; mark-compacts ${f(paced.majorMs)} / ${f(withRoutes.majorMs)} ms, longest ${f(paced.majorMax)} / ${f(withRoutes.majorMax)} ms)`,
-    )
+    const kind = (ws: Window[]) => ({ windows: ws, pooled: pooled(ws) })
+    for (const line of routeWindowLines(kind(off), kind(on), bare.length ? kind(bare) : null)) console.log(line)
   }
-  if (withRoutes) {
-    const a = paced.threads,
-      b = withRoutes.threads,
-      f = (k: keyof ThreadMs) => `${a[k].toFixed(0)} / ${b[k].toFixed(0)}`
-    console.log(
-      `CPU and run-queue wait in the paced windows without / with route searches (ms): main thread CPU ${f('mainCpu')}, wait ${f('mainWait')}; route threads CPU ${f('nicedCpu')}, wait ${f('nicedWait')}; other engine threads CPU ${f('otherCpu')}, wait ${f('otherWait')}; PostgreSQL CPU ${f('pgCpu')}; load generator CPU ${f('loadCpu')}`,
-    )
-  }
-  if (withRoutes) {
-    const p99Of = (ws: Window[]) => ws.map(w => percentiles(w.latencies).p99)
-    const offP99 = p99Of(off),
-      onP99 = p99Of(on)
-    // a window's outlier told apart: the engine's main thread stalled (its longest event-loop delay, a major GC of
-    // its heap among them) or this process's did (its own GC: the pre-signed quotes make a big heap)
-    const byWindow = (ws: Window[], p99: number[]) =>
-      ws
-        .map(
-          (w, i) =>
-            `${p99[i]!.toFixed(1)} (stalls: engine ${w.stalls.loopMax.toFixed(0)}, generator ${w.ownStalls.loopMax.toFixed(0)})`,
-        )
-        .join(', ')
-    console.log(
-      `paced p99 by window (ms), without: ${byWindow(off, offP99)}; with route searches: ${byWindow(on, onP99)}`,
-    )
-    // the same ratio read window by window: a stall that lands in one window (a major GC, the VM's) moves the pooled
-    // p99 of its kind and not the median of the windows' own (the bench's percentile: with an even count, the upper)
-    const a = percentiles(onP99).p50,
-      b = percentiles(offP99).p50
-    console.log(
-      `paced p99 with route searches vs without, median of the windows' p99s: ${(a / b).toFixed(2)} (${a.toFixed(2)} ms vs ${b.toFixed(2)} ms)`,
-    )
-  }
-  if (withRoutes)
-    console.log(
-      `paced p99 with route searches vs without: ${(withRoutes.p99 / paced.p99).toFixed(2)} (${withRoutes.p99.toFixed(2)} ms vs ${paced.p99.toFixed(2)} ms; engine CPU ${withRoutes.cpuMs.toFixed(0)} vs ${paced.cpuMs.toFixed(0)} ms)`,
-    )
   return rate
 }
 
@@ -469,12 +450,24 @@ async function warmRoutes(
 ): Promise<{ created: number; ms: number }> {
   const t0 = performance.now()
   const r = await request<{ created: number }>(child, { cmd: 'routeLoad', pairs, ratePerSec }, 'routeLoaded')
+  await baselinesSettled(child, 20_000)
+  return { created: r.created, ms: performance.now() - t0 }
+}
+
+/** Waits (at most `withinMs`) until the engine has no baseline waiting or searching; answers how long it waited. */
+async function baselinesSettled(child: ChildProcess, withinMs: number): Promise<number> {
+  const t0 = performance.now()
   for (;;) {
     const b = await request<{ waiting: number; searching: number }>(child, { cmd: 'baselines' }, 'baselines')
-    if ((b.waiting === 0 && b.searching === 0) || performance.now() - t0 > 20_000) break
+    if ((b.waiting === 0 && b.searching === 0) || performance.now() - t0 > withinMs) break
     await new Promise(res => setTimeout(res, 50))
   }
-  return { created: r.created, ms: performance.now() - t0 }
+  return performance.now() - t0
+}
+
+/** The same pairs' amounts on the bench's own token pair, which the graph does not hold: a creation with no search. */
+function unroutable(pairs: RoutePair[]): RoutePair[] {
+  return pairs.map(p => ({ ...p, tokenIn: TOKEN_IN, tokenOut: TOKEN_OUT }))
 }
 
 /** RFQs a busy venue's takers create: pairs of the graph (a hub to a hub, or a token to a hub), $1k to $100k each. */
