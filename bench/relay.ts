@@ -25,7 +25,8 @@
 // Env: BENCH_GRAPH_POOLS (10000; 0: no graph, no phase 6), BENCH_ROUTE_RFQS_PER_SEC (50), BENCH_QUOTES (default
 // 60000), BENCH_PACED_RATE (half the max), BENCH_PACED_SECS (3), BENCH_POOL_THREADS
 // (default: the engine's, cores - 1), BENCH_COMPARE_THREADS=1 (the whole bench with 1, then 2 threads, compared),
-// BENCH_WINDOW (quotes in flight, default 2048), BENCH_PACED_WINDOWS (3: the paced windows of each kind), BENCH_QUOTE_ORDER
+// BENCH_WINDOW (quotes in flight, default 2048), BENCH_PACED_WINDOWS (3: the paced windows of each kind), BENCH_CONTROL_SPIN
+// (ms in 10 that a SCHED_IDLE spinner burns during the control windows; 0, none, by default), BENCH_QUOTE_ORDER
 // (maker: each maker quotes every RFQ in turn, the default; rfq: every maker answers an RFQ in turn), BENCH_PROFILE=<dir>, BENCH_PROFILE_PHASE=routes
 // (a CPU profile of the engine's main thread during the throughput phase, written to <dir>), BENCH_HEAP_SNAPSHOT=<file>
 // (the engine's heap as the run leaves it), BENCH_HEAP_PROFILE=<file> (where the throughput phase's allocation comes
@@ -53,6 +54,7 @@ import { cpuSnapshot, cpuPerQuoteLines } from './lib/relayCpu.js'
 import { postmasterPid, processTree, treeUsSince, threadRoles } from './lib/procCpu.js'
 import { rolesSince, sumThreads } from './lib/windowThreads.js'
 import { routeWindowLines } from './lib/routeWindows.js'
+import { startIdleSpinner } from './lib/idleSpinner.js'
 import { profileParts } from './lib/profileParts.js'
 import { rfqIdAt } from '../workers/values/rfqId.js'
 
@@ -314,6 +316,9 @@ async function main(): Promise<number> {
   type RouteLoad = { created: number; refused: number; baselines: unknown; drainMs: number }
   const routeLoad: RouteLoad = { created: 0, refused: 0, baselines: null, drainMs: 0 }
   const bare: Window[] = []
+  // the control windows with a SCHED_IDLE spinner busy this many ms in 10 (0: none): CPU taken with nothing else
+  const controlSpin = env('BENCH_CONTROL_SPIN', 0)
+  let spinMs = 0
   // a route load before the windows, not counted: its code paths (the creation's, the baseline's, the route lane's)
   // warmed as the quotes' are by the throughput phase, and its searches done, so the first window with route
   // searches does not carry a cold start that the windows without them never pay
@@ -342,7 +347,9 @@ async function main(): Promise<number> {
       { cmd: 'routeLoad', pairs: unroutable(routePairs(graph, routeRate * pacedSecs)), ratePerSec: routeRate },
       'routeLoaded',
     )
+    const spinner = controlSpin > 0 ? startIdleSpinner(controlSpin) : null
     bare.push(await pacedPhase(allD!.range(w * per, (w + 1) * per)))
+    spinMs += spinner?.stop() ?? 0
     await created
     await baselinesSettled(child, 20_000)
   }
@@ -424,7 +431,10 @@ async function main(): Promise<number> {
   console.log(`paced at half the max (${pacedRate}/s): p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms`)
   if (withRoutes) {
     const kind = (ws: Window[]) => ({ windows: ws, pooled: pooled(ws) })
-    for (const line of routeWindowLines(kind(off), kind(on), bare.length ? kind(bare) : null)) console.log(line)
+    const control = controlSpin > 0 ? `creations alone and a SCHED_IDLE spinner ${controlSpin} ms in 10` : null
+    if (control) console.log(`SCHED_IDLE spinner's CPU in the control windows: ${spinMs.toFixed(0)} ms`)
+    for (const line of routeWindowLines(kind(off), kind(on), bare.length ? kind(bare) : null, control))
+      console.log(line)
   }
   return rate
 }
@@ -498,7 +508,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
         BENCH_POOL_THREADS: 'pool threads (cores - 1)',
         BENCH_COMPARE_THREADS: 'set: run with 1 then 2 pool threads and compare',
         BENCH_WINDOW: 'quotes in flight (2048)',
-        BENCH_PACED_WINDOWS: 'paced windows without, then with route searches, alternating (3 of each)',
+        BENCH_PACED_WINDOWS:
+          'paced windows without, with route searches, with creations alone (the control), in turn (3 of each)',
+        BENCH_CONTROL_SPIN: 'ms in 10 a SCHED_IDLE spinner burns during the control windows (0: none)',
         BENCH_QUOTE_ORDER:
           'maker (default: each maker quotes every RFQ in turn) or rfq (every maker answers an RFQ in turn)',
         BENCH_PROFILE: 'dir for a CPU profile',

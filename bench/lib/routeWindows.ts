@@ -39,9 +39,16 @@ const p99s = (ws: PacedWindow[]) => ws.map(w => percentiles(w.latencies).p99)
 const medianP99 = (ws: PacedWindow[]) => percentiles(p99s(ws)).p50
 
 /** The lines that compare the three kinds, printed after the relay bench's table. */
-export function routeWindowLines<W extends PacedWindow>(off: Kind<W>, on: Kind<W>, bare: Kind<W> | null): string[] {
+export function routeWindowLines<W extends PacedWindow>(
+  off: Kind<W>,
+  on: Kind<W>,
+  bare: Kind<W> | null,
+  /** what the control windows held, where more than the creations (BENCH_CONTROL_SPIN) */
+  controlName: string | null = null,
+): string[] {
   const kinds = bare ? [off, on, bare] : [off, on]
-  const names = bare ? 'without / with route searches / with creations alone' : 'without / with route searches'
+  const control = controlName ?? 'creations alone'
+  const names = bare ? `without / with route searches / with ${control}` : 'without / with route searches'
   const each = (f: (p: Pooled) => string) => kinds.map(k => f(k.pooled)).join(' / ')
   const threads = (k: keyof ThreadMs) => kinds.map(x => x.pooled.threads[k].toFixed(0)).join(' / ')
   // a window's outlier told apart: the engine's main thread stalled (its longest event-loop delay, a major GC of
@@ -65,14 +72,22 @@ export function routeWindowLines<W extends PacedWindow>(off: Kind<W>, on: Kind<W
   const lines = [
     `main-thread stalls paced ${names}: event-loop delay p99 ${each(p => f1(p.loopP99))} ms, longest ${each(p => f1(p.loopMax))} ms; GC pauses ${each(p => f1(p.gcMs))} ms, longest ${each(p => f1(p.gcMax))} ms (scavenges ${each(p => f1(p.minorMs))} ms; mark-compacts ${each(p => f1(p.majorMs))} ms, longest ${each(p => f1(p.majorMax))} ms)`,
     `CPU and run-queue wait in the paced windows ${names} (ms): main thread CPU ${threads('mainCpu')}, wait ${threads('mainWait')}; route threads CPU ${threads('nicedCpu')}, wait ${threads('nicedWait')}; other engine threads CPU ${threads('otherCpu')}, wait ${threads('otherWait')}; PostgreSQL CPU ${threads('pgCpu')}; load generator CPU ${threads('loadCpu')}`,
-    `paced p99 by window (ms), without: ${byWindow(off.windows)}; with route searches: ${byWindow(on.windows)}${bare ? `; with creations alone: ${byWindow(bare.windows)}` : ''}`,
+    `paced p99 by window (ms), without: ${byWindow(off.windows)}; with route searches: ${byWindow(on.windows)}${bare ? `; with ${control}: ${byWindow(bare.windows)}` : ''}`,
   ]
   if (bare) {
     lines.push(
-      medianRatio(bare, off, 'paced p99 with RFQ creations alone (no route search) vs without'),
-      ratio(bare, off, 'paced p99 with RFQ creations alone (no route search) vs without'),
-      medianRatio(on, bare, "paced p99 with route searches vs with creations alone (the searches' own share)"),
-      ratio(on, bare, "paced p99 with route searches vs with creations alone (the searches' own share)"),
+      medianRatio(bare, off, `paced p99 with ${controlName ?? 'RFQ creations alone (no route search)'} vs without`),
+      ratio(bare, off, `paced p99 with ${controlName ?? 'RFQ creations alone (no route search)'} vs without`),
+      medianRatio(
+        on,
+        bare,
+        `paced p99 with route searches vs with ${control}${controlName ? '' : " (the searches' own share)"}`,
+      ),
+      ratio(
+        on,
+        bare,
+        `paced p99 with route searches vs with ${control}${controlName ? '' : " (the searches' own share)"}`,
+      ),
     )
   }
   lines.push(
