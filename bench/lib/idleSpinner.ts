@@ -7,6 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { processThreads } from './procCpu.js'
 
 export interface IdleSpinner {
+  /** node's pid: chrt and nice exec what they run */
+  readonly pid: number | undefined
   /** stops it; answers the CPU its spinning thread had, ms */
   stop(): number
 }
@@ -21,6 +23,7 @@ for (;;) { const end = performance.now() + ${ms}; while (performance.now() < end
   })
   child.on('error', e => console.error(`BENCH_CONTROL_SPIN: could not start chrt (util-linux): ${e.message}`))
   return {
+    pid: child.pid,
     stop() {
       // chrt and nice exec what they run, so the pid is node's
       const ms = child.pid === undefined ? 0 : processThreads(child.pid, { children: false }).mainUs / 1000

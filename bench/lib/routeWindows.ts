@@ -5,8 +5,8 @@
 //   with creations alone: the same creations on a pair the graph does not hold, so each baseline is stored missing
 //     (TOKEN_NOT_FOUND) without a search. The control: what an RFQ's creation costs the relay by itself (its insert,
 //     its broadcast to the makers, its baseline's row), apart from the route finder's search.
-// R is "with route searches vs without", as the issue defines it; R over the control's ratio is what the searches
-// add on their own.
+// R is "with route searches vs without", as the issue defines it; "with route searches vs with creations alone" is
+// what the searches add on their own.
 import { percentiles } from './load.js'
 import type { Stalls } from './stalls.js'
 import type { ThreadMs } from './windowThreads.js'
