@@ -16,16 +16,10 @@ export interface PacedWindow {
   stalls: Stalls
   ownStalls: Stalls
 }
-export interface Pooled {
+/** a kind's windows pooled: its p99 over all their quotes, the engine's CPU, the longest of its stalls */
+export interface Pooled extends Stalls {
   p99: number
   cpuMs: number
-  loopP99: number
-  loopMax: number
-  gcMs: number
-  gcMax: number
-  minorMs: number
-  majorMs: number
-  majorMax: number
   threads: ThreadMs
 }
 export interface Kind<W extends PacedWindow> {

@@ -4,12 +4,10 @@
 // word of its quote shows that quote once. With stand-in storage whose commits the test answers one by one.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { ActorSystem, type ActorRef } from '../../actors/mailbox.js'
 import { RfqBook } from '../../actors/book.js'
-import { commitFromAsync, signerFromAsync } from '../../actors/asyncDeps.js'
-import type { RfqMsg } from '../../actors/rfq.js'
-import type { AcceptedQuote, Address, NumberedQuote, QuoteJson, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
+import type { AcceptedQuote, Address, NumberedQuote, QuoteJson, Rfq } from '../../actors/rfqTypes.js'
 import { testQuote, testRfq } from '../helpers/rfqFixtures.js'
+import { bookOverCommits } from '../helpers/heldBook.js'
 
 const TAKER = `0x${'cd'.repeat(20)}` as const
 const maker = (n: number): Address => `0x${String(n).padStart(2, '0').repeat(20)}`
@@ -19,22 +17,11 @@ const quote = (by: Address, nonce: number): QuoteJson => testQuote(by, TAKER, no
 /** A book whose commits wait in `commits` until the test answers each (an Error with a code refuses it). */
 async function heldBook() {
   const commits: { quote: NumberedQuote; answer(error?: Error): void }[] = []
-  const book = new RfqBook(new ActorSystem(), {
-    recoverSigner: signerFromAsync(async (_q, sig) => sig as Address), // the "signature" is the maker's address
-    store: {
-      insertRfq: async () => {},
-      persistStatus: async () => {},
-      commitQuote: commitFromAsync(
-        q =>
-          new Promise<void>((resolve, reject) => commits.push({ quote: q, answer: e => (e ? reject(e) : resolve()) })),
-      ),
-      storeEnds: async () => {},
-    },
-  })
-  const announced: RfqEvent[] = []
-  book.events.subscribe(e => void (e.type === 'rfq.quoted' && announced.push(e)))
+  const { book, announced, ref } = bookOverCommits(
+    'rfq_ms',
+    q => new Promise<void>((resolve, reject) => commits.push({ quote: q, answer: e => (e ? reject(e) : resolve()) })),
+  )
   await book.create(rfq())
-  const ref = () => (book as unknown as { live: Map<string, { ref: ActorRef<RfqMsg> }> }).live.get('rfq_ms')!.ref
   const asked = async (n: number) => {
     for (let i = 0; i < 200 && commits.length < n; i++) await new Promise(r => setTimeout(r, 5))
     assert.equal(commits.length, n, `${n} commits asked`)

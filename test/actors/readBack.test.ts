@@ -4,12 +4,9 @@
 // duplicate shows the stored quote instead. With stand-in storage whose commit the test holds open.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { ActorSystem, type ActorRef } from '../../actors/mailbox.js'
-import { RfqBook } from '../../actors/book.js'
-import { commitFromAsync, signerFromAsync } from '../../actors/asyncDeps.js'
-import type { RfqMsg } from '../../actors/rfq.js'
-import type { AcceptedQuote, Address, QuoteJson, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
+import type { AcceptedQuote, QuoteJson, Rfq } from '../../actors/rfqTypes.js'
 import { testQuote, testRfq } from '../helpers/rfqFixtures.js'
+import { bookOverCommits } from '../helpers/heldBook.js'
 
 const MAKER = `0x${'ab'.repeat(20)}` as const
 const TAKER = `0x${'cd'.repeat(20)}` as const
@@ -21,24 +18,14 @@ function heldBook() {
   let answer!: (error?: Error) => void
   let asked!: (q: AcceptedQuote) => void
   const writing = new Promise<AcceptedQuote>(r => (asked = r))
-  const book = new RfqBook(new ActorSystem(), {
-    recoverSigner: signerFromAsync(async (_q, sig) => sig as Address), // the "signature" is the maker's address
-    store: {
-      insertRfq: async () => {},
-      persistStatus: async () => {},
-      commitQuote: commitFromAsync(
-        q =>
-          new Promise<void>((resolve, reject) => {
-            answer = e => (e ? reject(e) : resolve())
-            asked(q)
-          }),
-      ),
-      storeEnds: async () => {},
-    },
-  })
-  const announced: RfqEvent[] = []
-  book.events.subscribe(e => void (e.type === 'rfq.quoted' && announced.push(e)))
-  const ref = () => (book as unknown as { live: Map<string, { ref: ActorRef<RfqMsg> }> }).live.get('rfq_rb')!.ref
+  const { book, announced, ref } = bookOverCommits(
+    'rfq_rb',
+    q =>
+      new Promise<void>((resolve, reject) => {
+        answer = e => (e ? reject(e) : resolve())
+        asked(q)
+      }),
+  )
   return { book, writing, answer: (e?: Error) => answer(e), announced, ref }
 }
 
