@@ -56,6 +56,7 @@ import { rolesSince, sumThreads } from './lib/windowThreads.js'
 import { routeWindowLines } from './lib/routeWindows.js'
 import { startIdleSpinner } from './lib/idleSpinner.js'
 import { profileParts } from './lib/profileParts.js'
+import { gcLine, type HeapCount } from './lib/allocCount.js'
 import { rfqIdAt } from '../workers/values/rfqId.js'
 
 const CLIENTS = 200
@@ -232,11 +233,12 @@ async function main(): Promise<number> {
   const phase1 = { accepted, errors, busy }
   if (!profileRoutes) child.send({ cmd: 'profile-stop' })
   await new Promise(r => setTimeout(r, 200)) // the allocation count (and a heap sampling) stops on profile-stop
-  const { commits, allocBytes, allocSampled } = await request<{
+  const { commits, heap, allocSampled } = await request<{
     commits: number
-    allocBytes: number
+    heap: HeapCount | null
     allocSampled: number | null // NaN travels as null
   }>(child, { cmd: 'stats' }, 'stats')
+  const allocBytes = heap?.allocated ?? NaN
 
   // phase 2: paced at half the max just measured; phase 3: the same while RFQs are created with their baselines
   const pacedRate = process.env.BENCH_PACED_RATE ? Number(process.env.BENCH_PACED_RATE) : Math.floor(rate / 2)
@@ -419,6 +421,7 @@ async function main(): Promise<number> {
   ])
   for (const line of cpuPerQuoteLines(cpu0, cpu1, phase1.accepted, ceiling, rate)) console.log(line)
   console.log(`bytes allocated per accepted quote: ${Math.round(allocBytes / phase1.accepted)} B`)
+  if (heap) console.log(gcLine(heap, phase1.accepted))
   if (process.env.BENCH_PROFILE && !profileRoutes) {
     const parts = profileParts(join(process.env.BENCH_PROFILE, 'relay-main.cpuprofile'))
     const text = parts.map(p => `${p.part} ${(p.share * 100).toFixed(1)}%`).join(', ')

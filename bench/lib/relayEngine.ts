@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Engine } from '../../engine/app.js'
 import { watchStalls } from './stalls.js'
-import { countAllocation } from './allocCount.js'
+import { countHeap, type HeapCount } from './allocCount.js'
 import { childrenUs } from './procCpu.js'
 import { randomBytes } from 'node:crypto'
 import { rfqIdAt } from '../../workers/values/rfqId.js'
@@ -62,25 +62,25 @@ export async function engineMain(): Promise<void> {
   const profiler = process.env.BENCH_PROFILE ? new Session() : undefined
   const post = <T>(method: string, params?: object) =>
     new Promise<T>((res, rej) => profiler!.post(method, params, (e, r) => (e ? rej(e) : res(r as T))))
-  // bytes allocated on the main thread during the throughput phase: from V8's record of each collection
-  // (allocCount.ts); with BENCH_HEAP_PROFILE, also V8's sampling heap profiler, keeping the samples of objects already
+  // bytes allocated and promoted on the main thread during the throughput phase, and its collections: from V8's
+  // record of each collection (allocCount.ts); with BENCH_HEAP_PROFILE, also V8's sampling heap profiler, keeping the samples of objects already
   // collected too, so the sum is what was allocated, not what is still live (a sample each 32 KiB on average, ~30k
   // a run: its stack traces cost the main thread ~2.5 µs a quote, so only when a profile is asked for)
-  let stopCounting: (() => number) | undefined
+  let stopCounting: (() => HeapCount) | undefined
   let allocSampled = NaN
   const heap = new Session()
   heap.connect()
   const heapPost = <T>(method: string, params?: object) =>
     new Promise<T>((res, rej) => heap.post(method, params, (e, r) => (e ? rej(e) : res(r as T))))
-  let allocBytes = NaN
+  let heapCount: HeapCount | null = null
   const stalls = watchStalls()
   // a failure here crashes this child (an unhandled rejection), which the parent sees as its exit
   process.on(
     'message',
     (m: { cmd: string; rfqs?: WireRfq[]; pairs?: RoutePair[]; ratePerSec?: number; days?: number }) =>
       void (async () => {
-        if (m.cmd === 'profile-start') stopCounting = countAllocation()
-        else if (m.cmd === 'profile-stop') allocBytes = stopCounting?.() ?? NaN
+        if (m.cmd === 'profile-start') stopCounting = countHeap()
+        else if (m.cmd === 'profile-stop') heapCount = stopCounting?.() ?? null
         if (m.cmd === 'profile-start' && process.env.BENCH_HEAP_PROFILE) {
           await heapPost('HeapProfiler.enable')
           await heapPost('HeapProfiler.startSampling', {
@@ -141,7 +141,7 @@ export async function engineMain(): Promise<void> {
           process.send!({
             cmd: 'stats',
             commits: Number(/ (\d+)$/m.exec(metrics)?.[1] ?? NaN),
-            allocBytes,
+            heap: heapCount,
             allocSampled,
           })
         } else if (m.cmd === 'retention') {
