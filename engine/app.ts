@@ -22,6 +22,7 @@ import { uncaughtErrors } from './ops/lastResort.js'
 import { terminalAuthorizer } from './options/auth.js'
 import { consoleRoutes } from './console/routes.js'
 import { preflight, type Preflight } from './preflight.js'
+import { noPretenuring } from './ops/pretenuring.js'
 
 export interface Engine {
   ports: { api: number; terminal: number; relay: number }
@@ -43,6 +44,7 @@ export interface StartOptions {
 
 export async function startEngine(config: Config, opts: StartOptions = {}): Promise<Engine> {
   const log = opts.log ?? createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT)
+  noPretenuring() // before the relay allocates: ops/pretenuring.ts says why
   const { tokenList } = opts.checked ?? (await preflight(config, log)) // bad settings and lists stop the start before any side effect
   const metrics = createMetrics()
   const db = await openDatabase({
