@@ -10,6 +10,7 @@
 import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { createRequire } from 'node:module'
 import { setFlagsFromString } from 'node:v8'
+import { noPretenuring } from '../engine/ops/pretenuring.js'
 import { runInNewContext } from 'node:vm'
 import { Bench } from 'tinybench'
 import {
@@ -41,6 +42,9 @@ parseCli(
 )
 
 setFlagsFromString('--expose-gc')
+// the searches run here as in the engine's route process, which turns V8's allocation-site pretenuring off
+// (engine/ops/pretenuring.ts); `node --allocation-site-pretenuring dist/bench/route.js` measures them with it
+noPretenuring()
 const gc = runInNewContext('gc') as () => void
 const heapMb = () => {
   gc()

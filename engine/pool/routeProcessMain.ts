@@ -3,8 +3,11 @@
 // It searches nothing itself. Its policy and niceness were set before Node ran, so its threads inherit them and ask
 // for none of their own. The engine gone (the IPC channel closed), it stops its threads and exits.
 import { asError } from '../../workers/values/index.js'
+import { noPretenuring } from '../ops/pretenuring.js'
 import { createRouteLane } from './lanes.js'
 import type { FromRouteProcess, ToRouteProcess } from './routeProcess.js'
+
+noPretenuring() // before its threads start: a search's short-lived objects are not to be born old (ops/pretenuring.ts)
 
 const send = (m: FromRouteProcess) => void (process.connected && process.send!(m))
 const threads = Math.max(1, Number(process.argv[2]) || 1)
