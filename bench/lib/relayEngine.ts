@@ -63,9 +63,10 @@ export async function engineMain(): Promise<void> {
   const post = <T>(method: string, params?: object) =>
     new Promise<T>((res, rej) => profiler!.post(method, params, (e, r) => (e ? rej(e) : res(r as T))))
   // bytes allocated and promoted on the main thread during the throughput phase, and its collections: from V8's
-  // record of each collection (allocCount.ts); with BENCH_HEAP_PROFILE, also V8's sampling heap profiler, keeping the samples of objects already
-  // collected too, so the sum is what was allocated, not what is still live (a sample each 32 KiB on average, ~30k
-  // a run: its stack traces cost the main thread ~2.5 µs a quote, so only when a profile is asked for)
+  // record of each collection (allocCount.ts); with BENCH_HEAP_PROFILE, also V8's sampling heap profiler, keeping
+  // the samples of objects already collected too, so the sum is what was allocated, not what is still live (a sample
+  // each 32 KiB on average, ~30k a run: its stack traces cost the main thread ~2.5 µs a quote, so only when a profile
+  // is asked for)
   let stopCounting: (() => HeapCount) | undefined
   let allocSampled = NaN
   const heap = new Session()
