@@ -52,37 +52,24 @@ function record(gcType: string, cost: number, before: Sizes, after: Sizes): GcRe
   return { gcType, cost, beforeGC: heap(before), afterGC: heap(after) }
 }
 type Sizes = { newSpace: number; old: number; large: number; newLarge: number }
+/** a heap's used bytes by space: new, old, large objects, young large objects */
+const sizes = (newSpace: number, old: number, large: number, newLarge: number): Sizes => ({
+  newSpace,
+  old,
+  large,
+  newLarge,
+})
 
 test('promotion is what the spaces outside the young generation gained at each scavenge, never below zero', () => {
   const count = heapCountOf(
     1_000,
     [
       // a scavenge: 8,000 young, 600 of it promoted to old space and a 400-byte young large object moved to large
-      record(
-        'Scavenge',
-        1_500,
-        { newSpace: 8_000, old: 1_000, large: 0, newLarge: 400 },
-        { newSpace: 900, old: 1_600, large: 400, newLarge: 0 },
-      ),
+      record('Scavenge', 1_500, sizes(8_000, 1_000, 0, 400), sizes(900, 1_600, 400, 0)),
       // the sweeper freed old space during this one: no negative promotion
-      record(
-        'Scavenge',
-        2_500,
-        { newSpace: 7_000, old: 2_000, large: 400, newLarge: 0 },
-        { newSpace: 500, old: 1_800, large: 400, newLarge: 0 },
-      ),
-      record(
-        'IncrementalMarking',
-        300,
-        { newSpace: 0, old: 2_700, large: 400, newLarge: 0 },
-        { newSpace: 0, old: 2_700, large: 400, newLarge: 0 },
-      ),
-      record(
-        'MarkSweepCompact',
-        9_000,
-        { newSpace: 100, old: 2_700, large: 400, newLarge: 0 },
-        { newSpace: 0, old: 1_000, large: 0, newLarge: 0 },
-      ),
+      record('Scavenge', 2_500, sizes(7_000, 2_000, 400, 0), sizes(500, 1_800, 400, 0)),
+      record('IncrementalMarking', 300, sizes(0, 2_700, 400, 0), sizes(0, 2_700, 400, 0)),
+      record('MarkSweepCompact', 9_000, sizes(100, 2_700, 400, 0), sizes(0, 1_000, 0, 0)),
     ],
     1_500,
   )
