@@ -164,15 +164,20 @@ test('the walk-through and every CLI failure: bad key, wrong agent (txHash first
     await waitFor('the maker bot quote', () => bestQuote(state.urls.relay, id))
     return id
   }
-  const short = await rfq('--amount', '0.5', '--ttl', '10') // filled on chain now, recorded after its expiry
-  const expiring = await rfq('--amount', '0.25', '--ttl', '10') // never filled: expires
-  const expiry = Math.floor(Date.now() / 1000) + 10
+  // filled on chain now, recorded after its expiry: 20 s, so that its fill (a CLI's start, checks and transaction) is
+  // mined before it on a loaded machine too (10 s once was not)
+  const short = await rfq('--amount', '0.5', '--ttl', '20')
 
   // another agent's key: the fill goes on chain, the record is refused; the txHash comes first, then how to record it
   const wrong = await cli(dir, ['fill', short], { KEY: other })
   const tx = /^txHash (0x[0-9a-f]{64})$/m.exec(wrong.stdout)?.[1] as Hex
   assert.ok(tx && wrong.stdout.startsWith(`txHash ${tx}`), wrong.stdout)
   failsWith(wrong, 'NOT_RECORDED', `cli.js record ${short} ${tx}`)
+
+  const expiring = await rfq('--amount', '0.25', '--ttl', '10') // never filled: expires
+  const expiryOf = async (id: string) =>
+    ((await (await fetch(`${state.urls.api}/api/v1/rfqs/${id}`)).json()) as { rfq: { expiry: number } }).rfq.expiry
+  const expiry = Math.max(await expiryOf(short), await expiryOf(expiring)) // both past it before the late record
 
   // shortfalls are named in token units before anything is sent
   const long = await rfq('--amount', '1', '--ttl', '120')
@@ -225,9 +230,7 @@ test('the walk-through and every CLI failure: bad key, wrong agent (txHash first
 
   // and the other way round: mined after the expiry (chain time), recorded before it (wall time): refused
   const next = await rfq('--amount', '0.1', '--ttl', '30')
-  const nextExpiry = (
-    (await (await fetch(`${state.urls.api}/api/v1/rfqs/${next}`)).json()) as { rfq: { expiry: number } }
-  ).rfq.expiry
+  const nextExpiry = await expiryOf(next)
   await fetch(state.urls.rpc, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
