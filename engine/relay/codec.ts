@@ -4,6 +4,7 @@ import { Packr } from 'msgpackr'
 import { RelayErrors } from '../../actors/errors.js'
 import { describeValue } from '../../workers/values/index.js'
 import { checkInbound, type Inbound } from './contract/validate.js'
+import { readQuoteSubmit } from './quoteFrame.js'
 
 export type Encoding = 'json' | 'msgpack'
 
@@ -27,8 +28,16 @@ export function decode(enc: Encoding, frame: ArrayBuffer, isBinary: boolean): un
   return JSON.parse(bytes.toString('utf8'))
 }
 
-/** A client's frame, decoded and checked against its message's schema (the AsyncAPI contract). */
+/**
+ * A client's frame, decoded and checked against its message's schema (the AsyncAPI contract). A QUOTE_SUBMIT text
+ * frame as makers write it is read in one pass (quoteFrame.ts) to the same verdict; any other frame is parsed.
+ */
 export function decodeInbound(enc: Encoding, frame: ArrayBuffer, isBinary: boolean): Inbound {
+  if (!isBinary || enc === 'json') {
+    const bytes = Buffer.from(frame)
+    const data = readQuoteSubmit(bytes.toString('latin1'))
+    if (data) return { ok: true, type: 'QUOTE_SUBMIT', data, wellFormed: true }
+  }
   let msg: unknown
   try {
     msg = decode(enc, frame, isBinary)
