@@ -233,8 +233,10 @@ async function main(): Promise<number> {
   const phase1 = { accepted, errors, busy }
   if (!profileRoutes) child.send({ cmd: 'profile-stop' })
   await new Promise(r => setTimeout(r, 200)) // the allocation count (and a heap sampling) stops on profile-stop
-  const { commits, heap, allocSampled } = await request<{
+  const { commits, signBatches, signQuotes, heap, allocSampled } = await request<{
     commits: number
+    signBatches: number
+    signQuotes: number
     heap: HeapCount | null
     allocSampled: number | null // NaN travels as null
   }>(child, { cmd: 'stats' }, 'stats')
@@ -393,6 +395,10 @@ async function main(): Promise<number> {
     {
       measure: 'group commits during the throughput phase',
       value: `${commits} transactions, ${(phase1.accepted / commits).toFixed(0)} quotes per commit`,
+    },
+    {
+      measure: 'signature batches to the pool, since the engine started',
+      value: `${signBatches} batches, ${(signQuotes / signBatches).toFixed(1)} quotes per batch`,
     },
     {
       measure: 'broadcast latency at full load (window ' + maxWindow + ')',

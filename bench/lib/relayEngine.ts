@@ -139,9 +139,12 @@ export async function engineMain(): Promise<void> {
           process.send!({ cmd: 'baselines', ...engine.modules.baselines.stats })
         } else if (m.cmd === 'stats') {
           const metrics = await engine.ctx.metrics.registry.getSingleMetricAsString('relay_quote_commits_total')
+          const signed = await engine.ctx.metrics.registry.getSingleMetricAsString('relay_signer_batch_quotes')
           process.send!({
             cmd: 'stats',
             commits: Number(/ (\d+)$/m.exec(metrics)?.[1] ?? NaN),
+            signBatches: Number(/_count (\d+)$/m.exec(signed)?.[1] ?? NaN),
+            signQuotes: Number(/_sum (\d+)$/m.exec(signed)?.[1] ?? NaN),
             heap: heapCount,
             allocSampled,
           })
