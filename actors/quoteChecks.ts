@@ -37,13 +37,15 @@ export function checkQuote(
   if (!address(raw.maker, wellFormed)) return fail(RelayErrors.invalidMaker())
   const maker = raw.maker.toLowerCase() as Address
   if (rfq.allowedMakers.length && !rfq.allowedMakers.includes(maker)) return fail(RelayErrors.makerNotAllowed())
-  const tokenIn = address(raw.tokenIn, wellFormed) && raw.tokenIn.toLowerCase()
-  if (tokenIn !== rfq.tokenIn) return fail(RelayErrors.tokenInMismatch())
-  const tokenOut = address(raw.tokenOut, wellFormed) && raw.tokenOut.toLowerCase()
-  if (tokenOut !== rfq.tokenOut) return fail(RelayErrors.tokenOutMismatch())
+  // the RFQ's own (lowercase) text, as makers echo it from the broadcast, is taken as it is: V8's toLowerCase makes a
+  // new string even when nothing changes (~60 ns and ~56 B an address, three a quote)
+  if (!sameAddress(raw.tokenIn, rfq.tokenIn, wellFormed)) return fail(RelayErrors.tokenInMismatch())
+  if (!sameAddress(raw.tokenOut, rfq.tokenOut, wellFormed)) return fail(RelayErrors.tokenOutMismatch())
   // bound to its taker: a quote for someone else would be a signed order handed to a third party
-  if (!address(raw.taker, wellFormed)) return fail(RelayErrors.invalidQuoteField('taker', 'must be 0x + 40 hex digits'))
-  const taker = raw.taker.toLowerCase() as Address
+  const ownTaker = raw.taker === rfq.taker
+  if (!ownTaker && !address(raw.taker, wellFormed))
+    return fail(RelayErrors.invalidQuoteField('taker', 'must be 0x + 40 hex digits'))
+  const taker = ownTaker ? rfq.taker : ((raw.taker as string).toLowerCase() as Address)
   if (taker !== rfq.taker && taker !== ZERO_ADDRESS) return fail(RelayErrors.takerMismatch())
 
   const deadline = unixSeconds(raw.deadline)
@@ -81,6 +83,11 @@ export function checkQuote(
 
 function address(x: unknown, wellFormed: boolean): x is string {
   return wellFormed || isAddress(x)
+}
+
+/** `x` is the RFQ's `own` address, in any case */
+function sameAddress(x: unknown, own: Address, wellFormed: boolean): boolean {
+  return x === own || (address(x, wellFormed) && x.toLowerCase() === own)
 }
 
 /** A canonical uint256 as its text, or the reason it is not one; the schema leaves only the bound to check. */
