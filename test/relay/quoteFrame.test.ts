@@ -185,6 +185,9 @@ test('the bounds the grammars draw: 2^53 - 1 seconds, 78 digits, leading zeros, 
   assert.ok(reads(text({ expiry: Number.MAX_SAFE_INTEGER })))
   assert.ok(!reads(text({ expiry: Number.MAX_SAFE_INTEGER + 1 }))) // the schema's maximum refuses it
   assert.ok(!reads(text({ deadline: 1e21 }))) // JSON writes it 1e+21
+  assert.ok(reads(text({ expiry: '9999999999999999' }))) // 16 digits as text: the schema's pattern (the bound is a rule's)
+  assert.ok(!reads(text({ expiry: '12345678901234567' })))
+  assert.ok(!reads(text({ maker: '0x12345678901234567890123456789012345678901' })))
   assert.ok(!reads(text({ amountIn: '1'.repeat(79) })))
   assert.ok(reads(text({ amountIn: '1'.repeat(78) })))
   assert.ok(!reads(text({ amountIn: '0' })))
