@@ -1,7 +1,8 @@
 // What the relay's schema check costs per QUOTE_SUBMIT frame on the main thread: the frame decoded and
 // checked as before the contract (decode, the object check, every grammar check on the RFQ's actor) against
 // as now (decode, the ajv-compiled schema, and the actor's rules only, the grammar being the schema's), in
-// JSON and msgpack, with the schema alone beside them. Run: node dist/bench/contract.js
+// JSON and msgpack, with the schema alone beside them; and a JSON frame read in one pass against parsed in full.
+// Run: node dist/bench/contract.js
 import { pathToFileURL } from 'node:url'
 import { Bench } from 'tinybench'
 import { Packr } from 'msgpackr'
@@ -65,6 +66,14 @@ export async function runContractBench(timeMs = 1500): Promise<{ name: string; m
       after(enc, f[enc])
     })
   }
+  // the relay's decode of a JSON frame, both ways (issue 29): as makers write it, read by one expression
+  // (engine/relay/quoteFrame.ts), against what every other frame takes, JSON.parse and the schema
+  bench.add('json: decodeInbound, read in one pass', () => {
+    decodeInbound('json', f.json, false)
+  })
+  bench.add('json: parsed in full (text, JSON.parse, schema)', () => {
+    checkInbound(decode('json', f.json, false))
+  })
   bench.add('schema check alone (ajv, a decoded frame)', () => {
     checkInbound(parsed)
   })
@@ -106,6 +115,8 @@ async function main(): Promise<void> {
       `  ${enc}: the contract adds ${row(`${enc}: now`).medianNs - row(`${enc}: before`).medianNs} ns per frame (median)`,
     )
   }
+  const ratio = row('json: decodeInbound').medianNs / row('json: parsed in full').medianNs
+  console.log(`  json: the one-pass read costs ${ratio.toFixed(2)} of the full parse and schema (median)`)
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main()
