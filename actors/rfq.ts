@@ -139,9 +139,11 @@ function signerRecovered(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: Rf
 }
 
 function quoteCommitted(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: RfqDeps): RfqState {
-  const accepted = msg.accepted!, maker = accepted.quote.maker, word = state.makers.get(maker)
+  const accepted = msg.accepted!, maker = accepted.quote.maker
   state.committing--
   if (msg.error) {
+    // a quote of this maker's from another node, met while ours was being written: the store holds that one
+    const word = state.makers.get(maker)
     const code = (msg.error as { code?: unknown }).code
     if (code === 'DUPLICATE_QUOTE') {
       // the store already holds this maker's quote for this RFQ (another node, or a replay): a duplicate
@@ -158,6 +160,7 @@ function quoteCommitted(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: Rfq
       deps.onWarn?.('quote not stored', { rfqId: state.rfq.id, err: msg.error })
       reject(msg.replyTo, code === 'UNAVAILABLE' ? RelayErrors.unavailable() : RelayErrors.internal())
     }
+    if (typeof word === 'object' && word !== null) remoteQuoted(state, word.accepted, word.event, deps)
   } else {
     state.makers.set(maker, STORED)
     state.quotes.push(accepted)
@@ -166,7 +169,6 @@ function quoteCommitted(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: Rfq
     if (isOpen(state.status)) deps.publish({ type: 'rfq.quoted', rfqId: state.rfq.id, quote: accepted })
     msg.replyTo({ ok: true, quote: accepted })
   }
-  if (msg.error && typeof word === 'object' && word !== null) remoteQuoted(state, word.accepted, word.event, deps)   // not ours: the store holds that one
   stopIfClosed(state, ctx)
   return state
 }
