@@ -199,6 +199,16 @@ test('the bounds the grammars draw: 2^53 - 1 seconds, 78 digits, leading zeros, 
   assert.ok(!reads(text({}).replace('"maker"', '"maker" ')))
   // a duplicate key: JSON.parse keeps the last, the one-pass read declines the frame
   assert.ok(!reads(text({}).replace('"nonce":"0"', '"nonce":"0","nonce":"7"')))
+  // long runs are refused in one pass, the way the full path refuses them (no backtracking blow-up)
+  assert.ok(!reads(text({ amountIn: '7'.repeat(200_000) })))
+  assert.ok(
+    !reads(
+      text({ rfqId: 'r'.repeat(200_000) }).replace(
+        /"maker":"0x[0-9a-fA-F]+"/,
+        '"maker":"0x' + 'a'.repeat(100_000) + '"',
+      ),
+    ),
+  )
   // the schema's verdicts on what it declines are the full path's, refusals included
   const refused = decoded(text({ expiry: Number.MAX_SAFE_INTEGER + 1 }))
   assert.ok(refused.ok && refused.type === 'QUOTE_SUBMIT' && !refused.wellFormed)
