@@ -124,6 +124,76 @@ function nearMiss(rfq: Rfq) {
     })
 }
 
+/**
+ * Sends one frame and holds the suite's promises for it: exactly one answer (none to a PONG), each an ERROR with a code
+ * (never INTERNAL) or the type's own answer, and the contract agrees: a refused frame breaks its schema or a rule its
+ * message documents, a taken one passes its schema; text that is no JSON at all is a PARSE_ERROR.
+ */
+async function judge(c: Client, frame: string | Buffer, type: unknown, encoding: 'json' | 'msgpack'): Promise<void> {
+  const binary = encoding === 'msgpack'
+  const before = c.frames.length
+  c.raw(frame)
+  // every frame but a PONG gets exactly one answer (an ERROR, PONG or SUBSCRIBED), and a refusal may come
+  // from the RFQ's actor after a later PING's PONG: wait for it, then sync with a PONG of our own
+  if (type !== 'PONG')
+    await waitFor(
+      () => c.frames.length - before,
+      n => n >= 1,
+      10_000,
+    )
+  const answered = c.frames.length
+  c.send('PING', {})
+  await c.next(f => f.type === 'PONG' && c.frames.indexOf(f) >= answered)
+  const answers = c.frames.slice(before, answered)
+  assert.equal(answers.length, type === 'PONG' ? 0 : 1, JSON.stringify(answers).slice(0, 300))
+  // the frame as the relay reads it (msgpack's 64-bit integers become strings), judged by the document
+  let asRead: ReturnType<typeof inbound> | undefined
+  try {
+    asRead = inbound(decode(encoding, new Uint8Array(Buffer.from(frame)).buffer, binary))
+  } catch {
+    asRead = undefined // not JSON
+  }
+  const refusal = answers.find(f => f.type === 'ERROR')
+  if (!asRead) assert.equal(refusal?.data.code, 'PARSE_ERROR', String(frame).slice(0, 300))
+  else if (refusal) {
+    assert.ok(
+      !asRead.valid || asRead.rules.some(r => r.by === 'rule' && r.code === refusal.data.code),
+      `refused although its schema accepts it and no documented rule names ${refusal.data.code}: ${String(frame).slice(0, 300)}`,
+    )
+  } else assert.ok(asRead.valid, `taken although its schema refuses it: ${String(frame).slice(0, 300)}`)
+  for (const f of answers) {
+    if (f.type === 'PONG' || f.type === 'SUBSCRIBED') continue
+    assert.equal(f.type, 'ERROR', JSON.stringify(f).slice(0, 300))
+    assert.equal(typeof f.data.code, 'string')
+    assert.equal(typeof f.data.message, 'string')
+    assert.ok(f.data.message.length < 300)
+    assert.notEqual(f.data.code, 'INTERNAL', f.data.message) // a bug, not a refusal
+  }
+}
+
+/** A QUOTE_SUBMIT for `rfq` as makers write it (read in one pass by the relay, engine/relay/quoteFrame.ts), then one
+ *  byte of its text deleted, doubled or replaced: the edges of that reader, end to end. */
+function oneByteOff(rfq: Rfq) {
+  const now = Math.floor(Date.now() / 1000)
+  return fc
+    .record({
+      maker: hexOf(40).map(h => `0x${h}`),
+      signature: hexOf(130).map(h => `0x${h}`),
+      at: fc.nat(),
+      change: fc.constantFrom('', 'double', ' ', '"', '\\', '0', 'a', 'G', '.', 'e', ',', '}', 'é', '\u0000', '\u007f'),
+    })
+    .map(({ maker, signature, at, change }) => {
+      const quote = { maker, taker: ZERO, tokenIn: rfq.tokenIn, tokenOut: rfq.tokenOut, amountIn: '5', amountOut: '7' }
+      const text = JSON.stringify({
+        type: 'QUOTE_SUBMIT',
+        data: { rfqId: rfq.id, quote: { ...quote, expiry: rfq.expiry, nonce: '1', deadline: now + 600 }, signature },
+      })
+      const i = at % text.length
+      const put = change === 'double' ? text[i]! + text[i]! : change
+      return text.slice(0, i) + put + text.slice(i + 1)
+    })
+}
+
 describe('hostile input: every relay message type, JSON and msgpack', () => {
   let t: TestEngine
   let rfqId: string
@@ -151,7 +221,6 @@ describe('hostile input: every relay message type, JSON and msgpack', () => {
               aimAtLiveRfq && typeof m.data === 'object' && m.data !== null && !Array.isArray(m.data)
                 ? { ...m, data: { ...m.data, rfqId } }
                 : m
-            const before = c.frames.length
             let frame: string | Buffer
             if (binary) frame = packr.pack(msg)
             else {
@@ -161,37 +230,7 @@ describe('hostile input: every relay message type, JSON and msgpack', () => {
                 return
               }
             }
-            c.raw(frame)
-            // every frame but a PONG gets exactly one answer (an ERROR, PONG or SUBSCRIBED), and a refusal may come
-            // from the RFQ's actor after a later PING's PONG: wait for it, then sync with a PONG of our own
-            if (msg.type !== 'PONG')
-              await waitFor(
-                () => c.frames.length - before,
-                n => n >= 1,
-                10_000,
-              )
-            const answered = c.frames.length
-            c.send('PING', {})
-            await c.next(f => f.type === 'PONG' && c.frames.indexOf(f) >= answered)
-            const answers = c.frames.slice(before, answered)
-            assert.equal(answers.length, msg.type === 'PONG' ? 0 : 1, JSON.stringify(answers).slice(0, 300))
-            // the frame as the relay reads it (msgpack's 64-bit integers become strings), judged by the document
-            const asRead = inbound(decode(encoding, new Uint8Array(Buffer.from(frame)).buffer, binary))
-            const refusal = answers.find(f => f.type === 'ERROR')
-            if (refusal) {
-              assert.ok(
-                !asRead.valid || asRead.rules.some(r => r.by === 'rule' && r.code === refusal.data.code),
-                `refused although its schema accepts it and no documented rule names ${refusal.data.code}: ${String(frame).slice(0, 300)}`,
-              )
-            } else assert.ok(asRead.valid, `taken although its schema refuses it: ${String(frame).slice(0, 300)}`)
-            for (const f of answers) {
-              if (f.type === 'PONG' || f.type === 'SUBSCRIBED') continue
-              assert.equal(f.type, 'ERROR', JSON.stringify(f).slice(0, 300))
-              assert.equal(typeof f.data.code, 'string')
-              assert.equal(typeof f.data.message, 'string')
-              assert.ok(f.data.message.length < 300)
-              assert.notEqual(f.data.code, 'INTERNAL', f.data.message) // a bug, not a refusal
-            }
+            await judge(c, frame, msg.type, encoding)
           }),
           { numRuns: 250 },
         )
@@ -200,6 +239,16 @@ describe('hostile input: every relay message type, JSON and msgpack', () => {
       },
     )
   }
+
+  test('json: every one-byte change of a quote frame as makers write it gets one answer, an ERROR with a code', async () => {
+    const c = await Client.open(`${t.relayWs}/?channels=`)
+    await fc.assert(
+      fc.asyncProperty(oneByteOff(live), async text => judge(c, text, 'QUOTE_SUBMIT', 'json')),
+      { numRuns: 200 },
+    )
+    assert.equal(c.closeCode, null, 'the socket is still open')
+    await c.close()
+  })
 
   test('afterwards the engine is healthy and the RFQ still live', async () => {
     assert.equal((await fetch(`${t.relay}/health`)).status, 200)
