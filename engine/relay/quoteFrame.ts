@@ -14,6 +14,7 @@
 // escape, a non-ASCII byte, a number JSON writes otherwise, a value out of the schema's grammar) returns undefined
 // and the caller parses the frame in full, so every refusal keeps its text and order. test/relay/quoteFrame.test.ts
 // compares the two on every one-byte change of real frames.
+import { MAX_UINT256, ZERO_ADDRESS } from '../../workers/values/index.js'
 
 /** a JSON string's body with nothing to unescape: printable ASCII but `"` and `\` */
 const PLAIN = '[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]'
@@ -33,11 +34,11 @@ const FRAME = new RegExp(
     '\\}\\}$',
 )
 
-/** the schema's lengths: an address 0x + 40 hex digits, a signature 0x + 130, a uint256 78 digits, seconds 16 */
-const ADDRESS_LENGTH = 42
-const SIGNATURE_LENGTH = 132
-const UINT_DIGITS = 78
-const SECONDS_DIGITS = 16
+/** the schema's lengths, from the values they bound: an address, 65 signature bytes, 2^256 - 1, 2^53 - 1 */
+const ADDRESS_LENGTH = ZERO_ADDRESS.length
+const SIGNATURE_LENGTH = '0x'.length + 65 * 2
+const UINT_DIGITS = MAX_UINT256.toString().length
+const SECONDS_DIGITS = String(Number.MAX_SAFE_INTEGER).length
 
 /**
  * The data of a canonical QUOTE_SUBMIT frame (`text` decoded as latin1: a byte a character, so a non-ASCII byte
