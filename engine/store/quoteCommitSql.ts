@@ -8,15 +8,16 @@
 // text; bench/relay.js's paced scavenges copied 1.6-3.3 MB each). The texts below are what the fragments rendered, so
 // the statements, their plans and their prepared names on each connection stay one per count of days.
 //
-// Parameters: $1-$11 the batch's columns (COLUMNS in quotes.ts, in that order), then, for the checked statement, the
+// Parameters: $1-$11 the batch's columns (COLUMNS in quotes.ts, in that order: hex without its 0x, the time in ms
+// since the epoch; `epoch + ms * 1 ms` is exact, the product an integer far below 2^53 µs), then, for the checked statement, the
 // batch's size, then the days of its RFQs (rfqKey.ts: the planner prunes partitions by a list of parameters, not by an
 // array). No days (an RFQ id made before ids carried their day): no day filter, every partition.
 import { openText } from './rfqOpen.js'
 
 /** the columns' parameters, by name, as numbered in the texts */
 const R = `select * from unnest($1::text[], $2::text[], $3::bool[], $4::numeric[], $5::numeric[], $6::int8[],
-        $7::numeric[], $8::int8[], $9::text[], $10::timestamptz[], $11::int4[]) with ordinality
-        as r (rfq_id, maker, taker_open, amount_in, amount_out, expiry, nonce, deadline, signature, received_at, arrival, ord)`
+        $7::numeric[], $8::int8[], $9::text[], $10::int8[], $11::int4[]) with ordinality
+        as r (rfq_id, maker, taker_open, amount_in, amount_out, expiry, nonce, deadline, signature, received_ms, arrival, ord)`
 
 /** `created_day in ($first::date, ...)` for `days` days, or `true` for none */
 function daysText(first: number, days: number): string {
@@ -35,8 +36,8 @@ function batchCtes(days: string): string {
 /** Each quote of an open RFQ into its RFQ's day partition; hex made bytes by the server. */
 const INSERT = `insert into quotes (expiry, deadline, received_at, rfq_day, arrival, taker_open, rfq_id, maker, amount_in,
         amount_out, nonce, signature)
-      select r.expiry, r.deadline, r.received_at, open.day, r.arrival, r.taker_open, open.key,
-        decode(substr(r.maker, 3), 'hex'), r.amount_in, r.amount_out, r.nonce, decode(substr(r.signature, 3), 'hex')
+      select r.expiry, r.deadline, timestamptz 'epoch' + r.received_ms * interval '1 ms', open.day, r.arrival, r.taker_open, open.key,
+        decode(r.maker, 'hex'), r.amount_in, r.amount_out, r.nonce, decode(r.signature, 'hex')
       from r join open on open.id = r.rfq_id`
 
 /** quotes.ts's plain statement: parameters $1-$11, then the days */
@@ -61,7 +62,7 @@ function checkedText(days: number): string {
         and open.key in (select ins.rfq_id from ins))
     select r.ord, open.id is null as closed from r left join open on open.id = r.rfq_id
     where (select count(*) from ins) < $12::int8 and not exists (
-      select 1 from ins where ins.rfq_id = rfq_key(r.rfq_id) and ins.maker = decode(substr(r.maker, 3), 'hex'))`
+      select 1 from ins where ins.rfq_id = rfq_key(r.rfq_id) and ins.maker = decode(r.maker, 'hex'))`
 }
 
 const made = { plain: new Map<number, string>(), checked: new Map<number, string>() }
