@@ -39,7 +39,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { measureRecoveryCeiling } from './sig.js'
-import { openSocket } from './lib/openSocket.js'
+import { closeSocket, openSocket } from './lib/openSocket.js'
 import { FrameTape, type Frames } from './lib/frameTape.js'
 import { refusalOf, SendWindow } from './lib/sendWindow.js'
 import { percentiles } from './lib/load.js'
@@ -162,6 +162,16 @@ async function main(): Promise<number> {
   const makerChannels = process.env.BENCH_MAKER_CHANNELS ?? 'rfqs'
   const submitters = await Promise.all(
     Array.from({ length: CLIENTS - 1 }, (_, i) => openSocket(`${url}/?channels=${i < MAKERS ? makerChannels : ''}`)),
+  )
+
+  // a socket the relay closes before the end (a client too slow to read its frames, or to answer a PING) is named at
+  // the end of the run: the answers it would have carried are lost, and the run's figures with them
+  let ending = false
+  const closedByRelay: string[] = []
+  ;[observer, ...submitters].forEach((ws, i) =>
+    ws.once('close', (code: number, reason: Buffer) => {
+      if (!ending) closedByRelay.push(`${i === 0 ? 'the observer' : `submitter ${i}`} (${code} ${reason.toString()})`)
+    }),
   )
 
   const QUOTE_PREFIX = Buffer.from('{"type":"QUOTE_BROADCAST"')
@@ -360,15 +370,8 @@ async function main(): Promise<number> {
   const paced = pooled(off),
     withRoutes = graph ? pooled(on) : null
 
-  await Promise.all(
-    [observer, ...submitters].map(
-      ws =>
-        new Promise(r => {
-          ws.once('close', r)
-          ws.close()
-        }),
-    ),
-  )
+  ending = true
+  await Promise.all([observer, ...submitters].map(closeSocket))
   await new Promise(resolve => {
     child.once('exit', resolve)
     child.send({ cmd: 'stop' })
@@ -438,6 +441,10 @@ async function main(): Promise<number> {
     console.log(`main-thread time by part (profiled throughput phase, wall-clock samples): ${text}`)
   }
   console.log(`paced at half the max (${pacedRate}/s): p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms`)
+  if (closedByRelay.length)
+    console.log(
+      `sockets the relay closed during the run: ${closedByRelay.length} (${closedByRelay.slice(0, 3).join(', ')}${closedByRelay.length > 3 ? ', ...' : ''})`,
+    )
   if (withRoutes) {
     const kind = (ws: Window[]) => ({ windows: ws, pooled: pooled(ws) })
     const control = controlSpin > 0 ? `creations alone and a SCHED_IDLE spinner ${controlSpin} ms in 10` : null

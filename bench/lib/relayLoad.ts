@@ -5,7 +5,7 @@
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks'
 import WebSocket from 'ws'
 import type { PresignedQuote } from './presign.js'
-import { openSocket } from './openSocket.js'
+import { closeSocket, openSocket } from './openSocket.js'
 
 export interface SecondStats {
   t: number
@@ -112,7 +112,7 @@ export async function runStep(o: StepOptions): Promise<StepResult> {
   const drainUntil = performance.now() + (o.drainSecs ?? 5) * 1000
   while (accepted + errorCount < sent && performance.now() < drainUntil) await new Promise(r => setTimeout(r, 10))
   clearInterval(reporter)
-  await Promise.all([observer, ...submitters].map(close))
+  await Promise.all([observer, ...submitters].map(closeSocket))
   const unanswered = sent - accepted - errorCount
   if (unanswered > 0) errors.NO_ANSWER = unanswered
   return { rate: o.rate, sent, accepted, errors, durationSec: sendSecs, latency, perSecond }
@@ -121,12 +121,4 @@ export async function runStep(o: StepOptions): Promise<StepResult> {
 /** A percentile in ms (NaN when empty). */
 export function pct(h: RecordableHistogram, p: number): number {
   return h.count ? h.percentile(p) / 1000 : NaN
-}
-
-function close(ws: WebSocket): Promise<void> {
-  if (ws.readyState === WebSocket.CLOSED) return Promise.resolve()
-  return new Promise(r => {
-    ws.once('close', () => r())
-    ws.close()
-  })
 }
