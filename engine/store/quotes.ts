@@ -7,7 +7,7 @@ import type { Sql } from './db.js'
 import { createBatcher } from '../pool/batcher.js'
 import { isUnavailable } from './unavailable.js'
 import { commitText } from './quoteCommitSql.js'
-import { rfqDays } from './rfqKey.js'
+import { rfqDays, rfqKeyHex } from './rfqKey.js'
 import { ZERO_ADDRESS } from '../../workers/values/index.js'
 
 export interface QuoteWriter {
@@ -175,7 +175,7 @@ export function sqlCommitter(sql: Sql): CommitBatch {
  */
 async function commit(sql: Sql, flat: FlatBatch, mode: CommitMode): Promise<CommitOutcome> {
   const n = flat.length / COLUMNS
-  const cols: string[][] = Array.from({ length: COLUMNS }, () => new Array<string>(n))
+  const cols: string[][] = Array.from({ length: COLUMNS + 1 }, () => new Array<string>(n))
   const ids = new Array<string>(n)
   // each quote's fields straight into the columns: no row array a quote
   for (let i = 0, k = 0; i < n; i++, k += COLUMNS) {
@@ -186,6 +186,7 @@ async function commit(sql: Sql, flat: FlatBatch, mode: CommitMode): Promise<Comm
     cols[8]![i] = (flat[k + 8] as string).slice(2) // the signature's, likewise
     cols[9]![i] = String(flat[k + 9]) // ms since the epoch: an integer, where ISO text cost the server a date parse
     cols[10]![i] = String(flat[k + 10])
+    cols[11]![i] = rfqKeyHex(ids[i]!) // the key the quote is stored under: the server's rfq_key, made here
   }
   const params = cols.map(c => `{${c.join(',')}}`) as Params
   const days = rfqDays(ids) // the statements' day parameters (rfqKey.ts)
@@ -219,7 +220,8 @@ interface CommitMode {
   /** commits still to send checked at once */
   checkedLeft: number
 }
-type Params = Tuple<string, typeof COLUMNS>
+/** the batch's columns as array literals, and each quote's RFQ key */
+type Params = Tuple<string, 12>
 type Refused = { ord: string; closed: boolean }[]
 
 /**

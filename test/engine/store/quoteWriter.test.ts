@@ -10,6 +10,7 @@ import { createQuoteWriter, quoteWriterOver, DuplicateQuoteError } from '../../.
 import { startQuoteCommitThread } from '../../../engine/store/quoteCommitThread.js'
 import { rfqById } from '../../../engine/store/rfqQueries.js'
 import { ensurePartitions } from '../../../engine/store/partitions.js'
+import { rfqKeyHex } from '../../../engine/store/rfqKey.js'
 import { A, DAY, quote, rfq as rfqOn, timedId, utcDay, kindOf } from './rows.js'
 
 const rfq = (id: string) => rfqOn(id, new Date())
@@ -20,6 +21,29 @@ describe('quote writer (group commit)', () => {
     db = await testDatabase('qw')
   })
   after(() => db.drop())
+
+  test("the writer's RFQ key is the store's rfq_key for every kind of id", async () => {
+    // the writer sends each quote's key (rfqKey.ts); a key the store would not make hides the quote from every reader
+    const ids = [
+      timedId(Date.now(), 1), // an engine id: rfq_ + 44 hex
+      'rfq_0123456789abcdef0123456789abcdef', // an engine id made before ids carried their time
+      'rfq_', // no hex at all
+      'rfq_abc', // an odd count of digits
+      'rfq_ABCD', // upper case: not the engine's
+      'rfq_abzz',
+      'rfq_ab\n',
+      ' rfq_ab',
+      'rfq_"odd,\\id}',
+      'NULL',
+      'plain_id_7',
+      'ünïcødé ✓',
+    ]
+    const rows = await db.sql<{ id: string; key: string }[]>`
+      select id, encode(rfq_key(id), 'hex') as key from unnest(${ids}::text[]) as id`
+    assert.equal(rows.length, ids.length)
+    for (const row of rows) assert.equal(rfqKeyHex(row.id), row.key, JSON.stringify(row.id))
+    assert.equal(rfqKeyHex(ids[0]!), ids[0]!.slice(4)) // what the engine's own ids are stored under: their hex
+  })
 
   test('a batch with a stored (RFQ, maker) acknowledges the new quotes and refuses the duplicate', async () => {
     await insertRfq(db.sql, rfq('rfq_a'), null)
