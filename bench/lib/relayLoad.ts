@@ -3,7 +3,6 @@
 // (`?channels=`), so the generator parses only the observer's broadcasts and the submitters' ERRORs.
 // Latencies go into Node's built-in HDR histogram (perf_hooks.createHistogram), in microseconds.
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks'
-import WebSocket from 'ws'
 import type { PresignedQuote } from './presign.js'
 import { closeSocket, openSocket } from './openSocket.js'
 
