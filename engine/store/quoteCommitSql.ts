@@ -10,9 +10,9 @@
 //
 // Parameters: $1-$11 the batch's columns (COLUMNS in quotes.ts, in that order: hex without its 0x, the time in ms
 // since the epoch; `epoch + ms * 1 ms` is exact, the product an integer far below 2^53 µs), $12 each quote's RFQ key
-// as hex (rfqKey.ts `rfqKeyHex`, the store's `rfq_key`), then, for the checked statement, the
-// batch's size, then the days of its RFQs (rfqKey.ts: the planner prunes partitions by a list of parameters, not by an
-// array). No days (an RFQ id made before ids carried their day): no day filter, every partition.
+// as hex (rfqKey.ts `rfqKeyHex`, the store's `rfq_key`), then, for the checked statement, the batch's size, then the
+// days of its RFQs (rfqKey.ts: the planner prunes partitions by a list of parameters, not by an array). No days (an
+// RFQ id made before ids carried their day): no day filter, every partition.
 import { openText } from './rfqOpen.js'
 
 /** the columns' parameters, by name, as numbered in the texts */
@@ -41,8 +41,9 @@ function batchCtes(days: string, withKey = false): string {
 /** Each quote of an open RFQ into its RFQ's day partition, under the key the writer sent; hex made bytes by the server. */
 const INSERT = `insert into quotes (expiry, deadline, received_at, rfq_day, arrival, taker_open, rfq_id, maker, amount_in,
         amount_out, nonce, signature)
-      select r.expiry, r.deadline, timestamptz 'epoch' + r.received_ms * interval '1 ms', open.day, r.arrival, r.taker_open, decode(r.key, 'hex'),
-        decode(r.maker, 'hex'), r.amount_in, r.amount_out, r.nonce, decode(r.signature, 'hex')
+      select r.expiry, r.deadline, timestamptz 'epoch' + r.received_ms * interval '1 ms', open.day, r.arrival,
+        r.taker_open, decode(r.key, 'hex'), decode(r.maker, 'hex'), r.amount_in, r.amount_out, r.nonce,
+        decode(r.signature, 'hex')
       from r join open on open.id = r.rfq_id`
 
 /** quotes.ts's plain statement: parameters $1-$12, then the days */

@@ -151,8 +151,9 @@ export function sqlCommitter(sql: Sql): CommitBatch {
  * shape we measured (json_array_elements cost the server ~35 µs a row, the arrays ~half), and for the relay's
  * main thread a join per column instead of binding hundreds of parameters. Hex travels as text without its 0x and is
  * made bytes by the server (migration 103: the id, maker and signature are stored as bytes; taker and pair are the
- * RFQ's), the time as milliseconds since the epoch: a `substr` and a timestamp's text were ~1 µs of the server's
- * ~17 a row.
+ * RFQ's), the time as milliseconds since the epoch, and each quote's RFQ key with it (rfqKey.ts `rfqKeyHex`): a
+ * `substr` and a timestamp's text a row, and `rfq_key`'s regular expression an RFQ, were ~1-2 µs of the server's ~17-22
+ * a row (docs/benchmarks.md 0.14.5).
  *
  * A quote lands in its RFQ's creation day's partition (read from the RFQ's locked row): all of an RFQ's quotes share
  * it, so the unique key (rfq_id, maker, rfq_day) arbitrates one quote per maker per RFQ across nodes. The RFQs are
@@ -184,7 +185,8 @@ async function commit(sql: Sql, flat: FlatBatch, mode: CommitMode): Promise<Comm
     cols[1]![i] = (flat[k + 1] as string).slice(2) // the maker's hex without its 0x: decode() reads it as is
     for (let c = 2; c < 8; c++) cols[c]![i] = String(flat[k + c])
     cols[8]![i] = (flat[k + 8] as string).slice(2) // the signature's, likewise
-    cols[9]![i] = String(flat[k + 9]) // ms since the epoch: an integer, where ISO text cost the server a date parse
+    // ms since the epoch, whole as a Date keeps them: an integer, where ISO text cost the server a date parse
+    cols[9]![i] = String(Math.trunc(flat[k + 9] as number))
     cols[10]![i] = String(flat[k + 10])
     cols[11]![i] = rfqKeyHex(ids[i]!) // the key the quote is stored under: the server's rfq_key, made here
   }
