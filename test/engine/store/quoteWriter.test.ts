@@ -220,6 +220,38 @@ describe('quote writer (group commit)', () => {
     )
   })
 
+  // the writer sends hex without its 0x, the time in ms and the RFQ's key (quotes.ts): what is read back is what was sent
+  for (const way of ['here', 'thread'] as const)
+    test(`a stored quote reads back as written: key, maker, signature, amounts, time to the ms (${way})`, async () => {
+      const ids = [timedId(Date.now(), way === 'here' ? 91 : 92), `rfq_hand made ${way}`]
+      for (const id of ids) await insertRfq(db.sql, rfqOn(id, new Date(rfqIdTime(id) ?? Date.now())), null)
+      const at = Date.now() - 1234
+      const sent = ids.map((id, i) => ({
+        ...quote(id, 60 + i, {
+          signature: `0x${'ab'.repeat(32)}${'0c'.repeat(32)}1b`,
+          amountIn: '115792089237316195423570985008687907853269984665640564039457584007913129639935',
+          nonce: '9007199254740993',
+        }),
+        receivedAtMs: at + i + 0.75, // a fractional ms is kept whole, as a Date keeps it
+      }))
+      const w = way === 'here' ? createQuoteWriter(db.sql) : quoteWriterOver(startQuoteCommitThread(db.url, 2))
+      try {
+        await Promise.all(sent.map(q => w.write(q)))
+      } finally {
+        await w.close()
+      }
+      for (const [i, q] of sent.entries()) {
+        const [row] = await db.sql`
+          select maker, signature, amount_in::text, nonce::text, received_at from quote_rows where rfq_id = ${q.rfqId}`
+        assert.deepEqual(
+          [row?.maker, row?.signature, row?.amount_in, row?.nonce, (row?.received_at as Date).getTime()],
+          [q.quote.maker, q.signature, q.quote.amountIn, q.quote.nonce, at + i],
+        )
+        const [key] = await db.sql`select count(*)::int as n from quotes where rfq_id = rfq_key(${q.rfqId})`
+        assert.equal(key?.n, 1) // under the key the store's own function makes
+      }
+    })
+
   // both ways: on the writer's thread the statements run as generic plans (quoteCommitWorker.ts), whose partitions
   // are pruned as each commit starts, by its day parameters
   for (const [way, seed] of [
