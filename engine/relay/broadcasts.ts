@@ -4,6 +4,7 @@ import type { TemplatedApp } from '../front/uws.js'
 import type { RfqBook } from '../../actors/book.js'
 import type { AcceptedQuote, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
 import { encode, lazyFrames, type RelayMessage } from './codec.js'
+import { quoteBroadcastBytes } from './quoteBroadcastBytes.js'
 
 export type Channel = 'rfqs' | 'quotes'
 
@@ -89,9 +90,11 @@ export function broadcast(app: TemplatedApp, book: RfqBook, event: RfqEvent): vo
   const json = app.numSubscribers(jsonTopic) > 0,
     msgpack = app.numSubscribers(msgpackTopic) > 0
   if (!json && !msgpack) return
-  // a quote this node checked is written as text at once; another node's (or a restored one) goes the general way
+  // a quote this node checked is written at once, as bytes in a reused buffer (uWS copies them before publish
+  // returns) or as text when its id or signature needs escaping; another node's (or a restored one) goes the
+  // general way
   if (event.type === 'rfq.quoted' && !event.remote) {
-    if (json) app.publish(jsonTopic, quoteBroadcastJson(event.quote), false)
+    if (json) app.publish(jsonTopic, quoteBroadcastBytes(event.quote) ?? quoteBroadcastJson(event.quote), false)
     if (msgpack) app.publish(msgpackTopic, encode('msgpack', quoteBroadcast(event.quote)), true)
     return
   }

@@ -4,7 +4,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
+import WebSocket from 'ws'
 import { quoteBroadcast, quoteBroadcastJson } from '../../engine/relay/broadcasts.js'
+import { quoteBroadcastBytes } from '../../engine/relay/quoteBroadcastBytes.js'
+import { uWS, listen, closeListen } from '../../engine/front/uws.js'
 import { checkQuote } from '../../actors/quoteChecks.js'
 import type { AcceptedQuote, Address, Hex } from '../../actors/rfqTypes.js'
 
@@ -45,4 +48,106 @@ test('the text broadcast is JSON.stringify of the spec message, for any checked 
     ),
     { numRuns: 300, seed: 29 },
   )
+})
+
+/** a quote as the checks hand it over, with the RFQ id and signature given */
+function checkedQuote(
+  parts: { maker: string; amountIn: string; amountOut: string; nonce: string },
+  rfqId: string,
+  signature: string,
+): AcceptedQuote {
+  const now = 1_700_000_000
+  const rfq = {
+    taker: `0x${'0'.repeat(40)}` as Address,
+    tokenIn: `0x${'1'.repeat(40)}` as Address,
+    tokenOut: `0x${'2'.repeat(40)}` as Address,
+    allowedMakers: [],
+  }
+  const checked = checkQuote(rfq, { ...rfq, ...parts, expiry: now + 60, deadline: String(now + 30) }, now)
+  assert.ok(checked.ok)
+  return { rfqId, quote: checked.quote, signature: signature as Hex, receivedAtMs: Date.now() }
+}
+
+const plainId = fc.stringMatching(/^[\w.:-]{1,64}$/)
+const hexSignature = fc.stringMatching(/^0x[0-9a-f]{130}$/)
+
+test('the byte broadcast is the UTF-8 of JSON.stringify of the spec message, or null where an id or signature needs escaping', () => {
+  let written = 0
+  fc.assert(
+    fc.property(
+      hexAddress,
+      uint,
+      uint,
+      uint,
+      fc.oneof(plainId, fc.string()),
+      fc.oneof(hexSignature, fc.string()),
+      (maker, amountIn, amountOut, nonce, rfqId, signature) => {
+        const q = checkedQuote({ maker, amountIn, amountOut, nonce }, rfqId, signature)
+        const bytes = quoteBroadcastBytes(q)
+        const escapes = JSON.stringify(rfqId) !== `"${rfqId}"` || JSON.stringify(signature) !== `"${signature}"`
+        const plain = /^[\w.:-]*$/.test(rfqId) && /^[\w.:-]*$/.test(signature)
+        // only what JSON escapes (or another character the byte path leaves to the text path) is left to it
+        if (escapes) assert.equal(bytes, null)
+        if (!plain) return
+        assert.ok(bytes, 'a plain id and signature are written as bytes')
+        written++
+        assert.equal(Buffer.from(bytes).toString('utf8'), JSON.stringify(quoteBroadcast(q)))
+      },
+    ),
+    { numRuns: 400, seed: 29 },
+  )
+  assert.ok(written > 100, `the byte path was taken ${written} times`)
+})
+
+test('a byte broadcast too long for its buffer is left to the text path, which writes it', () => {
+  const id = `rfq_${'a'.repeat(5000)}`
+  const q = checkedQuote(
+    { maker: `0x${'3'.repeat(40)}`, amountIn: '1', amountOut: '2', nonce: '3' },
+    id,
+    `0x${'b'.repeat(130)}`,
+  )
+  assert.equal(quoteBroadcastBytes(q), null)
+  assert.equal(quoteBroadcastJson(q), JSON.stringify(quoteBroadcast(q)))
+})
+
+test('uWS copies a byte broadcast as it publishes it: the buffer is rewritten by the next quote at once, and each subscriber reads every quote as written', async () => {
+  const app = uWS.App().ws('/*', { open: ws => void ws.subscribe('json:quotes') })
+  const { port, socket } = await listen(app, '127.0.0.1', 0)
+  const client = new WebSocket(`ws://127.0.0.1:${port}`)
+  const got: string[] = []
+  try {
+    await new Promise<void>((resolve, reject) => client.once('open', () => resolve()).once('error', reject))
+    // the server's open handler (the subscription) runs before its handshake reply is sent
+    const N = 300
+    const all = new Promise<void>(resolve =>
+      client.on('message', (data: Buffer) => {
+        got.push(data.toString('utf8'))
+        if (got.length === N) resolve()
+      }),
+    )
+    const sent: string[] = []
+    // every quote the same length, so one view of the buffer carries them all, each written over the last
+    for (let i = 0; i < N; i++) {
+      const q = checkedQuote(
+        {
+          maker: `0x${(1000 + i).toString(16).padStart(40, '0')}`,
+          amountIn: String(100000 + i),
+          amountOut: '7',
+          nonce: String(i + 10000),
+        },
+        `rfq_${(5000 + i).toString(16)}`,
+        `0x${(7000 + i).toString(16).padStart(130, 'c')}`,
+      )
+      const bytes = quoteBroadcastBytes(q)!
+      assert.ok(bytes)
+      app.publish('json:quotes', bytes, false)
+      sent.push(JSON.stringify(quoteBroadcast(q)))
+    }
+    await all
+    assert.deepEqual(got, sent)
+    assert.equal(new Set(got).size, N)
+  } finally {
+    client.close()
+    closeListen(socket)
+  }
 })
