@@ -57,10 +57,10 @@ function checkedQuote(
   signature: string,
 ): AcceptedQuote {
   const now = 1_700_000_000
-  const rfq = {
-    taker: `0x${'0'.repeat(40)}` as Address,
-    tokenIn: `0x${'1'.repeat(40)}` as Address,
-    tokenOut: `0x${'2'.repeat(40)}` as Address,
+  const rfq: { taker: Address; tokenIn: Address; tokenOut: Address; allowedMakers: Address[] } = {
+    taker: `0x${'0'.repeat(40)}`,
+    tokenIn: `0x${'1'.repeat(40)}`,
+    tokenOut: `0x${'2'.repeat(40)}`,
     allowedMakers: [],
   }
   const checked = checkQuote(rfq, { ...rfq, ...parts, expiry: now + 60, deadline: String(now + 30) }, now)
