@@ -4,7 +4,7 @@ import type { TemplatedApp } from '../front/uws.js'
 import type { RfqBook } from '../../actors/book.js'
 import type { AcceptedQuote, Rfq, RfqEvent } from '../../actors/rfqTypes.js'
 import { encode, lazyFrames, type RelayMessage } from './codec.js'
-import { quoteBroadcastBytes } from './quoteBroadcastBytes.js'
+import { PLAIN, quoteBroadcastBytes } from './quoteBroadcastBytes.js'
 
 export type Channel = 'rfqs' | 'quotes'
 
@@ -55,9 +55,6 @@ export function quoteBroadcastJson(q: AcceptedQuote): string {
     sigPlain ? q.signature : JSON.stringify(q.signature), sigPlain ? '"' : '', '}}',
   ].join('')
 }
-
-/** what JSON.stringify writes as it is, between quotes: letters, digits, `_`, `.`, `:` and `-` (ids, hex) */
-const PLAIN = /^[\w.:-]*$/
 
 /** a topic's name by encoding: the public channels' made once, not a template string a broadcast */
 const TOPICS = {

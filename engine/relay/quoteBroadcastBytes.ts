@@ -1,5 +1,5 @@
 // QUOTE_BROADCAST as JSON bytes, written into one buffer this module reuses, outside V8's heap (issue 29: the text
-// broadcast was the largest single allocation of a quote's way, ~0.9 KB a quote, ~12% of what the main thread made).
+// broadcast and its parts' array were the largest single allocation of a quote's way, ~1.1 KB of ~7.8 KB a quote).
 // uWS copies what it is handed before publish returns (into each socket's buffer or the topic's queue), so the next
 // quote may overwrite the bytes at once, and a view of the buffer's first n bytes, made once for each n, is handed
 // over: a broadcast allocates nothing on the heap. It also spares uWS the UTF-8 conversion of a JS string.
@@ -19,8 +19,9 @@ const out = Buffer.allocUnsafeSlow(CAPACITY) as Buffer & { latin1Write(s: string
  * length from the start, so its elements stay a fast array and never become a dictionary) */
 const views = new Array<Uint8Array | undefined>(CAPACITY + 1)
 
-/** what JSON.stringify writes as it is between quotes (ids, hex); the text path escapes anything else */
-const PLAIN = /^[\w.:-]*$/
+/** what JSON.stringify writes as it is, between quotes: letters, digits, `_`, `.`, `:` and `-` (ids, hex); both
+ * the byte path and the text path (broadcasts.ts) write such a string as it is, and escape nothing else by hand */
+export const PLAIN = /^[\w.:-]*$/
 
 /**
  * The quote's QUOTE_BROADCAST as bytes, valid until the next call (hand them to a copying sink at once), or null
