@@ -46,28 +46,17 @@ export function quoteBroadcastBytes(q: AcceptedQuote): Uint8Array | null {
     q.signature.length +
     32 // two integers, at most 16 each
   if (size > CAPACITY) return null
-  let n = lit(P_ID, 0)
-  n = put(q.rfqId, n)
-  n = lit(P_MAKER, n)
-  n = put(x.maker, n)
-  n = lit(P_TAKER, n)
-  n = put(x.taker, n)
-  n = lit(P_TOKEN_IN, n)
-  n = put(x.tokenIn, n)
-  n = lit(P_TOKEN_OUT, n)
-  n = put(x.tokenOut, n)
-  n = lit(P_AMOUNT_IN, n)
-  n = put(x.amountIn, n)
-  n = lit(P_AMOUNT_OUT, n)
-  n = put(x.amountOut, n)
-  n = lit(P_EXPIRY, n)
-  n = putCount(x.expiry, n)
-  n = lit(P_NONCE, n)
-  n = put(x.nonce, n)
-  n = lit(P_DEADLINE, n)
-  n = putCount(x.deadline, n)
-  n = lit(P_SIGNATURE, n)
-  n = put(q.signature, n)
+  let n = text(P_ID, q.rfqId, 0)
+  n = text(P_MAKER, x.maker, n)
+  n = text(P_TAKER, x.taker, n)
+  n = text(P_TOKEN_IN, x.tokenIn, n)
+  n = text(P_TOKEN_OUT, x.tokenOut, n)
+  n = text(P_AMOUNT_IN, x.amountIn, n)
+  n = text(P_AMOUNT_OUT, x.amountOut, n)
+  n = count(P_EXPIRY, x.expiry, n)
+  n = text(P_NONCE, x.nonce, n)
+  n = count(P_DEADLINE, x.deadline, n)
+  n = text(P_SIGNATURE, q.signature, n)
   n = lit(P_END, n)
   return (views[n] ??= new Uint8Array(out.buffer, out.byteOffset, n))
 }
@@ -89,9 +78,15 @@ const FIXED = [P_ID, P_MAKER, P_TAKER, P_TOKEN_IN, P_TOKEN_OUT, P_AMOUNT_IN, P_A
   .concat(P_DEADLINE, P_SIGNATURE, P_END)
   .reduce((n, p) => n + p.length, 0)
 
-/** an ASCII string's bytes at `at`; the offset after them (latin1: one byte a character, a copy for ASCII) */
-function put(s: string, at: number): number {
-  return at + out.latin1Write(s, at)
+/** a constant part, then an ASCII string's bytes (latin1: one byte a character, a copy for ASCII); the offset after */
+function text(prefix: Uint8Array, s: string, at: number): number {
+  const n = lit(prefix, at)
+  return n + out.latin1Write(s, n)
+}
+
+/** a constant part, then a non-negative safe integer's digits; the offset after them */
+function count(prefix: Uint8Array, v: number, at: number): number {
+  return putCount(v, lit(prefix, at))
 }
 
 /** a constant part's bytes at `at`; the offset after them */
