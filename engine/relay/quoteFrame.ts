@@ -18,19 +18,23 @@ import { MAX_UINT256, ZERO_ADDRESS } from '../../workers/values/index.js'
 
 /** a JSON string's body with nothing to unescape: printable ASCII but `"` and `\` */
 const PLAIN = '[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]'
-const HEX = '"(0x[0-9a-fA-F]+)"'
-const POSITIVE = '"([1-9][0-9]*)"'
+const HEX = '"0x[0-9a-fA-F]+"'
+const POSITIVE = '"[1-9][0-9]*"'
 /** unix seconds, as the schema's union: a JSON integer or the same digits as a string */
-const SECONDS = '(?:(0|[1-9][0-9]*)|"(0|[1-9][0-9]*)")'
+const SECONDS = '(?:0|[1-9][0-9]*|"(?:0|[1-9][0-9]*)")'
 
+// No captures: `test` leaves nothing behind, where `exec` made an array and a string a field. A read allocates 494
+// against 710 bytes with them, in the same ~1.3 µs (one process, 1M reads of 256 frames). Once the grammar holds,
+// each field ends at the first `"` after it (`,` or `}` for seconds as a number), as no run the grammar allows holds
+// one, so the reader below walks the fields in order and checks their lengths.
 const FRAME = new RegExp(
   '^\\{"type":"QUOTE_SUBMIT","data":\\{' +
-    `"rfqId":"(${PLAIN}+)",` +
+    `"rfqId":"${PLAIN}+",` +
     `"quote":\\{"maker":${HEX},"taker":${HEX},"tokenIn":${HEX},"tokenOut":${HEX},` +
-    `"amountIn":${POSITIVE},"amountOut":${POSITIVE},"expiry":${SECONDS},"nonce":"(0|[1-9][0-9]*)",` +
+    `"amountIn":${POSITIVE},"amountOut":${POSITIVE},"expiry":${SECONDS},"nonce":"(?:0|[1-9][0-9]*)",` +
     `"deadline":${SECONDS}\\},` +
     `"signature":${HEX}` +
-    `(?:,"shareToken":"(${PLAIN}*)")?` +
+    `(?:,"shareToken":"${PLAIN}*")?` +
     '\\}\\}$',
 )
 
@@ -39,52 +43,94 @@ const ADDRESS_LENGTH = ZERO_ADDRESS.length
 const SIGNATURE_LENGTH = '0x'.length + 65 * 2
 const UINT_DIGITS = MAX_UINT256.toString().length
 const SECONDS_DIGITS = String(Number.MAX_SAFE_INTEGER).length
+const QUOTE_MARK = 0x22
 
 /**
  * The data of a canonical QUOTE_SUBMIT frame (`text` decoded as latin1: a byte a character, so a non-ASCII byte
  * matches nothing), the same object JSON.parse would make of it, when the schema accepts every field; else undefined.
  */
 export function readQuoteSubmit(text: string): Record<string, unknown> | undefined {
-  const m = FRAME.exec(text)
-  if (
-    !m ||
-    m[2]!.length !== ADDRESS_LENGTH ||
-    m[3]!.length !== ADDRESS_LENGTH ||
-    m[4]!.length !== ADDRESS_LENGTH ||
-    m[5]!.length !== ADDRESS_LENGTH ||
-    m[13]!.length !== SIGNATURE_LENGTH ||
-    m[6]!.length > UINT_DIGITS ||
-    m[7]!.length > UINT_DIGITS ||
-    m[10]!.length > UINT_DIGITS
-  )
-    return undefined
-  const expiry = m[8] !== undefined ? seconds(m[8]) : secondsText(m[9]!)
-  const deadline = m[11] !== undefined ? seconds(m[11]) : secondsText(m[12]!)
-  // past 16 digits, or a JSON integer past 2^53 - 1: the schema refuses it, and the full parse says how
-  if (expiry === undefined || deadline === undefined) return undefined
-  const quote = {
-    maker: m[2],
-    taker: m[3],
-    tokenIn: m[4],
-    tokenOut: m[5],
-    amountIn: m[6],
-    amountOut: m[7],
-    expiry,
-    nonce: m[10],
-    deadline,
+  if (!FRAME.test(text)) return undefined
+  // each read names the text between its field and the next one's first character
+  const r = reader.start(text, '{"type":"QUOTE_SUBMIT","data":{"rfqId":"'.length)
+  const rfqId = r.quoted(',"quote":{"maker":"')
+  const maker = r.hex(',"taker":"', ADDRESS_LENGTH)
+  const taker = r.hex(',"tokenIn":"', ADDRESS_LENGTH)
+  const tokenIn = r.hex(',"tokenOut":"', ADDRESS_LENGTH)
+  const tokenOut = r.hex(',"amountIn":"', ADDRESS_LENGTH)
+  const amountIn = r.digits(',"amountOut":"', UINT_DIGITS)
+  const amountOut = r.digits(',"expiry":', UINT_DIGITS)
+  const expiry = r.seconds(',"nonce":"')
+  const nonce = r.digits(',"deadline":', UINT_DIGITS)
+  const deadline = r.seconds('},"signature":"')
+  const signature = r.hex('', SIGNATURE_LENGTH)
+  const { refused, at } = r.end()
+  // a field past the schema's bounds, or a JSON integer past 2^53 - 1: the schema refuses it, the full parse says how
+  if (refused) return undefined
+  const quote = { maker, taker, tokenIn, tokenOut, amountIn, amountOut, expiry, nonce, deadline }
+  if (at === text.length - '}}'.length) return { rfqId, quote, signature }
+  const shareToken = text.slice(at + ',"shareToken":"'.length, text.length - '"}}'.length)
+  return { rfqId, quote, signature, shareToken }
+}
+
+/**
+ * Walks a matched frame's fields in order, each a slice of its text; `refused` once one is past its bound. One
+ * reader serves every frame (a read is synchronous): made a frame, it was ~50 of the ~540 bytes a read allocated.
+ */
+class FieldReader {
+  private text = ''
+  /** where the next field's value starts */
+  private at = 0
+  private refused = false
+
+  start(text: string, at: number): this {
+    this.text = text
+    this.at = at
+    this.refused = false
+    return this
   }
-  const shareToken = m[14]
-  return shareToken === undefined
-    ? { rfqId: m[1], quote, signature: m[13] }
-    : { rfqId: m[1], quote, signature: m[13], shareToken }
+
+  /** where the last field ended, and whether one was refused; lets go of the frame */
+  end(): { refused: boolean; at: number } {
+    this.text = ''
+    return { refused: this.refused, at: this.at }
+  }
+
+  /** a string's body, up to its closing quote; `after`: the text from there to the next field */
+  quoted(after: string): string {
+    const end = this.text.indexOf('"', this.at)
+    const value = this.text.slice(this.at, end)
+    this.at = end + 1 + after.length
+    return value
+  }
+
+  /** a hex string, `0x` and its digits exactly `length` characters */
+  hex(after: string, length: number): string {
+    const value = this.quoted(after)
+    if (value.length !== length) this.refused = true
+    return value
+  }
+
+  /** a decimal string of at most `max` digits */
+  digits(after: string, max: number): string {
+    const value = this.quoted(after)
+    if (value.length > max) this.refused = true
+    return value
+  }
+
+  /** unix seconds: the digits as a string, or a JSON integer up to 2^53 - 1 (ended by `after`'s first character) */
+  seconds(after: string): number | string {
+    if (this.text.charCodeAt(this.at) === QUOTE_MARK) {
+      this.at++
+      return this.digits(after, SECONDS_DIGITS)
+    }
+    const end = this.text.indexOf(after[0]!, this.at)
+    const digits = this.text.slice(this.at, end)
+    this.at = end + after.length
+    const n = Number(digits)
+    if (digits.length > SECONDS_DIGITS || n > Number.MAX_SAFE_INTEGER) this.refused = true
+    return n
+  }
 }
 
-function seconds(digits: string): number | undefined {
-  if (digits.length > SECONDS_DIGITS) return undefined
-  const n = Number(digits)
-  return n <= Number.MAX_SAFE_INTEGER ? n : undefined
-}
-
-function secondsText(digits: string): string | undefined {
-  return digits.length > SECONDS_DIGITS ? undefined : digits
-}
+const reader = new FieldReader()

@@ -188,6 +188,10 @@ test('the bounds the grammars draw: 2^53 - 1 seconds, 78 digits, leading zeros, 
   assert.ok(reads(text({ expiry: '9999999999999999' }))) // 16 digits as text: the schema's pattern (the bound is a rule's)
   assert.ok(!reads(text({ expiry: '12345678901234567' })))
   assert.ok(!reads(text({ maker: '0x12345678901234567890123456789012345678901' })))
+  // shorter by two: the character 42 places in is then the next key's opening quote
+  assert.ok(!reads(text({ maker: '0x12345678901234567890123456789012345678' })))
+  assert.ok(!reads(text({ tokenOut: '0x' })))
+  assert.ok(!reads(text({ signature: `0x${'0'.repeat(126)}1b` })))
   assert.ok(!reads(text({ amountIn: '1'.repeat(79) })))
   assert.ok(reads(text({ amountIn: '1'.repeat(78) })))
   assert.ok(!reads(text({ amountIn: '0' })))
