@@ -12,7 +12,7 @@ import type { QuoteInFlight } from './quoteInFlight.js'
 import { QuoteTape } from './quoteTape.js'
 import { internAddress } from './internAddress.js'
 import { REFUSED, STORED, type MakerSlot } from './makerSlot.js'
-import { hasExpired, isLive as isLiveAt, isOpen } from '../workers/values/index.js'
+import { hasExpired, isLive as isLiveAt, isOpen, lowerHex } from '../workers/values/index.js'
 
 /** What an RFQ actor needs from outside; the engine supplies the real ones. */
 export interface RfqDeps {
@@ -132,7 +132,7 @@ function signerRecovered(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: Rf
   if (state.makers.has(quote.maker)) { reject(msg.replyTo, RelayErrors.duplicateQuote()); return state }
   state.makers.set(internAddress(quote.maker), null) // reserved: later duplicates fail from here on; numbered by the count
   state.committing++
-  const accepted: NumberedQuote = { rfqId: state.rfq.id, quote, signature: msg.signature.toLowerCase() as Hex, receivedAtMs: ctx.now(), arrival: state.makers.size }
+  const accepted: NumberedQuote = { rfqId: state.rfq.id, quote, signature: lowerHex(msg.signature) as Hex, receivedAtMs: ctx.now(), arrival: state.makers.size }
   msg.accepted = accepted
   deps.commitQuote(accepted, ctx.toSelf(r => msg.committed(r)))
   return state

