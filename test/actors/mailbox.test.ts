@@ -367,3 +367,29 @@ test('a mailbox emptied starts again at its front, and one flooded keeps its ord
   ref.tell({ type: 'Add', n: 9999 })
   assert.equal((await get(ref)).at(-1), 9999)
 })
+
+test('actors woken in one turn each run once, in the order they woke, a failing one costing the others nothing', async () => {
+  const order: string[] = []
+  const named = (name: string): Behavior<null, { type: 'Go' }> => ({
+    receive(s) {
+      order.push(name)
+      if (name === 'c') throw new Error('c failed')
+      return s
+    },
+  })
+  const reported: string[] = []
+  const sys = new ActorSystem({ onError: (name, e) => reported.push(`${name}: ${(e as Error).message}`) })
+  const refs = ['a', 'b', 'c', 'd', 'e'].map(n => sys.spawn(n, named(n), null))
+  for (const i of [3, 0, 2, 4, 1]) refs[i]!.tell({ type: 'Go' }) // d, a, c, e, b
+  refs[1]!.tell({ type: 'Go' }) // b is woken already: its second message is handled in the same run
+  assert.deepEqual(order, [], 'nothing runs before the microtask')
+  await new Promise(r => setImmediate(r))
+  assert.deepEqual(order, ['d', 'a', 'c', 'e', 'b', 'b'])
+  assert.deepEqual(reported, ['c: c failed'])
+  // an actor woken by another's handler runs in the same pass, and the runtime wakes actors afterwards as before
+  const relay = sys.spawn('relay', { receive: (s: null) => (refs[4]!.tell({ type: 'Go' }), s) }, null)
+  relay.tell(null as never)
+  refs[0]!.tell({ type: 'Go' })
+  await new Promise(r => setImmediate(r))
+  assert.deepEqual(order.slice(6), ['a', 'e'])
+})
