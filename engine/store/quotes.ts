@@ -128,16 +128,31 @@ export interface CommitOutcome {
 export type FlatBatch = (string | number)[]
 
 export function flatBatch(quotes: NumberedQuote[]): FlatBatch {
-  // pushed, not written into `new Array(n)`: a holey array is cloned by V8's serializer the slow way, key by key (a
-  // post of 90 quotes took ~52 against ~30 µs)
-  const flat: FlatBatch = []
-  for (let i = 0; i < quotes.length; i++) {
+  // a slice of one packed array of blanks, then written cell by cell: one backing store of the batch's size, and
+  // packed, as V8's serializer clones fast (a holey array, as `new Array(n)` makes, is cloned key by key: a post of
+  // 90 quotes took ~52 against ~30 µs). Pushed, the array grew by copies: 312 against 88 B a quote (50 a batch).
+  const size = quotes.length * COLUMNS
+  while (blanks.length < size) blanks.push('')
+  const flat: FlatBatch = blanks.slice(0, size)
+  for (let i = 0, k = 0; i < quotes.length; i++, k += COLUMNS) {
     const { rfqId, quote: q, signature, receivedAtMs, arrival } = quotes[i]!
-    flat.push(rfqId, q.maker, q.taker === ZERO_ADDRESS ? 't' : 'f', q.amountIn, q.amountOut, q.expiry, q.nonce)
-    flat.push(q.deadline, signature, receivedAtMs, arrival)
+    flat[k] = rfqId
+    flat[k + 1] = q.maker
+    flat[k + 2] = q.taker === ZERO_ADDRESS ? 't' : 'f'
+    flat[k + 3] = q.amountIn
+    flat[k + 4] = q.amountOut
+    flat[k + 5] = q.expiry
+    flat[k + 6] = q.nonce
+    flat[k + 7] = q.deadline
+    flat[k + 8] = signature
+    flat[k + 9] = receivedAtMs
+    flat[k + 10] = arrival
   }
   return flat
 }
+
+/** as many blanks as the largest batch yet has cells: never written, only sliced */
+const blanks: FlatBatch = []
 
 /** Commits on `sql`, on the calling thread; after a batch met a stored maker, the next few go checked at once. */
 export function sqlCommitter(sql: Sql): CommitBatch {

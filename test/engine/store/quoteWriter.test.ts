@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { testDatabase, type TestDatabase } from '../../helpers/db.js'
 import { insertRfq, quotesOfRfqs } from '../../../engine/store/rfqs.js'
 import { rfqIdTime } from '../../../workers/values/index.js'
-import { createQuoteWriter, quoteWriterOver, DuplicateQuoteError } from '../../../engine/store/quotes.js'
+import { createQuoteWriter, quoteWriterOver, DuplicateQuoteError, flatBatch } from '../../../engine/store/quotes.js'
 import { startQuoteCommitThread } from '../../../engine/store/quoteCommitThread.js'
 import { rfqById } from '../../../engine/store/rfqQueries.js'
 import { ensurePartitions } from '../../../engine/store/partitions.js'
@@ -14,6 +14,27 @@ import { rfqKeyHex } from '../../../engine/store/rfqKey.js'
 import { A, DAY, quote, rfq as rfqOn, timedId, utcDay, kindOf } from './rows.js'
 
 const rfq = (id: string) => rfqOn(id, new Date())
+
+test("a batch's flat form: each quote's eleven values in order, exactly its length after a longer batch", () => {
+  const expected = (qs: ReturnType<typeof quote>[]) =>
+    qs.flatMap(({ rfqId, quote: q, signature, receivedAtMs, arrival }) => [
+      rfqId,
+      q.maker,
+      q.taker === A(0) ? 't' : 'f',
+      q.amountIn,
+      q.amountOut,
+      q.expiry,
+      q.nonce,
+      q.deadline,
+      signature,
+      receivedAtMs,
+      arrival,
+    ])
+  const long = Array.from({ length: 40 }, (_, i) => quote(`rfq_l${i}`, i + 1, { arrival: i + 1 }))
+  const short = [quote('rfq_s', 7, { taker: A(9), expiry: 123, deadline: 456, nonce: '99' }), quote('rfq_t', 8)]
+  for (const batch of [long, short, long.slice(0, 3), short, []])
+    assert.deepStrictEqual(flatBatch(batch), expected(batch)) // deepStrictEqual: the same length, no extra cell
+})
 
 describe('quote writer (group commit)', () => {
   let db: TestDatabase
