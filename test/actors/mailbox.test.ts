@@ -387,8 +387,8 @@ test('actors woken in one turn each run once, in the order they woke, a failing 
   assert.deepEqual(order, ['d', 'a', 'c', 'e', 'b', 'b'])
   assert.deepEqual(reported, ['c: c failed'])
   // an actor woken by another's handler runs in the same pass, and the runtime wakes actors afterwards as before
-  const relay = sys.spawn('relay', { receive: (s: null) => (refs[4]!.tell({ type: 'Go' }), s) }, null)
-  relay.tell(null as never)
+  const relay = sys.spawn<null, { type: 'Go' }>('relay', { receive: s => (refs[4]!.tell({ type: 'Go' }), s) }, null)
+  relay.tell({ type: 'Go' })
   refs[0]!.tell({ type: 'Go' })
   await new Promise(r => setImmediate(r))
   assert.deepEqual(order.slice(6), ['a', 'e'])
