@@ -10,6 +10,7 @@ import { asError } from '../workers/values/index.js'
 import { PendingAsk, PendingAsks } from './askDeadlines.js'
 import { ActorStopped, MailboxFull } from './actorErrors.js'
 import { defaultSupervision, type SpawnOptions } from './supervision.js'
+import { wake } from './wakeups.js'
 import type { ActorContext, ActorRef, Behavior, Reply } from './actorTypes.js'
 
 export { ActorStopped, AskTimeout, MailboxFull } from './actorErrors.js'
@@ -18,40 +19,6 @@ export type { SpawnOptions, Supervision } from './supervision.js'
 export type { ActorContext, ActorRef, Behavior, Reply } from './actorTypes.js'
 
 const YIELD_EVERY = 64 // messages handled before giving the event loop a turn
-
-/** the microtask that drains the woken mailboxes hangs off this one settled promise */
-const SETTLED = Promise.resolve()
-
-/**
- * Mailboxes woken since the last drain, run in the order they woke by one microtask (one reaction on SETTLED) for all
- * of them. A microtask a wake-up was a promise, a reaction and a job each time an idle actor got a message: three a
- * quote on the relay (submitted, its signer back, its commit back), ~90 bytes each, while a signature batch or a
- * commit coming back wakes dozens of actors in one turn. A mailbox woken while they run joins the same pass.
- */
-const woken: { run(): void }[] = []
-let drainQueued = false
-
-function wake(actor: { run(): void }): void {
-  woken.push(actor)
-  if (drainQueued) return
-  drainQueued = true
-  void SETTLED.then(drainWoken)
-}
-
-function drainWoken(): void {
-  let thrown: { error: unknown } | undefined
-  // `woken` may grow while this runs; each actor is run once, and a throw (a bug: handlers' throws are caught in
-  // run) costs no other actor its turn; the first is thrown once all have run, so it surfaces as before
-  for (let i = 0; i < woken.length; i++)
-    try {
-      woken[i]!.run()
-    } catch (error) {
-      thrown ??= { error }
-    }
-  woken.length = 0
-  drainQueued = false
-  if (thrown) throw thrown.error
-}
 
 /** Owns every actor it spawned: their depths for metrics, and a drain for shutdown. */
 export class ActorSystem {
