@@ -195,7 +195,7 @@ class Actor<S, M> implements ActorRef<M> {
   /**
    * Handles queued messages synchronously, one after another; only a handler that returns a promise makes the
    * drain wait for it (and go on from its settlement). No promise per message, none per drain. Called by the woken
-   * mailboxes' microtask (`drainWoken`), a handler's settlement, or a yield's setImmediate; never by an actor's user.
+   * mailboxes' microtask (wakeups.ts), a handler's settlement, or a yield's setImmediate; never by an actor's user.
    */
   run(): void {
     let handled = 0
