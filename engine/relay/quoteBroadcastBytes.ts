@@ -74,9 +74,21 @@ const P_ID = bytes('{"type":"QUOTE_BROADCAST","data":{"rfqId":"'),
   P_DEADLINE = bytes('","deadline":'),
   P_SIGNATURE = bytes('},"signature":"'),
   P_END = bytes('"}}')
-const FIXED = [P_ID, P_MAKER, P_TAKER, P_TOKEN_IN, P_TOKEN_OUT, P_AMOUNT_IN, P_AMOUNT_OUT, P_EXPIRY, P_NONCE]
-  .concat(P_DEADLINE, P_SIGNATURE, P_END)
-  .reduce((n, p) => n + p.length, 0)
+/** the constant parts' bytes together */
+const FIXED = [
+  P_ID,
+  P_MAKER,
+  P_TAKER,
+  P_TOKEN_IN,
+  P_TOKEN_OUT,
+  P_AMOUNT_IN,
+  P_AMOUNT_OUT,
+  P_EXPIRY,
+  P_NONCE,
+  P_DEADLINE,
+  P_SIGNATURE,
+  P_END,
+].reduce((n, p) => n + p.length, 0)
 
 /** a constant part, then an ASCII string's bytes (latin1: one byte a character, a copy for ASCII); the offset after */
 function text(prefix: Uint8Array, s: string, at: number): number {
