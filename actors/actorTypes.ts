@@ -7,8 +7,17 @@ export interface ActorRef<M> {
   tell(msg: M): void
   /** `orElse` turns a failure (a timeout, a stopped actor, a full mailbox, a throwing handler) into an answer */
   ask<R>(make: (replyTo: Reply<R>) => M, timeoutMs: number, orElse?: (error: unknown) => R): Promise<R>
-  /** ask with `orElse`, its answer handed to `done`: no promise and no reaction (the relay's quotes take this way) */
-  askTo<R>(make: (replyTo: Reply<R>) => M, timeoutMs: number, orElse: (error: unknown) => R, done: Reply<R>): void
+  /**
+   * ask with `orElse`, its answer handed to `done`: no promise and no reaction (the relay's quotes take this way).
+   * `arg` is handed to `make` and `orElse`, so neither needs to be a closure made for the ask.
+   */
+  askTo<R, A>(
+    make: (replyTo: Reply<R>, arg: A) => M,
+    arg: A,
+    timeoutMs: number,
+    orElse: (error: unknown, arg: A) => R,
+    done: Reply<R>,
+  ): void
   readonly depth: number
   readonly stopped: boolean
 }
@@ -21,6 +30,10 @@ export interface ActorContext<M> {
   /** pipeToSelf for work that answers through a callback: the function returned sends the outcome back as a message
    *  (nothing once the actor has stopped). No promise and no reaction: the relay's quotes take this way. */
   toSelf<T>(toMessage: (result: T | Error) => M): (result: T | Error) => void
+  /** A message to this actor from outside its handlers, such as a callback's: nothing once it has stopped, a full
+   *  mailbox reported (onError), never thrown at the caller. One function for the actor's life: a message that
+   *  carries its own outcome comes back without a closure made for it (the relay's quotes, quoteInFlight.ts). */
+  readonly deliver: (msg: M) => void
   /** One timer per key; setting a key again replaces it. Timers die with the actor. */
   setTimer(key: string, delayMs: number, msg: M): void
   cancelTimer(key: string): void

@@ -96,8 +96,11 @@ export class PendingAsks {
   }
 }
 
-/** An ask waiting for its reply: on its actor's list (a throwing handler fails it) and on a deadline slot. */
-export class PendingAsk {
+/**
+ * An ask waiting for its reply: on its actor's list (a throwing handler fails it) and on a deadline slot. What a
+ * reply or a failure does is its kind's (asks.ts): one object an ask, no closures around it.
+ */
+export abstract class PendingAsk {
   /** its neighbours on the actor's list; cleared when it leaves, so a done ask points at nothing */
   prev: PendingAsk | null = null
   next: PendingAsk | null = null
@@ -108,8 +111,7 @@ export class PendingAsk {
   msg: unknown = undefined
   private readonly wheel: Wheel
   constructor(
-    private readonly actor: { readonly name: string; readonly pending: PendingAsks },
-    readonly fail: (e: unknown) => void,
+    protected readonly actor: { readonly name: string; readonly pending: PendingAsks },
     private readonly timeoutMs: number,
   ) {
     const list = actor.pending
@@ -119,6 +121,9 @@ export class PendingAsk {
     this.wheel = wheelFor(timeoutMs)
     this.wheel.add(this)
   }
+
+  /** the ask failed (timed out, its actor stopped, its mailbox was full, its handler threw); called once, settled */
+  abstract fail(e: unknown): void
 
   /** true once: the first of reply, failure, timeout or stop wins */
   settle(): boolean {

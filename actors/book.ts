@@ -15,7 +15,7 @@ import type {
 } from './rfqTypes.js'
 import { initialRfqState, rfqBehavior, type RfqDeps, type RfqMsg } from './rfq.js'
 import { RelayErrors, refuseQuote } from './errors.js'
-import { QuoteInFlight } from './quoteInFlight.js'
+import { QuoteInFlight, withReply } from './quoteInFlight.js'
 import { ClusterSync, type ClusterStorePort } from './clusterSync.js'
 import { ANONYMOUS, canSee } from './visibility.js'
 import { UnstoredEnds, type UnstoredEnd } from './unstoredEnds.js'
@@ -158,12 +158,15 @@ export class RfqBook implements RfqDirectory {
   private askQuote(ref: ActorRef<RfqMsg>, rfqId: string, raw: Record<string, unknown>, signature: string,
     opts: SubmitOptions, done: VerdictTo): void {
     const shareTokenHash = typeof opts.shareToken === 'string' ? hashShareToken(opts.shareToken) : null
-    ref.askTo<QuoteVerdict>(replyTo => new QuoteInFlight(raw, signature, shareTokenHash, opts.wellFormed === true, opts.residual, replyTo),
-      this.askTimeoutMs, err => {
-      if (err instanceof ActorStopped) return refuseQuote(RelayErrors.rfqNotFound())   // it left while we asked
-      this.deps.onWarn?.('quote submission failed', { rfqId, err })
-      return refuseQuote(RelayErrors.internal())
-    }, done)
+    const msg = new QuoteInFlight(rfqId, raw, signature, shareTokenHash, opts.wellFormed === true, opts.residual)
+    ref.askTo(withReply, msg, this.askTimeoutMs, this.quoteAskFailed, done)
+  }
+
+  /** a quote's ask that failed: no closure a quote (asks.ts) */
+  private readonly quoteAskFailed = (err: unknown, msg: QuoteInFlight): QuoteVerdict => {
+    if (err instanceof ActorStopped) return refuseQuote(RelayErrors.rfqNotFound())   // it left while we asked
+    this.deps.onWarn?.('quote submission failed', { rfqId: msg.rfqId, err })
+    return refuseQuote(RelayErrors.internal())
   }
 
   async cancel(rfqId: string): Promise<CancelOutcome> {

@@ -7,7 +7,8 @@
 // store and tells every reader, so the relay and the database agree).
 import { FailureWindow } from '../workers/retry/failureWindow.js'
 import { asError } from '../workers/values/index.js'
-import { PendingAsk, PendingAsks } from './askDeadlines.js'
+import { PendingAsks } from './askDeadlines.js'
+import { AnsweredAsk, PromisedAsk, type ReplyingAsk } from './asks.js'
 import { ActorStopped, MailboxFull } from './actorErrors.js'
 import { defaultSupervision, type SpawnOptions } from './supervision.js'
 import { wake } from './wakeups.js'
@@ -105,6 +106,14 @@ class Actor<S, M> implements ActorRef<M> {
           this.opts.onError?.(this.name, e)
         }
       },
+      deliver: msg => {
+        if (this.isStopped) return
+        try {
+          this.enqueue(msg)
+        } catch (e) {
+          this.opts.onError?.(this.name, e)
+        }
+      },
       setTimer: (key, delayMs, msg) => {
         this.ctx.cancelTimer(key)
         const t = setTimeout(() => {
@@ -140,40 +149,38 @@ class Actor<S, M> implements ActorRef<M> {
   }
 
   ask<R>(make: (replyTo: Reply<R>) => M, timeoutMs: number, orElse?: (error: unknown) => R): Promise<R> {
-    return new Promise<R>((resolve, reject) =>
-      this.request(make, timeoutMs, resolve, orElse ? (e: unknown) => resolve(orElse(e)) : reject),
-    )
+    return new Promise<R>((resolve, reject) => {
+      if (this.isStopped) {
+        const e = new ActorStopped(this.name)
+        return orElse ? resolve(orElse(e)) : reject(e)
+      }
+      this.request(make, undefined, new PromisedAsk(this, timeoutMs, resolve, reject, orElse))
+    })
   }
 
-  askTo<R>(make: (replyTo: Reply<R>) => M, timeoutMs: number, orElse: (error: unknown) => R, done: Reply<R>): void {
-    // a `done` that throws (its owner's bug) is reported, and never unwinds the handler that replied or the timer
-    const answer = (v: R) => {
-      try {
-        done(v)
-      } catch (e) {
-        this.opts.onError?.(this.name, e)
-      }
+  askTo<R, A>(
+    make: (replyTo: Reply<R>, arg: A) => M,
+    arg: A,
+    timeoutMs: number,
+    orElse: (error: unknown, arg: A) => R,
+    done: Reply<R>,
+  ): void {
+    const p = new AnsweredAsk(this, timeoutMs, arg, orElse, done, this.opts.onError)
+    if (this.isStopped) {
+      if (p.settle()) p.fail(new ActorStopped(this.name))
+      return
     }
-    this.request(make, timeoutMs, answer, e => answer(orElse(e)))
+    this.request(make, arg, p)
   }
 
   /** An ask's message queued, its reply or failure (timeout, stop, full mailbox, a throwing handler) answered once. */
-  private request<R>(
-    make: (replyTo: Reply<R>) => M,
-    timeoutMs: number,
-    ok: Reply<R>,
-    fail: (e: unknown) => void,
-  ): void {
-    if (this.isStopped) return fail(new ActorStopped(this.name))
-    const p = new PendingAsk(this, fail, timeoutMs)
-    const msg = make(value => {
-      if (p.settle()) ok(value)
-    })
+  private request<R, A>(make: (replyTo: Reply<R>, arg: A) => M, arg: A, p: ReplyingAsk<R>): void {
+    const msg = make(p.reply, arg)
     p.msg = msg
     try {
       this.enqueue(msg)
     } catch (e) {
-      if (p.settle()) fail(asError(e))
+      if (p.settle()) p.fail(asError(e))
     }
   }
 

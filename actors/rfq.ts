@@ -1,6 +1,6 @@
 // RfqActor: one per live RFQ. It owns the RFQ's quotes and its state machine, so everything that can race on one RFQ
 // (two quotes from one maker, a cancel and a fill, a quote and the expiry) is decided here, one message at a time.
-// Slow work (signer recovery on the pool, the durable write) leaves the actor and comes back as a message (ctx.toSelf),
+// Slow work (signer recovery on the pool, the durable write) leaves the actor and comes back as a message (ctx.deliver),
 // so the actor is never held by it; a maker's slot is reserved when its first valid quote comes back, before the
 // write, so a burst of the same maker's quotes yields exactly one acceptance.
 import type { ActorContext, Behavior, Reply } from './mailbox.js'
@@ -119,7 +119,7 @@ function quoteSubmitted(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: Rfq
   if (!checked.ok) { msg.replyTo(checked); return state }
   if (msg.residual) { reject(msg.replyTo, msg.residual); return state }     // what the schema refused that no rule named
   msg.quote = checked.quote
-  deps.recoverSigner(checked.quote, msg.signature, ctx.toSelf(signer => msg.recovered(signer)))
+  deps.recoverSigner(checked.quote, msg.signature, msg.backTo(ctx.deliver))
   return state
 }
 
@@ -134,7 +134,7 @@ function signerRecovered(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: Rf
   state.committing++
   const accepted: NumberedQuote = { rfqId: state.rfq.id, quote, signature: lowerHex(msg.signature) as Hex, receivedAtMs: ctx.now(), arrival: state.makers.size }
   msg.accepted = accepted
-  deps.commitQuote(accepted, ctx.toSelf(r => msg.committed(r)))
+  deps.commitQuote(accepted, msg.back)
   return state
 }
 

@@ -306,7 +306,7 @@ test('askTo hands its answer to a callback once: a reply, a timeout, a full mail
   ]
   const answers: number[][] = []
   const askTo = (timeoutMs: number, done: Reply<number[]> = v => answers.push(v)) =>
-    a.askTo<number[]>(replyTo => ({ type: 'Get', replyTo }), timeoutMs, orElse, done)
+    a.askTo<number[], undefined>(replyTo => ({ type: 'Get', replyTo }), undefined, timeoutMs, orElse, done)
   a.tell({ type: 'Add', n: 7 })
   askTo(1000)
   assert.deepEqual(answers, [], 'no answer before the actor ran')

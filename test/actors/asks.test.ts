@@ -1,0 +1,156 @@
+// An ask as one object (actors/asks.ts), `ctx.deliver`, and a quote's one callback for both of its trips
+// (actors/quoteInFlight.ts): what the relay's quotes ride on without closures made for each.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import {
+  ActorSystem,
+  AskTimeout,
+  ActorStopped,
+  MailboxFull,
+  type ActorContext,
+  type Reply,
+} from '../../actors/mailbox.js'
+import { QuoteInFlight, withReply } from '../../actors/quoteInFlight.js'
+
+type Msg =
+  | { type: 'Echo'; tag: string; replyTo: Reply<string> }
+  | { type: 'Hold'; ms: number }
+  | { type: 'Keep'; ctx: (c: ActorContext<Msg>) => void }
+  | { type: 'Note'; v: string }
+  | { type: 'Seen'; replyTo: Reply<string[]> }
+  | { type: 'Stop' }
+
+function spawn(capacity = 100, onError?: (name: string, e: unknown) => void) {
+  const seen: string[] = []
+  const ref = new ActorSystem().spawn<string[], Msg>(
+    'asked',
+    {
+      async receive(state, msg, ctx) {
+        if (msg.type === 'Echo') msg.replyTo(`echo ${msg.tag}`)
+        else if (msg.type === 'Hold') await new Promise(r => setTimeout(r, msg.ms))
+        else if (msg.type === 'Keep') msg.ctx(ctx)
+        else if (msg.type === 'Note') state.push(msg.v)
+        else if (msg.type === 'Seen') msg.replyTo([...state])
+        else ctx.stop()
+        return state
+      },
+    },
+    seen,
+    { capacity, ...(onError ? { onError } : {}) },
+  )
+  return ref
+}
+
+test('askTo hands its arg to make and to orElse, so neither is a closure of the ask; each ask answered once', async () => {
+  const ref = spawn(2)
+  const made: string[] = []
+  const failed: string[] = []
+  const answers: string[] = []
+  const make = (replyTo: Reply<string>, tag: string): Msg => {
+    made.push(tag)
+    return { type: 'Echo', tag, replyTo }
+  }
+  const orElse = (e: unknown, tag: string) => {
+    const kind =
+      e instanceof AskTimeout
+        ? 'timeout'
+        : e instanceof MailboxFull
+          ? 'full'
+          : e instanceof ActorStopped
+            ? 'stopped'
+            : 'other'
+    failed.push(`${tag}: ${kind}`)
+    return `${kind} ${tag}`
+  }
+  const ask = (tag: string, ms = 1000) => ref.askTo(make, tag, ms, orElse, v => answers.push(v))
+  ask('a')
+  await new Promise(r => setImmediate(r))
+  assert.deepEqual(answers, ['echo a'])
+  ref.tell({ type: 'Hold', ms: 120 })
+  await new Promise(r => setImmediate(r)) // taken: two places left
+  ask('b', 30) // waits behind the hold, past its deadline
+  ref.tell({ type: 'Hold', ms: 0 })
+  ask('c') // the mailbox holds two: refused at once
+  assert.deepEqual(answers.slice(1), ['full c'])
+  await new Promise(r => setTimeout(r, 200))
+  assert.deepEqual(answers.slice(2), ['timeout b'], 'the late reply does not answer the timed-out ask again')
+  ref.tell({ type: 'Stop' })
+  await new Promise(r => setImmediate(r))
+  ask('d')
+  assert.deepEqual(answers.slice(3), ['stopped d'])
+  assert.deepEqual(made, ['a', 'b', 'c'], 'a stopped actor makes no message')
+  assert.deepEqual(failed, ['c: full', 'b: timeout', 'd: stopped'])
+})
+
+test('ask: orElse answers a failure, none rejects with it; a reply settles once', async () => {
+  const ref = spawn()
+  assert.equal(await ref.ask<string>(replyTo => ({ type: 'Echo', tag: 'x', replyTo }), 1000), 'echo x')
+  ref.tell({ type: 'Hold', ms: 80 })
+  await assert.rejects(
+    ref.ask<string>(replyTo => ({ type: 'Echo', tag: 'y', replyTo }), 20),
+    AskTimeout,
+  )
+  const late = await ref.ask<string>(replyTo => ({ type: 'Echo', tag: 'z', replyTo }), 1000)
+  assert.equal(late, 'echo z')
+  ref.tell({ type: 'Stop' })
+  await new Promise(r => setImmediate(r))
+  assert.equal(
+    await ref.ask<string>(
+      replyTo => ({ type: 'Echo', tag: 'w', replyTo }),
+      1000,
+      e => String(e instanceof ActorStopped),
+    ),
+    'true',
+  )
+  await assert.rejects(
+    ref.ask<string>(replyTo => ({ type: 'Echo', tag: 'v', replyTo }), 1000),
+    ActorStopped,
+  )
+})
+
+test('ctx.deliver: a message from outside the handlers joins the queue; a full mailbox is reported, a stopped actor drops it', async () => {
+  const errors: unknown[] = []
+  const ref = spawn(2, (_n, e) => errors.push(e))
+  let ctx: ActorContext<Msg> | undefined
+  ref.tell({ type: 'Keep', ctx: c => (ctx = c) })
+  await new Promise(r => setImmediate(r))
+  const deliver = ctx!.deliver
+  assert.equal(deliver, ctx!.deliver, 'one function for the actor, not one a call')
+  deliver({ type: 'Note', v: 'one' })
+  deliver({ type: 'Note', v: 'two' })
+  assert.doesNotThrow(() => deliver({ type: 'Note', v: 'three' }), 'a full mailbox is never thrown at the caller')
+  assert.ok(errors[0] instanceof MailboxFull)
+  await new Promise(r => setImmediate(r))
+  assert.deepEqual(await ref.ask<string[]>(replyTo => ({ type: 'Seen', replyTo }), 1000), ['one', 'two'])
+  ref.tell({ type: 'Stop' })
+  await new Promise(r => setImmediate(r))
+  assert.doesNotThrow(() => deliver({ type: 'Note', v: 'four' }))
+  assert.equal(errors.length, 1, 'nothing reported for a stopped actor')
+})
+
+test("a quote's one callback brings the pool's answer, then the store's, back as the same message", () => {
+  const delivered: string[] = []
+  const msg = new QuoteInFlight('rfq_ab', { maker: '0x1' }, '0xsig', null, true, undefined)
+  assert.throws(() => msg.replyTo({ ok: true } as never), /before its ask gave it a reply channel/)
+  const verdicts: unknown[] = []
+  assert.equal(
+    withReply(v => verdicts.push(v), msg),
+    msg,
+  )
+  msg.replyTo({ ok: true } as never)
+  assert.equal(verdicts.length, 1)
+  const back = msg.backTo(m => delivered.push(`${m.type} ${String(m.signer)} ${m.error?.message ?? 'stored'}`))
+  assert.equal(back, msg.back, 'the same function for both trips')
+  back('0xabc')
+  back(undefined)
+  assert.deepEqual(delivered, ['SignerRecovered 0xabc stored', 'QuoteCommitted 0xabc stored'])
+  const refused = new QuoteInFlight('rfq_ab', {}, '0xsig', null, true, undefined)
+  const cb = refused.backTo(m => delivered.push(`${m.type} ${String(m.signer)} ${m.error?.message ?? 'stored'}`))
+  cb(new Error('pool down'))
+  assert.equal(refused.signer instanceof Error, true)
+  cb(Object.assign(new Error('duplicate'), { code: 'DUPLICATE_QUOTE' }))
+  assert.deepEqual(delivered.slice(2), [
+    'SignerRecovered Error: pool down stored',
+    'QuoteCommitted Error: pool down duplicate',
+  ])
+})
