@@ -37,6 +37,18 @@ export class FixedWindowLimiter implements Shareable {
     return { ok: w.count <= this.limit, retryAfterSec, count: w.count }
   }
 
+  /**
+   * `hit` for the relay's every frame, with no verdict object: 0 within the limit, else the ms until the window
+   * resets (at least 1).
+   */
+  refusedForMs(key: string): number {
+    const t = this.now()
+    const w = this.window(key, t)
+    w.count++
+    this.onRecord?.(key)
+    return w.count <= this.limit ? 0 : Math.max(1, w.start + this.windowMs - t)
+  }
+
   absorb(key: string, n: number): void {
     this.window(key, this.now()).count += n
   }

@@ -1,15 +1,14 @@
 // Every frame a client sends: charged to its IP against the relay's message limit (one ERROR per window, then
 // silence until the window resets), decoded (JSON, or msgpack for clients that asked) and checked against its
 // message's schema, then dispatched to its verb. PING is answered here; anything unknown is an ERROR.
-import type { Verdict } from '../front/limits.js'
 import { RelayErrors } from '../../actors/errors.js'
 import { decodeInbound } from './codec.js'
 import { cancelRequest, submitQuote, subscribe, type VerbDeps } from './socketVerbs.js'
 import { send, sendError, type RelaySocket, type SocketSession } from './socketSession.js'
 
 export interface InboundDeps extends VerbDeps {
-  /** counts one message against the sender's IP */
-  charge(ip: string): Verdict
+  /** counts one message against the sender's IP: 0 within the limit, else the ms until its window resets */
+  charge(ip: string): number
   rateLimitPerMin: number
   /** each frame past the rate limit, by its type ('invalid': not a message), for relay_frames_total */
   counted?(type: string): void
@@ -17,11 +16,11 @@ export interface InboundDeps extends VerbDeps {
 
 export type Charge = 'pass' | 'refuse' | 'silent'
 
-/** What a rate-limit verdict means for this socket at `now`: pass, the window's one ERROR, or silence. */
-export function chargeFrame(session: SocketSession, verdict: Verdict, now: number): Charge {
-  if (verdict.ok) return 'pass'
+/** What a charge (ms refused for, 0: none) means for this socket at `now`: pass, the window's one ERROR, or silence. */
+export function chargeFrame(session: SocketSession, refusedForMs: number, now: number): Charge {
+  if (refusedForMs === 0) return 'pass'
   if (session.limitedUntil > now) return 'silent'
-  session.limitedUntil = now + verdict.retryAfterSec * 1000
+  session.limitedUntil = now + refusedForMs
   return 'refuse'
 }
 
@@ -36,10 +35,9 @@ export function onFrame(deps: InboundDeps, ws: RelaySocket, frame: ArrayBuffer, 
   deps.counted?.(inbound.ok ? inbound.type : 'invalid')
   if (!inbound.ok) return sendError(ws, session, inbound.error)
   switch (inbound.type) {
-    case 'QUOTE_SUBMIT': {
-      const contract = { wellFormed: inbound.wellFormed, residual: inbound.residual }
-      return submitQuote(deps, ws, session, inbound.data, contract)
-    }
+    case 'QUOTE_SUBMIT':
+      // the decoded frame is the schema's verdict (wellFormed, residual): no copy of it made a quote
+      return submitQuote(deps, ws, session, inbound.data, inbound)
     case 'CANCEL_REQUEST':
       return void cancelRequest(deps, ws, session, inbound.data)
     case 'PING':

@@ -9,6 +9,7 @@ import type { Logger } from 'pino'
 import type { RfqBook } from '../../actors/book.js'
 import { hashShareToken } from '../../actors/book.js'
 import { RelayErrors } from '../../actors/errors.js'
+import { holdingWakes } from '../../actors/wakeups.js'
 import { FixedWindowLimiter } from '../front/limits.js'
 import type { LimitRegistry } from '../front/sharedLimits.js'
 import { clientIp } from '../front/ip.js'
@@ -59,9 +60,19 @@ export function mountSocketFront(app: TemplatedApp, options: SocketFrontOptions)
     rfqs: options.rfqs,
     cancelAuth: options.cancelAuth,
     log,
-    charge: ip => limiter.hit(ip),
+    charge: ip => limiter.refusedForMs(ip),
     rateLimitPerMin: options.rateLimitPerMin,
     counted: options.onFrame,
+  }
+
+  const handleFrame = (ws: RelaySocket, frame: ArrayBuffer, isBinary: boolean): void => {
+    // a throw here would take the whole process (and every port) down: a bug answers one ERROR instead
+    try {
+      onFrame(inbound, ws, frame, isBinary)
+    } catch (err) {
+      log.error({ err }, 'relay message handler failed')
+      sendError(ws, ws.getUserData(), RelayErrors.internalMessage())
+    }
   }
 
   app.ws<SocketSession>('/*', {
@@ -109,13 +120,7 @@ export function mountSocketFront(app: TemplatedApp, options: SocketFrontOptions)
       }
     },
     message(ws, frame, isBinary) {
-      // a throw here would take the whole process (and every port) down: a bug answers one ERROR instead
-      try {
-        onFrame(inbound, ws, frame, isBinary)
-      } catch (err) {
-        log.error({ err }, 'relay message handler failed')
-        sendError(ws, ws.getUserData(), RelayErrors.internalMessage())
-      }
+      holdingWakes(handleFrame, ws, frame, isBinary) // the actors a frame woke run as it ends (actors/wakeups.ts)
     },
     drain() {
       /* uWS buffers up to maxBackpressure; past it the socket is closed */

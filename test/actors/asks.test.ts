@@ -1,5 +1,6 @@
-// An ask as one object (actors/asks.ts), `ctx.deliver`, and a quote's one callback for both of its trips
-// (actors/quoteInFlight.ts): what the relay's quotes ride on without closures made for each.
+// An ask as one object (actors/asks.ts), `ctx.deliver`, a quote's one callback for both of its trips
+// (actors/quoteInFlight.ts) and a frame's wakes drained as it ends (actors/wakeups.ts): what the relay's quotes ride
+// on without closures or microtasks made for each.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import {
@@ -11,6 +12,7 @@ import {
   type Reply,
 } from '../../actors/mailbox.js'
 import { QuoteInFlight, withReply } from '../../actors/quoteInFlight.js'
+import { holdingWakes } from '../../actors/wakeups.js'
 
 type Msg =
   | { type: 'Echo'; tag: string; replyTo: Reply<string> }
@@ -153,4 +155,61 @@ test("a quote's one callback brings the pool's answer, then the store's, back as
     'SignerRecovered Error: pool down stored',
     'QuoteCommitted Error: pool down duplicate',
   ])
+})
+
+test('holdingWakes: the actors a callback woke run as it ends, before any microtask, in the order they woke', async () => {
+  const order: string[] = []
+  const sys = new ActorSystem()
+  const mk = (name: string) =>
+    sys.spawn<null, { type: 'Go'; then?: () => void }>(
+      name,
+      {
+        receive(s, msg) {
+          order.push(name)
+          msg.then?.()
+          return s
+        },
+      },
+      null,
+    )
+  const [a, b, c] = [mk('a'), mk('b'), mk('c')]
+  holdingWakes(
+    (x: string, y: number, z: boolean) => {
+      order.push(`handle ${x} ${y} ${z}`)
+      queueMicrotask(() => order.push('microtask'))
+      b.tell({ type: 'Go', then: () => c.tell({ type: 'Go' }) }) // woken by b's handler: the same pass
+      a.tell({ type: 'Go' })
+      assert.deepEqual(order, ['handle x 1 true'], 'nothing runs while the callback does')
+    },
+    'x',
+    1,
+    true,
+  )
+  assert.deepEqual(
+    order,
+    ['handle x 1 true', 'b', 'a', 'c'],
+    'drained as the callback returned, no microtask waited for',
+  )
+  await new Promise(r => setImmediate(r))
+  assert.deepEqual(order.slice(4), ['microtask'])
+  // the callback's own throw is its caller's, and the actors it woke still run
+  assert.throws(
+    () =>
+      holdingWakes(
+        () => {
+          a.tell({ type: 'Go' })
+          throw new Error('frame bug')
+        },
+        0,
+        0,
+        0,
+      ),
+    /frame bug/,
+  )
+  assert.deepEqual(order.slice(5), ['a'])
+  // without a hold, a wake waits for the microtask as before
+  a.tell({ type: 'Go' })
+  assert.deepEqual(order.slice(6), [])
+  await Promise.resolve()
+  assert.deepEqual(order.slice(6), ['a'])
 })

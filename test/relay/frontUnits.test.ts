@@ -88,8 +88,9 @@ test('the message limit: past it, one ERROR for the window, then silence until i
   let now = 0
   const limiter = new FixedWindowLimiter(2, 60_000, () => now)
   const s = session()
-  const step = () => chargeFrame(s, limiter.hit(s.ip), now)
+  const step = () => chargeFrame(s, limiter.refusedForMs(s.ip), now)
   assert.deepEqual([step(), step(), step(), step()], ['pass', 'pass', 'refuse', 'silent'])
+  assert.equal(s.limitedUntil, 60_000, 'silent until the window resets')
   now = 59_999
   assert.equal(step(), 'silent')
   now = 60_000

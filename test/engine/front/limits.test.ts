@@ -19,6 +19,20 @@ test('fixed window opens at the first hit and resets windowMs after it', () => {
   assert.equal(l.hit('ip').ok, true, 'a new window opens 60 s after the first message')
 })
 
+test("fixed window's refusedForMs counts as hit does: 0 within the limit, else the ms to the window's reset", () => {
+  let now = 1000
+  const a = new FixedWindowLimiter(2, 60_000, () => now)
+  const b = new FixedWindowLimiter(2, 60_000, () => now)
+  const recorded: string[] = []
+  b.onRecord = key => recorded.push(key)
+  for (const at of [1000, 2000, 30_500, 60_999, 61_000, 61_001, 121_000]) {
+    now = at
+    const v = a.hit('ip')
+    assert.equal(b.refusedForMs('ip'), v.ok ? 0 : v.retryAfterSec * 1000, `at ${at}`)
+  }
+  assert.equal(recorded.length, 7, 'every frame is counted for the cluster, refused or not')
+})
+
 test('sliding window: a hit frees up exactly windowMs after it was made; refusals are not counted', () => {
   let now = 0
   const l = new SlidingWindowLimiter(2, 1000, () => now)
