@@ -1,6 +1,9 @@
 // What an actor is to the code around it: a reference to tell and ask it, the context its handler runs in, and its
 // behaviour. The runtime that delivers the messages is mailbox.ts.
 export type Reply<R> = (value: R) => void
+/** `askTo`'s message maker and failure answer: `arg` is what a closure made for the ask would have captured */
+export type AskMaker<M, R, A> = (replyTo: Reply<R>, arg: A) => M
+export type AskOrElse<R, A> = (error: unknown, arg: A) => R
 
 export interface ActorRef<M> {
   readonly name: string
@@ -11,13 +14,7 @@ export interface ActorRef<M> {
    * ask with `orElse`, its answer handed to `done`: no promise and no reaction (the relay's quotes take this way).
    * `arg` is handed to `make` and `orElse`, so neither needs to be a closure made for the ask.
    */
-  askTo<R, A>(
-    make: (replyTo: Reply<R>, arg: A) => M,
-    arg: A,
-    timeoutMs: number,
-    orElse: (error: unknown, arg: A) => R,
-    done: Reply<R>,
-  ): void
+  askTo<R, A>(make: AskMaker<M, R, A>, arg: A, timeoutMs: number, orElse: AskOrElse<R, A>, done: Reply<R>): void
   readonly depth: number
   readonly stopped: boolean
 }

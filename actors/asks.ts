@@ -4,7 +4,7 @@
 // guard) with their contexts. With the quote's own callback for its trips (quoteInFlight.ts): 5,754-5,804 ->
 // 5,071-5,109 bytes a relay quote (issue 29, docs/benchmarks.md 0.14.8).
 import { PendingAsk, type PendingAsks } from './askDeadlines.js'
-import type { Reply } from './actorTypes.js'
+import type { AskOrElse, Reply } from './actorTypes.js'
 
 type AskingActor = { readonly name: string; readonly pending: PendingAsks }
 
@@ -47,7 +47,7 @@ export class AnsweredAsk<R, A> extends ReplyingAsk<R> {
     actor: AskingActor,
     timeoutMs: number,
     private readonly arg: A,
-    private readonly orElse: (error: unknown, arg: A) => R,
+    private readonly orElse: AskOrElse<R, A>,
     private readonly done: Reply<R>,
     private readonly onError: ((name: string, e: unknown) => void) | undefined,
   ) {

@@ -12,7 +12,7 @@ import { AnsweredAsk, PromisedAsk, type ReplyingAsk } from './asks.js'
 import { ActorStopped, MailboxFull } from './actorErrors.js'
 import { defaultSupervision, type SpawnOptions } from './supervision.js'
 import { wake } from './wakeups.js'
-import type { ActorContext, ActorRef, Behavior, Reply } from './actorTypes.js'
+import type { ActorContext, ActorRef, AskMaker, AskOrElse, Behavior, Reply } from './actorTypes.js'
 
 export { ActorStopped, AskTimeout, MailboxFull } from './actorErrors.js'
 export type { SpawnOptions, Supervision } from './supervision.js'
@@ -158,13 +158,7 @@ class Actor<S, M> implements ActorRef<M> {
     })
   }
 
-  askTo<R, A>(
-    make: (replyTo: Reply<R>, arg: A) => M,
-    arg: A,
-    timeoutMs: number,
-    orElse: (error: unknown, arg: A) => R,
-    done: Reply<R>,
-  ): void {
+  askTo<R, A>(make: AskMaker<M, R, A>, arg: A, timeoutMs: number, orElse: AskOrElse<R, A>, done: Reply<R>): void {
     const p = new AnsweredAsk(this, timeoutMs, arg, orElse, done, this.opts.onError)
     if (this.isStopped) {
       if (p.settle()) p.fail(new ActorStopped(this.name))
@@ -174,7 +168,7 @@ class Actor<S, M> implements ActorRef<M> {
   }
 
   /** An ask's message queued, its reply or failure (timeout, stop, full mailbox, a throwing handler) answered once. */
-  private request<R, A>(make: (replyTo: Reply<R>, arg: A) => M, arg: A, p: ReplyingAsk<R>): void {
+  private request<R, A>(make: AskMaker<M, R, A>, arg: A, p: ReplyingAsk<R>): void {
     const msg = make(p.reply, arg)
     p.msg = msg
     try {

@@ -30,9 +30,7 @@ export class FixedWindowLimiter implements Shareable {
 
   hit(key: string): Verdict {
     const t = this.now()
-    const w = this.window(key, t)
-    w.count++
-    this.onRecord?.(key)
+    const w = this.counted(key, t)
     const retryAfterSec = (w.start + this.windowMs - t) / 1000
     return { ok: w.count <= this.limit, retryAfterSec, count: w.count }
   }
@@ -43,10 +41,16 @@ export class FixedWindowLimiter implements Shareable {
    */
   refusedForMs(key: string): number {
     const t = this.now()
+    const w = this.counted(key, t)
+    return w.count <= this.limit ? 0 : Math.max(1, w.start + this.windowMs - t)
+  }
+
+  /** one more hit of `key` at `t`, told to the cluster: its window as it now stands */
+  private counted(key: string, t: number): { start: number; count: number } {
     const w = this.window(key, t)
     w.count++
     this.onRecord?.(key)
-    return w.count <= this.limit ? 0 : Math.max(1, w.start + this.windowMs - t)
+    return w
   }
 
   absorb(key: string, n: number): void {
