@@ -85,3 +85,12 @@ export function cpuPerQuoteLines(
     `machine busy during the throughput phase: ${busy.toFixed(0)}% of ${cores} cores`,
   ]
 }
+
+/** A phase's CPU per accepted quote in brief (µs): the engine's main thread and other threads, PostgreSQL, the machine. */
+export function cpuBrief(a: CpuSnapshot, b: CpuSnapshot, accepted: number): string {
+  const per = (x: number) => (x / Math.max(1, accepted)).toFixed(1)
+  return (
+    `main thread ${per(b.mainUs - a.mainUs)}, other engine threads ${per(b.otherUs - a.otherUs)}, ` +
+    `PostgreSQL ${per(totalUs(treeSince(a.pg, b.pg)))}, machine ${per(b.machineUs - a.machineUs)} µs per accepted quote`
+  )
+}

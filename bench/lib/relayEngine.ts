@@ -78,7 +78,7 @@ export async function engineMain(): Promise<void> {
   // a failure here crashes this child (an unhandled rejection), which the parent sees as its exit
   process.on(
     'message',
-    (m: { cmd: string; rfqs?: WireRfq[]; pairs?: RoutePair[]; ratePerSec?: number; days?: number }) =>
+    (m: { cmd: string; rfqs?: WireRfq[]; pairs?: RoutePair[]; ratePerSec?: number; days?: number; ids?: string[] }) =>
       void (async () => {
         if (m.cmd === 'profile-start') stopCounting = countHeap()
         else if (m.cmd === 'profile-stop') heapCount = stopCounting?.() ?? null
@@ -127,6 +127,12 @@ export async function engineMain(): Promise<void> {
             )
           }
           process.send!({ cmd: 'created' })
+        } else if (m.cmd === 'cancel') {
+          // the warm-up's RFQs, once it is over: their quotes leave the book, so the phases after it hold what they
+          // would have held without one
+          for (let i = 0; i < m.ids!.length; i += 50)
+            await Promise.all(m.ids!.slice(i, i + 50).map(id => book.cancel(id)))
+          process.send!({ cmd: 'cancelled' })
         } else if (m.cmd === 'cpu') {
           // the engine process's CPU (every thread), read from /proc through process.cpuUsage, and its route process's
           const u = process.cpuUsage()
