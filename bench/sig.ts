@@ -12,6 +12,7 @@ import { recoverQuoteSigner } from '../workers/sig/recoverQuoteSigner.js'
 import { quoteTypes } from '../sdk/sign.js'
 import type { Domain, QuoteJson, QuoteMessage } from '../workers/sig/types.js'
 import type { SignedQuote } from '../workers/sig/verifyQuotes.task.js'
+import { quoteCells } from '../workers/sig/signedQuoteCells.js'
 
 const BATCH = 64
 const BATCHES_IN_FLIGHT = 8
@@ -90,7 +91,7 @@ async function main(): Promise<void> {
     minThreads: 2,
     maxThreads: 2,
   })
-  const batch = { domain, items: fixtures.map(f => f.item) }
+  const batch = { domain, cells: quoteCells(fixtures.map(f => f.item)) } // as the relay sends a batch
   let i = 0
   const bench = new Bench({ time: 2000, warmup: true })
   bench

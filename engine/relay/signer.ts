@@ -4,7 +4,8 @@
 import type { EngineContext } from '../context.js'
 import type { RfqDeps } from '../../actors/rfq.js'
 import type { Domain } from '../../workers/sig/types.js'
-import type { SignedQuote, VerifyQuotesBatch } from '../../workers/sig/verifyQuotes.task.js'
+import type { VerifyQuotesBatch } from '../../workers/sig/verifyQuotes.task.js'
+import { quoteCells, type SignedQuote } from '../../workers/sig/signedQuoteCells.js'
 import { createBatcher, type Done } from '../pool/batcher.js'
 
 export function quoteSigner(
@@ -13,7 +14,9 @@ export function quoteSigner(
 ): RfqDeps['recoverSigner'] {
   const flow = ctx.metrics?.flow
   const batcher = createBatcher<SignedQuote, string | null>(
-    items => ctx.sigPool.run<VerifyQuotesBatch, (string | null)[]>('sig/verifyQuotes', { domain, items }),
+    // as cells, not objects: what a post to the thread copies (signedQuoteCells.ts)
+    items =>
+      ctx.sigPool.run<VerifyQuotesBatch, (string | null)[]>('sig/verifyQuotes', { domain, cells: quoteCells(items) }),
     {
       maxBatch: ctx.config.RELAY_SIG_BATCH,
       concurrency: Math.max(2, ctx.sigPool.threads * ctx.config.RELAY_SIG_BATCHES_PER_THREAD),

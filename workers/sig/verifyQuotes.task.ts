@@ -1,25 +1,29 @@
-// Piscina entry: a batch of signed quotes in, one recovered signer (or null) per item out.
+// Piscina entry: a batch of signed quotes in, one recovered signer (or null) per quote out.
 // Batches amortise the thread hop: one quote per task is slower than recovering on the main thread.
+// The relay sends a batch as cells (signedQuoteCells.ts); `items`, a quote and its signature an object, is the same
+// batch for callers that are not on a hot path.
 import { domainSeparator } from './quoteHash.js'
 import { recoverQuoteSigner } from './recoverQuoteSigner.js'
-import type { Domain, QuoteJson } from './types.js'
+import { QUOTE_CELLS, quoteAt, type SignedQuote } from './signedQuoteCells.js'
+import type { Domain } from './types.js'
 
-export interface SignedQuote {
-  quote: QuoteJson
-  signature: string
-}
+export type { SignedQuote } from './signedQuoteCells.js'
 
-export interface VerifyQuotesBatch {
-  domain: Domain
-  items: readonly SignedQuote[]
-}
+export type VerifyQuotesBatch =
+  { domain: Domain; items: readonly SignedQuote[] } | { domain: Domain; cells: readonly (string | number)[] }
 
 // A relay serves one contract, so this holds one entry; the bound only guards against misuse.
 const separators = new Map<string, Uint8Array>()
 
 export default function verifyQuotes(batch: VerifyQuotesBatch): (string | null)[] {
   const separator = separatorOf(batch.domain)
-  return batch.items.map(item => (separator ? recoverQuoteSigner(separator, item.quote, item.signature) : null))
+  if ('items' in batch)
+    return batch.items.map(item => (separator ? recoverQuoteSigner(separator, item.quote, item.signature) : null))
+  const { cells } = batch
+  const signers: (string | null)[] = []
+  for (let k = 0; k + QUOTE_CELLS <= cells.length; k += QUOTE_CELLS)
+    signers.push(separator ? recoverQuoteSigner(separator, quoteAt(cells, k), cells[k + 9]) : null)
+  return signers
 }
 
 function separatorOf(domain: Domain): Uint8Array | null {
