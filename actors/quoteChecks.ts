@@ -6,6 +6,7 @@
 // addresses, canonical decimal strings, times as numbers.
 import type { Address, QuoteJson } from './rfqTypes.js'
 import { RelayErrors, refuseQuote, type QuoteRefusal } from './errors.js'
+import { internAddress } from './internAddress.js'
 import type { Outcome } from '../workers/outcome.js'
 import {
   isAddress,
@@ -36,7 +37,9 @@ export function checkQuote(
   wellFormed = false,
 ): QuoteCheck {
   if (!address(raw.maker, wellFormed)) return fail(RelayErrors.invalidMaker())
-  const maker = lowerHex(raw.maker) as Address
+  // the venue's one string for this address from here on (internAddress.ts): the pool, the actor's makers and the
+  // writer's answer all look it up
+  const maker = internAddress(lowerHex(raw.maker) as Address)
   if (rfq.allowedMakers.length && !rfq.allowedMakers.includes(maker)) return fail(RelayErrors.makerNotAllowed())
   // the RFQ's own (lowercase) text, as makers echo it from the broadcast, is taken as it is: V8's toLowerCase makes a
   // new string even when nothing changes (~60 ns and ~56 B an address, three a quote)

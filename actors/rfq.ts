@@ -130,7 +130,7 @@ function signerRecovered(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: Rf
   // the RFQ may have been cancelled, filled or expired while the signature was on the pool
   if (!isLive(state, ctx.now())) { reject(msg.replyTo, RelayErrors.rfqNotFound()); return state }
   if (state.makers.has(quote.maker)) { reject(msg.replyTo, RelayErrors.duplicateQuote()); return state }
-  state.makers.set(internAddress(quote.maker), null) // reserved: later duplicates fail from here on; numbered by the count
+  state.makers.set(quote.maker, null) // reserved (the checks' one string for it): later duplicates fail from here on
   state.committing++
   const accepted: NumberedQuote = { rfqId: state.rfq.id, quote, signature: lowerHex(msg.signature) as Hex, receivedAtMs: ctx.now(), arrival: state.makers.size }
   msg.accepted = accepted
