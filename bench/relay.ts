@@ -19,17 +19,19 @@
 //      queued finish before the next window starts; a third kind of window, the control, creates the same RFQs on a
 //      pair the graph does not hold (no search), so what a creation costs by itself is told from what its search
 //      adds (bench/lib/routeWindows.ts)
-// Before phase 2, BENCH_WARMUP_QUOTES (10,000) quotes on RFQs of their own go the same way and are not counted: a
+// Before phase 2, BENCH_WARMUP_QUOTES (5,000) quotes on RFQs of their own go the same way and are not counted: a
 // relay runs for days, and a fresh engine's first seconds are V8 compiling its hot path (the interpreter's code on the
 // main thread, TurboFan's compiles on the helper threads) and PostgreSQL planning and caching. Counted, that one-time
 // cost was in every per-quote figure of a 6-second phase; the warm-up's own figures are printed, so it is not hidden.
+// Its RFQs are then cancelled and the engine's heap collected once, so the phases after it start from what they
+// would have held without one (a major GC of the warm-up's quotes had fallen in the paced windows).
 // The 199 submitters connect with ?channels=rfqs (RFQ broadcasts only); one observer receives every
 // QUOTE_BROADCAST. Delivering every quote to all 200 Node `ws` clients would measure the load
 // generator (15k/s x 200 = 3M frames/s to parse), not the relay.
 // Env: BENCH_GRAPH_POOLS (10000; 0: no graph, no phase 6), BENCH_ROUTE_RFQS_PER_SEC (50), BENCH_QUOTES (default
 // 60000), BENCH_PACED_RATE (half the max), BENCH_PACED_SECS (3), BENCH_POOL_THREADS
 // (default: the engine's, cores - 1), BENCH_COMPARE_THREADS=1 (the whole bench with 1, then 2 threads, compared),
-// BENCH_WARMUP_QUOTES (10000; 0: none), BENCH_WINDOW (quotes in flight, default 2048), BENCH_PACED_WINDOWS (3: the paced windows of each kind), BENCH_CONTROL_SPIN
+// BENCH_WARMUP_QUOTES (5000; 0: none), BENCH_WINDOW (quotes in flight, default 2048), BENCH_PACED_WINDOWS (3: the paced windows of each kind), BENCH_CONTROL_SPIN
 // (ms in 10 that a SCHED_IDLE spinner burns during the control windows; 0, none, by default), BENCH_QUOTE_ORDER
 // (maker: each maker quotes every RFQ in turn, the default; rfq: every maker answers an RFQ in turn), BENCH_PROFILE=<dir>, BENCH_PROFILE_PHASE=routes
 // (a CPU profile of the engine's main thread during the throughput phase, written to <dir>), BENCH_HEAP_SNAPSHOT=<file>
@@ -129,7 +131,7 @@ async function main(): Promise<number> {
   // with a graph the paced phase alternates without and with route load (6 windows), so a drift of the machine's
   // load falls on both: twice the quotes for each
   const windows = graph ? env('BENCH_PACED_WINDOWS', 3) : 1
-  const warmupQuotes = env('BENCH_WARMUP_QUOTES', 10_000)
+  const warmupQuotes = env('BENCH_WARMUP_QUOTES', 5_000)
   const rfqsW = mkRfqs(Math.ceil(warmupQuotes / MAKERS)),
     rfqsA = mkRfqs(Math.ceil(total / MAKERS)),
     rfqsB = mkRfqs(Math.ceil((pacedCap * windows) / MAKERS)),
@@ -562,7 +564,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       'Relay throughput and latency over real WebSockets against the same-run signer-recovery ceiling.',
       {
         BENCH_QUOTES: 'quotes in the throughput phase (60000)',
-        BENCH_WARMUP_QUOTES: 'quotes sent before the throughput phase and not counted (10000; 0: none)',
+        BENCH_WARMUP_QUOTES: 'quotes sent before the throughput phase and not counted (5000; 0: none)',
         BENCH_PACED_RATE: 'paced phase rate (half the measured max)',
         BENCH_PACED_SECS: 'paced phase seconds (3)',
         BENCH_POOL_THREADS: 'pool threads (cores - 1)',
