@@ -18,9 +18,10 @@ export function internAddress<A extends string>(address: A): A {
 /**
  * The address as a string of its own characters. What arrives is a slice of its frame's text, and a Map compares
  * two strings of the same length and hash inline only when both are flat: a slice sends every such comparison to the
- * runtime (V8's Runtime_StringEqual, ~4% of the relay's main thread in perf, issue 29). Kept flat, and handed out from
- * the quote checks on, every later lookup of the address (the RFQ's makers, the writer's answer) is a pointer
- * compare, and the kept copy holds no frame's text alive. Made once an address, not once a quote.
+ * runtime (V8's Runtime_StringEqual and String::SlowEquals, ~1.7% of the relay's main thread in perf, issue 29).
+ * Kept flat, and handed out from the quote checks on, every later lookup of the address (the RFQ's makers, the
+ * writer's answer) is a pointer compare, and the kept copy holds no frame's text alive. Made once an address, not
+ * once a quote.
  */
 function flatCopy<A extends string>(address: A): A {
   return Buffer.from(address, 'latin1').toString('latin1') as A

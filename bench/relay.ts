@@ -31,7 +31,8 @@
 // Env: BENCH_GRAPH_POOLS (10000; 0: no graph, no phase 6), BENCH_ROUTE_RFQS_PER_SEC (50), BENCH_QUOTES (default
 // 60000), BENCH_PACED_RATE (half the max), BENCH_PACED_SECS (3), BENCH_POOL_THREADS
 // (default: the engine's, cores - 1), BENCH_COMPARE_THREADS=1 (the whole bench with 1, then 2 threads, compared),
-// BENCH_WARMUP_QUOTES (5000; 0: none), BENCH_WINDOW (quotes in flight, default 2048), BENCH_PACED_WINDOWS (3: the paced windows of each kind), BENCH_CONTROL_SPIN
+// BENCH_WARMUP_QUOTES (5000; 0: none), BENCH_WINDOW (quotes in flight, default 2048),
+// BENCH_PACED_WINDOWS (3: the paced windows of each kind), BENCH_CONTROL_SPIN
 // (ms in 10 that a SCHED_IDLE spinner burns during the control windows; 0, none, by default), BENCH_QUOTE_ORDER
 // (maker: each maker quotes every RFQ in turn, the default; rfq: every maker answers an RFQ in turn), BENCH_PROFILE=<dir>, BENCH_PROFILE_PHASE=routes
 // (a CPU profile of the engine's main thread during the throughput phase, written to <dir>), BENCH_HEAP_SNAPSHOT=<file>

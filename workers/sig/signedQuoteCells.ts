@@ -2,8 +2,8 @@
 // quote, instead of an object a quote and another for its quote. A message to a thread is copied field by field by
 // V8's serializer and rebuilt on the other side, keys and all: as objects, a quote cost ~0.7 µs on the relay's main
 // thread to post and ~1.3 µs on the pool's thread to rebuild, as cells ~0.15 and ~0.3 µs (v8.serialize and
-// deserialize of 43-quote batches whose fields are slices of real frames, one process; docs/benchmarks.md 0.14.9). A holey array (`new Array(n)`, filled) is written key by key, so the
-// cells are a slice of a packed array of blanks.
+// deserialize of 43-quote batches whose fields are slices of real frames, one process; docs/benchmarks.md 0.14.9).
+// A holey array (`new Array(n)`, filled) is written key by key, so the cells are a slice of a packed array of blanks.
 import type { QuoteJson } from './types.js'
 
 export interface SignedQuote {
