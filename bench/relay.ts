@@ -65,6 +65,7 @@ import { startIdleSpinner } from './lib/idleSpinner.js'
 import { profileParts } from './lib/profileParts.js'
 import { gcLine, type HeapCount } from './lib/allocCount.js'
 import { rfqIdAt } from '../workers/values/rfqId.js'
+import { broadcastKey } from './lib/broadcastKey.js'
 
 const CLIENTS = 200
 const MAKERS = 50
@@ -483,22 +484,6 @@ async function main(): Promise<number> {
       console.log(line)
   }
   return rate
-}
-
-const ID_AT = Buffer.byteLength('{"type":"QUOTE_BROADCAST","data":{"rfqId":"'),
-  MAKER_MARK = Buffer.from('","quote":{"maker":"')
-/**
- * A QUOTE_BROADCAST's `${rfqId}:${maker}`, read off its bytes where they are laid out as the relay writes them (its
- * fields in the spec's order, no whitespace), else from the parsed frame. The observer reads every broadcast: a
- * parse of each was ~3 µs of the load generator's CPU a quote, on the cores it shares with the relay it measures.
- */
-function broadcastKey(raw: Buffer): string {
-  const idEnd = raw.indexOf(0x22, ID_AT)
-  const makerAt = idEnd + MAKER_MARK.length
-  if (idEnd > ID_AT && MAKER_MARK.compare(raw, idEnd, makerAt) === 0 && raw[makerAt + 42] === 0x22)
-    return `${raw.toString('latin1', ID_AT, idEnd)}:${raw.toString('latin1', makerAt, makerAt + 42)}`
-  const m = JSON.parse(raw.toString()) as { data: { rfqId: string; quote: { maker: string } } }
-  return `${m.data.rfqId}:${m.data.quote.maker}`
 }
 
 const sum = <T>(xs: T[], f: (x: T) => number) => xs.reduce((a, x) => a + f(x), 0)
