@@ -17,8 +17,7 @@
 //   from the old generation (issue 29: it is copied by each scavenge and promoted, and only a major GC frees it)
 // Env: BENCH_COMMIT_SIZES (10,40), BENCH_COMMIT_ROUNDS (600 commits a size), BENCH_COMMIT_RFQS (2000)
 import { randomBytes } from 'node:crypto'
-import { setFlagsFromString, getHeapSpaceStatistics } from 'node:v8'
-import { runInNewContext } from 'node:vm'
+import { getHeapSpaceStatistics } from 'node:v8'
 import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { createQuoteWriter, quoteWriterOver, type QuoteWriter } from '../engine/store/quotes.js'
 import { startQuoteCommitThread } from '../engine/store/quoteCommitThread.js'
@@ -26,6 +25,7 @@ import { insertRfq } from '../engine/store/rfqs.js'
 import { rfqIdAt } from '../workers/values/index.js'
 import type { Address, Hex, NumberedQuote } from '../actors/rfqTypes.js'
 import { benchDatabase } from './lib/benchDb.js'
+import { exposedGc } from './lib/exposedGc.js'
 import { processThreads, processTree, treeUsSince, postmasterPid } from './lib/procCpu.js'
 
 parseCli(
@@ -38,8 +38,7 @@ parseCli(
   {},
 )
 
-setFlagsFromString('--expose-gc')
-const gc = runInNewContext('gc') as (o?: { type: 'minor' | 'major' }) => void
+const gc = exposedGc()
 const youngBytes = () => getHeapSpaceStatistics().find(s => s.space_name === 'new_space')!.space_used_size
 /** this process's main thread's CPU µs and its other threads' (not its children's: its PostgreSQL server) */
 const threadsUs = () => processThreads(process.pid, { children: false })

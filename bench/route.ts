@@ -9,9 +9,8 @@
 // Run: npx tsc -p tsconfig.json && BENCH_POOLS=10000 node dist/bench/route.js
 import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { createRequire } from 'node:module'
-import { setFlagsFromString } from 'node:v8'
 import { noPretenuring } from '../engine/ops/pretenuring.js'
-import { runInNewContext } from 'node:vm'
+import { exposedGc } from './lib/exposedGc.js'
 import { Bench } from 'tinybench'
 import {
   diffBps,
@@ -41,11 +40,10 @@ parseCli(
   {},
 )
 
-setFlagsFromString('--expose-gc')
 // the searches run here as in the engine's route process, which turns V8's allocation-site pretenuring off
 // (engine/ops/pretenuring.ts); `node --allocation-site-pretenuring dist/bench/route.js` measures them with it
 noPretenuring()
-const gc = runInNewContext('gc') as () => void
+const gc = exposedGc()
 const heapMb = () => {
   gc()
   gc()

@@ -3,8 +3,7 @@
 // and RFQ creations at a rate (each with its server-side baseline on the route graph the database holds); bench/store.ts
 // also runs the engine's quote retention here on request.
 import { Session } from 'node:inspector'
-import { setFlagsFromString, writeHeapSnapshot } from 'node:v8'
-import { runInNewContext } from 'node:vm'
+import { writeHeapSnapshot } from 'node:v8'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Engine } from '../../engine/app.js'
@@ -13,12 +12,7 @@ import { countHeap, type HeapCount } from './allocCount.js'
 import { childrenUs } from './procCpu.js'
 import { randomBytes } from 'node:crypto'
 import { rfqIdAt } from '../../workers/values/rfqId.js'
-
-/** A full GC on demand, for the bench's engine only: after the warm-up, before the phases it measures. */
-function collectGarbage(): void {
-  setFlagsFromString('--expose-gc')
-  ;(runInNewContext('gc') as () => void)()
-}
+import { exposedGc } from './exposedGc.js'
 
 export const TOKEN_IN = '0x1111111111111111111111111111111111111111'
 export const TOKEN_OUT = '0x2222222222222222222222222222222222222222'
@@ -141,7 +135,7 @@ export async function engineMain(): Promise<void> {
             await Promise.all(m.ids!.slice(i, i + 50).map(id => book.cancel(id)))
           // and what they held collected now, not by a major GC in a measured phase (a run's one mark-compact fell in
           // the paced windows, ~100 ms in their p99)
-          collectGarbage()
+          exposedGc()()
           process.send!({ cmd: 'cancelled' })
         } else if (m.cmd === 'cpu') {
           // the engine process's CPU (every thread), read from /proc through process.cpuUsage, and its route process's

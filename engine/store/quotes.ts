@@ -8,7 +8,7 @@ import { createBatcher } from '../pool/batcher.js'
 import { isUnavailable } from './unavailable.js'
 import { commitText } from './quoteCommitSql.js'
 import { rfqDays, rfqKeyHex } from './rfqKey.js'
-import { ZERO_ADDRESS } from '../../workers/values/index.js'
+import { ZERO_ADDRESS, packedBlanks } from '../../workers/values/index.js'
 
 export interface QuoteWriter {
   /**
@@ -128,12 +128,8 @@ export interface CommitOutcome {
 export type FlatBatch = (string | number)[]
 
 export function flatBatch(quotes: NumberedQuote[]): FlatBatch {
-  // a slice of one packed array of blanks, then written cell by cell: one backing store of the batch's size, and
-  // packed, as V8's serializer clones fast (a holey array, as `new Array(n)` makes, is cloned key by key: a post of
-  // 90 quotes took ~52 against ~30 µs). Pushed, the array grew by copies: 312 against 105 B a quote (50 a batch).
-  const size = quotes.length * COLUMNS
-  while (blanks.length < size) blanks.push('')
-  const flat: FlatBatch = blanks.slice(0, size)
+  // packed and of the batch's size, then written cell by cell: posted to the writer's thread (packedBlanks.ts)
+  const flat: FlatBatch = packedBlanks(quotes.length * COLUMNS)
   for (let i = 0, k = 0; i < quotes.length; i++, k += COLUMNS) {
     const { rfqId, quote: q, signature, receivedAtMs, arrival } = quotes[i]!
     flat[k] = rfqId
@@ -150,9 +146,6 @@ export function flatBatch(quotes: NumberedQuote[]): FlatBatch {
   }
   return flat
 }
-
-/** as many blanks as the largest batch yet has cells: never written, only sliced */
-const blanks: FlatBatch = []
 
 /** Commits on `sql`, on the calling thread; after a batch met a stored maker, the next few go checked at once. */
 export function sqlCommitter(sql: Sql): CommitBatch {

@@ -6,22 +6,11 @@ import assert from 'node:assert/strict'
 import { broadcastKey, keyFromLayout } from '../../bench/lib/broadcastKey.js'
 import { quoteBroadcastBytes } from '../../engine/relay/quoteBroadcastBytes.js'
 import { quoteBroadcast } from '../../engine/relay/broadcasts.js'
-import { checkQuote } from '../../actors/quoteChecks.js'
-import type { AcceptedQuote, Address } from '../../actors/rfqTypes.js'
+import { checkedQuote } from '../helpers/rfqFixtures.js'
 
-function accepted(rfqId: string, maker: string): AcceptedQuote {
-  const now = 1_700_000_000
-  const rfq: { taker: Address; tokenIn: Address; tokenOut: Address; allowedMakers: Address[] } = {
-    taker: `0x${'0'.repeat(40)}`,
-    tokenIn: `0x${'1'.repeat(40)}`,
-    tokenOut: `0x${'2'.repeat(40)}`,
-    allowedMakers: [],
-  }
-  const raw = { ...rfq, maker, amountIn: '1000', amountOut: '2000', nonce: '7', expiry: now + 60, deadline: now + 30 }
-  const checked = checkQuote(rfq, raw, now)
-  assert.ok(checked.ok)
-  return { rfqId, quote: checked.quote, signature: `0x${'ab'.repeat(65)}`, receivedAtMs: 0 }
-}
+/** a checked quote's accepted form, as the relay broadcasts it */
+const accepted = (rfqId: string, maker: string) =>
+  checkedQuote({ maker, amountIn: '1000', amountOut: '2000', nonce: '7' }, rfqId, `0x${'ab'.repeat(65)}`)
 
 test("the relay's broadcast bytes are read to the key JSON.parse gives, without parsing", () => {
   for (const [id, maker] of [

@@ -10,6 +10,7 @@ import { quoteBroadcastBytes } from '../../engine/relay/quoteBroadcastBytes.js'
 import { uWS, listen, closeListen } from '../../engine/front/uws.js'
 import { checkQuote } from '../../actors/quoteChecks.js'
 import type { AcceptedQuote, Address, Hex } from '../../actors/rfqTypes.js'
+import { checkedQuote } from '../helpers/rfqFixtures.js'
 
 const hexAddress = fc.stringMatching(/^0x[0-9a-fA-F]{40}$/)
 const uint = fc.bigInt({ min: 1n, max: 2n ** 256n - 1n }).map(String)
@@ -49,24 +50,6 @@ test('the text broadcast is JSON.stringify of the spec message, for any checked 
     { numRuns: 300, seed: 29 },
   )
 })
-
-/** a quote as the checks hand it over, with the RFQ id and signature given */
-function checkedQuote(
-  parts: { maker: string; amountIn: string; amountOut: string; nonce: string },
-  rfqId: string,
-  signature: string,
-): AcceptedQuote {
-  const now = 1_700_000_000
-  const rfq: { taker: Address; tokenIn: Address; tokenOut: Address; allowedMakers: Address[] } = {
-    taker: `0x${'0'.repeat(40)}`,
-    tokenIn: `0x${'1'.repeat(40)}`,
-    tokenOut: `0x${'2'.repeat(40)}`,
-    allowedMakers: [],
-  }
-  const checked = checkQuote(rfq, { ...rfq, ...parts, expiry: now + 60, deadline: String(now + 30) }, now)
-  assert.ok(checked.ok)
-  return { rfqId, quote: checked.quote, signature: signature as Hex, receivedAtMs: Date.now() }
-}
 
 const plainId = fc.stringMatching(/^[\w.:-]{1,64}$/)
 const hexSignature = fc.stringMatching(/^0x[0-9a-f]{130}$/)

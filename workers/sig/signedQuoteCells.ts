@@ -3,7 +3,8 @@
 // V8's serializer and rebuilt on the other side, keys and all: as objects, a quote cost ~0.7 µs on the relay's main
 // thread to post and ~1.3 µs on the pool's thread to rebuild, as cells ~0.15 and ~0.3 µs (v8.serialize and
 // deserialize of 43-quote batches whose fields are slices of real frames, one process; docs/benchmarks.md 0.14.9).
-// A holey array (`new Array(n)`, filled) is written key by key, so the cells are a slice of a packed array of blanks.
+// The cells are packed (workers/values/packedBlanks.ts): a holey array is written key by key.
+import { packedBlanks } from '../values/packedBlanks.js'
 import type { QuoteJson } from './types.js'
 
 export interface SignedQuote {
@@ -16,13 +17,8 @@ export const QUOTE_CELLS = 10
 
 export type QuoteCells = (string | number)[]
 
-/** as many blanks as the largest batch yet has cells: never written, only sliced */
-const blanks: QuoteCells = []
-
 export function quoteCells(items: readonly SignedQuote[]): QuoteCells {
-  const size = items.length * QUOTE_CELLS
-  while (blanks.length < size) blanks.push('')
-  const cells = blanks.slice(0, size)
+  const cells = packedBlanks(items.length * QUOTE_CELLS)
   for (let i = 0, k = 0; i < items.length; i++, k += QUOTE_CELLS) {
     const { quote: q, signature } = items[i]!
     cells[k] = q.maker
