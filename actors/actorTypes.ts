@@ -1,8 +1,18 @@
 // What an actor is to the code around it: a reference to tell and ask it, the context its handler runs in, and its
 // behaviour. The runtime that delivers the messages is mailbox.ts.
 export type Reply<R> = (value: R) => void
-/** `askTo`'s message maker and failure answer: `arg` is what a closure made for the ask would have captured */
-export type AskMaker<M, R, A> = (replyTo: Reply<R>, arg: A) => M
+/**
+ * An answer's way back as an object's method rather than a function: a message that goes on a trip carries it, so no
+ * closure is made for the trip (the relay's quotes: quoteInFlight.ts, asks.ts).
+ */
+export interface Answered<T> {
+  answered(value: T): void
+}
+/**
+ * `askTo`'s message maker and failure answer: `arg` is what a closure made for the ask would have captured; the
+ * message answers through `ask` (its `answered`, once and only while the ask waits)
+ */
+export type AskMaker<M, R, A> = (ask: Answered<R>, arg: A) => M
 export type AskOrElse<R, A> = (error: unknown, arg: A) => R
 
 export interface ActorRef<M> {
@@ -12,9 +22,10 @@ export interface ActorRef<M> {
   ask<R>(make: (replyTo: Reply<R>) => M, timeoutMs: number, orElse?: (error: unknown) => R): Promise<R>
   /**
    * ask with `orElse`, its answer handed to `done`: no promise and no reaction (the relay's quotes take this way).
-   * `arg` is handed to `make` and `orElse`, so neither needs to be a closure made for the ask.
+   * `arg` is handed to `make` and `orElse`, so neither needs to be a closure made for the ask, and the message
+   * answers through the ask object itself (`Answered`), so the ask makes none either.
    */
-  askTo<R, A>(make: AskMaker<M, R, A>, arg: A, timeoutMs: number, orElse: AskOrElse<R, A>, done: Reply<R>): void
+  askTo<R, A>(make: AskMaker<M, R, A>, arg: A, timeoutMs: number, orElse: AskOrElse<R, A>, done: Answered<R>): void
   readonly depth: number
   readonly stopped: boolean
 }

@@ -4,14 +4,13 @@
 // guard) with their contexts. With the quote's own callback for its trips (quoteInFlight.ts): 5,754-5,804 ->
 // 5,071-5,109 bytes a relay quote (issue 29, docs/benchmarks.md 0.14.8).
 import { PendingAsk, type PendingAsks } from './askDeadlines.js'
-import type { AskOrElse, Reply } from './actorTypes.js'
+import type { Answered, AskOrElse, Reply } from './actorTypes.js'
 
 type AskingActor = { readonly name: string; readonly pending: PendingAsks }
 
-/** an ask's end as its handler sees it: `reply`, which answers once and only while the ask waits */
-export abstract class ReplyingAsk<R> extends PendingAsk {
-  /** the handler's reply channel: the one function an ask makes */
-  readonly reply: Reply<R> = (value: R) => {
+/** an ask's end as its handler sees it: `answered`, which answers once and only while the ask waits */
+export abstract class ReplyingAsk<R> extends PendingAsk implements Answered<R> {
+  answered(value: R): void {
     if (this.settle()) this.answer(value)
   }
   protected abstract answer(value: R): void
@@ -19,6 +18,8 @@ export abstract class ReplyingAsk<R> extends PendingAsk {
 
 /** `ask`: a promise, resolved by the reply, or by `orElse` of a failure (rejected with it when there is none) */
 export class PromisedAsk<R> extends ReplyingAsk<R> {
+  /** the handler's reply channel, for a message that carries a function: the one closure this kind of ask makes */
+  readonly reply: Reply<R> = (value: R) => this.answered(value)
   constructor(
     actor: AskingActor,
     timeoutMs: number,
@@ -48,14 +49,14 @@ export class AnsweredAsk<R, A> extends ReplyingAsk<R> {
     timeoutMs: number,
     private readonly arg: A,
     private readonly orElse: AskOrElse<R, A>,
-    private readonly done: Reply<R>,
+    private readonly done: Answered<R>,
     private readonly onError: ((name: string, e: unknown) => void) | undefined,
   ) {
     super(actor, timeoutMs)
   }
   protected answer(value: R): void {
     try {
-      this.done(value)
+      this.done.answered(value)
     } catch (e) {
       this.onError?.(this.actor.name, e)
     }

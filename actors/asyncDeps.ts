@@ -1,6 +1,6 @@
 // The RFQ actor's slow work answers through callbacks (rfq.ts RfqDeps: no promise, and no reaction queued behind
 // one, on a quote's two trips). A dependency written as an async function, a test's stub or a bench's, goes through
-// these: its value, or its failure as an Error, to the callback.
+// these: its value, or its failure as an Error, to the message's `answered`.
 import type { RfqDeps } from './rfq.js'
 import type { Address, NumberedQuote, QuoteJson } from './rfqTypes.js'
 import { asError } from '../workers/values/index.js'
@@ -8,13 +8,17 @@ import { asError } from '../workers/values/index.js'
 export function signerFromAsync(
   recover: (quote: QuoteJson, signature: string) => Promise<Address | null>,
 ): RfqDeps['recoverSigner'] {
-  return (quote, signature, done) => void recover(quote, signature).then(done, (e: unknown) => done(asError(e)))
+  return (signed, to) =>
+    void recover(signed.quote, signed.signature).then(
+      signer => to.answered(signer),
+      (e: unknown) => to.answered(asError(e)),
+    )
 }
 
 export function commitFromAsync(commit: (quote: NumberedQuote) => Promise<void>): RfqDeps['commitQuote'] {
-  return (quote, done) =>
+  return (quote, to) =>
     void commit(quote).then(
-      () => done(undefined),
-      (e: unknown) => done(asError(e)),
+      () => to.answered(undefined),
+      (e: unknown) => to.answered(asError(e)),
     )
 }

@@ -49,7 +49,7 @@ const rfqSupervision = { intensity: 3, periodMs: 10_000 }
 
 /** submitQuoteTo's verdict as a promise (REST, and callers that await): an Error rejects it */
 export function verdictOf(submit: (done: VerdictTo) => void): Promise<QuoteVerdict> {
-  return new Promise((resolve, reject) => submit(v => (v instanceof Error ? reject(v) : resolve(v))))
+  return new Promise((resolve, reject) => submit({ answered: v => (v instanceof Error ? reject(v) : resolve(v)) }))
 }
 
 export function hashShareToken(token: string): string {
@@ -144,15 +144,15 @@ export class RfqBook implements RfqDirectory {
   submitQuoteTo(rfqId: unknown, quote: unknown, signature: unknown, opts: SubmitOptions, done: VerdictTo): void {
     if (typeof rfqId !== 'string' || rfqId === '' || !isPlainObject(quote)
       || typeof signature !== 'string' || signature === '')
-      return done(refuseQuote(RelayErrors.missingFields()))
+      return done.answered(refuseQuote(RelayErrors.missingFields()))
     const e = this.live.get(rfqId)
     if (e) return this.askQuote(e.ref, rfqId, quote, signature, opts, done)
-    if (!this.sync) return done(refuseQuote(RelayErrors.rfqNotFound()))
+    if (!this.sync) return done.answered(refuseQuote(RelayErrors.rfqNotFound()))
     this.sync.adopt(rfqId).then(() => {       // cluster mode: its creation's word may not have come yet
       const adopted = this.live.get(rfqId)
       if (adopted) this.askQuote(adopted.ref, rfqId, quote, signature, opts, done)
-      else done(refuseQuote(RelayErrors.rfqNotFound()))
-    }, (err: unknown) => done(asError(err)))
+      else done.answered(refuseQuote(RelayErrors.rfqNotFound()))
+    }, (err: unknown) => done.answered(asError(err)))
   }
 
   private askQuote(ref: ActorRef<RfqMsg>, rfqId: string, raw: Record<string, unknown>, signature: string,

@@ -12,7 +12,7 @@ import { AnsweredAsk, PromisedAsk, type ReplyingAsk } from './asks.js'
 import { ActorStopped, MailboxFull } from './actorErrors.js'
 import { defaultSupervision, type SpawnOptions } from './supervision.js'
 import { wake } from './wakeups.js'
-import type { ActorContext, ActorRef, AskMaker, AskOrElse, Behavior, Reply } from './actorTypes.js'
+import type { ActorContext, ActorRef, Answered, AskMaker, AskOrElse, Behavior, Reply } from './actorTypes.js'
 
 export { ActorStopped, AskTimeout, MailboxFull } from './actorErrors.js'
 export type { SpawnOptions, Supervision } from './supervision.js'
@@ -154,22 +154,22 @@ class Actor<S, M> implements ActorRef<M> {
         const e = new ActorStopped(this.name)
         return orElse ? resolve(orElse(e)) : reject(e)
       }
-      this.request(make, undefined, new PromisedAsk(this, timeoutMs, resolve, reject, orElse))
+      const p = new PromisedAsk(this, timeoutMs, resolve, reject, orElse)
+      this.request(make(p.reply), p)
     })
   }
 
-  askTo<R, A>(make: AskMaker<M, R, A>, arg: A, timeoutMs: number, orElse: AskOrElse<R, A>, done: Reply<R>): void {
+  askTo<R, A>(make: AskMaker<M, R, A>, arg: A, timeoutMs: number, orElse: AskOrElse<R, A>, done: Answered<R>): void {
     const p = new AnsweredAsk(this, timeoutMs, arg, orElse, done, this.opts.onError)
     if (this.isStopped) {
       if (p.settle()) p.fail(new ActorStopped(this.name))
       return
     }
-    this.request(make, arg, p)
+    this.request(make(p, arg), p)
   }
 
   /** An ask's message queued, its reply or failure (timeout, stop, full mailbox, a throwing handler) answered once. */
-  private request<R, A>(make: AskMaker<M, R, A>, arg: A, p: ReplyingAsk<R>): void {
-    const msg = make(p.reply, arg)
+  private request<R>(msg: M, p: ReplyingAsk<R>): void {
     p.msg = msg
     try {
       this.enqueue(msg)

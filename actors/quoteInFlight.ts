@@ -1,11 +1,19 @@
 // A quote's way through its RFQ actor is three messages: submitted, its signer recovered (from the pool), its
 // commit landed (from the store). One object carries it through all three, changing its `type` as it goes, so a
-// quote allocates one message and one shape instead of three; the hot path runs tens of thousands a second.
-import type { Reply } from './mailbox.js'
+// quote allocates one message and one shape instead of three; the hot path runs tens of thousands a second. It is its
+// own way back too: the pool, the store and the ask answer through its methods (`Answered`), so none of its trips
+// makes a closure (each had been a function and its context: issue 29).
+import type { Answered } from './actorTypes.js'
 import type { AcceptedQuote, Address, QuoteJson, QuoteVerdict } from './rfqTypes.js'
 import type { QuoteRefusal } from './errors.js'
 
-export class QuoteInFlight {
+/** a quote and its signature, as the pool checks them (workers/sig/signedQuoteCells.ts SignedQuote) */
+export interface SignedQuoteJson {
+  readonly quote: QuoteJson
+  readonly signature: string
+}
+
+export class QuoteInFlight implements Answered<unknown> {
   type: 'QuoteSubmitted' | 'SignerRecovered' | 'QuoteCommitted' = 'QuoteSubmitted'
   /** set by the checks (SignerRecovered on) */
   quote: QuoteJson | null = null
@@ -16,8 +24,8 @@ export class QuoteInFlight {
   /** the store's refusal or failure (QuoteCommitted) */
   error: Error | null = null
 
-  /** the asker's reply channel, given by the ask (`withReply`) */
-  replyTo: Reply<QuoteVerdict> = noReply
+  /** the ask this message answers, given by the ask (`withReply`) */
+  asked: Answered<QuoteVerdict> = noReply
   /** where the pool's and the store's answers go: the RFQ actor's `deliver`, given with the pool's trip */
   private deliver: ((msg: QuoteInFlight) => void) | null = null
 
@@ -33,20 +41,29 @@ export class QuoteInFlight {
     readonly residual: Omit<QuoteRefusal, 'ok'> | undefined,
   ) {}
 
+  /** the verdict, to the asker (once, and only while its ask waits: asks.ts) */
+  replyTo(verdict: QuoteVerdict): void {
+    this.asked.answered(verdict)
+  }
+
   /**
-   * The one callback for both of the quote's trips (the pool's, then the store's: it is on one at a time), which comes
-   * back as this message to `deliver`. One function a quote, where each trip had made two closures and their contexts.
+   * The answer of both of the quote's trips (the pool's, then the store's: it is on one at a time), which comes back
+   * as this message to `deliver`.
    */
-  readonly back = (result: unknown): void => {
+  answered(result: unknown): void {
     if (this.type === 'QuoteSubmitted') this.recovered(result as Address | null | Error)
     else this.committed(result)
     this.deliver!(this)
   }
 
-  /** `back`, its answers sent to `deliver` (the RFQ actor's, ActorContext) */
-  backTo(deliver: (msg: QuoteInFlight) => void): (result: unknown) => void {
+  /**
+   * The quote passed its checks: this message, which now carries it and its signature, goes to the pool as it is,
+   * and its trips' answers will go to `deliver` (the RFQ actor's, ActorContext).
+   */
+  checked(quote: QuoteJson, deliver: (msg: QuoteInFlight) => void): SignedQuoteJson & this {
+    this.quote = quote
     this.deliver = deliver
-    return this.back
+    return this as SignedQuoteJson & this
   }
 
   /** the message for the pool's answer */
@@ -64,12 +81,14 @@ export class QuoteInFlight {
   }
 }
 
-/** `askTo`'s make for a quote: the message is made before the ask, and takes its reply channel here */
-export function withReply(replyTo: Reply<QuoteVerdict>, msg: QuoteInFlight): QuoteInFlight {
-  msg.replyTo = replyTo
+/** `askTo`'s make for a quote: the message is made before the ask, and learns its ask here */
+export function withReply(ask: Answered<QuoteVerdict>, msg: QuoteInFlight): QuoteInFlight {
+  msg.asked = ask
   return msg
 }
 
-function noReply(): void {
-  throw new Error('a quote in flight replied before its ask gave it a reply channel')
+const noReply: Answered<QuoteVerdict> = {
+  answered() {
+    throw new Error('a quote in flight replied before its ask gave it a reply channel')
+  },
 }

@@ -3,12 +3,12 @@
 // Slow work (signer recovery on the pool, the durable write) leaves the actor and comes back as a message (ctx.deliver),
 // so the actor is never held by it; a maker's slot is reserved when its first valid quote comes back, before the
 // write, so a burst of the same maker's quotes yields exactly one acceptance.
-import type { ActorContext, Behavior, Reply } from './mailbox.js'
-import type { AcceptedQuote, Address, CancelOutcome, EndedBy, FillOutcome, Hex, NumberedQuote, QuoteJson, QuoteVerdict, Rfq,
+import type { ActorContext, Answered, Behavior, Reply } from './actorTypes.js'
+import type { AcceptedQuote, Address, CancelOutcome, EndedBy, FillOutcome, Hex, NumberedQuote, Rfq,
   RfqEvent, RfqStatus, RfqView, StatusChange } from './rfqTypes.js'
 import { checkQuote } from './quoteChecks.js'
 import { RelayErrors, refuseQuote, type QuoteRefusal } from './errors.js'
-import type { QuoteInFlight } from './quoteInFlight.js'
+import type { QuoteInFlight, SignedQuoteJson } from './quoteInFlight.js'
 import { QuoteTape } from './quoteTape.js'
 import { internAddress } from './internAddress.js'
 import { REFUSED, STORED, type MakerSlot } from './makerSlot.js'
@@ -16,10 +16,10 @@ import { hasExpired, isLive as isLiveAt, isOpen, lowerHex } from '../workers/val
 
 /** What an RFQ actor needs from outside; the engine supplies the real ones. */
 export interface RfqDeps {
-  /** `done` gets the signer (null: none) or the failure; `commitQuote`'s nothing once durable (group commit; the
-   *  stored RFQ moves OPEN -> QUOTED), else the refusal or failure. Callbacks, not promises: a quote's two trips */
-  recoverSigner(quote: QuoteJson, signature: string, done: (signer: Address | null | Error) => void): void
-  commitQuote(quote: NumberedQuote, done: (error: Error | undefined) => void): void
+  /** `to` hears the signer (null: none) or the failure; `commitQuote`'s nothing once durable (group commit; the
+   *  stored RFQ moves OPEN -> QUOTED), else the refusal or failure. Not promises: a quote's two trips */
+  recoverSigner(signed: SignedQuoteJson, to: Answered<Address | null | Error>): void
+  commitQuote(quote: NumberedQuote, to: Answered<Error | undefined>): void
   /**
    * Conditional on the RFQ being open in the store. `lost`: it was not (another node, or the fill path, closed
    * it first); the store's status says how it ended. The store is the arbiter between nodes.
@@ -106,35 +106,34 @@ function isLive(s: RfqState, nowMs: number): boolean {
   return isLiveAt(s.status, s.rfq.expiry, nowMs)
 }
 
-function reject(replyTo: Reply<QuoteVerdict>, e: Omit<QuoteRefusal, 'ok'>): void {
-  replyTo(refuseQuote(e))
+function reject(msg: QuoteInFlight, e: Omit<QuoteRefusal, 'ok'>): void {
+  msg.replyTo(refuseQuote(e))
 }
 
 function quoteSubmitted(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: RfqDeps): RfqState {
   const now = ctx.now()
   // a private RFQ without its token is indistinguishable from an unknown one: nothing leaks
   const allowed = state.rfq.visibility === 'public' || (state.shareTokenHash !== null && msg.shareTokenHash === state.shareTokenHash)
-  if (!isLive(state, now) || !allowed) { reject(msg.replyTo, RelayErrors.rfqNotFound()); return state }
+  if (!isLive(state, now) || !allowed) { reject(msg, RelayErrors.rfqNotFound()); return state }
   const checked = checkQuote(state.rfq, msg.raw, Math.floor(now / 1000), msg.wellFormed)
   if (!checked.ok) { msg.replyTo(checked); return state }
-  if (msg.residual) { reject(msg.replyTo, msg.residual); return state }     // what the schema refused that no rule named
-  msg.quote = checked.quote
-  deps.recoverSigner(checked.quote, msg.signature, msg.backTo(ctx.deliver))
+  if (msg.residual) { reject(msg, msg.residual); return state }     // what the schema refused that no rule named
+  deps.recoverSigner(msg.checked(checked.quote, ctx.deliver), msg)
   return state
 }
 
 function signerRecovered(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: RfqDeps): RfqState {
   const quote = msg.quote!
   if (msg.signer instanceof Error) deps.onWarn?.('signer recovery failed', { rfqId: state.rfq.id, err: msg.signer })
-  if (msg.signer !== quote.maker) { reject(msg.replyTo, RelayErrors.badSignature()); return state }
+  if (msg.signer !== quote.maker) { reject(msg, RelayErrors.badSignature()); return state }
   // the RFQ may have been cancelled, filled or expired while the signature was on the pool
-  if (!isLive(state, ctx.now())) { reject(msg.replyTo, RelayErrors.rfqNotFound()); return state }
-  if (state.makers.has(quote.maker)) { reject(msg.replyTo, RelayErrors.duplicateQuote()); return state }
+  if (!isLive(state, ctx.now())) { reject(msg, RelayErrors.rfqNotFound()); return state }
+  if (state.makers.has(quote.maker)) { reject(msg, RelayErrors.duplicateQuote()); return state }
   state.makers.set(quote.maker, null) // reserved (the checks' one string for it): later duplicates fail from here on
   state.committing++
   const accepted: NumberedQuote = { rfqId: state.rfq.id, quote, signature: lowerHex(msg.signature) as Hex, receivedAtMs: ctx.now(), arrival: state.makers.size }
   msg.accepted = accepted
-  deps.commitQuote(accepted, msg.back)
+  deps.commitQuote(accepted, msg)
   return state
 }
 
@@ -148,17 +147,17 @@ function quoteCommitted(state: RfqState, msg: QuoteInFlight, ctx: Ctx, deps: Rfq
     if (code === 'DUPLICATE_QUOTE') {
       // the store already holds this maker's quote for this RFQ (another node, or a replay): a duplicate
       state.makers.set(maker, REFUSED)
-      reject(msg.replyTo, RelayErrors.duplicateQuote())
+      reject(msg, RelayErrors.duplicateQuote())
     } else if (code === 'RFQ_CLOSED') {
       // the store says the RFQ closed before this quote could land (a cancel or fill on another node, or one
       // that won the race here): not stored, so not accepted, and never broadcast
       state.makers.set(maker, REFUSED)
-      reject(msg.replyTo, RelayErrors.rfqNotFound())
+      reject(msg, RelayErrors.rfqNotFound())
       if (isOpen(state.status)) deps.onStale?.(state.rfq.id)
     } else {
       state.makers.delete(maker)   // not stored, so not accepted: the maker may retry
       deps.onWarn?.('quote not stored', { rfqId: state.rfq.id, err: msg.error })
-      reject(msg.replyTo, code === 'UNAVAILABLE' ? RelayErrors.unavailable() : RelayErrors.internal())
+      reject(msg, code === 'UNAVAILABLE' ? RelayErrors.unavailable() : RelayErrors.internal())
     }
     if (typeof word === 'object' && word !== null) remoteQuoted(state, word.accepted, word.event, deps)
   } else {

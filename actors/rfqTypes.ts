@@ -3,6 +3,7 @@
 import type { EventBus } from './events.js'
 import type { QuoteRefusal } from './errors.js'
 import type { Outcome, Refused } from '../workers/outcome.js'
+import type { Answered } from './actorTypes.js'
 
 export type Address = `0x${string}` // lowercase
 export type Hex = `0x${string}`
@@ -108,8 +109,11 @@ export interface SubmitOptions {
 
 /** A relay/REST quote outcome: a closed `code` for machines, the relay's text in `message` (REST words it anew). */
 export type QuoteVerdict = Outcome<{ quote: AcceptedQuote }, QuoteRefusal>
-/** where submitQuoteTo hands a quote's verdict, or the Error that kept it from one */
-export type VerdictTo = (verdict: QuoteVerdict | Error) => void
+/**
+ * where submitQuoteTo hands a quote's verdict, or the Error that kept it from one: an object's `answered`, so a caller
+ * on the hot path answers through an object it makes anyway, not a closure and its context made for the quote
+ */
+export type VerdictTo = Answered<QuoteVerdict | Error>
 
 export type CancelOutcome = Outcome<
   { cancelledAt: Date },

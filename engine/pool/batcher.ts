@@ -4,12 +4,16 @@
 // with at most `concurrency` trips at once. An idle batcher sends its first item on the next turn
 // with whatever joined it in this one: no timer, so a lone item never waits.
 import { asError } from '../../workers/values/index.js'
+import type { Answered } from '../../actors/actorTypes.js'
 
 /** One outcome an item; an Error as an item's outcome rejects that item's promise alone (a refusal, not a failure). */
 export type BatchRunner<I, O> = (items: I[]) => Promise<(O | Error)[]>
 
-/** An item's outcome as a callback: its result, or the Error its batch refused or failed it with. */
-export type Done<O> = (outcome: O | Error) => void
+/**
+ * Where an item's outcome goes (its result, or the Error its batch refused or failed it with): a callback, or an
+ * object that hears it through its `answered` (the relay's quotes: the message itself, so no closure a quote).
+ */
+export type Done<O> = ((outcome: O | Error) => void) | Answered<O | Error>
 
 export interface Batcher<I, O> {
   /** resolves with this item's own result once its batch's trip has ended */
@@ -34,21 +38,17 @@ export interface BatcherOptions {
   observe?(waitSeconds: number, tripSeconds: number, items: number): void
 }
 
-interface Waiting<I, O> {
-  item: I
-  at: number
-  done: Done<O>
-}
-
 /**
  * Every item of a batch gets its outcome, even when a callback throws (a bug of its owner's): the first such error
  * is thrown once all have theirs, so it surfaces (the trip's promise rejects, unhandled) without costing the rest.
  */
-function settle<I, O>(batch: Waiting<I, O>[], outcome: (i: number) => O | Error): void {
+function settle<O>(dones: Done<O>[], outcome: (i: number) => O | Error): void {
   let thrown: { error: unknown } | undefined
-  for (let i = 0; i < batch.length; i++)
+  for (let i = 0; i < dones.length; i++)
     try {
-      batch[i]!.done(outcome(i))
+      const done = dones[i]!
+      if (typeof done === 'function') done(outcome(i))
+      else done.answered(outcome(i))
     } catch (error) {
       thrown ??= { error }
     }
@@ -59,45 +59,56 @@ export function createBatcher<I, O>(
   run: BatchRunner<I, O>,
   { maxBatch = 64, concurrency = 2, observe }: BatcherOptions = {},
 ): Batcher<I, O> {
-  // a queue read from `head`: a trip takes its batch without copying what stays behind (thousands may wait)
-  // a taken entry's cell is emptied at once: the array lives as long as the queue is never fully drained, and a
-  // cell kept after its trip would keep that quote's whole object graph alive until then (issue 29: they were
-  // copied by every scavenge and promoted, most of what the major GCs collected)
-  let waiting: (Waiting<I, O> | undefined)[] = []
+  // a queue read from `head`, as three arrays side by side (the items, their callbacks, when each joined) rather
+  // than an object an item: a relay quote waits in two batchers, and each entry object with its boxed join time was
+  // ~56 bytes of garbage a quote a batcher (issue 29). A trip takes its batch without copying what stays behind
+  // (thousands may wait), and a taken entry's cells are emptied at once: the arrays live as long as the queue is
+  // never fully drained, and a cell kept after its trip would keep that quote's whole object graph alive until then
+  // (issue 29: they were copied by every scavenge and promoted, most of what the major GCs collected). The join
+  // times are plain doubles, stored unboxed, and only when someone observes the waits.
+  let items: (I | undefined)[] = []
+  let dones: (Done<O> | undefined)[] = []
+  let joined: number[] = []
   let head = 0
   const trips = new Set<Promise<void>>()
   let scheduled = false
   const stats = { batches: 0, items: 0, maxBatch: 0 }
-  const left = () => waiting.length - head
+  const left = () => items.length - head
 
   const send = (): void => {
     scheduled = false
     while (left() && trips.size < concurrency) {
-      const batch = waiting.slice(head, head + maxBatch) as Waiting<I, O>[]
-      waiting.fill(undefined, head, head + batch.length)
-      head += batch.length
-      if (head === waiting.length) {
-        waiting = []
+      const end = Math.min(items.length, head + maxBatch)
+      const batch = items.slice(head, end) as I[]
+      const answers = dones.slice(head, end) as Done<O>[]
+      const firstAt = observe ? joined[head]! : 0
+      items.fill(undefined, head, end)
+      dones.fill(undefined, head, end)
+      head = end
+      if (head === items.length) {
+        items = []
+        dones = []
+        joined = []
         head = 0
-      } else if (head > 4096 && head * 2 > waiting.length) {
-        waiting = waiting.slice(head)
+      } else if (head > 4096 && head * 2 > items.length) {
+        items = items.slice(head)
+        dones = dones.slice(head)
+        joined = joined.slice(head)
         head = 0
       }
-      const items = new Array<I>(batch.length)
-      for (let i = 0; i < batch.length; i++) items[i] = batch[i]!.item
       const leftAt = performance.now()
-      const trip: Promise<void> = run(items)
+      const trip: Promise<void> = run(batch)
         .then(
           outs => {
             stats.batches++
             stats.items += batch.length
             stats.maxBatch = Math.max(stats.maxBatch, batch.length)
-            observe?.((leftAt - batch[0]!.at) / 1000, (performance.now() - leftAt) / 1000, batch.length)
-            settle(batch, i => outs[i] as O | Error)
+            observe?.((leftAt - firstAt) / 1000, (performance.now() - leftAt) / 1000, batch.length)
+            settle(answers, i => outs[i] as O | Error)
           },
           (e: unknown) => {
             const error = asError(e)
-            settle(batch, () => error)
+            settle(answers, () => error)
           },
         )
         .finally(() => {
@@ -106,6 +117,12 @@ export function createBatcher<I, O>(
         })
       trips.add(trip)
     }
+  }
+  const enqueue = (item: I, done: Done<O>): void => {
+    items.push(item)
+    dones.push(done)
+    if (observe) joined.push(performance.now())
+    schedule()
   }
   const schedule = () => {
     if (!scheduled) {
@@ -116,19 +133,9 @@ export function createBatcher<I, O>(
 
   return {
     submit(item) {
-      return new Promise<O>((resolve, reject) => {
-        waiting.push({
-          item,
-          at: observe ? performance.now() : 0,
-          done: o => (o instanceof Error ? reject(o) : resolve(o)),
-        })
-        schedule()
-      })
+      return new Promise<O>((resolve, reject) => enqueue(item, o => (o instanceof Error ? reject(o) : resolve(o))))
     },
-    submitTo(item, done) {
-      waiting.push({ item, at: observe ? performance.now() : 0, done })
-      schedule()
-    },
+    submitTo: enqueue,
     async flush() {
       while (trips.size || left()) {
         send()

@@ -6,7 +6,7 @@ import type { RfqDeps } from '../../actors/rfq.js'
 import type { Domain } from '../../workers/sig/types.js'
 import type { VerifyQuotesBatch } from '../../workers/sig/verifyQuotes.task.js'
 import { quoteCells, type SignedQuote } from '../../workers/sig/signedQuoteCells.js'
-import { createBatcher, type Done } from '../pool/batcher.js'
+import { createBatcher } from '../pool/batcher.js'
 
 export function quoteSigner(
   ctx: Pick<EngineContext, 'sigPool' | 'config'> & { metrics?: EngineContext['metrics'] },
@@ -24,5 +24,6 @@ export function quoteSigner(
     },
   )
   // a recovered signer is a lowercase address (workers/sig); the batcher's outcome goes straight to the RFQ's actor
-  return (quote, signature, done) => batcher.submitTo({ quote, signature }, done as Done<string | null>)
+  // the item is the quote's message itself (it carries its quote and signature), and hears its answer (`answered`)
+  return (signed, to) => batcher.submitTo(signed, to)
 }

@@ -6,6 +6,7 @@
 import type { Logger } from 'pino'
 import type { RfqBook } from '../../actors/book.js'
 import type { QuoteVerdict, SubmitOptions } from '../../actors/rfqTypes.js'
+import type { Answered } from '../../actors/actorTypes.js'
 import { hashShareToken } from '../../actors/book.js'
 import { RelayErrors } from '../../actors/errors.js'
 import { asError } from '../../workers/values/index.js'
@@ -40,7 +41,7 @@ export function submitQuote(
   const rfqId = typeof data.rfqId === 'string' ? data.rfqId : undefined
   const sent = data.shareToken
   const carried = typeof sent === 'string' && sent !== ''
-  const answer = (v: QuoteVerdict | Error) => reply(deps, ws, session, rfqId, v)
+  const answer = new QuoteAnswer(deps, ws, session, rfqId)
   if (carried || !rfqId || !session.shares.size) {
     if (carried) addShare(ws, session, sent) // joined first: the quote's broadcast reaches this socket on its topic
     // a throw in the service is answered by it (quoteIntake.ts); what escapes is `answer`'s own, not the quote's
@@ -54,25 +55,30 @@ export function submitQuote(
   }
   tokenForQuote(deps.book, session, rfqId).then(
     shareToken => deps.rfqs.submitQuoteTo(rfqId, data.quote, data.signature, { shareToken, ...contract }, answer),
-    (err: unknown) => answer(asError(err)),
+    (err: unknown) => answer.answered(asError(err)),
   )
 }
 
 /**
- * Accepted: no direct reply, the QUOTE_BROADCAST reaches the submitter. A refusal is the submitter's ERROR; a failure
- * (a store read for the token, a bug) is logged and answered (UNAVAILABLE while the store is down, else INTERNAL).
+ * A quote's verdict back to its socket, as one object a quote (not a closure and its context). Accepted: no direct
+ * reply, the QUOTE_BROADCAST reaches the submitter. A refusal is the submitter's ERROR; a failure (a store read for
+ * the token, a bug) is logged and answered (UNAVAILABLE while the store is down, else INTERNAL).
  */
-function reply(
-  deps: VerbDeps,
-  ws: RelaySocket,
-  session: SocketSession,
-  rfqId: string | undefined,
-  v: QuoteVerdict | Error,
-) {
-  if (v instanceof Error) {
-    deps.log.error({ err: v, rfqId }, 'quote submission failed')
-    sendError(ws, session, relayFailure('quote', v), rfqId)
-  } else if (!v.ok) sendError(ws, session, relayQuoteReply(v), rfqId)
+class QuoteAnswer implements Answered<QuoteVerdict | Error> {
+  constructor(
+    private readonly deps: VerbDeps,
+    private readonly ws: RelaySocket,
+    private readonly session: SocketSession,
+    private readonly rfqId: string | undefined,
+  ) {}
+
+  answered(v: QuoteVerdict | Error): void {
+    const { ws, session, rfqId } = this
+    if (v instanceof Error) {
+      this.deps.log.error({ err: v, rfqId }, 'quote submission failed')
+      sendError(ws, session, relayFailure('quote', v), rfqId)
+    } else if (!v.ok) sendError(ws, session, relayQuoteReply(v), rfqId)
+  }
 }
 
 /**

@@ -41,7 +41,7 @@ export function bookStore(
       insertRfq: (rfq, hash, maxActive) =>
         maxActive === undefined ? insertRfq(sql, rfq, hash) : insertRfqCapped(sql, rfq, hash, { max: maxActive }),
       persistStatus: (id, change) => persistStatus(sql, id, change),
-      commitQuote: (q, done) => writer.writeTo(q, done),
+      commitQuote: (q, to) => writer.writeTo(q, to),
       storeEnds: async ends => {
         await storeEnds(sql, ends)
       },

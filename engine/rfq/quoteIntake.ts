@@ -1,8 +1,9 @@
 // A quote's way into the book, from the relay or REST: admission control first (engine/rfq/admission.ts), then the
 // RFQ's actor, and its verdict and latency counted for /metrics. This is the hot path (tens of thousands a second),
-// so the relay's way is a callback end to end (`submitQuoteTo`): one closure a quote leaves admission and observes
-// the verdict, where a promise and two reactions were (issue 29). REST awaits the same path (`submitQuote`).
-import type { RfqDirectory, VerdictTo } from '../../actors/rfqTypes.js'
+// so the relay's way is a callback end to end (`submitQuoteTo`): one object a quote (`AdmittedQuote`) leaves
+// admission and observes the verdict, where a promise and two reactions were, then a closure and its context
+// (issue 29). REST awaits the same path (`submitQuote`).
+import type { QuoteVerdict, RfqDirectory, VerdictTo } from '../../actors/rfqTypes.js'
 import { verdictOf } from '../../actors/book.js'
 import { RelayErrors, refuseQuote } from '../../actors/errors.js'
 import { asError } from '../../workers/values/index.js'
@@ -23,26 +24,38 @@ export function admittedQuotes(
     if (entry && !entry.ok) {
       const busy = refuseQuote(RelayErrors.busy(entry.retryAfterMs))
       flow?.quote(busy.code, started)
-      return done(busy)
+      return done.answered(busy)
     }
-    let answered = false
-    const answer: VerdictTo = v => {
-      if (answered) return
-      answered = true
-      admission?.leave()
-      flow?.quote(v instanceof Error ? 'INTERNAL' : v.ok ? undefined : v.code, started) // an Error is answered INTERNAL
-      done(v)
-    }
+    const answer = new AdmittedQuote(done, started, admission, flow)
     try {
       book.submitQuoteTo(rfqId, quote, signature, opts, answer)
     } catch (e) {
-      if (answered) throw e // `done` threw, answered at once: its owner's bug, not this quote's failure
-      answer(asError(e))
+      if (answer.done) throw e // `done` threw, answered at once: its owner's bug, not this quote's failure
+      answer.answered(asError(e))
     }
   }
   return {
     submitQuoteTo,
     submitQuote: (rfqId, quote, signature, opts = {}) =>
       verdictOf(done => submitQuoteTo(rfqId, quote, signature, opts, done)),
+  }
+}
+
+/** An admitted quote's verdict on its way out: admission left and the verdict counted, once, then handed on. */
+class AdmittedQuote implements VerdictTo {
+  done = false
+  constructor(
+    private readonly to: VerdictTo,
+    private readonly started: number,
+    private readonly admission: Admission | undefined,
+    private readonly flow: FlowMetrics | undefined,
+  ) {}
+
+  answered(v: QuoteVerdict | Error): void {
+    if (this.done) return
+    this.done = true
+    this.admission?.leave()
+    this.flow?.quote(v instanceof Error ? 'INTERNAL' : v.ok ? undefined : v.code, this.started) // an Error: INTERNAL
+    this.to.answered(v)
   }
 }

@@ -4,7 +4,7 @@
 // A quote's promise resolves only after its commit.
 import type { NumberedQuote } from '../../actors/rfqTypes.js'
 import type { Sql } from './db.js'
-import { createBatcher } from '../pool/batcher.js'
+import { createBatcher, type Done } from '../pool/batcher.js'
 import { isUnavailable } from './unavailable.js'
 import { commitText } from './quoteCommitSql.js'
 import { rfqDays, rfqKeyHex } from './rfqKey.js'
@@ -17,7 +17,7 @@ export interface QuoteWriter {
    */
   write(q: NumberedQuote): Promise<void>
   /** write's outcome through a callback: nothing once committed, else the refusal or failure (the relay's way) */
-  writeTo(q: NumberedQuote, done: (error: Error | undefined) => void): void
+  writeTo(q: NumberedQuote, done: Done<undefined>): void
   /** resolves when everything written so far is committed */
   flush(): Promise<void>
   /** after a flush: ends the writer's own thread, if it has one (quoteCommitThread.ts) */

@@ -1,5 +1,5 @@
-// An ask as one object (actors/asks.ts), `ctx.deliver`, a quote's one callback for both of its trips
-// (actors/quoteInFlight.ts) and a frame's wakes drained as it ends (actors/wakeups.ts): what the relay's quotes ride
+// An ask as one object (actors/asks.ts), `ctx.deliver`, a quote's message that hears both of its trips' answers
+// itself (actors/quoteInFlight.ts) and a frame's wakes drained as it ends (actors/wakeups.ts): what the relay's quotes ride
 // on without closures or microtasks made for each.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -11,11 +11,14 @@ import {
   type ActorContext,
   type Reply,
 } from '../../actors/mailbox.js'
+import type { Answered } from '../../actors/actorTypes.js'
 import { QuoteInFlight, withReply } from '../../actors/quoteInFlight.js'
+import { T_IN, testQuote } from '../helpers/rfqFixtures.js'
 import { holdingWakes } from '../../actors/wakeups.js'
 
 type Msg =
   | { type: 'Echo'; tag: string; replyTo: Reply<string> }
+  | { type: 'EchoTo'; tag: string; ask: Answered<string> }
   | { type: 'Hold'; ms: number }
   | { type: 'Keep'; ctx: (c: ActorContext<Msg>) => void }
   | { type: 'Note'; v: string }
@@ -29,6 +32,7 @@ function spawn(capacity = 100, onError?: (name: string, e: unknown) => void) {
     {
       async receive(state, msg, ctx) {
         if (msg.type === 'Echo') msg.replyTo(`echo ${msg.tag}`)
+        else if (msg.type === 'EchoTo') msg.ask.answered(`echo ${msg.tag}`)
         else if (msg.type === 'Hold') await new Promise(r => setTimeout(r, msg.ms))
         else if (msg.type === 'Keep') msg.ctx(ctx)
         else if (msg.type === 'Note') state.push(msg.v)
@@ -48,9 +52,9 @@ test('askTo hands its arg to make and to orElse, so neither is a closure of the 
   const made: string[] = []
   const failed: string[] = []
   const answers: string[] = []
-  const make = (replyTo: Reply<string>, tag: string): Msg => {
+  const make = (ask: Answered<string>, tag: string): Msg => {
     made.push(tag)
-    return { type: 'Echo', tag, replyTo }
+    return { type: 'EchoTo', tag, ask }
   }
   const orElse = (e: unknown, tag: string) => {
     const kind =
@@ -64,7 +68,7 @@ test('askTo hands its arg to make and to orElse, so neither is a closure of the 
     failed.push(`${tag}: ${kind}`)
     return `${kind} ${tag}`
   }
-  const ask = (tag: string, ms = 1000) => ref.askTo(make, tag, ms, orElse, v => answers.push(v))
+  const ask = (tag: string, ms = 1000) => ref.askTo(make, tag, ms, orElse, { answered: v => void answers.push(v) })
   ask('a')
   await new Promise(r => setImmediate(r))
   assert.deepEqual(answers, ['echo a'])
@@ -130,27 +134,29 @@ test('ctx.deliver: a message from outside the handlers joins the queue; a full m
   assert.equal(errors.length, 1, 'nothing reported for a stopped actor')
 })
 
-test("a quote's one callback brings the pool's answer, then the store's, back as the same message", () => {
+test("a quote's message hears the pool's answer, then the store's, and comes back as itself each time", () => {
   const delivered: string[] = []
   const msg = new QuoteInFlight('rfq_ab', { maker: '0x1' }, '0xsig', null, true, undefined)
   assert.throws(() => msg.replyTo({ ok: true } as never), /before its ask gave it a reply channel/)
   const verdicts: unknown[] = []
-  assert.equal(
-    withReply(v => verdicts.push(v), msg),
-    msg,
-  )
+  assert.equal(withReply({ answered: v => verdicts.push(v) }, msg), msg)
   msg.replyTo({ ok: true } as never)
   assert.equal(verdicts.length, 1)
-  const back = msg.backTo(m => delivered.push(`${m.type} ${String(m.signer)} ${m.error?.message ?? 'stored'}`))
-  assert.equal(back, msg.back, 'the same function for both trips')
-  back('0xabc')
-  back(undefined)
+  const quote = testQuote('0x00000000000000000000000000000000000000aa', T_IN)
+  const signed = msg.checked(quote, m =>
+    delivered.push(`${m.type} ${String(m.signer)} ${m.error?.message ?? 'stored'}`),
+  )
+  assert.equal(signed, msg, 'the message itself goes to the pool')
+  assert.equal(signed.quote, quote)
+  assert.equal(signed.signature, '0xsig')
+  msg.answered('0xabc')
+  msg.answered(undefined)
   assert.deepEqual(delivered, ['SignerRecovered 0xabc stored', 'QuoteCommitted 0xabc stored'])
   const refused = new QuoteInFlight('rfq_ab', {}, '0xsig', null, true, undefined)
-  const cb = refused.backTo(m => delivered.push(`${m.type} ${String(m.signer)} ${m.error?.message ?? 'stored'}`))
-  cb(new Error('pool down'))
+  refused.checked(quote, m => delivered.push(`${m.type} ${String(m.signer)} ${m.error?.message ?? 'stored'}`))
+  refused.answered(new Error('pool down'))
   assert.equal(refused.signer instanceof Error, true)
-  cb(Object.assign(new Error('duplicate'), { code: 'DUPLICATE_QUOTE' }))
+  refused.answered(Object.assign(new Error('duplicate'), { code: 'DUPLICATE_QUOTE' }))
   assert.deepEqual(delivered.slice(2), [
     'SignerRecovered Error: pool down stored',
     'QuoteCommitted Error: pool down duplicate',

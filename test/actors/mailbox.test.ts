@@ -306,7 +306,15 @@ test('askTo hands its answer to a callback once: a reply, a timeout, a full mail
   ]
   const answers: number[][] = []
   const askTo = (timeoutMs: number, done: Reply<number[]> = v => answers.push(v)) =>
-    a.askTo<number[], undefined>(replyTo => ({ type: 'Get', replyTo }), undefined, timeoutMs, orElse, done)
+    a.askTo<number[], undefined>(
+      ask => ({ type: 'Get', replyTo: v => ask.answered(v) }),
+      undefined,
+      timeoutMs,
+      orElse,
+      {
+        answered: done,
+      },
+    )
   a.tell({ type: 'Add', n: 7 })
   askTo(1000)
   assert.deepEqual(answers, [], 'no answer before the actor ran')

@@ -29,7 +29,8 @@ function intake(book: Book['submitQuoteTo']) {
   )
   return { q, admission, codes, calls }
 }
-const submit = (q: ReturnType<typeof intake>['q'], done: VerdictTo) => q.submitQuoteTo('rfq_1', {}, '0x', {}, done)
+const submit = (q: ReturnType<typeof intake>['q'], done: (v: QuoteVerdict | Error) => void) =>
+  q.submitQuoteTo('rfq_1', {}, '0x', {}, { answered: done })
 
 test('an answer that comes later leaves admission once and counts its code once', () => {
   const later: VerdictTo[] = []
@@ -38,19 +39,19 @@ test('an answer that comes later leaves admission once and counts its code once'
   submit(q, v => got.push(v))
   assert.equal(admission.stats.inFlight, 1)
   assert.deepEqual(got, [])
-  later[0]!(refused)
-  later[0]!(refused) // a second answer (a bug upstream) reaches nobody
+  later[0]!.answered(refused)
+  later[0]!.answered(refused) // a second answer (a bug upstream) reaches nobody
   assert.deepEqual(got, [refused])
   assert.deepEqual(codes, ['RFQ_NOT_FOUND'])
   assert.equal(admission.stats.inFlight, 0)
 })
 
 test('an answer at once, an Error, and a throwing book are each answered once, the last two as INTERNAL', () => {
-  const now = intake((_id, _q, _s, _o, done) => done(refused))
+  const now = intake((_id, _q, _s, _o, done) => done.answered(refused))
   const got: unknown[] = []
   submit(now.q, v => got.push(v))
   assert.deepEqual(got, [refused])
-  const failing = intake((_id, _q, _s, _o, done) => done(new Error('store read failed')))
+  const failing = intake((_id, _q, _s, _o, done) => done.answered(new Error('store read failed')))
   const failures: unknown[] = []
   submit(failing.q, v => failures.push(v))
   const throwing = intake(() => {
@@ -66,7 +67,7 @@ test('an answer at once, an Error, and a throwing book are each answered once, t
 })
 
 test("a callback that throws on an answer at once is its owner's bug: thrown back, the quote not answered twice", () => {
-  const { q, admission, codes } = intake((_id, _q, _s, _o, done) => done(refused))
+  const { q, admission, codes } = intake((_id, _q, _s, _o, done) => done.answered(refused))
   let answers = 0
   assert.throws(
     () =>
@@ -93,6 +94,6 @@ test('past the admitted work BUSY is answered at once, without the book; the pro
   assert.equal(codes.at(-1), 'BUSY')
   const busy = await q.submitQuote('rfq_1', {}, '0x')
   assert.equal(busy.ok ? 'ok' : busy.code, 'BUSY')
-  const rejecting = intake((_id, _q, _s, _o, done) => done(new Error('store down')))
+  const rejecting = intake((_id, _q, _s, _o, done) => done.answered(new Error('store down')))
   await assert.rejects(rejecting.q.submitQuote('rfq_1', {}, '0x'), /store down/)
 })
