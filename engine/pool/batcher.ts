@@ -55,6 +55,9 @@ function settle<O>(dones: Done<O>[], outcome: (i: number) => O | Error): void {
   if (thrown) throw thrown.error
 }
 
+/** a queue longer than this is let go once empty (and compacted while it drains), not kept for the next */
+const SPIKE = 4096
+
 export function createBatcher<I, O>(
   run: BatchRunner<I, O>,
   { maxBatch = 64, concurrency = 2, observe }: BatcherOptions = {},
@@ -65,35 +68,41 @@ export function createBatcher<I, O>(
   // (thousands may wait), and a taken entry's cells are emptied at once: the arrays live as long as the queue is
   // never fully drained, and a cell kept after its trip would keep that quote's whole object graph alive until then
   // (issue 29: they were copied by every scavenge and promoted, most of what the major GCs collected). The join
-  // times are plain doubles, stored unboxed, and only when someone observes the waits.
+  // times are plain doubles, stored unboxed, and only when someone observes the waits. A queue that empties starts
+  // again at the front of the same arrays (`tail`): new arrays grown anew each time a few dozen quotes had waited
+  // were ~35 bytes a quote a batcher; only one that grew past SPIKE is let go, so a burst's arrays are not kept.
   let items: (I | undefined)[] = []
   let dones: (Done<O> | undefined)[] = []
   let joined: number[] = []
   let head = 0
+  let tail = 0
   const trips = new Set<Promise<void>>()
   let scheduled = false
   const stats = { batches: 0, items: 0, maxBatch: 0 }
-  const left = () => items.length - head
+  const left = () => tail - head
 
   const send = (): void => {
     scheduled = false
     while (left() && trips.size < concurrency) {
-      const end = Math.min(items.length, head + maxBatch)
+      const end = Math.min(tail, head + maxBatch)
       const batch = items.slice(head, end) as I[]
       const answers = dones.slice(head, end) as Done<O>[]
       const firstAt = observe ? joined[head]! : 0
       items.fill(undefined, head, end)
       dones.fill(undefined, head, end)
       head = end
-      if (head === items.length) {
-        items = []
-        dones = []
-        joined = []
-        head = 0
-      } else if (head > 4096 && head * 2 > items.length) {
-        items = items.slice(head)
-        dones = dones.slice(head)
-        joined = joined.slice(head)
+      if (head === tail) {
+        head = tail = 0
+        if (items.length > SPIKE) {
+          items = []
+          dones = []
+          joined = []
+        }
+      } else if (head > SPIKE && head * 2 > tail) {
+        items = items.slice(head, tail)
+        dones = dones.slice(head, tail)
+        joined = joined.slice(head, tail)
+        tail -= head
         head = 0
       }
       const leftAt = performance.now()
@@ -119,9 +128,11 @@ export function createBatcher<I, O>(
     }
   }
   const enqueue = (item: I, done: Done<O>): void => {
-    items.push(item)
-    dones.push(done)
-    if (observe) joined.push(performance.now())
+    // at `tail`: within the arrays a cell emptied before, at their end a push
+    items[tail] = item
+    dones[tail] = done
+    if (observe) joined[tail] = performance.now()
+    tail++
     schedule()
   }
   const schedule = () => {

@@ -41,10 +41,27 @@ const latin1 = new TextDecoder('latin1')
  * frame as makers write it is read in one pass (quoteFrame.ts) to the same verdict; any other frame is parsed.
  */
 export function decodeInbound(enc: Encoding, frame: ArrayBuffer, isBinary: boolean): Inbound {
-  if (!isBinary || enc === 'json') {
-    const data = readQuoteSubmit(latin1.decode(frame))
-    if (data) return { ok: true, type: 'QUOTE_SUBMIT', data, wellFormed: true }
-  }
+  const data = readQuoteFrame(enc, frame, isBinary)
+  return data ? { ok: true, type: 'QUOTE_SUBMIT', data, wellFormed: true } : parseInbound(enc, frame, isBinary)
+}
+
+/**
+ * The data of a QUOTE_SUBMIT text frame as makers write it, read in one pass (quoteFrame.ts), every field well formed
+ * (`READ_WELL_FORMED` is what the schema would add); undefined for any other frame, which `parseInbound` takes.
+ */
+export function readQuoteFrame(
+  enc: Encoding,
+  frame: ArrayBuffer,
+  isBinary: boolean,
+): Record<string, unknown> | undefined {
+  return !isBinary || enc === 'json' ? readQuoteSubmit(latin1.decode(frame)) : undefined
+}
+
+/** the schema's verdict on a frame `readQuoteFrame` read: one object for all, where decodeInbound makes one a frame */
+export const READ_WELL_FORMED: { readonly wellFormed: true } = Object.freeze({ wellFormed: true })
+
+/** `decodeInbound` for a frame `readQuoteFrame` did not read: parsed in full, then checked against its schema */
+export function parseInbound(enc: Encoding, frame: ArrayBuffer, isBinary: boolean): Inbound {
   let msg: unknown
   try {
     msg = decode(enc, frame, isBinary)

@@ -2,7 +2,7 @@
 // silence until the window resets), decoded (JSON, or msgpack for clients that asked) and checked against its
 // message's schema, then dispatched to its verb. PING is answered here; anything unknown is an ERROR.
 import { RelayErrors } from '../../actors/errors.js'
-import { decodeInbound } from './codec.js'
+import { parseInbound, READ_WELL_FORMED, readQuoteFrame } from './codec.js'
 import { cancelRequest, submitQuote, subscribe, type VerbDeps } from './socketVerbs.js'
 import { send, sendError, type RelaySocket, type SocketSession } from './socketSession.js'
 
@@ -31,7 +31,13 @@ export function onFrame(deps: InboundDeps, ws: RelaySocket, frame: ArrayBuffer, 
   const charge = chargeFrame(session, deps.charge(session.ip), session.lastSeen)
   if (charge === 'refuse') sendError(ws, session, RelayErrors.rateLimited(deps.rateLimitPerMin))
   if (charge !== 'pass') return
-  const inbound = decodeInbound(session.enc, frame, isBinary)
+  // a quote as makers write it, read in one pass: handed on with no verdict object of its own (decodeInbound's)
+  const quote = readQuoteFrame(session.enc, frame, isBinary)
+  if (quote) {
+    deps.counted?.('QUOTE_SUBMIT')
+    return submitQuote(deps, ws, session, quote, READ_WELL_FORMED)
+  }
+  const inbound = parseInbound(session.enc, frame, isBinary)
   deps.counted?.(inbound.ok ? inbound.type : 'invalid')
   if (!inbound.ok) return sendError(ws, session, inbound.error)
   switch (inbound.type) {

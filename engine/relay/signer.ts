@@ -5,7 +5,8 @@ import type { EngineContext } from '../context.js'
 import type { RfqDeps } from '../../actors/rfq.js'
 import type { Domain } from '../../workers/sig/types.js'
 import type { VerifyQuotesBatch } from '../../workers/sig/verifyQuotes.task.js'
-import { quoteCells, type SignedQuote } from '../../workers/sig/signedQuoteCells.js'
+import { QUOTE_CELLS, quoteCells, type SignedQuote } from '../../workers/sig/signedQuoteCells.js'
+import { LentBlanks } from '../../workers/values/index.js'
 import { createBatcher } from '../pool/batcher.js'
 
 export function quoteSigner(
@@ -13,10 +14,17 @@ export function quoteSigner(
   domain: Domain,
 ): RfqDeps['recoverSigner'] {
   const flow = ctx.metrics?.flow
+  // a batch's cells are lent and taken back once its task has settled: by then its thread has its copy (the pool posts
+  // a task when a thread is free, so it may wait in the pool's queue first); up to 4 a batch size in flight are kept
+  const lent = new LentBlanks(ctx.config.RELAY_SIG_BATCH * QUOTE_CELLS, 4)
   const batcher = createBatcher<SignedQuote, string | null>(
     // as cells, not objects: what a post to the thread copies (signedQuoteCells.ts)
-    items =>
-      ctx.sigPool.run<VerifyQuotesBatch, (string | null)[]>('sig/verifyQuotes', { domain, cells: quoteCells(items) }),
+    items => {
+      const cells = quoteCells(items, lent.take(items.length * QUOTE_CELLS))
+      return ctx.sigPool
+        .run<VerifyQuotesBatch, (string | null)[]>('sig/verifyQuotes', { domain, cells })
+        .finally(() => lent.give(cells))
+    },
     {
       maxBatch: ctx.config.RELAY_SIG_BATCH,
       concurrency: Math.max(2, ctx.sigPool.threads * ctx.config.RELAY_SIG_BATCHES_PER_THREAD),

@@ -26,7 +26,9 @@ const YOUNG_MS = 5000
 const MAX_PAUSE_MS = 5000
 
 export interface QuoteCommitThread {
+  /** posts the batch at once, so the batch is copied before it returns (quotes.ts may write over its array) */
   commit: CommitBatch
+  readonly copiesBatch: true
   /** ends the thread's connections and the thread (after the writer's flush: a commit still held fails) */
   close(): Promise<void>
 }
@@ -79,6 +81,7 @@ export function startQuoteCommitThread(
   }
 
   return {
+    copiesBatch: true,
     commit(flat) {
       if (closing) return Promise.reject(new Error('quote writer closed'))
       if (!worker && Date.now() < notBefore)

@@ -8,7 +8,7 @@ import { createBatcher, type Done } from '../pool/batcher.js'
 import { isUnavailable } from './unavailable.js'
 import { commitText } from './quoteCommitSql.js'
 import { rfqDays, rfqKeyHex } from './rfqKey.js'
-import { ZERO_ADDRESS, packedBlanks } from '../../workers/values/index.js'
+import { LentBlanks, ZERO_ADDRESS, packedBlanks } from '../../workers/values/index.js'
 
 export interface QuoteWriter {
   /**
@@ -64,16 +64,17 @@ interface WriterOptions {
  * (quoteCommitThread.ts), which takes postgres.js's work and garbage off the relay's main thread.
  */
 export function quoteWriterOver(
-  committer: CommitBatch | { commit: CommitBatch; close(): Promise<void> },
+  committer: CommitBatch | { commit: CommitBatch; close(): Promise<void>; readonly copiesBatch?: boolean },
   { maxBatch = 2000, maxInFlight = 2, observe }: WriterOptions = {},
 ): QuoteWriter {
   // a quote's outcome is its batch's: undefined when stored, its refusal as an Error (the batcher rejects that quote's
   // promise with it), so a write is the batcher's own promise and no reaction a quote is chained after it
   const commitBatch = typeof committer === 'function' ? committer : committer.commit
+  const commitQuotes = flatCommits(commitBatch, typeof committer !== 'function' && committer.copiesBatch === true)
   const counts = { rechecked: 0, checked: 0 }
   const batcher = createBatcher<NumberedQuote, undefined>(
     quotes =>
-      commitBatch(flatBatch(quotes)).then(
+      commitQuotes(quotes).then(
         ({ refused, how }) => {
           if (how !== 'plain') counts[how]++
           const results = new Array<undefined | Error>(quotes.length)
@@ -127,9 +128,10 @@ export interface CommitOutcome {
  */
 export type FlatBatch = (string | number)[]
 
-export function flatBatch(quotes: NumberedQuote[]): FlatBatch {
-  // packed and of the batch's size, then written cell by cell: posted to the writer's thread (packedBlanks.ts)
-  const flat: FlatBatch = packedBlanks(quotes.length * COLUMNS)
+/** `into`: an array of exactly the batch's size to write over; else a new one, packed (packedBlanks.ts) */
+export function flatBatch(quotes: NumberedQuote[], into?: FlatBatch): FlatBatch {
+  // packed and of the batch's size, then written cell by cell: posted to the writer's thread
+  const flat: FlatBatch = into ?? packedBlanks(quotes.length * COLUMNS)
   for (let i = 0, k = 0; i < quotes.length; i++, k += COLUMNS) {
     const { rfqId, quote: q, signature, receivedAtMs, arrival } = quotes[i]!
     flat[k] = rfqId
@@ -145,6 +147,24 @@ export function flatBatch(quotes: NumberedQuote[]): FlatBatch {
     flat[k + 10] = arrival
   }
   return flat
+}
+
+/**
+ * A batch's quotes to their commit, flat. A committer that copies the batch as it is handed over (`copies`: the
+ * writer's thread posts it at once) gets an array lent for it and given back as the commit is handed over (one kept
+ * a batch size up to 256 quotes: ~3 MB if every size is seen).
+ */
+function flatCommits(commit: CommitBatch, copies: boolean): (quotes: NumberedQuote[]) => Promise<CommitOutcome> {
+  if (!copies) return quotes => commit(flatBatch(quotes))
+  const lent = new LentBlanks(256 * COLUMNS, 1)
+  return quotes => {
+    const flat = flatBatch(quotes, lent.take(quotes.length * COLUMNS))
+    try {
+      return commit(flat)
+    } finally {
+      lent.give(flat)
+    }
+  }
 }
 
 /** Commits on `sql`, on the calling thread; after a batch met a stored maker, the next few go checked at once. */

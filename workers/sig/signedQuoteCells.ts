@@ -17,8 +17,9 @@ export const QUOTE_CELLS = 10
 
 export type QuoteCells = (string | number)[]
 
-export function quoteCells(items: readonly SignedQuote[]): QuoteCells {
-  const cells = packedBlanks(items.length * QUOTE_CELLS)
+/** `into`: an array of exactly the batch's size to write over (one lent: packedBlanks.ts); else a new one */
+export function quoteCells(items: readonly SignedQuote[], into?: QuoteCells): QuoteCells {
+  const cells = into ?? packedBlanks(items.length * QUOTE_CELLS)
   for (let i = 0, k = 0; i < items.length; i++, k += QUOTE_CELLS) {
     const { quote: q, signature } = items[i]!
     cells[k] = q.maker

@@ -86,6 +86,39 @@ test('an item whose trip has ended is let go while others still wait behind it',
   assert.deepEqual(await Promise.all(rest), [2, 3, 4, 5, 6])
 })
 
+test('a queue that empties starts again at the front of the same arrays: later items travel right, none held after', async () => {
+  const { setFlagsFromString } = await import('node:v8')
+  const { runInNewContext } = await import('node:vm')
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as () => void
+  const trips: number[][] = []
+  const b = createBatcher<{ n: number }, number>(
+    async items => {
+      trips.push(items.map(x => x.n))
+      return items.map(x => x.n * 10)
+    },
+    { maxBatch: 4, concurrency: 1 },
+  )
+  let first: WeakRef<{ n: number }>
+  const round1 = (() => {
+    const item = { n: 1 }
+    first = new WeakRef(item)
+    return Promise.all([b.submit(item), ...[2, 3, 4, 5, 6].map(n => b.submit({ n }))])
+  })()
+  assert.deepEqual(await round1, [10, 20, 30, 40, 50, 60])
+  assert.equal(b.waiting, 0)
+  // the queue is empty: the next items are written over the cells the first ones left
+  assert.deepEqual(await Promise.all([7, 8, 9].map(n => b.submit({ n }))), [70, 80, 90])
+  assert.deepEqual(trips, [
+    [1, 2, 3, 4],
+    [5, 6],
+    [7, 8, 9],
+  ])
+  await new Promise(r => setTimeout(r, 0))
+  gc()
+  assert.equal(first!.deref(), undefined, 'an item of a trip that ended is not held by the reused arrays')
+})
+
 test("an Error as one item's outcome rejects that item alone: its batch-mates resolve with theirs", async () => {
   const b = createBatcher<number, number>(async items => items.map(n => (n % 2 ? new Error(`odd ${n}`) : n * 10)), {
     maxBatch: 8,

@@ -36,6 +36,40 @@ test("a batch's flat form: each quote's eleven values in order, exactly its leng
     assert.deepStrictEqual(flatBatch(batch), expected(batch)) // deepStrictEqual: the same length, no extra cell
 })
 
+test('a committer that copies the batch as it is handed gets one array a batch size, written over, blank between commits', async () => {
+  const seen: { flat: (string | number)[]; copy: (string | number)[] }[] = []
+  const w = quoteWriterOver({
+    copiesBatch: true,
+    commit: flat => {
+      seen.push({ flat, copy: [...flat] })
+      return Promise.resolve({ refused: [], how: 'plain' })
+    },
+    close: () => Promise.resolve(),
+  })
+  const first = [quote('rfq_a', 1), quote('rfq_b', 2)]
+  const second = [quote('rfq_c', 3), quote('rfq_d', 4)]
+  await Promise.all(first.map(q => w.write(q)))
+  await Promise.all(second.map(q => w.write(q)))
+  await Promise.all([quote('rfq_e', 5)].map(q => w.write(q)))
+  assert.equal(seen.length, 3)
+  assert.equal(seen[0]!.flat, seen[1]!.flat, 'the same array for the same size')
+  assert.notEqual(seen[1]!.flat, seen[2]!.flat)
+  assert.deepStrictEqual(seen[0]!.copy, flatBatch(first), 'each commit saw its own quotes')
+  assert.deepStrictEqual(seen[1]!.copy, flatBatch(second))
+  for (const { flat } of seen)
+    assert.ok(
+      flat.every(cell => cell === ''),
+      'no quote held between commits',
+    )
+  // a committer that does not say it copies (a commit on this thread, which sends later) gets its own array each time
+  const own: (string | number)[][] = []
+  const here = quoteWriterOver(flat => (own.push(flat), Promise.resolve({ refused: [], how: 'plain' })))
+  await Promise.all(first.map(q => here.write(q)))
+  await Promise.all(second.map(q => here.write(q)))
+  assert.notEqual(own[0], own[1])
+  assert.deepStrictEqual([own[0], own[1]], [flatBatch(first), flatBatch(second)])
+})
+
 describe('quote writer (group commit)', () => {
   let db: TestDatabase
   before(async () => {
