@@ -1,8 +1,8 @@
-// The two kinds of ask (mailbox.ts): one that settles a promise, and one that hands its answer to a callback (the
-// relay's quotes: tens of thousands a second). Each is one object holding what its reply and its failure do, where
-// an ask had been a PendingAsk and four closures around it (the reply, the success, the failure and the callback's
-// guard) with their contexts. With the quote's own callback for its trips (quoteInFlight.ts): 5,754-5,804 ->
-// 5,071-5,109 bytes a relay quote (issue 29, docs/benchmarks.md 0.14.8).
+// The two kinds of ask (mailbox.ts): one that settles a promise, and one that hands its answer to an object's
+// `answered` (the relay's quotes: tens of thousands a second). Each is one object holding what its reply and its
+// failure do, where an ask had been a PendingAsk and four closures around it (the reply, the success, the failure and
+// the callback's guard) with their contexts (issue 29, docs/benchmarks.md 0.14.8). The second makes no closure at all:
+// its message answers through the ask itself (`answered`), and the ask through the asker's object (0.14.10).
 import { PendingAsk, type PendingAsks } from './askDeadlines.js'
 import type { Answered, AskOrElse, Reply } from './actorTypes.js'
 

@@ -1,6 +1,6 @@
-// The RFQ actor's slow work answers through callbacks (rfq.ts RfqDeps: no promise, and no reaction queued behind
-// one, on a quote's two trips). A dependency written as an async function, a test's stub or a bench's, goes through
-// these: its value, or its failure as an Error, to the message's `answered`.
+// The RFQ actor's slow work answers through the quote's message itself (rfq.ts RfqDeps, `Answered`: no promise, no
+// reaction queued behind one, and no closure, on a quote's two trips). A dependency written as an async function, a
+// test's stub or a bench's, goes through these: its value, or its failure as an Error, to the message's `answered`.
 import type { RfqDeps } from './rfq.js'
 import type { Address, NumberedQuote, QuoteJson } from './rfqTypes.js'
 import { asError } from '../workers/values/index.js'

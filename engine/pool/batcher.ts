@@ -65,12 +65,12 @@ export function createBatcher<I, O>(
   // a queue read from `head`, as three arrays side by side (the items, their callbacks, when each joined) rather
   // than an object an item: a relay quote waits in two batchers, and each entry object with its boxed join time was
   // ~56 bytes of garbage a quote a batcher (issue 29). A trip takes its batch without copying what stays behind
-  // (thousands may wait), and a taken entry's cells are emptied at once: the arrays live as long as the queue is
-  // never fully drained, and a cell kept after its trip would keep that quote's whole object graph alive until then
-  // (issue 29: they were copied by every scavenge and promoted, most of what the major GCs collected). The join
-  // times are plain doubles, stored unboxed, and only when someone observes the waits. A queue that empties starts
-  // again at the front of the same arrays (`tail`): new arrays grown anew each time a few dozen quotes had waited
-  // were ~35 bytes a quote a batcher; only one that grew past SPIKE is let go, so a burst's arrays are not kept.
+  // (thousands may wait), and a taken entry's cells are emptied at once: the arrays outlive the trip, and a cell kept
+  // after it would keep that quote's whole object graph alive (issue 29: they were copied by every scavenge and
+  // promoted, most of what the major GCs collected). The join times are plain doubles, stored unboxed, and only when
+  // someone observes the waits. A queue that empties starts again at the front of the same arrays (`tail`): new
+  // arrays grown anew each time a few dozen quotes had waited were ~35 bytes a quote a batcher; only arrays grown past
+  // SPIKE are let go, so a burst's are not kept.
   let items: (I | undefined)[] = []
   let dones: (Done<O> | undefined)[] = []
   let joined: number[] = []
