@@ -11,7 +11,7 @@ import { domainSeparator } from '../workers/sig/quoteHash.js'
 import { recoverQuoteSigner } from '../workers/sig/recoverQuoteSigner.js'
 import { quoteTypes } from '../sdk/sign.js'
 import type { Domain, QuoteJson, QuoteMessage } from '../workers/sig/types.js'
-import type { SignedQuote } from '../workers/sig/verifyQuotes.task.js'
+import type { SignedQuote } from '../workers/sig/signedQuoteCells.js'
 import { quoteCells } from '../workers/sig/signedQuoteCells.js'
 
 const BATCH = 64

@@ -1,24 +1,21 @@
 // Piscina entry: a batch of signed quotes in, one recovered signer (or null) per quote out.
 // Batches amortise the thread hop: one quote per task is slower than recovering on the main thread.
-// The relay sends a batch as cells (signedQuoteCells.ts); `items`, a quote and its signature an object, is the same
-// batch for callers that are not on a hot path.
+// A batch travels as cells (signedQuoteCells.ts `quoteCells`), ten a quote, as the relay sends it.
 import { domainSeparator } from './quoteHash.js'
 import { recoverQuoteSigner } from './recoverQuoteSigner.js'
-import { QUOTE_CELLS, quoteAt, type SignedQuote } from './signedQuoteCells.js'
+import { QUOTE_CELLS, quoteAt } from './signedQuoteCells.js'
 import type { Domain } from './types.js'
 
-export type { SignedQuote } from './signedQuoteCells.js'
-
-export type VerifyQuotesBatch =
-  { domain: Domain; items: readonly SignedQuote[] } | { domain: Domain; cells: readonly (string | number)[] }
+export interface VerifyQuotesBatch {
+  domain: Domain
+  cells: readonly (string | number)[]
+}
 
 // A relay serves one contract, so this holds one entry; the bound only guards against misuse.
 const separators = new Map<string, Uint8Array>()
 
 export default function verifyQuotes(batch: VerifyQuotesBatch): (string | null)[] {
   const separator = separatorOf(batch.domain)
-  if ('items' in batch)
-    return batch.items.map(item => (separator ? recoverQuoteSigner(separator, item.quote, item.signature) : null))
   const { cells } = batch
   const signers: (string | null)[] = []
   for (let k = 0; k + QUOTE_CELLS <= cells.length; k += QUOTE_CELLS)

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createLanes } from '../../../engine/pool/lanes.js'
 import { createBatcher } from '../../../engine/pool/batcher.js'
+import { quoteCells } from '../../../workers/sig/signedQuoteCells.js'
 import { repoRoot } from '../../../engine/paths.js'
 import { spinCounter, threadsSched } from './laneProbe.js'
 import { domain, quoteTypes, makeQuote, toJson, MAKER_KEY } from '../../workers/sig/fixtures.js'
@@ -68,7 +69,7 @@ for (const lane of LANES)
         }),
       )
       const batcher = createBatcher<(typeof items)[number], string | null>(
-        batch => lanes.sig.run('sig/verifyQuotes', { domain, items: batch }),
+        batch => lanes.sig.run('sig/verifyQuotes', { domain, cells: quoteCells(batch) }),
         { maxBatch: 64 },
       )
       const signers = await Promise.all(items.map(i => batcher.submit(i)))

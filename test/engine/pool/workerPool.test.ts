@@ -4,6 +4,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createBatcher } from '../../../engine/pool/batcher.js'
+import { quoteCells } from '../../../workers/sig/signedQuoteCells.js'
 import { createWorkerPool } from '../../../engine/pool/workerPool.js'
 import { domain, quoteTypes, makeQuote, toJson, MAKER_KEY } from '../../workers/sig/fixtures.js'
 
@@ -62,7 +63,7 @@ test('the Piscina pool runs the signature task from workers/ on a thread, in bat
     )
     items[3] = { ...items[3]!, signature: items[4]!.signature } // a mismatched pair recovers someone else
     const batcher = createBatcher<(typeof items)[number], string | null>(
-      batch => pool.run('sig/verifyQuotes', { domain, items: batch }),
+      batch => pool.run('sig/verifyQuotes', { domain, cells: quoteCells(batch) }),
       { maxBatch: 64 },
     )
     const out = await Promise.all(items.map(i => batcher.submit(i)))

@@ -24,13 +24,13 @@ async function batch() {
 
 test('inline: one signer or null per item, in order', async () => {
   const { items, expected } = await batch()
-  assert.deepEqual(verifyQuotes({ domain, items }), expected)
+  assert.deepEqual(verifyQuotes({ domain, cells: quoteCells(items) }), expected)
 })
 
 test('a malformed domain fails every item instead of throwing', async () => {
   const { items } = await batch()
   assert.deepEqual(
-    verifyQuotes({ domain: { ...domain, chainId: 1.5 }, items }),
+    verifyQuotes({ domain: { ...domain, chainId: 1.5 }, cells: quoteCells(items) }),
     items.map(() => null),
   )
 })
@@ -43,7 +43,7 @@ test('on a real Piscina worker thread the same batch gives the same answer', asy
   })
   try {
     const { items, expected } = await batch()
-    assert.deepEqual(await pool.run({ domain, items }), expected)
+    assert.deepEqual(await pool.run({ domain, cells: quoteCells(items) }), expected)
   } finally {
     await pool.destroy()
   }
