@@ -48,7 +48,12 @@ test('digest equals viem hashTypedData for arbitrary fields, including 0 and 2^2
   const addr = fc
     .uint8Array({ minLength: 20, maxLength: 20 })
     .map((b): Address => `0x${Buffer.from(b).toString('hex')}`)
-  const uint = fc.oneof(fc.constantFrom(0n, 1n, MAX), fc.bigInt({ min: 0n, max: MAX }))
+  // both ways a word is written: 64 bits and under (and either side of 2^32 and 2^64), and wider
+  const uint = fc.oneof(
+    fc.constantFrom(0n, 1n, (1n << 32n) - 1n, 1n << 32n, (1n << 64n) - 1n, 1n << 64n, MAX),
+    fc.bigInt({ min: 0n, max: (1n << 64n) + 1n }),
+    fc.bigInt({ min: 0n, max: MAX }),
+  )
   fc.assert(
     fc.property(
       addr,
