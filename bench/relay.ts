@@ -4,7 +4,8 @@
 // DATABASE_URL is set) so the load generator does not share its event loop. The parent opens 200
 // clients, pre-signs quotes from 50 makers across many RFQs (native secp256k1 over our own EIP-712
 // digest, checked once against viem), and measures:
-//   1. the signer-recovery ceiling: single-thread native recoveries/s (bench/sig.ts) x pool threads
+//   1. the signer-recovery ceiling: single-thread native recoveries/s (bench/sig.ts) x pool threads, the mean of a
+//      reading before the run and one right after the throughput phase
 //   2. validated quotes/s: 199 submitting clients, a bounded window in flight, as fast as accepted
 //   3. p50/p99 broadcast latency, submit at one client -> QUOTE_BROADCAST at another (the observer)
 //   4. at full offered load (a window of 2,048 in flight): the share refused BUSY by admission control
@@ -163,7 +164,6 @@ async function main(): Promise<number> {
     child.once('message', resolve)
     child.once('exit', code => reject(new Error(`engine exited ${code}`)))
   })
-  const ceiling = perThread * ready.threads
   const url = `ws://127.0.0.1:${ready.port}`
   const observer = await openSocket(url)
   // the bench's 50 makers hear every RFQ (a route load's 50/s too) on 50 sockets, one each, as a maker quoting over
@@ -274,6 +274,11 @@ async function main(): Promise<number> {
     allocSampled: number | null // NaN travels as null
   }>(child, { cmd: 'stats' }, 'stats')
   const allocBytes = heap?.allocated ?? NaN
+  // the ceiling again, the engine idle: the share is of the mean of the two readings. This VM's speed drifts by tens
+  // of percent over a run's minutes, and one reading at the start, on a quiet machine, moved the share by as much
+  // (46-77% for the same engine in four runs)
+  const perThreadAfter = await measureRecoveryCeiling({ timeMs: 1500 })
+  const ceiling = ((perThread + perThreadAfter) / 2) * ready.threads
 
   // phase 2: paced at half the max just measured; phase 3: the same while RFQs are created with their baselines
   const pacedRate = process.env.BENCH_PACED_RATE ? Number(process.env.BENCH_PACED_RATE) : Math.floor(rate / 2)
@@ -404,7 +409,7 @@ async function main(): Promise<number> {
   console.table([
     {
       measure: 'signer-recovery ceiling (1-thread native x pool threads)',
-      value: `${Math.round(perThread)}/s x ${ready.threads} = ${Math.round(ceiling)}/s`,
+      value: `(${Math.round(perThread)}/s before, ${Math.round(perThreadAfter)}/s after the throughput phase) / 2 x ${ready.threads} = ${Math.round(ceiling)}/s`,
     },
     ...(loadW.length
       ? [
