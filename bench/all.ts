@@ -12,6 +12,7 @@ const benches = [
   'follow',
   'relay',
   'commit',
+  'commitFloor',
   'rest',
   'polls',
   'league',

@@ -123,7 +123,7 @@ describe('commands explain themselves', () => {
         'bench/all.js',
         ['http', 'nosuch'],
         {},
-        'all.js: no bench named nosuch: the benches are http, sig, contract, route, follow, relay, commit, rest, polls, league, options, cluster, scrape, archive, store (see all.js --help)',
+        'all.js: no bench named nosuch: the benches are http, sig, contract, route, follow, relay, commit, commitFloor, rest, polls, league, options, cluster, scrape, archive, store (see all.js --help)',
       ],
     ]
     for (const [file, args, env, line] of cases) {
