@@ -19,10 +19,11 @@ $(NODE_MODULES_STAMP): package.json package-lock.json
 
 install: $(NODE_MODULES_STAMP) ## install the npm dependencies from the lock file (npm ci)
 
-build: $(NODE_MODULES_STAMP) ## compile TypeScript to dist/ (tsc), then the web console to dist/web/ (esbuild)
+build: $(NODE_MODULES_STAMP) ## compile TypeScript to dist/ (tsc), the web console to dist/web/ (esbuild), signer recovery on libsecp256k1
 	npx tsc -p tsconfig.json
 	npx tsc -p web/tsconfig.json
 	node dist/engine/console/build.js
+	@bash engine/ops/native-build.sh
 
 run: build ## start every surface (embedded PostgreSQL unless DATABASE_URL is set)
 	node dist/engine/main.js

@@ -47,6 +47,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { measureRecoveryCeiling } from './sig.js'
+import { recoveryLibrary } from '../workers/sig/recover.js'
 import { closeSocket, openSocket } from './lib/openSocket.js'
 import { FrameTape, type Frames } from './lib/frameTape.js'
 import { refusalOf, SendWindow } from './lib/sendWindow.js'
@@ -409,7 +410,7 @@ async function main(): Promise<number> {
   console.table([
     {
       measure: 'signer-recovery ceiling (1-thread native x pool threads)',
-      value: `(${Math.round(perThread)}/s before, ${Math.round(perThreadAfter)}/s after the throughput phase) / 2 x ${ready.threads} = ${Math.round(ceiling)}/s`,
+      value: `(${Math.round(perThread)}/s before, ${Math.round(perThreadAfter)}/s after the throughput phase) / 2 x ${ready.threads} = ${Math.round(ceiling)}/s; ${recoveryLibrary}`,
     },
     ...(loadW.length
       ? [

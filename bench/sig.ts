@@ -9,6 +9,7 @@ import { recoverTypedDataAddress } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { domainSeparator } from '../workers/sig/quoteHash.js'
 import { recoverQuoteSigner } from '../workers/sig/recoverQuoteSigner.js'
+import { recoveryLibrary } from '../workers/sig/recover.js'
 import { quoteTypes } from '../sdk/sign.js'
 import type { Domain, QuoteJson, QuoteMessage } from '../workers/sig/types.js'
 import type { SignedQuote } from '../workers/sig/signedQuoteCells.js'
@@ -131,7 +132,7 @@ async function main(): Promise<void> {
       'us/recovery': +(1e6 / viem).toFixed(1),
     },
     {
-      path: 'native secp256k1 + hash-wasm, 1 thread',
+      path: `native (${recoveryLibrary}) + hash-wasm, 1 thread`,
       'recoveries/s': Math.round(native),
       'us/recovery': +(1e6 / native).toFixed(1),
     },

@@ -23,6 +23,7 @@ import { terminalAuthorizer } from './options/auth.js'
 import { consoleRoutes } from './console/routes.js'
 import { preflight, type Preflight } from './preflight.js'
 import { noPretenuring } from './ops/pretenuring.js'
+import { recoveryLibrary } from '../workers/sig/recover.js'
 
 export interface Engine {
   ports: { api: number; terminal: number; relay: number }
@@ -183,6 +184,7 @@ export async function startEngine(config: Config, opts: StartOptions = {}): Prom
       terminal: ports.terminal,
       relay: ports.relay,
       database: db.embedded ? 'embedded' : 'DATABASE_URL',
+      signatures: recoveryLibrary, // the system libsecp256k1, or why the npm package's older one recovers instead
     },
     'engine listening',
   )

@@ -78,6 +78,9 @@ export const configSchema = z.object({
   PUBLIC_RELAY_URL: publicUrl(['http:', 'https:', 'ws:', 'wss:'], 'wss://relay.example.com').optional(),
   POOL_THREADS: positiveInt.default(Math.max(1, availableParallelism() - 1)),
   POOL_TASKS_PER_THREAD: positiveInt.default(4),
+  /** which libsecp256k1 recovers signers: the system's (built by make build; the package's when it was not) or the
+   *  secp256k1 npm package's bundled one. Read by the pool's threads themselves (workers/sig/recover.ts). */
+  SIG_RECOVERY: z.enum(['system', 'package']).default('system'),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(5000),
   // Aggregator price proxy (0x Swap API v2 price format); unset AGG_BASE_URL = not configured
   AGG_BASE_URL: z.url().optional(),
