@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # `make build`'s native step: signer recovery on the system's libsecp256k1 (workers/sig/native/recover.c) compiled
 # to dist/native/recover.node. It needs a C compiler, the Node-API headers (the node-api-headers package, a dev
-# dependency, else those beside the node binary) and Debian's libsecp256k1-dev; the compiler and the library are installed here when missing and this machine can
-# (Debian, root). Without them one line says so and the build goes on: the signature pool then recovers through
-# the `secp256k1` npm package (workers/sig/recover.ts), ~40% slower a recovery, with the same answers.
+# dependency, else those beside the node binary) and Debian's libsecp256k1-dev; the compiler and the library are
+# installed here when missing and this machine can (Debian, root). Without them one line says so and the build goes
+# on: the signature pool then recovers through the `secp256k1` npm package (workers/sig/recover.ts), ~40% more CPU a
+# recovery, with the same answers.
 set -uo pipefail
 src=workers/sig/native/recover.c
 out=dist/native/recover.node

@@ -4,7 +4,7 @@
 // the library since 0.2 inverts by safegcd. One recovery took 53 us through the package and takes 38 us here
 // (docs/benchmarks.md 0.14.11), and recovery is nearly all of a quote's work on the signature pool's threads.
 // workers/sig/recover.ts loads this when `make build` could compile it and falls back to the package otherwise;
-// test/workers/sig/recover.test.ts holds the two to the same answers.
+// test/workers/sig/nativeRecover.test.ts holds the two to the same answers.
 //
 // recover(compact: Uint8Array(64), recid: 0|1, digest: Uint8Array(32), out: Uint8Array(65)): boolean
 //   writes the signer's uncompressed public key (0x04 || x || y) into `out` and answers true, or answers false when
