@@ -89,7 +89,12 @@ test('thread lane: route threads run under SCHED_IDLE at their niceness, so a wa
     const lanes = createLanes({ ...config, SOR_THREAD_POLICY: policy, SOR_LANE: 'thread' })
     try {
       await lanes.route.run(SPIN, { ms: 1 }) // the route thread has started and set its priority
-      const route = threadsSched().filter(t => t.nice === config.SOR_THREAD_NICE)
+      // a route thread an earlier lane terminated may stay in /proc a moment after its lane closed (seen once under
+      // the whole suite's load): what counts is one thread at the lane's niceness once it is gone
+      const atNice = () => threadsSched().filter(t => t.nice === config.SOR_THREAD_NICE)
+      for (const until = Date.now() + 5000; atNice().length > 1 && Date.now() < until;)
+        await new Promise(r => setTimeout(r, 20))
+      const route = atNice()
       assert.equal(route.length, 1, 'one thread at the route lane niceness')
       assert.equal(route[0]!.policy, policy === 'idle' ? 5 : 0, `SOR_THREAD_POLICY=${policy}`)
       assert.ok(
