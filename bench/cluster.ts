@@ -9,6 +9,7 @@
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { runBench } from './lib/benchMain.js'
 import { parseCli, benchUsage } from '../engine/ops/cli.js'
 import { startNatsServer, type NatsServer } from '../engine/devcluster/natsServer.js'
 import { devCredentials } from '../engine/devcluster/devCredentials.js'
@@ -258,11 +259,4 @@ async function main(): Promise<void> {
   }
 }
 
-// a failure (nats-server missing, no database) is one line, never a stack trace
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    process.stderr.write(`cluster.js: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`)
-    process.exit(1)
-  },
-)
+runBench('cluster.js', main) // a failure (nats-server missing, no database) is one line, never a stack trace

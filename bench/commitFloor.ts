@@ -13,14 +13,13 @@
 // Each statement is its own transaction, so each pays its commit. Printed per statement: the backend's CPU a row,
 // exact (its schedstat), each block's and the median, and the whole server's (every process, in clock ticks).
 // Env: BENCH_FLOOR_SIZE (80: the relay bench's quotes a commit), BENCH_FLOOR_BLOCK (100), BENCH_FLOOR_BLOCKS (6 each)
-import { randomBytes } from 'node:crypto'
 import { parseCli, benchUsage } from '../engine/ops/cli.js'
-import { insertRfq } from '../engine/store/rfqs.js'
 import { commitText } from '../engine/store/quoteCommitSql.js'
 import { rfqDays, rfqKeyHex } from '../engine/store/rfqKey.js'
-import { rfqIdAt } from '../workers/values/index.js'
 import type { Address } from '../actors/rfqTypes.js'
 import { benchDatabase } from './lib/benchDb.js'
+import { runBench } from './lib/benchMain.js'
+import { openRfqs } from './lib/openRfqs.js'
 import { postmasterPid, processTree, threadsOf, treeUsSince } from './lib/procCpu.js'
 
 parseCli(
@@ -58,82 +57,66 @@ const VALUES = `${INTO} values ${Array.from({ length: SIZE }, (_, j) => {
     ${p(11)}::numeric, decode(${p(12)}, 'hex'))`
 }).join(', ')}`
 
-const db = await benchDatabase('floor', { max: 1 })
-try {
-  const { sql } = db
-  await sql`set plan_cache_mode = force_generic_plan` // the writer's connections' setting (quoteCommitWorker.ts)
-  const [{ pid }] = (await sql`select pg_backend_pid() as pid`) as unknown as [{ pid: number }]
-  const postmaster = await postmasterPid(sql)
-  const now = Date.now()
-  const ids: string[] = []
-  for (let i = 0; i < RFQS; i++) {
-    const id = rfqIdAt(now, randomBytes(16).toString('hex'))
-    ids.push(id)
-    await insertRfq(
-      sql,
-      {
-        id,
-        taker: addressOf(999_999),
-        tokenIn: addressOf(1),
-        tokenOut: addressOf(2),
-        kind: 0,
-        amountIn: 1n,
-        amountOut: null,
-        expiry: Math.floor(now / 1000) + 3600,
-        visibility: 'public',
-        allowedMakers: [],
-        shareToken: null,
-        createdAt: new Date(now),
-        agentId: null,
-      },
-      null,
-    )
-  }
-  const day = new Date(now).toISOString().slice(0, 10)
-  let made = 0 // quote i is maker i / RFQS's for RFQ i % RFQS: never a maker's second for an RFQ
-  /** a statement's quotes: the writer's columns (quotes.ts `commit`) and the same as rows */
-  const batch = () => {
-    const cols: string[][] = Array.from({ length: 12 }, () => [])
-    const rows: string[][] = []
-    for (let j = 0; j < SIZE; j++) {
-      const i = made++,
-        m = Math.floor(i / RFQS),
-        id = ids[i % RFQS]!,
-        secs = String(Math.floor(now / 1000) + 600)
-      const fields = [id, addressOf(m).slice(2), 'false', '1', String(2 + (i % 97)), secs, String(i), secs]
-      fields.push('ab'.repeat(64) + '1b', String(Date.now()), String(m + 1), rfqKeyHex(id))
-      fields.forEach((v, c) => cols[c]!.push(v))
-      const [, maker, open, amountIn, amountOut, expiry, nonce, deadline, sig, ms, arrival, key] = fields
-      rows.push([expiry, deadline, ms, day, arrival, open, key, maker, amountIn, amountOut, nonce, sig] as string[])
+runBench('commitFloor.js', async () => {
+  const db = await benchDatabase('floor', { max: 1 })
+  try {
+    const { sql } = db
+    await sql`set plan_cache_mode = force_generic_plan` // the writer's connections' setting (quoteCommitWorker.ts)
+    const [{ pid }] = (await sql`select pg_backend_pid() as pid`) as unknown as [{ pid: number }]
+    const postmaster = await postmasterPid(sql)
+    const now = Date.now()
+    const ids = await openRfqs(sql, RFQS, {
+      now,
+      taker: addressOf(999_999),
+      tokenIn: addressOf(1),
+      tokenOut: addressOf(2),
+    })
+    const day = new Date(now).toISOString().slice(0, 10)
+    let made = 0 // quote i is maker i / RFQS's for RFQ i % RFQS: never a maker's second for an RFQ
+    /** a statement's quotes: the writer's columns (quotes.ts `commit`) and the same as rows */
+    const batch = () => {
+      const cols: string[][] = Array.from({ length: 12 }, () => [])
+      const rows: string[][] = []
+      for (let j = 0; j < SIZE; j++) {
+        const i = made++,
+          m = Math.floor(i / RFQS),
+          id = ids[i % RFQS]!,
+          secs = String(Math.floor(now / 1000) + 600)
+        const fields = [id, addressOf(m).slice(2), 'false', '1', String(2 + (i % 97)), secs, String(i), secs]
+        fields.push('ab'.repeat(64) + '1b', String(Date.now()), String(m + 1), rfqKeyHex(id))
+        fields.forEach((v, c) => cols[c]!.push(v))
+        const [, maker, open, amountIn, amountOut, expiry, nonce, deadline, sig, ms, arrival, key] = fields
+        rows.push([expiry, deadline, ms, day, arrival, open, key, maker, amountIn, amountOut, nonce, sig] as string[])
+      }
+      return { params: cols.map(c => `{${c.join(',')}}`), rows, ids: cols[0]! }
     }
-    return { params: cols.map(c => `{${c.join(',')}}`), rows, ids: cols[0]! }
-  }
-  type Batch = ReturnType<typeof batch>
-  const ways: Record<string, (b: Batch) => Promise<unknown>> = {
-    writer: b => sql.unsafe(commitText('plain', 1), [...b.params, ...rfqDays(b.ids)], { prepare: true }),
-    unnest: b => sql.unsafe(UNNEST, [...b.params, day], { prepare: true }),
-    values: b => sql.unsafe(VALUES, b.rows.flat(), { prepare: true }),
-  }
-  const names = Object.keys(ways)
-  for (const w of names) for (let k = 0; k < 30; k++) await ways[w]!(batch()) // planned, cached, warm
-  const backendUs = () => [...threadsOf(pid).values()].reduce((us, t) => us + t.cpuUs, 0)
-  const perRow: Record<string, { backend: number[]; server: number[] }> = {}
-  for (const w of names) perRow[w] = { backend: [], server: [] }
-  for (let k = 0; k < BLOCKS; k++)
-    for (const w of k % 2 ? names.slice().reverse() : names) {
-      const batches = Array.from({ length: BLOCK }, batch) // made before: not counted
-      const b0 = backendUs(),
-        s0 = processTree(postmaster)
-      for (const b of batches) await ways[w]!(b)
-      perRow[w]!.backend.push((backendUs() - b0) / (BLOCK * SIZE))
-      perRow[w]!.server.push(treeUsSince(s0, processTree(postmaster)) / (BLOCK * SIZE))
+    type Batch = ReturnType<typeof batch>
+    const ways: Record<string, (b: Batch) => Promise<unknown>> = {
+      writer: b => sql.unsafe(commitText('plain', 1), [...b.params, ...rfqDays(b.ids)], { prepare: true }),
+      unnest: b => sql.unsafe(UNNEST, [...b.params, day], { prepare: true }),
+      values: b => sql.unsafe(VALUES, b.rows.flat(), { prepare: true }),
     }
-  for (const w of names) {
-    const { backend, server } = perRow[w]!
-    console.log(
-      `PostgreSQL CPU a row, ${w} (${SIZE} rows a statement): backend ${median(backend).toFixed(1)} µs (blocks ${backend.map(x => x.toFixed(1)).join(' ')}), whole server ${median(server).toFixed(1)} µs`,
-    )
+    const names = Object.keys(ways)
+    for (const w of names) for (let k = 0; k < 30; k++) await ways[w]!(batch()) // planned, cached, warm
+    const backendUs = () => [...threadsOf(pid).values()].reduce((us, t) => us + t.cpuUs, 0)
+    const perRow: Record<string, { backend: number[]; server: number[] }> = {}
+    for (const w of names) perRow[w] = { backend: [], server: [] }
+    for (let k = 0; k < BLOCKS; k++)
+      for (const w of k % 2 ? names.slice().reverse() : names) {
+        const batches = Array.from({ length: BLOCK }, batch) // made before: not counted
+        const b0 = backendUs(),
+          s0 = processTree(postmaster)
+        for (const b of batches) await ways[w]!(b)
+        perRow[w]!.backend.push((backendUs() - b0) / (BLOCK * SIZE))
+        perRow[w]!.server.push(treeUsSince(s0, processTree(postmaster)) / (BLOCK * SIZE))
+      }
+    for (const w of names) {
+      const { backend, server } = perRow[w]!
+      console.log(
+        `PostgreSQL CPU a row, ${w} (${SIZE} rows a statement): backend ${median(backend).toFixed(1)} µs (blocks ${backend.map(x => x.toFixed(1)).join(' ')}), whole server ${median(server).toFixed(1)} µs`,
+      )
+    }
+  } finally {
+    await db.drop()
   }
-} finally {
-  await db.drop()
-}
+})

@@ -145,12 +145,18 @@ describe('commands explain themselves', () => {
     assert.deepEqual(listed.sort(byJson), targets.sort(byJson))
   })
 
-  test('the cluster bench with an unreachable database: one line naming the cause, exit 1, no stack', () => {
-    const r = run('bench/cluster.js', [], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' })
-    assert.equal(r.status, 1, r.stdout + r.stderr)
-    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr)
-    assert.match(r.stderr, /^cluster\.js: .*ECONNREFUSED 127\.0\.0\.1:1/)
-  })
+  for (const bench of ['cluster', 'commit', 'commitFloor'])
+    test(`the ${bench} bench with an unreachable database: one line naming the cause and what to do, exit 1, no stack`, () => {
+      const r = run(`bench/${bench}.js`, [], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' })
+      assert.equal(r.status, 1, r.stdout + r.stderr)
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr)
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `^${bench}\\.js: .*ECONNREFUSED 127\\.0\\.0\\.1:1 \\(the bench needs PostgreSQL: unset DATABASE_URL`,
+        ),
+      )
+    })
 
   test('the sandbox CLI with no sandbox running: one line saying how to start one, exit 1, no stack', async () => {
     const r = run('engine/sandbox/cli.js', ['register'])
